@@ -1,0 +1,26 @@
+# lit configuration for pallasc: `lit test/` from the source tree, after a
+# build into build/ (or PALLAS_BUILD_DIR).
+import os
+import lit.formats
+
+config.name = "pallasc"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".mlir", ".test", ".json"]
+config.excludes = ["Inputs", "build", "examples", "schemas", "targets", "bench", "tools", "src", "include", "passes", ".ci", "fuzz"]
+
+src_root = os.path.dirname(os.path.abspath(__file__))
+build_dir = os.environ.get("PALLAS_BUILD_DIR", os.path.join(src_root, "build"))
+config.test_source_root = src_root
+config.test_exec_root = os.path.join(build_dir, "lit")
+
+llvm_bin = "/usr/lib/llvm-22/bin"
+config.environment["PATH"] = os.pathsep.join(
+    [os.path.join(build_dir, "bin"), llvm_bin, config.environment.get("PATH", os.environ["PATH"])])
+for var in ["HOME", "PYTHONPATH", "TMPDIR"]:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+config.substitutions.append(("%conformance", os.path.join(os.path.dirname(src_root), "shared", "conformance")))
+config.substitutions.append(("%examples", os.path.join(src_root, "examples")))
+config.substitutions.append(("%srcroot", src_root))
+config.substitutions.append(("%python", "python3"))
