@@ -123,7 +123,12 @@ LogicalResult RunScopedOp::verify() {
       return emitOpError("scoped value #")
              << a.getArgNumber() << " must be a !pallas.ref or a semaphore, got "
              << a.getType();
-  auto yield = cast<YieldOp>(getBody().front().getTerminator());
+  // A missing or foreign terminator is reported by the region trait, which
+  // runs after this verifier.
+  Block &body = getBody().front();
+  auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
+  if (!yield)
+    return success();
   if (yield.getValues().getTypes() != getResultTypes())
     return emitOpError("yields ")
            << yield.getValues().size()
@@ -217,6 +222,31 @@ static LogicalResult verifyAccess(Operation *op, RefType refType,
                                   ArrayRef<int64_t> encoded, ValueRange indices,
                                   SmallVectorImpl<int64_t> &shape,
                                   StringRef what = "ref") {
+  // The encoded array comes from the custom parser, which only builds valid
+  // entries, or from the generic form, which can hold anything.
+  std::string side = what == "ref" ? std::string() : (what + " ").str();
+  if (encoded.size() % 4 != 0)
+    return op->emitOpError("has a malformed ")
+           << side << "indexer array of " << encoded.size()
+           << " entries (4 per indexer)";
+  for (size_t d = 0; d < encoded.size() / 4; ++d) {
+    int64_t kind = encoded[4 * d], start = encoded[4 * d + 1],
+            size = encoded[4 * d + 2], stride = encoded[4 * d + 3];
+    if (kind < static_cast<int64_t>(IndexerKind::Scalar) ||
+        kind > static_cast<int64_t>(IndexerKind::Full))
+      return op->emitOpError() << side << "indexer #" << d
+                               << " has unknown kind " << kind;
+    auto k = static_cast<IndexerKind>(kind);
+    if ((k == IndexerKind::ScalarConst || k == IndexerKind::SliceConst) &&
+        start < 0)
+      return op->emitOpError() << side << "indexer #" << d
+                               << " has a negative start " << start;
+    if ((k == IndexerKind::Slice || k == IndexerKind::SliceConst) &&
+        (size <= 0 || stride <= 0))
+      return op->emitOpError()
+             << side << "indexer #" << d << " is a slice of size " << size
+             << " and stride " << stride << "; both must be positive";
+  }
   IndexerList list = IndexerList::decode(encoded);
   if (!list.isWhole() &&
       static_cast<int64_t>(list.get().size()) != refType.getRank())
@@ -253,6 +283,11 @@ static LogicalResult verifyAccess(Operation *op, RefType refType,
         return op->emitOpError("tensor indexer #")
                << d << " must be a ranked tensor of integers, got " << t;
       tensorShapes.push_back(tensor.getShape());
+    } else if (idx.kind == IndexerKind::Slice) {
+      // The syntax has no place for the start's type: `ds` starts are i32.
+      if (!t.isSignlessInteger(32))
+        return op->emitOpError("slice start of indexer #")
+               << d << " must be i32, got " << t;
     } else if (!t.isSignlessIntOrIndex()) {
       return op->emitOpError("indexer #")
              << d << " must be an integer or index, got " << t;
@@ -452,9 +487,21 @@ void SwapOp::print(OpAsmPrinter &p) {
   printWrite(p, *this, getRef(), getIndexers(), getIndices(), getValue(),
              getMask());
 }
+/// The old value that swap and the atomics return has the stored value's type
+/// (the custom syntax writes only the latter).
+static LogicalResult verifyOldValue(Operation *op, Value value, Value result) {
+  if (result.getType() == value.getType())
+    return success();
+  return op->emitOpError("result type ")
+         << result.getType() << " must match the value type "
+         << value.getType();
+}
+
 LogicalResult SwapOp::verify() {
-  return verifyWrite(*this, getRef(), getIndexers(), getIndices(), getValue(),
-                     getMask());
+  if (failed(verifyWrite(*this, getRef(), getIndexers(), getIndices(),
+                         getValue(), getMask())))
+    return failure();
+  return verifyOldValue(*this, getValue(), getResult());
 }
 
 ParseResult AtomicRMWOp::parse(OpAsmParser &parser, OperationState &result) {
@@ -478,7 +525,8 @@ void AtomicRMWOp::print(OpAsmPrinter &p) {
 }
 LogicalResult AtomicRMWOp::verify() {
   if (failed(verifyWrite(*this, getRef(), getIndexers(), getIndices(),
-                         getValue(), getMask())))
+                         getValue(), getMask())) ||
+      failed(verifyOldValue(*this, getValue(), getResult())))
     return failure();
   Type elt = elementTypeOf(getValue().getType());
   bool bitwise = getKind() == AtomicKind::and_ || getKind() == AtomicKind::or_ ||
@@ -524,8 +572,13 @@ void AtomicCASOp::print(OpAsmPrinter &p) {
 
 LogicalResult AtomicCASOp::verify() {
   if (failed(verifyWrite(*this, getRef(), getIndexers(), getIndices(),
-                         getValue(), Value())))
+                         getValue(), Value())) ||
+      failed(verifyOldValue(*this, getValue(), getResult())))
     return failure();
+  if (getCmp().getType() != getValue().getType())
+    return emitOpError("compare value type ")
+           << getCmp().getType() << " must match the value type "
+           << getValue().getType();
   if (!elementTypeOf(getValue().getType()).isSignlessInteger(32) &&
       !elementTypeOf(getValue().getType()).isSignlessInteger(64))
     return emitOpError("compare-and-swap needs i32 or i64 values, got ")

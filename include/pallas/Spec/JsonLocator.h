@@ -1,0 +1,38 @@
+//===- JsonLocator.h - source positions of JSON values ----------*- C++ -*-===//
+//
+// nlohmann/json keeps no positions, so diagnostics find them here: a small
+// scan of the same text that records where each value starts, keyed by its
+// path (`inputs[1].block_shape[0]`).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PALLAS_SPEC_JSONLOCATOR_H
+#define PALLAS_SPEC_JSONLOCATOR_H
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include <utility>
+
+namespace mlir::pallas {
+
+class JsonLocator {
+public:
+  /// Scans `text`, which must already be valid JSON.
+  explicit JsonLocator(llvm::StringRef text);
+  /// 1-based (line, column) of the value at `path`, or of its nearest
+  /// enclosing value that exists; (1, 1) for the document.
+  std::pair<unsigned, unsigned> find(llvm::StringRef path) const;
+
+private:
+  void scanValue(const std::string &path);
+  void skipSpace();
+  void scanString();
+  std::pair<unsigned, unsigned> here() const;
+
+  llvm::StringRef text;
+  size_t pos = 0;
+  llvm::StringMap<std::pair<unsigned, unsigned>> positions;
+};
+
+} // namespace mlir::pallas
+
+#endif

@@ -1,0 +1,743 @@
+//===- LaunchSpec.cpp - loading and validating launch specs ---------------===//
+#include "pallas/Spec/LaunchSpec.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+
+#include <nlohmann/json.hpp>
+
+using namespace mlir;
+using namespace mlir::pallas;
+using json = nlohmann::json;
+
+//===----------------------------------------------------------------------===//
+// dtypes
+//===----------------------------------------------------------------------===//
+
+Type mlir::pallas::parseDType(StringRef dtype, MLIRContext *ctx) {
+  Builder b(ctx);
+  return llvm::StringSwitch<Type>(dtype)
+      .Case("f64", b.getF64Type())
+      .Case("f32", b.getF32Type())
+      .Case("f16", b.getF16Type())
+      .Case("bf16", b.getBF16Type())
+      .Case("f8E4M3FN", b.getType<Float8E4M3FNType>())
+      .Case("f8E5M2", b.getType<Float8E5M2Type>())
+      .Case("i1", b.getI1Type())
+      .Case("i8", b.getI8Type())
+      .Case("i16", b.getI16Type())
+      .Case("i32", b.getI32Type())
+      .Case("i64", b.getI64Type())
+      .Default(Type());
+}
+
+std::string mlir::pallas::dtypeName(Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  type.print(os);
+  return parseDType(s, type.getContext()) == type ? s : "";
+}
+
+int64_t mlir::pallas::dtypeBytes(Type type) {
+  if (type.isIntOrFloat())
+    return std::max<int64_t>(1, (type.getIntOrFloatBitWidth() + 7) / 8);
+  return 4; // semaphores
+}
+
+//===----------------------------------------------------------------------===//
+// LaunchSpec helpers
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> SpecOperand::refShape() const {
+  SmallVector<int64_t> shape;
+  for (std::optional<int64_t> d : blockShape)
+    if (d)
+      shape.push_back(*d);
+  return shape;
+}
+
+SmallVector<int64_t> SpecOperand::blockDims() const {
+  SmallVector<int64_t> dims;
+  for (std::optional<int64_t> d : blockShape)
+    dims.push_back(d.value_or(1));
+  return dims;
+}
+
+int64_t SpecOperand::numElements() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+Location LaunchSpec::loc(StringRef path) const {
+  auto [line, col] = locator ? locator->find(path) : std::make_pair(1u, 1u);
+  return FileLineColLoc::get(context, file, line, col);
+}
+
+int64_t LaunchSpec::numPrograms() const {
+  int64_t n = 1;
+  for (int64_t g : grid)
+    n *= g;
+  return n;
+}
+
+std::optional<int64_t> LaunchSpec::aliasedOutput(int64_t input) const {
+  for (auto [in, out] : aliases)
+    if (in == input)
+      return out;
+  return std::nullopt;
+}
+
+std::optional<int64_t> LaunchSpec::aliasedInput(int64_t output) const {
+  for (auto [in, out] : aliases)
+    if (out == output)
+      return in;
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Reading
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Walks the JSON document, checking each field and reporting problems at
+/// their JSON path. Keeps going after an error to report several at once.
+class SpecReader {
+public:
+  SpecReader(LaunchSpec &spec) : spec(spec), ctx(spec.context) {}
+
+  bool read(const json &doc);
+
+private:
+  InFlightDiagnostic error(const std::string &path) {
+    failed = true;
+    InFlightDiagnostic d = emitError(spec.loc(path));
+    d << (path.empty() ? std::string("spec") : path) << ": ";
+    return d;
+  }
+  static std::string kindOf(const json &v) {
+    if (v.is_null()) return "null";
+    if (v.is_boolean()) return "a boolean";
+    if (v.is_number_integer() || v.is_number_unsigned()) return "an integer";
+    if (v.is_number()) return "a number";
+    if (v.is_string()) return "a string";
+    if (v.is_array()) return "an array";
+    return "an object";
+  }
+  bool checkKeys(const json &obj, const std::string &path,
+                 std::initializer_list<const char *> allowed);
+  bool isInt(const json &v) const {
+    return v.is_number_integer() || v.is_number_unsigned();
+  }
+  std::optional<int64_t> readInt(const json &v, const std::string &path,
+                                 int64_t lo, int64_t hi, StringRef what);
+  std::optional<std::string> readString(const json &v, const std::string &path);
+  bool readShape(const json &v, const std::string &path,
+                 SmallVectorImpl<int64_t> &shape);
+  Type readDType(const json &v, const std::string &path, bool allowSemaphore);
+  bool readOperand(const json &v, const std::string &path, SpecOperand &op,
+                   bool isPrefetch);
+  bool readIndexMap(const json &v, const std::string &path, SpecOperand &op);
+  void readScratch(const json &v, const std::string &path);
+  void readVmap(const json &v, const std::string &path);
+  void readCompilerParams(const json &v, const std::string &path);
+  void readAliases(const json &v, const std::string &path);
+  std::optional<MemorySpace> readMemorySpace(const json &v,
+                                             const std::string &path);
+
+  LaunchSpec &spec;
+  MLIRContext *ctx;
+  bool failed = false;
+};
+} // namespace
+
+bool SpecReader::checkKeys(const json &obj, const std::string &path,
+                           std::initializer_list<const char *> allowed) {
+  bool ok = true;
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    const std::string &key = it.key();
+    if (llvm::any_of(allowed, [&](const char *a) { return key == a; }))
+      continue;
+    std::string known;
+    for (const char *a : allowed)
+      known += (known.empty() ? "" : ", ") + std::string(a);
+    std::string sub = path.empty() ? key : path + "." + key;
+    error(sub) << "unknown field '" << key << "' (known: " << known << ")";
+    ok = false;
+  }
+  return ok;
+}
+
+std::optional<int64_t> SpecReader::readInt(const json &v,
+                                           const std::string &path, int64_t lo,
+                                           int64_t hi, StringRef what) {
+  if (!isInt(v)) {
+    error(path) << "expected " << what << " (an integer), got " << kindOf(v);
+    return std::nullopt;
+  }
+  if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX)) {
+    error(path) << what << " " << v.get<uint64_t>() << " is too large (at most "
+                << hi << ")";
+    return std::nullopt;
+  }
+  int64_t x = v.get<int64_t>();
+  if (x < lo || x > hi) {
+    error(path) << what << " " << x << " is out of range [" << lo << ", " << hi
+                << "]";
+    return std::nullopt;
+  }
+  return x;
+}
+
+std::optional<std::string> SpecReader::readString(const json &v,
+                                                  const std::string &path) {
+  if (!v.is_string()) {
+    error(path) << "expected a string, got " << kindOf(v);
+    return std::nullopt;
+  }
+  return v.get<std::string>();
+}
+
+bool SpecReader::readShape(const json &v, const std::string &path,
+                           SmallVectorImpl<int64_t> &shape) {
+  if (!v.is_array()) {
+    error(path) << "expected an array of dimension sizes, got " << kindOf(v);
+    return false;
+  }
+  bool ok = true;
+  int64_t elements = 1;
+  for (size_t i = 0; i < v.size(); ++i) {
+    std::string p = path + "[" + std::to_string(i) + "]";
+    if (v[i].is_string()) {
+      error(p) << "symbolic size '" << v[i].get<std::string>()
+               << "' is not supported yet; give a number";
+      ok = false;
+      continue;
+    }
+    std::optional<int64_t> d = readInt(v[i], p, 1, kMaxArrayDim, "dimension size");
+    if (!d) {
+      ok = false;
+      continue;
+    }
+    shape.push_back(*d);
+    elements *= *d;
+    if (elements > kMaxArrayElements) {
+      error(path) << "array has more than 2^40 elements";
+      return false;
+    }
+  }
+  if (v.size() > 8) {
+    error(path) << "arrays of rank " << v.size() << " are not supported (at most 8)";
+    return false;
+  }
+  return ok;
+}
+
+Type SpecReader::readDType(const json &v, const std::string &path,
+                           bool allowSemaphore) {
+  std::optional<std::string> s = readString(v, path);
+  if (!s)
+    return {};
+  if (allowSemaphore && *s == "semaphore")
+    return SemaphoreType::get(ctx);
+  if (allowSemaphore && *s == "dma_semaphore")
+    return DMASemaphoreType::get(ctx);
+  Type t = parseDType(*s, ctx);
+  if (!t)
+    error(path) << "unknown dtype '" << *s
+                << "' (expected f64, f32, f16, bf16, f8E4M3FN, f8E5M2, i1, i8, "
+                   "i16, i32 or i64)";
+  return t;
+}
+
+std::optional<MemorySpace> SpecReader::readMemorySpace(const json &v,
+                                                       const std::string &path) {
+  std::optional<std::string> s = readString(v, path);
+  if (!s)
+    return std::nullopt;
+  std::optional<MemorySpace> m = symbolizeMemorySpace(*s);
+  if (!m || *m == MemorySpace::none) {
+    error(path) << "unknown memory space '" << *s
+                << "' (expected any, vmem, smem or gmem)";
+    return std::nullopt;
+  }
+  return m;
+}
+
+bool SpecReader::readIndexMap(const json &v, const std::string &path,
+                              SpecOperand &op) {
+  std::optional<std::string> text = readString(v, path);
+  if (!text)
+    return false;
+  StringRef t = StringRef(*text).trim();
+  if (t.consume_front("@")) {
+    if (t.empty() || !llvm::all_of(t, [](char c) {
+          return llvm::isAlnum(c) || c == '_' || c == '.' || c == '$';
+        })) {
+      error(path) << "'@" << t << "' is not a function name";
+      return false;
+    }
+    op.indexFn = t.str();
+    return true;
+  }
+  // Parse as an affine map; parser diagnostics are caught and re-reported at
+  // the JSON path.
+  std::string parserMessage;
+  Attribute attr;
+  {
+    ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &d) {
+      if (parserMessage.empty())
+        parserMessage = d.str();
+      return success();
+    });
+    size_t numRead = 0;
+    attr = parseAttribute("affine_map<" + *text + ">", ctx, Type(), &numRead);
+  }
+  auto map = dyn_cast_or_null<AffineMapAttr>(attr);
+  if (!map) {
+    error(path) << "index map '" << *text << "' is not an affine map ("
+                << (parserMessage.empty() ? "parse error" : parserMessage)
+                << "); write e.g. \"(i, j) -> (i, 0)\"";
+    return false;
+  }
+  if (map.getValue().getNumSymbols() != 0) {
+    error(path) << "index map '" << *text << "' has symbols; use only grid indices";
+    return false;
+  }
+  op.indexMap = map.getValue();
+  return true;
+}
+
+bool SpecReader::readOperand(const json &v, const std::string &path,
+                             SpecOperand &op, bool isPrefetch) {
+  op.path = path;
+  if (!v.is_object()) {
+    error(path) << "expected an object with name, shape and dtype, got "
+                << kindOf(v);
+    return false;
+  }
+  bool ok = checkKeys(v, path, {"name", "shape", "dtype", "block_shape",
+                                "index_map", "memory_space"});
+  for (const char *required : {"shape", "dtype"})
+    if (!v.contains(required)) {
+      error(path) << "missing required field '" << required << "'";
+      ok = false;
+    }
+  if (!ok)
+    return false;
+  if (v.contains("name")) {
+    if (std::optional<std::string> n = readString(v["name"], path + ".name"))
+      op.name = *n;
+  }
+  ok &= readShape(v["shape"], path + ".shape", op.shape);
+  op.elementType = readDType(v["dtype"], path + ".dtype", false);
+  if (op.elementType)
+    op.dtype = v["dtype"].get<std::string>();
+  ok &= bool(op.elementType);
+  if (v.contains("memory_space")) {
+    std::optional<MemorySpace> m =
+        readMemorySpace(v["memory_space"], path + ".memory_space");
+    ok &= m.has_value();
+    op.memorySpace = m.value_or(MemorySpace::none);
+  }
+  if (!ok)
+    return false;
+  if (isPrefetch && (v.contains("block_shape") || v.contains("index_map"))) {
+    error(path) << "scalar-prefetch operands are whole arrays: no block_shape "
+                   "or index_map";
+    return false;
+  }
+  // Block shape: an int per blocked dim, null per squeezed dim.
+  if (v.contains("block_shape")) {
+    op.hasBlockShape = true;
+    const json &b = v["block_shape"];
+    std::string bp = path + ".block_shape";
+    if (!b.is_array()) {
+      error(bp) << "expected an array of block sizes or nulls, got " << kindOf(b);
+      return false;
+    }
+    if (b.size() != op.shape.size()) {
+      error(bp) << "has " << b.size() << " entries for an array of rank "
+                << op.shape.size();
+      return false;
+    }
+    for (size_t i = 0; i < b.size(); ++i) {
+      std::string p = bp + "[" + std::to_string(i) + "]";
+      if (b[i].is_null()) {
+        op.blockShape.push_back(std::nullopt);
+        continue;
+      }
+      std::optional<int64_t> d = readInt(b[i], p, 1, kMaxArrayDim, "block size");
+      if (!d)
+        return false;
+      op.blockShape.push_back(*d);
+    }
+  } else {
+    for (int64_t d : op.shape)
+      op.blockShape.push_back(d);
+  }
+  if (v.contains("index_map")) {
+    if (!readIndexMap(v["index_map"], path + ".index_map", op))
+      return false;
+  } else {
+    // Omitted: block (0, 0, ...) for every program.
+    op.indexMap = AffineMap::get(
+        spec.grid.size(), 0,
+        SmallVector<AffineExpr>(op.shape.size(), getAffineConstantExpr(0, ctx)),
+        ctx);
+  }
+  return true;
+}
+
+void SpecReader::readScratch(const json &v, const std::string &path) {
+  if (!v.is_array()) {
+    error(path) << "expected an array of scratch buffers, got " << kindOf(v);
+    return;
+  }
+  for (size_t i = 0; i < v.size(); ++i) {
+    std::string p = path + "[" + std::to_string(i) + "]";
+    const json &s = v[i];
+    if (!s.is_object()) {
+      error(p) << "expected an object with shape and dtype, got " << kindOf(s);
+      continue;
+    }
+    if (!checkKeys(s, p, {"shape", "dtype", "memory_space"}))
+      continue;
+    SpecScratch scratch;
+    scratch.path = p;
+    if (!s.contains("dtype")) {
+      error(p) << "missing required field 'dtype'";
+      continue;
+    }
+    scratch.elementType = readDType(s["dtype"], p + ".dtype", true);
+    if (!scratch.elementType)
+      continue;
+    scratch.dtype = s["dtype"].get<std::string>();
+    if (s.contains("shape"))
+      readShape(s["shape"], p + ".shape", scratch.shape);
+    else if (!scratch.isSemaphore())
+      error(p) << "missing required field 'shape'";
+    if (s.contains("memory_space"))
+      scratch.memorySpace = readMemorySpace(s["memory_space"], p + ".memory_space")
+                                .value_or(MemorySpace::none);
+    spec.scratch.push_back(scratch);
+  }
+}
+
+void SpecReader::readVmap(const json &v, const std::string &path) {
+  if (!v.is_object()) {
+    error(path) << "expected an object {size, in_axes, out_axes}, got " << kindOf(v);
+    return;
+  }
+  if (!checkKeys(v, path, {"size", "in_axes", "out_axes"}))
+    return;
+  SpecVmap vmap;
+  if (!v.contains("size")) {
+    error(path) << "missing required field 'size'";
+    return;
+  }
+  std::optional<int64_t> size =
+      readInt(v["size"], path + ".size", 1, kMaxGridExtent, "vmap size");
+  if (!size)
+    return;
+  vmap.size = *size;
+  auto readAxes = [&](const char *key, size_t count,
+                      SmallVectorImpl<std::optional<int64_t>> &axes,
+                      const std::vector<SpecOperand> &operands) {
+    std::string p = path + "." + key;
+    if (!v.contains(key)) {
+      axes.assign(count, int64_t(0));
+      return true;
+    }
+    const json &a = v[key];
+    if (!a.is_array()) {
+      error(p) << "expected an array with an axis or null per operand, got "
+               << kindOf(a);
+      return false;
+    }
+    if (a.size() != count) {
+      error(p) << "has " << a.size() << " entries for " << count << " operand(s)";
+      return false;
+    }
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (a[i].is_null()) {
+        axes.push_back(std::nullopt);
+        continue;
+      }
+      std::optional<int64_t> axis =
+          readInt(a[i], p + "[" + std::to_string(i) + "]", 0,
+                  operands[i].shape.size(), "batch axis");
+      if (!axis)
+        return false;
+      axes.push_back(*axis);
+    }
+    return true;
+  };
+  if (readAxes("in_axes", spec.inputs.size(), vmap.inAxes, spec.inputs) &&
+      readAxes("out_axes", spec.outputs.size(), vmap.outAxes, spec.outputs)) {
+    for (auto [i, axis] : llvm::enumerate(vmap.outAxes))
+      if (!axis)
+        error(path + ".out_axes[" + std::to_string(i) + "]")
+            << "outputs must be batched (null out_axes are not supported)";
+    spec.vmap = vmap;
+  }
+}
+
+void SpecReader::readCompilerParams(const json &v, const std::string &path) {
+  if (!v.is_object()) {
+    error(path) << "expected an object, got " << kindOf(v);
+    return;
+  }
+  if (!checkKeys(v, path, {"num_warps", "num_stages", "vmem_limit_bytes"}))
+    return;
+  if (v.contains("num_warps")) {
+    std::optional<int64_t> w =
+        readInt(v["num_warps"], path + ".num_warps", 1, 32, "num_warps");
+    if (w && !llvm::isPowerOf2_64(*w))
+      error(path + ".num_warps") << "num_warps must be a power of two, got " << *w;
+    spec.numWarps = w.value_or(4);
+  }
+  if (v.contains("num_stages"))
+    spec.numStages =
+        readInt(v["num_stages"], path + ".num_stages", 1, 8, "num_stages")
+            .value_or(3);
+  if (v.contains("vmem_limit_bytes"))
+    spec.vmemLimitBytes = readInt(v["vmem_limit_bytes"],
+                                  path + ".vmem_limit_bytes", 1,
+                                  int64_t{1} << 40, "vmem_limit_bytes");
+}
+
+void SpecReader::readAliases(const json &v, const std::string &path) {
+  if (!v.is_object()) {
+    error(path) << "expected an object {\"input index\": output index}, got "
+                << kindOf(v);
+    return;
+  }
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    const std::string &key = it.key();
+    const json &value = it.value();
+    std::string p = path + "." + key;
+    int64_t in = -1;
+    if (key.empty() || key.size() > 9 ||
+        !llvm::all_of(key, [](char c) { return llvm::isDigit(c); }) ||
+        (in = std::stoll(key)) >= static_cast<int64_t>(spec.inputs.size())) {
+      error(p) << "'" << key << "' is not an input index (0.."
+               << int64_t(spec.inputs.size()) - 1 << ")";
+      continue;
+    }
+    std::optional<int64_t> out =
+        readInt(value, p, 0, int64_t(spec.outputs.size()) - 1, "output index");
+    if (!out)
+      continue;
+    if (spec.aliasedInput(*out)) {
+      error(p) << "output " << *out << " is aliased twice";
+      continue;
+    }
+    const SpecOperand &a = spec.inputs[in], &b = spec.outputs[*out];
+    if (a.shape != b.shape || a.elementType != b.elementType) {
+      error(p) << "input " << in << " and output " << *out
+               << " must have the same shape and dtype to alias";
+      continue;
+    }
+    spec.aliases.push_back({in, *out});
+  }
+}
+
+bool SpecReader::read(const json &doc) {
+  if (!doc.is_object()) {
+    error("") << "expected a JSON object at the top level, got " << kindOf(doc);
+    return false;
+  }
+  checkKeys(doc, "", {"kernel", "name", "grid", "inputs", "outputs", "scratch",
+                      "num_scalar_prefetch", "input_output_aliases",
+                      "dimension_semantics", "compiler_params", "vmap"});
+  for (const char *required : {"kernel", "inputs", "outputs"})
+    if (!doc.contains(required))
+      error("") << "missing required field '" << required << "'";
+  if (failed)
+    return false;
+
+  if (std::optional<std::string> k = readString(doc["kernel"], "kernel"))
+    spec.kernel = *k;
+  spec.name = spec.kernel;
+  if (doc.contains("name")) {
+    std::optional<std::string> n = readString(doc["name"], "name");
+    if (n && (n->empty() || llvm::isDigit((*n)[0]) ||
+              !llvm::all_of(*n, [](char c) { return llvm::isAlnum(c) || c == '_'; })))
+      error("name") << "'" << *n << "' is not a C identifier";
+    else if (n)
+      spec.name = *n;
+  }
+
+  if (doc.contains("grid")) {
+    const json &g = doc["grid"];
+    if (!g.is_array()) {
+      error("grid") << "expected an array of grid sizes, got " << kindOf(g);
+    } else if (g.size() > kMaxGridRank) {
+      error("grid") << "grid of rank " << g.size() << " exceeds the limit of "
+                    << kMaxGridRank << " axes";
+    } else {
+      int64_t total = 1;
+      for (size_t i = 0; i < g.size(); ++i) {
+        std::string p = "grid[" + std::to_string(i) + "]";
+        if (g[i].is_string()) {
+          error(p) << "symbolic grid size '" << g[i].get<std::string>()
+                   << "' is not supported yet; give a number";
+          continue;
+        }
+        std::optional<int64_t> s = readInt(g[i], p, 1, kMaxGridExtent, "grid size");
+        if (!s)
+          continue;
+        spec.grid.push_back(*s);
+        total *= *s;
+        if (total > kMaxGridPrograms) {
+          error("grid") << "grid has more than 2^40 programs";
+          break;
+        }
+      }
+    }
+  }
+
+  if (doc.contains("num_scalar_prefetch"))
+    spec.numScalarPrefetch = readInt(doc["num_scalar_prefetch"],
+                                     "num_scalar_prefetch", 0, 64,
+                                     "num_scalar_prefetch")
+                                 .value_or(0);
+
+  for (const char *key : {"inputs", "outputs"}) {
+    const json &list = doc[key];
+    auto &into = std::string(key) == "inputs" ? spec.inputs : spec.outputs;
+    if (!list.is_array()) {
+      error(key) << "expected an array of operands, got " << kindOf(list);
+      continue;
+    }
+    for (size_t i = 0; i < list.size(); ++i) {
+      SpecOperand op;
+      bool prefetch = std::string(key) == "inputs" &&
+                      static_cast<int64_t>(i) < spec.numScalarPrefetch;
+      if (readOperand(list[i], std::string(key) + "[" + std::to_string(i) + "]",
+                      op, prefetch))
+        into.push_back(std::move(op));
+      else
+        failed = true;
+    }
+  }
+  if (spec.outputs.empty() && !failed && doc["outputs"].is_array())
+    error("outputs") << "a kernel needs at least one output";
+  if (spec.numScalarPrefetch > static_cast<int64_t>(spec.inputs.size()) &&
+      !failed)
+    error("num_scalar_prefetch")
+        << spec.numScalarPrefetch << " scalar-prefetch operands but only "
+        << spec.inputs.size() << " input(s)";
+  if (failed)
+    return false;
+
+  if (doc.contains("scratch"))
+    readScratch(doc["scratch"], "scratch");
+  if (doc.contains("input_output_aliases"))
+    readAliases(doc["input_output_aliases"], "input_output_aliases");
+  if (doc.contains("dimension_semantics")) {
+    const json &d = doc["dimension_semantics"];
+    if (!d.is_array()) {
+      error("dimension_semantics") << "expected an array, got " << kindOf(d);
+    } else if (d.size() != spec.grid.size()) {
+      error("dimension_semantics")
+          << "has " << d.size() << " entries for a grid of rank "
+          << spec.grid.size();
+    } else {
+      for (size_t i = 0; i < d.size(); ++i) {
+        std::string p = "dimension_semantics[" + std::to_string(i) + "]";
+        std::optional<std::string> s = readString(d[i], p);
+        if (s && *s == "parallel")
+          spec.dimensionSemantics.push_back(DimensionSemantics::Parallel);
+        else if (s && *s == "arbitrary")
+          spec.dimensionSemantics.push_back(DimensionSemantics::Arbitrary);
+        else if (s)
+          error(p) << "unknown dimension semantics '" << *s
+                   << "' (expected parallel or arbitrary)";
+      }
+    }
+  }
+  if (doc.contains("compiler_params"))
+    readCompilerParams(doc["compiler_params"], "compiler_params");
+  if (doc.contains("vmap"))
+    readVmap(doc["vmap"], "vmap");
+  return !failed;
+}
+
+FailureOr<LaunchSpec> mlir::pallas::loadLaunchSpec(StringRef filename,
+                                                   StringRef text,
+                                                   MLIRContext *ctx) {
+  LaunchSpec spec;
+  spec.file = filename.str();
+  spec.context = ctx;
+  json doc;
+  try {
+    doc = json::parse(text.begin(), text.end());
+  } catch (const json::parse_error &e) {
+    // Locate the byte offset nlohmann reports.
+    size_t offset = std::min<size_t>(e.byte ? e.byte - 1 : 0, text.size());
+    StringRef before = text.take_front(offset);
+    unsigned line = 1 + before.count('\n');
+    size_t nl = before.rfind('\n');
+    unsigned col = nl == StringRef::npos ? offset + 1 : offset - nl;
+    std::string what = e.what();
+    // Drop nlohmann's "[json.exception.parse_error.101] parse error at ...: "
+    size_t colon = what.find(": ", what.find("parse error"));
+    emitError(FileLineColLoc::get(ctx, filename, line, col))
+        << "invalid JSON: "
+        << (colon == std::string::npos ? what : what.substr(colon + 2));
+    return failure();
+  }
+  spec.locator = std::make_shared<JsonLocator>(text);
+  SpecReader reader(spec);
+  if (!reader.read(doc))
+    return failure();
+  return spec;
+}
+
+//===----------------------------------------------------------------------===//
+// vmap
+//===----------------------------------------------------------------------===//
+
+/// `map` with a new leading dim `b` and, when `axis` is set, `b` inserted as
+/// result `axis`.
+static AffineMap batchIndexMap(AffineMap map, unsigned arrayRank,
+                               std::optional<int64_t> axis, MLIRContext *ctx,
+                               unsigned gridRank) {
+  map = map.shiftDims(1);
+  SmallVector<AffineExpr> results(map.getResults());
+  if (axis)
+    results.insert(results.begin() + *axis, getAffineDimExpr(0, ctx));
+  return AffineMap::get(gridRank + 1, 0, results, ctx);
+}
+
+LaunchSpec mlir::pallas::applyVmap(const LaunchSpec &spec) {
+  if (!spec.vmap)
+    return spec;
+  LaunchSpec out = spec;
+  const SpecVmap &vmap = *spec.vmap;
+  out.vmap.reset();
+  unsigned gridRank = spec.grid.size();
+  out.grid.insert(out.grid.begin(), vmap.size);
+  if (!out.dimensionSemantics.empty())
+    out.dimensionSemantics.insert(out.dimensionSemantics.begin(),
+                                  DimensionSemantics::Parallel);
+  auto batch = [&](SpecOperand &op, std::optional<int64_t> axis) {
+    unsigned rank = op.shape.size();
+    if (op.indexFn.empty())
+      op.indexMap = batchIndexMap(op.indexMap, rank, axis, spec.context, gridRank);
+    if (!axis)
+      return;
+    op.shape.insert(op.shape.begin() + *axis, vmap.size);
+    op.blockShape.insert(op.blockShape.begin() + *axis, std::nullopt);
+  };
+  for (auto [op, axis] : llvm::zip(out.inputs, vmap.inAxes))
+    batch(op, axis);
+  for (auto [op, axis] : llvm::zip(out.outputs, vmap.outAxes))
+    batch(op, axis);
+  return out;
+}
