@@ -969,5 +969,37 @@ LogicalResult DebugPrintOp::verify() {
   return success();
 }
 
+LogicalResult BlockOp::verify() {
+  auto array = cast<RefType>(getRef().getType());
+  auto block = cast<RefType>(getResult().getType());
+  ArrayRef<int64_t> dims = getBlockShape();
+  if (static_cast<int64_t>(getIndices().size()) != array.getRank() ||
+      static_cast<int64_t>(dims.size()) != array.getRank())
+    return emitOpError("needs one block index and one block size per array "
+                       "dimension (rank ")
+           << array.getRank() << ")";
+  SmallVector<bool> squeezed(dims.size(), false);
+  for (int64_t d : getSqueezed().value_or(ArrayRef<int64_t>())) {
+    if (d < 0 || d >= array.getRank() || squeezed[d])
+      return emitOpError("squeezed dim ") << d << " is invalid";
+    if (dims[d] != 1)
+      return emitOpError("squeezed dim ") << d << " must have block size 1";
+    squeezed[d] = true;
+  }
+  SmallVector<int64_t> shape;
+  for (auto [d, size] : llvm::enumerate(dims)) {
+    if (size <= 0)
+      return emitOpError("block sizes must be positive");
+    if (!squeezed[d])
+      shape.push_back(size);
+  }
+  if (block.getShape() != ArrayRef<int64_t>(shape) ||
+      block.getElementType() != array.getElementType())
+    return emitOpError("result type ")
+           << block << " does not match the block: expected "
+           << array.withShape(shape);
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "pallas/Dialect/PallasOps.cpp.inc"

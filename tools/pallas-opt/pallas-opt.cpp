@@ -1,16 +1,13 @@
 //===- pallas-opt.cpp - the pallas dialect and passes in mlir-opt form ----===//
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "pallas/Driver/Registration.h"
 
-#include "pallas/Dialect/Pallas.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  registry.insert<mlir::pallas::PallasDialect, mlir::arith::ArithDialect,
-                  mlir::math::MathDialect, mlir::scf::SCFDialect,
-                  mlir::func::FuncDialect, mlir::tensor::TensorDialect>();
+  mlir::pallas::registerPallasDialects(registry);
+  mlir::pallas::registerAllPallasPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "pallas optimizer driver\n", registry));
 }

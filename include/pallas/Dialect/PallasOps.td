@@ -343,4 +343,27 @@ def Pallas_DebugPrintOp : Pallas_Op<"debug_print"> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Expanded form (after pallas-expand-grid)
+//===----------------------------------------------------------------------===//
+
+def Pallas_BlockOp : Pallas_Op<"block", [Pure]> {
+  let summary = "the block of a whole array at given block indices";
+  let description = [{
+    `pallas.block %A[%i, %j] [1, 1024] squeezed [0] : !pallas.ref<4096x1000xf32> -> !pallas.ref<1024xf32>`
+    is the view of `%A` starting at element `(i * 1, j * 1024)` with the
+    block's shape, squeezed dims dropped. A block may overhang the array:
+    reads of elements outside it give 0 (or `other`), writes are dropped.
+  }];
+  let arguments = (ins Pallas_AnyRef:$ref, Variadic<I32>:$indices,
+                       DenseI64ArrayAttr:$block_shape,
+                       OptionalAttr<DenseI64ArrayAttr>:$squeezed);
+  let results = (outs Pallas_AnyRef:$result);
+  let assemblyFormat = [{
+    $ref `[` $indices `]` $block_shape (`squeezed` $squeezed^)? attr-dict
+    `:` qualified(type($ref)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // PALLAS_OPS

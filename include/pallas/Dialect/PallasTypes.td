@@ -35,7 +35,7 @@ def Pallas_DMASemaphoreType : Pallas_Type<"DMASemaphore", "dma_semaphore"> {
 }
 
 def Pallas_AnyRef : Type<CPred<"::llvm::isa<::mlir::pallas::RefType>($_self)">,
-                         "pallas ref", "::mlir::pallas::RefType">;
+                         "pallas ref">;
 def Pallas_AnySemaphore : AnyTypeOf<[Pallas_SemaphoreType, Pallas_DMASemaphoreType]>;
 
 #endif // PALLAS_TYPES

@@ -1,0 +1,30 @@
+//===- Artifact.h - files a compilation produces ----------------*- C++ -*-===//
+#ifndef PALLAS_DRIVER_ARTIFACT_H
+#define PALLAS_DRIVER_ARTIFACT_H
+
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::pallas {
+
+/// One output file, held in memory until the whole compilation succeeded.
+struct Artifact {
+  std::string filename; ///< relative to the output directory
+  std::string contents;
+  std::string kind;     ///< "object", "header", "ttir", "manifest", ...
+};
+
+/// Writes every artifact into `dir` (created if missing). Files are written
+/// under temporary names and renamed at the end, so a failure leaves no
+/// partial output. Errors are reported as `error: ...` on `errs`.
+LogicalResult writeArtifacts(StringRef dir, ArrayRef<Artifact> artifacts,
+                             llvm::raw_ostream &errs);
+
+/// Lower-case hex sha256 of `data`.
+std::string sha256Hex(StringRef data);
+
+} // namespace mlir::pallas
+
+#endif

@@ -1,0 +1,51 @@
+//===- Compile.h - the compilation pipeline, kernel to artifacts -*- C++ -*-===//
+#ifndef PALLAS_DRIVER_COMPILE_H
+#define PALLAS_DRIVER_COMPILE_H
+
+#include "pallas/Driver/Artifact.h"
+#include "pallas/Spec/LaunchSpec.h"
+#include "pallas/Target/TargetDescription.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <nlohmann/json.hpp>
+
+namespace mlir::pallas {
+
+struct CompileOptions {
+  std::string kernelFile;
+  std::string specFile;
+  /// One target, or several CUDA targets separated by commas.
+  std::string target;
+  /// Extra artifacts: "mlir" (the lowered module), "llvm" (LLVM IR).
+  std::vector<std::string> emit;
+  bool printIRAfterAll = false;
+  /// Host target only: the CPU to generate code for ("native" for this
+  /// machine). Empty: the target description's `cpu`.
+  std::string hostCpu;
+};
+
+/// What a backend hands back: its files and what the manifest should say
+/// about launching them.
+struct BackendResult {
+  std::vector<Artifact> artifacts;
+  nlohmann::json launch = nlohmann::json::object();
+};
+
+/// Parses, checks, expands and lowers the kernel for the requested target,
+/// collecting every artifact (manifest included) in memory. Diagnostics go
+/// to `ctx`'s handler; `sourceMgr` owns the input buffers so that they can
+/// be quoted.
+LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr,
+                      const CompileOptions &options,
+                      std::vector<Artifact> &artifacts);
+
+/// The host backend: native object, shared library and C header.
+LogicalResult emitHost(ModuleOp module, const LaunchSpec &spec,
+                       const TargetDescription &target,
+                       const CompileOptions &options, BackendResult &result);
+
+} // namespace mlir::pallas
+
+#endif

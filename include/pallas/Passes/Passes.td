@@ -1,0 +1,44 @@
+//===- Passes.td - target-independent pallas passes --------*- tablegen -*-===//
+#ifndef PALLAS_PASSES
+#define PALLAS_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def PallasExpandGrid : Pass<"pallas-expand-grid", "::mlir::ModuleOp"> {
+  let summary = "turn block refs into views of whole arrays (DESIGN.md §3)";
+  let description = [{
+    Works on kernels carrying launch attributes (`pallas.grid` on the kernel;
+    `pallas.role`, `pallas.shape`, `pallas.block`, `pallas.index_map` or
+    `pallas.index_fn` on each argument; see LaunchAttributes.h). Each block
+    argument becomes the whole array, and the kernel body starts with one
+    `pallas.block` view per block at `index_map(program ids)`; squeezed dims
+    are dropped from the view. `@fn` index maps become calls, inlined.
+    `pallas.num_programs` folds to the grid size. Under vmap
+    (`pallas.batch_axes`), program ids of the kernel move past the batch axes.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
+def ConvertPallasToHost : Pass<"convert-pallas-to-host", "::mlir::ModuleOp"> {
+  let summary = "lower expanded kernels to loops over memrefs for the CPU";
+  let description = [{
+    Each expanded kernel `@k` (after pallas-expand-grid) becomes
+    `func.func @SYM_run_range(%begin: i64, %end: i64, %arrays: memref...)`,
+    which runs programs `begin..end` of the grid's leading parallel axes and,
+    inside each, the remaining axes in order. Scratch refs are allocated once
+    per call, so they persist across sequential (`arbitrary`) axes. Blocks
+    are read with bounds checks (out-of-bounds elements read 0 or `other`)
+    and written under them (out-of-bounds writes are dropped); no access
+    leaves its array. Tensor computations stay on tensors (tensor, linalg)
+    for upstream bufferization. SYM is the kernel's `pallas.symbol`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+#endif // PALLAS_PASSES

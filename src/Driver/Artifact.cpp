@@ -1,0 +1,61 @@
+//===- Artifact.cpp - writing compilation outputs -------------------------===//
+#include "pallas/Driver/Artifact.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::pallas;
+
+std::string mlir::pallas::sha256Hex(StringRef data) {
+  std::array<uint8_t, 32> hash = llvm::SHA256::hash(
+      ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(data.data()), data.size()));
+  return llvm::toHex(hash, /*LowerCase=*/true);
+}
+
+LogicalResult mlir::pallas::writeArtifacts(StringRef dir,
+                                           ArrayRef<Artifact> artifacts,
+                                           llvm::raw_ostream &errs) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+    errs << "error: cannot create output directory '" << dir
+         << "': " << ec.message() << "\n";
+    return failure();
+  }
+  SmallVector<std::pair<std::string, std::string>> written; // tmp -> final
+  auto cleanup = [&] {
+    for (auto &[tmp, final] : written)
+      llvm::sys::fs::remove(tmp);
+  };
+  for (const Artifact &a : artifacts) {
+    SmallString<256> final(dir);
+    llvm::sys::path::append(final, a.filename);
+    std::string tmp = (final + ".tmp").str();
+    std::error_code ec;
+    {
+      llvm::raw_fd_ostream os(tmp, ec, llvm::sys::fs::OF_None);
+      if (!ec) {
+        os << a.contents;
+        os.close();
+        ec = os.error();
+      }
+    }
+    if (ec) {
+      errs << "error: cannot write '" << final << "': " << ec.message() << "\n";
+      llvm::sys::fs::remove(tmp);
+      cleanup();
+      return failure();
+    }
+    written.push_back({tmp, final.str().str()});
+  }
+  for (auto &[tmp, final] : written) {
+    if (std::error_code ec = llvm::sys::fs::rename(tmp, final)) {
+      errs << "error: cannot write '" << final << "': " << ec.message() << "\n";
+      cleanup();
+      return failure();
+    }
+  }
+  return success();
+}

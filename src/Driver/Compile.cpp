@@ -1,0 +1,181 @@
+//===- Compile.cpp - the compilation pipeline, kernel to artifacts --------===//
+#include "pallas/Driver/Compile.h"
+
+#include "pallas/Passes/Passes.h"
+#include "pallas/Spec/LaunchAttributes.h"
+#include "pallas/Spec/SpecChecker.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace mlir;
+using namespace mlir::pallas;
+using json = nlohmann::json;
+
+/// Loads `path` into the source manager; reports a located error if it
+/// cannot be read.
+static FailureOr<unsigned> openInput(MLIRContext &ctx, llvm::SourceMgr &sm,
+                                     StringRef path, StringRef what) {
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false);
+  if (!buffer) {
+    emitError(FileLineColLoc::get(&ctx, path, 0, 0))
+        << "cannot open " << what << " '" << path
+        << "': " << buffer.getError().message();
+    return failure();
+  }
+  return sm.AddNewSourceBuffer(std::move(*buffer), SMLoc());
+}
+
+static json shapeJson(ArrayRef<int64_t> shape) {
+  json j = json::array();
+  for (int64_t d : shape)
+    j.push_back(d);
+  return j;
+}
+
+/// The manifest: parameters in launch order, grid, target, version and the
+/// sha256 of every other artifact.
+static Artifact buildManifest(const LaunchSpec &spec, const LaunchSpec &expanded,
+                              const TargetDescription &target,
+                              const BackendResult &result) {
+  json m;
+  m["name"] = spec.name;
+  m["kernel"] = spec.kernel;
+  m["target"] = target.name;
+  m["target_kind"] = targetKindName(target.kind).str();
+  m["compiler"] = std::string("pallasc ") + PALLAS_VERSION;
+  m["grid"] = shapeJson(expanded.grid);
+  json params = json::array();
+  auto add = [&](const SpecOperand &op, const SpecOperand &batched,
+                 StringRef role, std::optional<int64_t> alias) {
+    json p;
+    p["name"] = op.name;
+    p["role"] = role.str();
+    p["shape"] = shapeJson(batched.shape);
+    p["dtype"] = op.dtype;
+    json block = json::array();
+    for (std::optional<int64_t> d : batched.blockShape)
+      block.push_back(d ? json(*d) : json(nullptr));
+    p["block_shape"] = block;
+    if (alias)
+      p["aliases"] = *alias;
+    params.push_back(p);
+  };
+  for (size_t i = 0; i < spec.inputs.size(); ++i)
+    add(spec.inputs[i], expanded.inputs[i],
+        static_cast<int64_t>(i) < spec.numScalarPrefetch ? "prefetch" : "input",
+        spec.aliasedOutput(i));
+  for (size_t i = 0; i < spec.outputs.size(); ++i)
+    add(spec.outputs[i], expanded.outputs[i], "output", spec.aliasedInput(i));
+  m["parameters"] = params;
+  json scratch = json::array();
+  for (const SpecScratch &s : spec.scratch)
+    scratch.push_back({{"shape", shapeJson(s.shape)}, {"dtype", s.dtype}});
+  m["scratch"] = scratch;
+  json sem = json::array();
+  for (size_t a = 0; a < expanded.grid.size(); ++a)
+    sem.push_back(expanded.isParallel(a) ? "parallel" : "arbitrary");
+  m["dimension_semantics"] = sem;
+  m["compiler_params"] = {{"num_warps", spec.numWarps},
+                          {"num_stages", spec.numStages}};
+  m["launch"] = result.launch;
+  json files = json::object();
+  for (const Artifact &a : result.artifacts)
+    files[a.filename] = {{"kind", a.kind}, {"sha256", sha256Hex(a.contents)}};
+  m["artifacts"] = files;
+  return {spec.name + ".manifest.json", m.dump(2) + "\n", "manifest"};
+}
+
+LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
+                                    const CompileOptions &options,
+                                    std::vector<Artifact> &artifacts) {
+  // Target(s) first: the cheapest mistake to report.
+  SmallVector<StringRef> names;
+  StringRef(options.target).split(names, ',', -1, /*KeepEmpty=*/false);
+  if (names.empty()) {
+    emitError(UnknownLoc::get(&ctx)) << "no target given (see --list-targets)";
+    return failure();
+  }
+  std::vector<TargetDescription> targets;
+  for (StringRef n : names) {
+    auto t = lookupTarget(n.trim());
+    if (!t) {
+      emitError(UnknownLoc::get(&ctx)) << llvm::toString(t.takeError());
+      return failure();
+    }
+    targets.push_back(*t);
+  }
+  if (targets.size() > 1 &&
+      llvm::any_of(targets, [](auto &t) { return t.kind != TargetKind::Cuda; })) {
+    emitError(UnknownLoc::get(&ctx))
+        << "only CUDA targets can be combined in one --target list";
+    return failure();
+  }
+  const TargetDescription &target = targets.front();
+
+  FailureOr<unsigned> kernelBuf = openInput(ctx, sm, options.kernelFile, "kernel file");
+  if (failed(kernelBuf))
+    return failure();
+  FailureOr<unsigned> specBuf = openInput(ctx, sm, options.specFile, "spec file");
+  if (failed(specBuf))
+    return failure();
+
+  ParserConfig config(&ctx);
+  llvm::SourceMgr kernelOnly;
+  OwningOpRef<ModuleOp> module;
+  {
+    // Parse from a source manager holding only the kernel file.
+    auto copy = llvm::MemoryBuffer::getMemBufferCopy(
+        sm.getMemoryBuffer(*kernelBuf)->getBuffer(), options.kernelFile);
+    kernelOnly.AddNewSourceBuffer(std::move(copy), SMLoc());
+    module = parseSourceFile<ModuleOp>(kernelOnly, config);
+  }
+  if (!module)
+    return failure();
+
+  FailureOr<LaunchSpec> spec = loadLaunchSpec(
+      options.specFile, sm.getMemoryBuffer(*specBuf)->getBuffer(), &ctx);
+  if (failed(spec))
+    return failure();
+  FailureOr<KernelOp> kernel = checkSpecAgainstKernel(*spec, *module);
+  if (failed(kernel))
+    return failure();
+
+  LaunchSpec expanded = applyVmap(*spec);
+  attachLaunchAttributes(*kernel, expanded, spec->vmap ? 1 : 0);
+  // Only the requested kernel is compiled.
+  for (KernelOp other : llvm::make_early_inc_range(module->getOps<KernelOp>()))
+    if (other != *kernel)
+      other.erase();
+
+  if (target.kind != TargetKind::Host) {
+    emitError(kernel->getLoc())
+        << "target '" << target.name << "' (" << targetKindName(target.kind)
+        << ") is not implemented yet; available: host";
+    return failure();
+  }
+
+  PassManager pm(&ctx);
+  if (options.printIRAfterAll) {
+    ctx.disableMultithreading();
+    pm.enableIRPrinting([](Pass *, Operation *) { return false; },
+                        [](Pass *, Operation *) { return true; },
+                        /*printModuleScope=*/true,
+                        /*printAfterOnlyOnChange=*/false);
+  }
+  pm.addPass(createInlinerPass());
+  pm.addPass(createPallasExpandGrid());
+  if (failed(pm.run(*module)))
+    return failure();
+
+  BackendResult result;
+  if (failed(emitHost(*module, expanded, target, options, result)))
+    return failure();
+  Artifact manifest = buildManifest(*spec, expanded, target, result);
+  artifacts = std::move(result.artifacts);
+  artifacts.push_back(std::move(manifest));
+  return success();
+}

@@ -1,0 +1,28 @@
+//===- Registration.cpp - dialects and passes the tools know --------------===//
+#include "pallas/Driver/Registration.h"
+
+#include "pallas/Dialect/Pallas.h"
+#include "pallas/Passes/Passes.h"
+
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+
+void mlir::pallas::registerPallasDialects(DialectRegistry &registry) {
+  registry.insert<PallasDialect>();
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+}
+
+void mlir::pallas::registerAllPallasPasses() {
+  static bool once = [] {
+    registerAllPasses();
+    registerPallasPasses();
+    return true;
+  }();
+  (void)once;
+}

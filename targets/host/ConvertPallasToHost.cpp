@@ -1,0 +1,980 @@
+//===- ConvertPallasToHost.cpp - expanded kernels to CPU loops ------------===//
+//
+// Walks an expanded kernel in program order and rebuilds it inside a
+// `run_range` function: refs become memrefs plus a compile-time View (offset,
+// stride and size per dimension), accesses become bounds-checked element
+// loops, and tensor primitives become tensor/linalg ops that upstream
+// bufferization and lowering take to LLVM.
+//
+//===----------------------------------------------------------------------===//
+#include "pallas/Dialect/Pallas.h"
+#include "pallas/Passes/Passes.h"
+#include "pallas/Spec/LaunchAttributes.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Traits.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::pallas {
+#define GEN_PASS_DEF_CONVERTPALLASTOHOST
+#include "pallas/Passes/Passes.h.inc"
+} // namespace mlir::pallas
+
+using namespace mlir;
+using namespace mlir::pallas;
+
+namespace {
+
+/// A ref as seen by the kernel: a window of a memref. Each base dimension is
+/// either fixed at an index or walked by one view dimension.
+struct View {
+  Value base;
+  SmallVector<int64_t> baseShape;
+  SmallVector<Value> fixed; ///< per base dim: index value, or null
+  struct Dim {
+    unsigned baseDim;
+    Value offset; ///< index
+    int64_t stride;
+    int64_t size;
+  };
+  SmallVector<Dim> dims;
+  Type elementType;
+};
+
+class KernelLowering {
+public:
+  KernelLowering(KernelOp kernel, OpBuilder &b) : kernel(kernel), b(b) {}
+  LogicalResult run(ModuleOp module);
+
+private:
+  LogicalResult lowerBlock(Block &src);
+  LogicalResult lowerOp(Operation *op);
+  LogicalResult lowerGeneric(Operation *op);
+
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value toIndex(Value v) {
+    if (v.getType().isIndex())
+      return v;
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+  }
+  View wholeView(Value memref);
+  /// The base-array indices of the element at result coordinates `ivs` of an
+  /// access, clamped into the array, and whether it lies inside the array.
+  SmallVector<Value> elementIndices(OpBuilder &ib, const View &view,
+                                    const IndexerList &list, ValueRange operands,
+                                    ArrayRef<int64_t> advancedShape,
+                                    ValueRange ivs, Value &inBounds);
+  LogicalResult accessInfo(Operation *op, Value ref, ArrayRef<int64_t> encoded,
+                           ValueRange indices, View &view, IndexerList &list,
+                           SmallVector<Value> &operands,
+                           SmallVector<int64_t> &advancedShape,
+                           SmallVector<int64_t> &shape);
+  Value zeroOf(OpBuilder &ib, Type t) {
+    return arith::ConstantOp::create(ib, loc, ib.getZeroAttr(t));
+  }
+  Value extractAt(OpBuilder &ib, Value tensorOrScalar, ValueRange ivs) {
+    if (!isa<RankedTensorType>(tensorOrScalar.getType()))
+      return tensorOrScalar;
+    return tensor::ExtractOp::create(ib, loc, tensorOrScalar, ivs);
+  }
+
+  LogicalResult lowerLoad(LoadOp op);
+  LogicalResult lowerWrite(Operation *op, Value ref, ArrayRef<int64_t> encoded,
+                           ValueRange indices, Value value, Value mask,
+                           std::optional<AtomicKind> atomic, bool returnsOld);
+  LogicalResult lowerRefSlice(RefSliceOp op);
+  LogicalResult lowerBlockView(BlockOp op);
+  LogicalResult lowerDot(DotOp op);
+  LogicalResult lowerReduce(ReduceOp op);
+  template <typename ArgOp>
+  LogicalResult lowerArgReduce(ArgOp op, bool isMax);
+  LogicalResult lowerCumsum(CumsumOp op);
+  LogicalResult lowerBroadcast(BroadcastOp op);
+  LogicalResult lowerReshape(ReshapeOp op);
+  LogicalResult lowerRunScoped(RunScopedOp op);
+
+  KernelOp kernel;
+  OpBuilder &b;
+  Location loc = kernel.getLoc();
+  IRMapping values;
+  DenseMap<Value, View> views;
+  SmallVector<Value> pids;
+  SmallVector<Value> scopedAllocs;
+};
+
+View KernelLowering::wholeView(Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  View v;
+  v.base = memref;
+  v.baseShape.assign(type.getShape().begin(), type.getShape().end());
+  v.fixed.assign(type.getRank(), Value());
+  v.elementType = type.getElementType();
+  for (unsigned d = 0; d < type.getRank(); ++d)
+    v.dims.push_back({d, idx(0), 1, type.getShape()[d]});
+  return v;
+}
+
+static MemRefType memrefFor(RefType ref) {
+  return MemRefType::get(ref.getShape(), ref.getElementType());
+}
+
+LogicalResult KernelLowering::run(ModuleOp module) {
+  auto symbol = kernel->getAttrOfType<StringAttr>(attr::kSymbol);
+  std::string name = (symbol ? symbol.getValue() : kernel.getSymName()).str();
+  SmallVector<int64_t> grid = kernelGrid(kernel);
+  SmallVector<bool> parallel(grid.size(), true);
+  if (auto sem = kernel->getAttrOfType<ArrayAttr>(attr::kDimensionSemantics))
+    for (auto [i, s] : llvm::enumerate(sem.getAsValueRange<StringAttr>()))
+      if (i < parallel.size())
+        parallel[i] = s == "parallel";
+  // Axes up to the first sequential one are spread over threads; the rest
+  // run in order inside each work item.
+  unsigned numOuter = 0;
+  while (numOuter < grid.size() && parallel[numOuter])
+    ++numOuter;
+
+  Block &entry = kernel.getBody().front();
+  SmallVector<Type> argTypes{b.getI64Type(), b.getI64Type()};
+  SmallVector<unsigned> arrayArgs, scratchArgs;
+  for (BlockArgument arg : entry.getArguments()) {
+    auto ref = dyn_cast<RefType>(arg.getType());
+    if (!ref)
+      return kernel.emitOpError("the host target does not support semaphore "
+                                "arguments yet");
+    auto role = kernel.getArgAttrOfType<StringAttr>(arg.getArgNumber(), attr::kRole);
+    if (role && role.getValue() == "scratch") {
+      scratchArgs.push_back(arg.getArgNumber());
+      continue;
+    }
+    arrayArgs.push_back(arg.getArgNumber());
+    argTypes.push_back(memrefFor(ref));
+  }
+
+  b.setInsertionPoint(kernel);
+  auto fn = func::FuncOp::create(b, loc, name + "_run_range",
+                                 b.getFunctionType(argTypes, {}));
+  Block *body = fn.addEntryBlock();
+  b.setInsertionPointToStart(body);
+  for (auto [i, argNo] : llvm::enumerate(arrayArgs))
+    views[entry.getArgument(argNo)] = wholeView(body->getArgument(2 + i));
+  SmallVector<Value> scratch;
+  for (unsigned argNo : scratchArgs) {
+    Value m = memref::AllocOp::create(
+        b, loc, memrefFor(cast<RefType>(entry.getArgument(argNo).getType())));
+    scratch.push_back(m);
+    views[entry.getArgument(argNo)] = wholeView(m);
+  }
+
+  // for item in [begin, end): decompose into the outer axes' program ids.
+  Value begin = arith::IndexCastOp::create(b, loc, b.getIndexType(), body->getArgument(0));
+  Value end = arith::IndexCastOp::create(b, loc, b.getIndexType(), body->getArgument(1));
+  auto items = scf::ForOp::create(b, loc, begin, end, idx(1));
+  b.setInsertionPointToStart(items.getBody());
+  pids.assign(grid.size(), Value());
+  Value rest = items.getInductionVar();
+  for (int a = numOuter - 1; a >= 0; --a) {
+    Value size = idx(grid[a]);
+    Value p = arith::RemUIOp::create(b, loc, rest, size);
+    rest = arith::DivUIOp::create(b, loc, rest, size);
+    pids[a] = arith::IndexCastOp::create(b, loc, b.getI32Type(), p);
+  }
+  for (unsigned a = numOuter; a < grid.size(); ++a) {
+    auto loop = scf::ForOp::create(b, loc, idx(0), idx(grid[a]), idx(1));
+    b.setInsertionPointToStart(loop.getBody());
+    pids[a] = arith::IndexCastOp::create(b, loc, b.getI32Type(),
+                                         loop.getInductionVar());
+  }
+  if (failed(lowerBlock(entry)))
+    return failure();
+
+  // Buffer deallocation (upstream, after bufferization) frees the scratch.
+  b.setInsertionPoint(body, body->end());
+  func::ReturnOp::create(b, loc);
+  (void)module;
+  return success();
+}
+
+LogicalResult KernelLowering::lowerBlock(Block &src) {
+  for (Operation &op : src.without_terminator())
+    if (failed(lowerOp(&op)))
+      return failure();
+  Operation *term = src.getTerminator();
+  if (isa<ReturnOp>(term))
+    return success();
+  return lowerGeneric(term);
+}
+
+LogicalResult KernelLowering::lowerGeneric(Operation *op) {
+  for (Value v : op->getOperands())
+    if (isa<RefType>(v.getType()))
+      return op->emitOpError("passes a ref to an op the host target cannot "
+                             "lower; refs may only be indexed by pallas ops");
+  if (isa<func::CallOp>(op))
+    return op->emitOpError("calls must be inlined before lowering");
+  if (op->getNumRegions() == 0) {
+    b.clone(*op, values);
+    return success();
+  }
+  Operation *copy = b.cloneWithoutRegions(*op, values);
+  OpBuilder::InsertionGuard guard(b);
+  for (auto [src, dst] : llvm::zip(op->getRegions(), copy->getRegions())) {
+    for (Block &block : src) {
+      Block *nb = new Block();
+      dst.push_back(nb);
+      for (BlockArgument a : block.getArguments())
+        values.map(a, nb->addArgument(a.getType(), a.getLoc()));
+    }
+    for (auto [sb, db] : llvm::zip(src, dst)) {
+      b.setInsertionPointToEnd(&db);
+      if (failed(lowerBlock(sb)))
+        return failure();
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Refs and accesses
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::lowerBlockView(BlockOp op) {
+  auto it = views.find(op.getRef());
+  if (it == views.end())
+    return op.emitOpError("block of an unknown ref");
+  View v = it->second;
+  ArrayRef<int64_t> dims = op.getBlockShape();
+  SmallVector<bool> squeezed(dims.size(), false);
+  for (int64_t d : op.getSqueezed().value_or(ArrayRef<int64_t>()))
+    squeezed[d] = true;
+  View out;
+  out.base = v.base;
+  out.baseShape = v.baseShape;
+  out.fixed = v.fixed;
+  out.elementType = v.elementType;
+  for (auto [d, vd] : llvm::enumerate(v.dims)) {
+    Value start = arith::MulIOp::create(b, loc, toIndex(values.lookupOrDefault(op.getIndices()[d])),
+                                        idx(dims[d]));
+    Value offset = arith::AddIOp::create(
+        b, loc, vd.offset, arith::MulIOp::create(b, loc, start, idx(vd.stride)));
+    if (squeezed[d])
+      out.fixed[vd.baseDim] = offset;
+    else
+      out.dims.push_back({vd.baseDim, offset, vd.stride, dims[d]});
+  }
+  views[op.getResult()] = out;
+  return success();
+}
+
+LogicalResult KernelLowering::lowerRefSlice(RefSliceOp op) {
+  const View &v = views.find(op.getRef())->second;
+  IndexerList list = IndexerList::decode(op.getIndexers())
+                         .expandedFor(cast<RefType>(op.getRef().getType()).getRank());
+  View out = v;
+  out.dims.clear();
+  unsigned next = 0;
+  for (auto [d, i] : llvm::enumerate(list.get())) {
+    const View::Dim &vd = v.dims[d];
+    Value operand = i.takesOperand()
+                        ? toIndex(values.lookupOrDefault(op.getIndices()[next++]))
+                        : Value();
+    auto at = [&](Value c) {
+      return arith::AddIOp::create(
+          b, loc, vd.offset, arith::MulIOp::create(b, loc, c, idx(vd.stride)));
+    };
+    switch (i.kind) {
+    case IndexerKind::Full:
+      out.dims.push_back(vd);
+      break;
+    case IndexerKind::Scalar:
+      out.fixed[vd.baseDim] = at(operand);
+      break;
+    case IndexerKind::ScalarConst:
+      out.fixed[vd.baseDim] = at(idx(i.start));
+      break;
+    case IndexerKind::Slice:
+    case IndexerKind::SliceConst:
+      out.dims.push_back({vd.baseDim,
+                          at(i.kind == IndexerKind::Slice ? operand : idx(i.start)),
+                          vd.stride * i.stride, i.size});
+      break;
+    case IndexerKind::Tensor:
+      return op.emitOpError("tensor indexers cannot make a view");
+    }
+  }
+  views[op.getResult()] = out;
+  return success();
+}
+
+LogicalResult KernelLowering::accessInfo(Operation *op, Value ref,
+                                         ArrayRef<int64_t> encoded,
+                                         ValueRange indices, View &view,
+                                         IndexerList &list,
+                                         SmallVector<Value> &operands,
+                                         SmallVector<int64_t> &advancedShape,
+                                         SmallVector<int64_t> &shape) {
+  auto it = views.find(ref);
+  if (it == views.end())
+    return op->emitOpError("accesses a ref the host target cannot trace to "
+                           "an array");
+  view = it->second;
+  auto refType = cast<RefType>(ref.getType());
+  list = IndexerList::decode(encoded).expandedFor(refType.getRank());
+  SmallVector<ArrayRef<int64_t>> tensorShapes;
+  for (Value v : indices) {
+    operands.push_back(values.lookupOrDefault(v));
+    if (auto t = dyn_cast<RankedTensorType>(v.getType()))
+      tensorShapes.push_back(t.getShape());
+  }
+  for (ArrayRef<int64_t> t : tensorShapes) {
+    SmallVector<int64_t> joined;
+    OpTrait::util::getBroadcastedShape(advancedShape, t, joined);
+    advancedShape = joined;
+  }
+  std::string error;
+  if (failed(list.resultShape(refType.getShape(), tensorShapes, shape, error)))
+    return op->emitOpError(error);
+  return success();
+}
+
+SmallVector<Value> KernelLowering::elementIndices(
+    OpBuilder &ib, const View &view, const IndexerList &list,
+    ValueRange operands, ArrayRef<int64_t> advancedShape, ValueRange ivs,
+    Value &inBounds) {
+  // Where the broadcast (advanced) coordinates sit among the result dims.
+  bool hasAdvanced = list.hasTensorIndexer();
+  int first = -1, last = -1;
+  for (auto [d, i] : llvm::enumerate(list.get()))
+    if (!i.isSlice()) {
+      if (first < 0)
+        first = d;
+      last = d;
+    }
+  bool contiguous = true;
+  for (int d = first; hasAdvanced && d <= last; ++d)
+    contiguous &= !list.get()[d].isSlice();
+  unsigned advRank = advancedShape.size();
+  unsigned pos = 0;
+  SmallVector<Value> adv;
+  if (hasAdvanced && !contiguous) {
+    adv.assign(ivs.begin(), ivs.begin() + advRank);
+    pos = advRank;
+  }
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(ib, loc, v); };
+  auto toIdx = [&](Value v) -> Value {
+    if (v.getType().isIndex())
+      return v;
+    return arith::IndexCastOp::create(ib, loc, ib.getIndexType(), v);
+  };
+  SmallVector<Value> coords; // per view dim
+  unsigned next = 0;
+  for (auto [d, i] : llvm::enumerate(list.get())) {
+    if (hasAdvanced && contiguous && static_cast<int>(d) == first) {
+      adv.assign(ivs.begin() + pos, ivs.begin() + pos + advRank);
+      pos += advRank;
+    }
+    Value operand = i.takesOperand() ? operands[next++] : Value();
+    switch (i.kind) {
+    case IndexerKind::Full:
+      coords.push_back(ivs[pos++]);
+      break;
+    case IndexerKind::Slice:
+    case IndexerKind::SliceConst: {
+      Value start = i.kind == IndexerKind::Slice ? toIdx(operand) : cst(i.start);
+      Value step = arith::MulIOp::create(ib, loc, ivs[pos++], cst(i.stride));
+      coords.push_back(arith::AddIOp::create(ib, loc, start, step));
+      break;
+    }
+    case IndexerKind::Scalar:
+      coords.push_back(toIdx(operand));
+      break;
+    case IndexerKind::ScalarConst:
+      coords.push_back(cst(i.start));
+      break;
+    case IndexerKind::Tensor: {
+      auto t = cast<RankedTensorType>(operand.getType());
+      SmallVector<Value> at;
+      for (int64_t j = 0; j < t.getRank(); ++j) {
+        unsigned a = advRank - t.getRank() + j;
+        at.push_back(t.getShape()[j] == 1 && advancedShape[a] != 1 ? cst(0)
+                                                                    : adv[a]);
+      }
+      Value e = tensor::ExtractOp::create(ib, loc, operand, at);
+      // Index tensors may be narrower or wider than index; sign-extend.
+      coords.push_back(arith::IndexCastOp::create(ib, loc, ib.getIndexType(), e));
+      break;
+    }
+    }
+  }
+  SmallVector<Value> base(view.fixed.begin(), view.fixed.end());
+  for (auto [d, vd] : llvm::enumerate(view.dims))
+    base[vd.baseDim] = arith::AddIOp::create(
+        ib, loc, vd.offset, arith::MulIOp::create(ib, loc, coords[d], cst(vd.stride)));
+  inBounds = arith::ConstantIntOp::create(ib, loc, 1, 1);
+  SmallVector<Value> clamped;
+  for (auto [k, i] : llvm::enumerate(base)) {
+    Value size = cst(view.baseShape[k]);
+    // Unsigned compare: negative indices are huge and fail too.
+    Value ok = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::ult, i, size);
+    inBounds = arith::AndIOp::create(ib, loc, inBounds, ok);
+    clamped.push_back(arith::MinUIOp::create(ib, loc, i, cst(view.baseShape[k] - 1)));
+  }
+  return clamped;
+}
+
+LogicalResult KernelLowering::lowerLoad(LoadOp op) {
+  View view;
+  IndexerList list;
+  SmallVector<Value> operands;
+  SmallVector<int64_t> adv, shape;
+  if (failed(accessInfo(op, op.getRef(), op.getIndexers(), op.getIndices(),
+                        view, list, operands, adv, shape)))
+    return failure();
+  Value mask = op.getMask() ? values.lookup(op.getMask()) : Value();
+  Value other = op.getOther() ? values.lookup(op.getOther()) : Value();
+  auto element = [&](OpBuilder &ib, ValueRange ivs) -> Value {
+    Value ok;
+    SmallVector<Value> at =
+        elementIndices(ib, view, list, operands, adv, ivs, ok);
+    if (mask)
+      ok = arith::AndIOp::create(ib, loc, ok, extractAt(ib, mask, ivs));
+    Value v = memref::LoadOp::create(ib, loc, view.base, at);
+    Value fallback = other ? extractAt(ib, other, ivs) : zeroOf(ib, view.elementType);
+    return arith::SelectOp::create(ib, loc, ok, v, fallback);
+  };
+  Value result;
+  if (shape.empty()) {
+    result = element(b, {});
+  } else {
+    auto type = cast<RankedTensorType>(op.getResult().getType());
+    result = tensor::GenerateOp::create(
+        b, loc, type, ValueRange{},
+        [&](OpBuilder &ib, Location, ValueRange ivs) {
+          tensor::YieldOp::create(ib, loc, element(ib, ivs));
+        });
+  }
+  values.map(op.getResult(), result);
+  return success();
+}
+
+static FailureOr<arith::AtomicRMWKind> atomicKindFor(AtomicKind kind, Type elt) {
+  bool isFloat = isa<FloatType>(elt);
+  switch (kind) {
+  case AtomicKind::add:
+    return isFloat ? arith::AtomicRMWKind::addf : arith::AtomicRMWKind::addi;
+  case AtomicKind::max:
+    return isFloat ? arith::AtomicRMWKind::maximumf : arith::AtomicRMWKind::maxs;
+  case AtomicKind::min:
+    return isFloat ? arith::AtomicRMWKind::minimumf : arith::AtomicRMWKind::mins;
+  case AtomicKind::and_:
+    return arith::AtomicRMWKind::andi;
+  case AtomicKind::or_:
+    return arith::AtomicRMWKind::ori;
+  case AtomicKind::xchg:
+    return arith::AtomicRMWKind::assign;
+  case AtomicKind::xor_:
+    return failure();
+  }
+  return failure();
+}
+
+/// Stores (plain, swap or atomic): a loop over the value's elements, each
+/// written only when inside the array (and the mask). Swap and atomics
+/// collect the old values into a tensor carried through the loops.
+LogicalResult KernelLowering::lowerWrite(Operation *op, Value ref,
+                                         ArrayRef<int64_t> encoded,
+                                         ValueRange indices, Value value,
+                                         Value maskIn,
+                                         std::optional<AtomicKind> atomic,
+                                         bool returnsOld) {
+  View view;
+  IndexerList list;
+  SmallVector<Value> operands;
+  SmallVector<int64_t> adv, shape;
+  if (failed(accessInfo(op, ref, encoded, indices, view, list, operands, adv,
+                        shape)))
+    return failure();
+  Value v = values.lookup(value);
+  Value mask = maskIn ? values.lookup(maskIn) : Value();
+  std::optional<arith::AtomicRMWKind> rmw;
+  if (atomic) {
+    FailureOr<arith::AtomicRMWKind> k = atomicKindFor(*atomic, view.elementType);
+    if (failed(k))
+      return op->emitOpError("atomic ")
+             << stringifyAtomicKind(*atomic) << " is not supported on the host target yet";
+    rmw = *k;
+  }
+  // One element: returns the old value (or zero) when asked.
+  auto element = [&](OpBuilder &ib, ValueRange ivs) -> Value {
+    Value ok;
+    SmallVector<Value> at = elementIndices(ib, view, list, operands, adv, ivs, ok);
+    if (mask)
+      ok = arith::AndIOp::create(ib, loc, ok, extractAt(ib, mask, ivs));
+    Value x = extractAt(ib, v, ivs);
+    Type elt = view.elementType;
+    auto ifOp = scf::IfOp::create(ib, loc, returnsOld ? TypeRange{elt} : TypeRange{},
+                                  ok, /*withElseRegion=*/returnsOld);
+    {
+      OpBuilder tb = ifOp.getThenBodyBuilder();
+      Value old;
+      if (rmw) {
+        old = memref::AtomicRMWOp::create(tb, loc, *rmw, x, view.base, at);
+      } else {
+        if (returnsOld)
+          old = memref::LoadOp::create(tb, loc, view.base, at);
+        memref::StoreOp::create(tb, loc, x, view.base, at);
+      }
+      if (returnsOld)
+        scf::YieldOp::create(tb, loc, old);
+    }
+    if (returnsOld) {
+      OpBuilder eb = ifOp.getElseBodyBuilder();
+      scf::YieldOp::create(eb, loc, zeroOf(eb, elt));
+      return ifOp.getResult(0);
+    }
+    return Value();
+  };
+  if (shape.empty()) {
+    Value old = element(b, {});
+    if (returnsOld)
+      values.map(op->getResult(0), old);
+    return success();
+  }
+  SmallVector<Value> lbs(shape.size(), idx(0)), steps(shape.size(), idx(1)), ubs;
+  for (int64_t s : shape)
+    ubs.push_back(idx(s));
+  SmallVector<Value> init;
+  auto tensorType = RankedTensorType::get(shape, view.elementType);
+  if (returnsOld)
+    init.push_back(tensor::EmptyOp::create(b, loc, shape, view.elementType));
+  scf::LoopNest nest = scf::buildLoopNest(
+      b, loc, lbs, ubs, steps, init,
+      [&](OpBuilder &ib, Location, ValueRange ivs, ValueRange iter) {
+        Value old = element(ib, ivs);
+        if (!returnsOld)
+          return scf::ValueVector{};
+        return scf::ValueVector{
+            tensor::InsertOp::create(ib, loc, old, iter[0], ivs).getResult()};
+      });
+  (void)tensorType;
+  if (returnsOld)
+    values.map(op->getResult(0), nest.results[0]);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor primitives
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::lowerBroadcast(BroadcastOp op) {
+  Value in = values.lookup(op.getInput());
+  auto type = op.getResult().getType();
+  auto inType = dyn_cast<RankedTensorType>(in.getType());
+  if (!inType) {
+    values.map(op.getResult(), tensor::SplatOp::create(b, loc, type, in));
+    return success();
+  }
+  SmallVector<int64_t> dims;
+  if (auto given = op.getDims())
+    dims.assign(given->begin(), given->end());
+  else
+    for (int64_t i = 0; i < inType.getRank(); ++i)
+      dims.push_back(type.getRank() - inType.getRank() + i);
+  Value r = tensor::GenerateOp::create(
+      b, loc, type, ValueRange{}, [&](OpBuilder &ib, Location, ValueRange ivs) {
+        SmallVector<Value> at;
+        for (auto [i, d] : llvm::enumerate(dims))
+          at.push_back(inType.getShape()[i] == 1
+                           ? arith::ConstantIndexOp::create(ib, loc, 0).getResult()
+                           : ivs[d]);
+        tensor::YieldOp::create(ib, loc, tensor::ExtractOp::create(ib, loc, in, at));
+      });
+  values.map(op.getResult(), r);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerReshape(ReshapeOp op) {
+  Value in = values.lookup(op.getInput());
+  auto inType = op.getInput().getType();
+  auto outType = op.getResult().getType();
+  Value flat = in;
+  if (inType.getRank() != 1) {
+    ReassociationIndices all;
+    for (int64_t i = 0; i < inType.getRank(); ++i)
+      all.push_back(i);
+    flat = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({inType.getNumElements()}, inType.getElementType()),
+        in, ArrayRef<ReassociationIndices>{all});
+  }
+  Value out = flat;
+  if (outType.getRank() != 1) {
+    ReassociationIndices all;
+    for (int64_t i = 0; i < outType.getRank(); ++i)
+      all.push_back(i);
+    out = tensor::ExpandShapeOp::create(b, loc, outType, flat,
+                                        ArrayRef<ReassociationIndices>{all});
+  }
+  values.map(op.getResult(), out);
+  return success();
+}
+
+/// The neutral element and combiner of a reduction over `elt`.
+static Value reductionIdentity(OpBuilder &b, Location loc, ReductionKind kind,
+                               Type elt) {
+  if (auto f = dyn_cast<FloatType>(elt)) {
+    const llvm::fltSemantics &sem = f.getFloatSemantics();
+    llvm::APFloat v = llvm::APFloat::getZero(sem);
+    if (kind == ReductionKind::prod)
+      v = llvm::APFloat::getOne(sem);
+    if (kind == ReductionKind::max)
+      v = llvm::APFloat::getInf(sem, /*Negative=*/true);
+    if (kind == ReductionKind::min)
+      v = llvm::APFloat::getInf(sem, /*Negative=*/false);
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(elt, v));
+  }
+  unsigned w = elt.getIntOrFloatBitWidth();
+  llvm::APInt v = llvm::APInt::getZero(w);
+  bool boolean = w == 1;
+  switch (kind) {
+  case ReductionKind::prod: v = llvm::APInt(w, 1); break;
+  case ReductionKind::max: v = boolean ? llvm::APInt::getZero(w) : llvm::APInt::getSignedMinValue(w); break;
+  case ReductionKind::min: v = boolean ? llvm::APInt::getAllOnes(w) : llvm::APInt::getSignedMaxValue(w); break;
+  case ReductionKind::and_: v = llvm::APInt::getAllOnes(w); break;
+  default: break;
+  }
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(elt, v));
+}
+
+static Value combine(OpBuilder &b, Location loc, ReductionKind kind, Value x,
+                     Value acc) {
+  bool isFloat = isa<FloatType>(x.getType());
+  bool boolean = x.getType().isInteger(1);
+  switch (kind) {
+  case ReductionKind::sum:
+    return isFloat ? (Value)arith::AddFOp::create(b, loc, x, acc)
+                   : (Value)arith::AddIOp::create(b, loc, x, acc);
+  case ReductionKind::prod:
+    return isFloat ? (Value)arith::MulFOp::create(b, loc, x, acc)
+                   : (Value)arith::MulIOp::create(b, loc, x, acc);
+  case ReductionKind::max:
+    if (isFloat) return arith::MaximumFOp::create(b, loc, x, acc);
+    return boolean ? (Value)arith::MaxUIOp::create(b, loc, x, acc)
+                   : (Value)arith::MaxSIOp::create(b, loc, x, acc);
+  case ReductionKind::min:
+    if (isFloat) return arith::MinimumFOp::create(b, loc, x, acc);
+    return boolean ? (Value)arith::MinUIOp::create(b, loc, x, acc)
+                   : (Value)arith::MinSIOp::create(b, loc, x, acc);
+  case ReductionKind::and_:
+    return arith::AndIOp::create(b, loc, x, acc);
+  case ReductionKind::or_:
+    return arith::OrIOp::create(b, loc, x, acc);
+  case ReductionKind::xor_:
+    return arith::XOrIOp::create(b, loc, x, acc);
+  }
+  llvm_unreachable("reduction kind");
+}
+
+LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
+  Value in = values.lookup(op.getInput());
+  auto inType = op.getInput().getType();
+  Type elt = inType.getElementType();
+  SmallVector<int64_t> axes(op.getAxes());
+  llvm::sort(axes);
+  SmallVector<int64_t> kept;
+  for (int64_t d = 0; d < inType.getRank(); ++d)
+    if (!llvm::is_contained(axes, d))
+      kept.push_back(inType.getShape()[d]);
+  Value init = tensor::EmptyOp::create(b, loc, kept, elt);
+  init = linalg::FillOp::create(b, loc, reductionIdentity(b, loc, op.getKind(), elt),
+                                init)
+             .getResult(0);
+  ReductionKind kind = op.getKind();
+  auto reduce = linalg::ReduceOp::create(
+      b, loc, ValueRange{in}, ValueRange{init}, axes,
+      [&](OpBuilder &ib, Location, ValueRange args) {
+        linalg::YieldOp::create(ib, loc, combine(ib, loc, kind, args[0], args[1]));
+      });
+  Value r = reduce.getResult(0);
+  if (kept.empty())
+    r = tensor::ExtractOp::create(b, loc, r, ValueRange{});
+  values.map(op.getResult(), r);
+  return success();
+}
+
+template <typename ArgOp>
+LogicalResult KernelLowering::lowerArgReduce(ArgOp op, bool isMax) {
+  Value in = values.lookup(op.getInput());
+  auto inType = cast<RankedTensorType>(op.getInput().getType());
+  int64_t axis = op.getAxis();
+  Type elt = inType.getElementType();
+  auto element = [&](OpBuilder &ib, ValueRange outIvs) -> Value {
+    auto at = [&](Value k) {
+      SmallVector<Value> ivs(outIvs.begin(), outIvs.end());
+      ivs.insert(ivs.begin() + axis, k);
+      return ivs;
+    };
+    Value c0 = arith::ConstantIndexOp::create(ib, loc, 0);
+    Value first = tensor::ExtractOp::create(ib, loc, in, at(c0));
+    auto loop = scf::ForOp::create(
+        ib, loc, arith::ConstantIndexOp::create(ib, loc, 1),
+        arith::ConstantIndexOp::create(ib, loc, inType.getShape()[axis]),
+        arith::ConstantIndexOp::create(ib, loc, 1), ValueRange{first, c0},
+        [&](OpBuilder &lb, Location, Value k, ValueRange iter) {
+          Value x = tensor::ExtractOp::create(lb, loc, in, at(k));
+          Value better;
+          if (isa<FloatType>(elt))
+            better = arith::CmpFOp::create(lb, loc,
+                                           isMax ? arith::CmpFPredicate::OGT
+                                                 : arith::CmpFPredicate::OLT,
+                                           x, iter[0]);
+          else
+            better = arith::CmpIOp::create(lb, loc,
+                                           isMax ? arith::CmpIPredicate::sgt
+                                                 : arith::CmpIPredicate::slt,
+                                           x, iter[0]);
+          scf::YieldOp::create(
+              lb, loc,
+              ValueRange{arith::SelectOp::create(lb, loc, better, x, iter[0]),
+                         arith::SelectOp::create(lb, loc, better, k, iter[1])});
+        });
+    return arith::IndexCastOp::create(ib, loc, ib.getI32Type(), loop.getResult(1));
+  };
+  Value r;
+  if (auto type = dyn_cast<RankedTensorType>(op.getResult().getType()))
+    r = tensor::GenerateOp::create(b, loc, type, ValueRange{},
+                                   [&](OpBuilder &ib, Location, ValueRange ivs) {
+                                     tensor::YieldOp::create(ib, loc, element(ib, ivs));
+                                   });
+  else
+    r = element(b, {});
+  values.map(op.getResult(), r);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerCumsum(CumsumOp op) {
+  Value in = values.lookup(op.getInput());
+  auto type = op.getInput().getType();
+  int64_t axis = op.getAxis(), n = type.getShape()[axis];
+  bool reverse = op.getReverse();
+  Type elt = type.getElementType();
+  Value r = tensor::GenerateOp::create(
+      b, loc, type, ValueRange{}, [&](OpBuilder &ib, Location, ValueRange ivs) {
+        Value i = ivs[axis];
+        Value one = arith::ConstantIndexOp::create(ib, loc, 1);
+        Value lo = reverse ? i : arith::ConstantIndexOp::create(ib, loc, 0).getResult();
+        Value hi = reverse ? arith::ConstantIndexOp::create(ib, loc, n).getResult()
+                           : arith::AddIOp::create(ib, loc, i, one).getResult();
+        auto loop = scf::ForOp::create(
+            ib, loc, lo, hi, one, ValueRange{zeroOf(ib, elt)},
+            [&](OpBuilder &lb, Location, Value k, ValueRange iter) {
+              SmallVector<Value> at(ivs.begin(), ivs.end());
+              at[axis] = k;
+              Value x = tensor::ExtractOp::create(lb, loc, in, at);
+              scf::YieldOp::create(lb, loc,
+                                   combine(lb, loc, ReductionKind::sum, x, iter[0]));
+            });
+        tensor::YieldOp::create(ib, loc, loop.getResult(0));
+      });
+  values.map(op.getResult(), r);
+  return success();
+}
+
+/// Casts a scalar of the operand type to the accumulation type.
+static Value toAccumulator(OpBuilder &b, Location loc, Value x, Type acc) {
+  if (x.getType() == acc)
+    return x;
+  if (isa<FloatType>(acc))
+    return arith::ExtFOp::create(b, loc, acc, x);
+  return arith::ExtSIOp::create(b, loc, acc, x);
+}
+
+LogicalResult KernelLowering::lowerDot(DotOp op) {
+  Value lhs = values.lookup(op.getLhs()), rhs = values.lookup(op.getRhs());
+  auto resultType = op.getResult().getType();
+  Type acc = resultType.getElementType();
+  Value init;
+  if (op.getAcc()) {
+    init = values.lookup(op.getAcc());
+  } else {
+    init = tensor::EmptyOp::create(b, loc, resultType.getShape(), acc);
+    init = linalg::FillOp::create(b, loc, zeroOf(b, acc), init).getResult(0);
+  }
+  // Iteration order (batch, m, k, n): the innermost loop walks rows of the
+  // rhs and the output contiguously, which vectorises.
+  bool batched = resultType.getRank() == 3;
+  MLIRContext *ctx = b.getContext();
+  unsigned nd = batched ? 4 : 3, o = batched ? 1 : 0;
+  AffineExpr m = getAffineDimExpr(o, ctx), k = getAffineDimExpr(o + 1, ctx),
+             n = getAffineDimExpr(o + 2, ctx);
+  SmallVector<AffineExpr> a = op.getTransposeLhs() ? SmallVector<AffineExpr>{k, m}
+                                                   : SmallVector<AffineExpr>{m, k};
+  SmallVector<AffineExpr> bm = op.getTransposeRhs() ? SmallVector<AffineExpr>{n, k}
+                                                    : SmallVector<AffineExpr>{k, n};
+  SmallVector<AffineExpr> c{m, n};
+  SmallVector<utils::IteratorType> iters{utils::IteratorType::parallel,
+                                         utils::IteratorType::reduction,
+                                         utils::IteratorType::parallel};
+  if (batched) {
+    AffineExpr bd = getAffineDimExpr(0, ctx);
+    a.insert(a.begin(), bd);
+    bm.insert(bm.begin(), bd);
+    c.insert(c.begin(), bd);
+    iters.insert(iters.begin(), utils::IteratorType::parallel);
+  }
+  SmallVector<AffineMap> maps{AffineMap::get(nd, 0, a, ctx),
+                              AffineMap::get(nd, 0, bm, ctx),
+                              AffineMap::get(nd, 0, c, ctx)};
+  bool isFloat = isa<FloatType>(acc);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, ValueRange{lhs, rhs}, ValueRange{init}, maps,
+      iters, [&](OpBuilder &ib, Location, ValueRange args) {
+        Value x = toAccumulator(ib, loc, args[0], acc);
+        Value y = toAccumulator(ib, loc, args[1], acc);
+        Value r = isFloat ? (Value)arith::AddFOp::create(
+                                ib, loc, args[2], arith::MulFOp::create(ib, loc, x, y))
+                          : (Value)arith::AddIOp::create(
+                                ib, loc, args[2], arith::MulIOp::create(ib, loc, x, y));
+        linalg::YieldOp::create(ib, loc, r);
+      });
+  values.map(op.getResult(), generic.getResult(0));
+  return success();
+}
+
+LogicalResult KernelLowering::lowerRunScoped(RunScopedOp op) {
+  Block &body = op.getBody().front();
+  SmallVector<Value> allocs;
+  for (BlockArgument a : body.getArguments()) {
+    auto ref = dyn_cast<RefType>(a.getType());
+    if (!ref)
+      return op.emitOpError("scoped semaphores are not supported on the host "
+                            "target yet");
+    Value m = memref::AllocOp::create(b, loc, memrefFor(ref));
+    allocs.push_back(m);
+    views[a] = wholeView(m);
+  }
+  for (Operation &inner : body.without_terminator())
+    if (failed(lowerOp(&inner)))
+      return failure();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  for (auto [r, v] : llvm::zip(op.getResults(), yield.getValues()))
+    values.map(r, values.lookupOrDefault(v));
+  // Freed by the upstream buffer deallocation pipeline.
+  return success();
+}
+
+LogicalResult KernelLowering::lowerOp(Operation *op) {
+  loc = op->getLoc();
+  if (auto p = dyn_cast<ProgramIdOp>(op)) {
+    values.map(p.getResult(), pids[p.getAxis()]);
+    return success();
+  }
+  if (auto n = dyn_cast<NumProgramsOp>(op))
+    return n.emitOpError("num_programs must be folded by pallas-expand-grid");
+  if (auto v = dyn_cast<BlockOp>(op))
+    return lowerBlockView(v);
+  if (auto s = dyn_cast<RefSliceOp>(op))
+    return lowerRefSlice(s);
+  if (auto l = dyn_cast<LoadOp>(op))
+    return lowerLoad(l);
+  if (auto s = dyn_cast<StoreOp>(op))
+    return lowerWrite(op, s.getRef(), s.getIndexers(), s.getIndices(),
+                      s.getValue(), s.getMask(), std::nullopt, false);
+  if (auto s = dyn_cast<SwapOp>(op))
+    return lowerWrite(op, s.getRef(), s.getIndexers(), s.getIndices(),
+                      s.getValue(), s.getMask(), std::nullopt, true);
+  if (auto a = dyn_cast<AtomicRMWOp>(op))
+    return lowerWrite(op, a.getRef(), a.getIndexers(), a.getIndices(),
+                      a.getValue(), a.getMask(), a.getKind(), true);
+  if (auto i = dyn_cast<IotaOp>(op)) {
+    auto type = i.getResult().getType();
+    int64_t dim = i.getDim();
+    Value r = tensor::GenerateOp::create(
+        b, loc, type, ValueRange{}, [&](OpBuilder &ib, Location, ValueRange ivs) {
+          Value v = ivs[dim];
+          if (!type.getElementType().isIndex())
+            v = arith::IndexCastOp::create(ib, loc, type.getElementType(), v);
+          tensor::YieldOp::create(ib, loc, v);
+        });
+    values.map(i.getResult(), r);
+    return success();
+  }
+  if (auto br = dyn_cast<BroadcastOp>(op))
+    return lowerBroadcast(br);
+  if (auto r = dyn_cast<ReshapeOp>(op))
+    return lowerReshape(r);
+  if (auto t = dyn_cast<TransposeOp>(op)) {
+    auto type = t.getResult().getType();
+    Value init = tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+    auto tr = linalg::TransposeOp::create(b, loc, values.lookup(t.getInput()),
+                                          init, t.getPermutation());
+    values.map(t.getResult(), tr.getResult()[0]);
+    return success();
+  }
+  if (auto c = dyn_cast<ConcatenateOp>(op)) {
+    auto type = c.getResult().getType();
+    Value acc = tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+    int64_t offset = 0, dim = c.getDim();
+    for (Value in : c.getInputs()) {
+      auto inType = cast<RankedTensorType>(in.getType());
+      SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0)),
+          sizes, strides(type.getRank(), b.getIndexAttr(1));
+      for (int64_t s : inType.getShape())
+        sizes.push_back(b.getIndexAttr(s));
+      offsets[dim] = b.getIndexAttr(offset);
+      offset += inType.getShape()[dim];
+      acc = tensor::InsertSliceOp::create(b, loc, values.lookup(in), acc, offsets,
+                                          sizes, strides);
+    }
+    values.map(c.getResult(), acc);
+    return success();
+  }
+  if (auto r = dyn_cast<ReduceOp>(op))
+    return lowerReduce(r);
+  if (auto a = dyn_cast<ArgMaxOp>(op))
+    return lowerArgReduce(a, true);
+  if (auto a = dyn_cast<ArgMinOp>(op))
+    return lowerArgReduce(a, false);
+  if (auto c = dyn_cast<CumsumOp>(op))
+    return lowerCumsum(c);
+  if (auto d = dyn_cast<DotOp>(op))
+    return lowerDot(d);
+  if (isa<MultipleOfOp, MaxContiguousOp>(op)) {
+    values.map(op->getResult(0), values.lookupOrDefault(op->getOperand(0)));
+    return success();
+  }
+  if (isa<BarrierOp>(op))
+    return success(); // one thread runs a whole program on the host
+  if (auto r = dyn_cast<RunScopedOp>(op))
+    return lowerRunScoped(r);
+  if (op->getDialect() && isa<PallasDialect>(op->getDialect()))
+    return op->emitOpError("is not supported on the host target yet");
+  return lowerGeneric(op);
+}
+
+struct ConvertPallasToHostPass
+    : public pallas::impl::ConvertPallasToHostBase<ConvertPallasToHostPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
+    for (KernelOp kernel : kernels) {
+      if (!kernel->hasAttr(attr::kExpanded)) {
+        kernel.emitOpError("must be expanded (pallas-expand-grid) before "
+                           "lowering to the host");
+        return signalPassFailure();
+      }
+      OpBuilder b(kernel);
+      if (failed(KernelLowering(kernel, b).run(module)))
+        return signalPassFailure();
+      kernel.erase();
+    }
+    // Index-map helpers (taking refs) are inlined by now.
+    SmallVector<func::FuncOp> dead;
+    for (func::FuncOp fn : module.getOps<func::FuncOp>())
+      if (llvm::any_of(fn.getArgumentTypes(),
+                       [](Type t) { return isa<RefType>(t); }))
+        dead.push_back(fn);
+    for (func::FuncOp fn : dead)
+      fn.erase();
+  }
+};
+} // namespace

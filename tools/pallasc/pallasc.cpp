@@ -1,0 +1,107 @@
+//===- pallasc.cpp - the Pallas ahead-of-time compiler --------------------===//
+//
+//   pallasc KERNEL.mlir --spec SPEC.json --target T [--emit KIND] -o OUTDIR
+//
+// Every user error is a located `error:` and exit code 1, with nothing
+// written to OUTDIR.
+//
+//===----------------------------------------------------------------------===//
+#include "pallas/Driver/Compile.h"
+#include "pallas/Driver/Registration.h"
+#include "pallas/Target/TargetDescription.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <CLI/CLI.hpp>
+
+using namespace mlir;
+using namespace mlir::pallas;
+
+static void listTargets(llvm::raw_ostream &os) {
+  os << llvm::format("%-10s %-7s %s\n", "target", "kind", "description");
+  for (const TargetDescription &t : builtinTargets()) {
+    os << llvm::format("%-10s %-7s %s\n", t.name.c_str(),
+                       targetKindName(t.kind).str().c_str(),
+                       t.description.c_str());
+    std::string details;
+    for (auto &[key, value] : t.fields)
+      if (key != "name" && key != "kind" && key != "description")
+        details += "  " + key + "=" + value;
+    for (auto &[key, values] : t.lists) {
+      details += "  " + key + "=[";
+      for (size_t i = 0; i < values.size(); ++i)
+        details += (i ? "," : "") + values[i];
+      details += "]";
+    }
+    os << "          " << details << "\n";
+  }
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  CLI::App app{"pallasc: ahead-of-time compiler for Pallas kernels"};
+  app.set_version_flag("--version", std::string("pallasc ") + PALLAS_VERSION +
+                                        " (LLVM/MLIR " LLVM_VERSION_STRING ")");
+  CompileOptions options;
+  std::string outDir;
+  bool list = false;
+  app.add_option("kernel", options.kernelFile, "kernel in the pallas dialect (.mlir)");
+  app.add_option("--spec", options.specFile, "launch spec (.json)");
+  app.add_option("-t,--target", options.target,
+                 "target name (see --list-targets); CUDA targets may be "
+                 "combined: sm_80,sm_90a");
+  app.add_option("--emit", options.emit,
+                 "extra artifacts: mlir (lowered module), llvm (LLVM IR)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"mlir", "llvm"}));
+  app.add_option("-o,--output", outDir, "output directory (created if missing)");
+  app.add_flag("--list-targets", list, "print the known targets and exit");
+  app.add_flag("--print-ir-after-all", options.printIRAfterAll,
+               "print the module after every pass, to stderr");
+  app.add_option("--host-cpu", options.hostCpu,
+                 "host target: CPU to generate code for (default from "
+                 "targets/host.yaml; 'native' for this machine)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp &e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion &e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError &e) {
+    llvm::errs() << "pallasc: error: " << e.what() << "\n";
+    return 1;
+  }
+  if (list) {
+    listTargets(llvm::outs());
+    return 0;
+  }
+  auto usage = [&](const char *what) {
+    llvm::errs() << "pallasc: error: " << what << "\nusage: pallasc KERNEL.mlir "
+                 << "--spec SPEC.json --target T -o OUTDIR (see --help)\n";
+    return 1;
+  };
+  if (options.kernelFile.empty())
+    return usage("no kernel file given");
+  if (options.specFile.empty())
+    return usage("no launch spec given (--spec)");
+  if (options.target.empty())
+    return usage("no target given (--target; see --list-targets)");
+  if (outDir.empty())
+    return usage("no output directory given (-o)");
+
+  DialectRegistry registry;
+  registerPallasDialects(registry);
+  registerAllPallasPasses();
+  MLIRContext ctx(registry);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
+  std::vector<Artifact> artifacts;
+  if (failed(compile(ctx, sourceMgr, options, artifacts)))
+    return 1;
+  if (failed(writeArtifacts(outDir, artifacts, llvm::errs())))
+    return 1;
+  return 0;
+}
