@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Runs a kernel through pallas-run (or pallas-launch on prebuilt artifacts)
+on random non-zero inputs and compares every output element with an
+independent NumPy reference.
+
+usage: check.py CASE [--bin DIR] [--artifacts DIR]
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import ml_dtypes
+
+BF16 = ml_dtypes.bfloat16
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+CONFORMANCE = os.path.join(os.path.dirname(ROOT), "shared", "conformance")
+EXAMPLES = os.path.join(ROOT, "examples")
+
+
+def nonzero_normal(rng, shape, dtype=np.float32):
+    x = rng.standard_normal(shape).astype(np.float32)
+    x[np.abs(x) < 1e-3] = 0.5
+    return x.astype(dtype)
+
+
+def bf16_bits(x):
+    return x.astype(BF16).view(np.uint16)
+
+
+def from_bf16_bits(x):
+    return x.view(BF16).astype(np.float32)
+
+
+def softmax_ref(x):
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return [e / e.sum(axis=1, keepdims=True)]
+
+
+def gather_oob_inputs(rng):
+    idx = rng.integers(-20, 90, 16).astype(np.int32)
+    idx[:4] = [-1, 64, 0, 63]  # both edges and just past them
+    return [idx, nonzero_normal(rng, (64,))]
+
+
+def gather_oob_ref(idx, x):
+    ok = (idx >= 0) & (idx < 64)
+    o = np.where(ok, x[np.clip(idx, 0, 63)], 0).astype(np.float32)
+    o2 = np.zeros(64, np.int32)
+    for lane, i in enumerate(idx):  # later lanes win, as in the loop order
+        if 0 <= i < 64 and i % 2 == 0:
+            o2[i] = lane + 1
+    return [o, o2]
+
+
+def ops_tour_ref(x):
+    flat = x.reshape(1, 128)
+    rc = np.cumsum(flat[:, ::-1], axis=1)[:, ::-1]
+    return [np.cumsum(x, axis=1), np.argmax(x, axis=1).astype(np.int32), x.T,
+            x.min(axis=0), np.concatenate([flat, rc], axis=0),
+            x[0][None, :] + x[:, 3][:, None], x.T @ x]
+
+
+def matmul_bf16(x, y):
+    return from_bf16_bits(x) @ from_bf16_bits(y)
+
+
+# name: (folder, spec, inputs(rng), reference(*inputs), rtol, atol, decode)
+CASES = {
+    "add_vectors": (os.path.join(CONFORMANCE, "add_vectors"), "spec.json",
+                    lambda r: [r.integers(1, 1000, 8).astype(np.int32),
+                               r.integers(1, 1000, 8).astype(np.int32)],
+                    lambda x, y: [x + y], 0, 0, None),
+    "add_one": (os.path.join(CONFORMANCE, "add_one"), "spec.json",
+                lambda r: [r.integers(1, 1000, 32).astype(np.int32)],
+                lambda x: [x + 1], 0, 0, None),
+    "matmul_relu": (os.path.join(CONFORMANCE, "matmul_relu"), "spec.json",
+                    lambda r: [nonzero_normal(r, (1024, 1024)),
+                               nonzero_normal(r, (1024, 1024))],
+                    lambda x, y: [np.maximum(x @ y, 0)], 1e-4, 1e-3, None),
+    "matmul_relu_vmap": (os.path.join(CONFORMANCE, "matmul_relu"), "spec_vmap.json",
+                         lambda r: [nonzero_normal(r, (4, 1024, 1024)),
+                                    nonzero_normal(r, (4, 1024, 1024))],
+                         lambda x, y: [np.maximum(x @ y, 0)], 1e-4, 1e-3, None),
+    "softmax": (os.path.join(CONFORMANCE, "softmax"), "spec.json",
+                lambda r: [nonzero_normal(r, (4096, 1000))], softmax_ref,
+                1e-5, 1e-7, None),
+    "matmul_kloop": (os.path.join(CONFORMANCE, "matmul_kloop"), "spec.json",
+                     lambda r: [bf16_bits(nonzero_normal(r, (4096, 4096))),
+                                bf16_bits(nonzero_normal(r, (4096, 4096)))],
+                     lambda x, y: [matmul_bf16(x, y)], 1e-2, 1e-2, from_bf16_bits),
+    "matmul_accumulate": (os.path.join(CONFORMANCE, "matmul_accumulate"), "spec.json",
+                          lambda r: [bf16_bits(nonzero_normal(r, (1024, 1024))),
+                                     bf16_bits(nonzero_normal(r, (1024, 1024)))],
+                          lambda x, y: [matmul_bf16(x, y)], 1e-4, 1e-3, None),
+    "edge_add2d": (os.path.join(EXAMPLES, "edge_add2d"), "spec.json",
+                   lambda r: [nonzero_normal(r, (100, 70)), nonzero_normal(r, (100, 70))],
+                   lambda x, y: [x + y], 1e-6, 0, None),
+    "row_sum_arbitrary": (os.path.join(EXAMPLES, "row_sum_arbitrary"), "spec.json",
+                          lambda r: [nonzero_normal(r, (100, 300))],
+                          lambda x: [x.sum(axis=1)], 1e-5, 1e-5, None),
+    "vmap_scale": (os.path.join(EXAMPLES, "vmap_scale"), "spec.json",
+                   lambda r: [nonzero_normal(r, (5, 20)), nonzero_normal(r, (8,))],
+                   # out_axes [1]: the batch axis is the output's second dim.
+                   lambda x, w: [(x * np.tile(w, 3)[:20]
+                                  + (np.arange(20) // 8)[None, :]).T],
+                   1e-6, 1e-6, None),
+    "inplace_add": (os.path.join(EXAMPLES, "inplace_add"), "spec.json",
+                    lambda r: [nonzero_normal(r, (50,)), nonzero_normal(r, (50,))],
+                    lambda x, y: [x + y], 1e-6, 0, None),
+    "gather_oob": (os.path.join(EXAMPLES, "gather_oob"), "spec.json",
+                   gather_oob_inputs, gather_oob_ref, 0, 0, None),
+    "prefetch_rows": (os.path.join(EXAMPLES, "prefetch_rows"), "spec.json",
+                      lambda r: [np.array([5, 0, 15, 5], np.int32),
+                                 nonzero_normal(r, (16, 128))],
+                      lambda rows, x: [2 * x[rows]], 1e-6, 0, None),
+    "ops_tour": (os.path.join(EXAMPLES, "ops_tour"), "spec.json",
+                 lambda r: [nonzero_normal(r, (8, 16))], ops_tour_ref,
+                 1e-5, 1e-5, None),
+}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("case", choices=sorted(CASES))
+    parser.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"))
+    parser.add_argument("--artifacts",
+                        help="run prebuilt artifacts with pallas-launch")
+    parser.add_argument("--seed", type=int, default=1234)
+    args = parser.parse_args()
+    folder, spec, make_inputs, reference, rtol, atol, decode = CASES[args.case]
+    rng = np.random.default_rng(args.seed)
+    inputs = make_inputs(rng)
+    expected = reference(*inputs)
+    with tempfile.TemporaryDirectory() as tmp:
+        in_files, out_files = [], []
+        for i, a in enumerate(inputs):
+            in_files.append(os.path.join(tmp, f"in{i}.npy"))
+            np.save(in_files[-1], a)
+        out_files = [os.path.join(tmp, f"out{i}.npy") for i in range(len(expected))]
+        if args.artifacts:
+            cmd = [os.path.join(args.bin, "pallas-launch"), args.artifacts]
+        else:
+            cmd = [os.path.join(args.bin, "pallas-run"),
+                   os.path.join(folder, "kernel.mlir"),
+                   "--spec", os.path.join(folder, spec)]
+        cmd += ["--inputs", *in_files, "--outputs", *out_files]
+        run = subprocess.run(cmd, capture_output=True, text=True)
+        if run.returncode != 0:
+            sys.exit(f"FAIL {args.case}: {' '.join(cmd)} exited {run.returncode}\n{run.stderr}")
+        failures = 0
+        for i, want in enumerate(expected):
+            got = np.load(out_files[i])
+            if decode:
+                got = decode(got)
+            want = np.asarray(want)
+            if got.shape != want.shape:
+                print(f"FAIL {args.case} output {i}: shape {got.shape}, want {want.shape}")
+                failures += 1
+                continue
+            if got.dtype.kind == "f" and np.isnan(got).any():
+                print(f"FAIL {args.case} output {i}: {np.isnan(got).sum()} element(s) "
+                      "never written (NaN poison left)")
+                failures += 1
+                continue
+            ok = np.isclose(got.astype(np.float64), want.astype(np.float64),
+                            rtol=rtol, atol=atol)
+            if not ok.all():
+                bad = np.argwhere(~ok)[:5]
+                print(f"FAIL {args.case} output {i}: {(~ok).sum()} of {ok.size} differ; "
+                      f"first at {bad.tolist()}: got {got[tuple(bad[0])]}, "
+                      f"want {want[tuple(bad[0])]}")
+                failures += 1
+        if failures:
+            sys.exit(1)
+        print(f"PASS {args.case}: {len(expected)} output(s), "
+              f"{sum(np.asarray(w).size for w in expected)} elements checked")
+
+
+if __name__ == "__main__":
+    main()
