@@ -554,10 +554,13 @@ bool SpecReader::read(const json &doc) {
   checkKeys(doc, "", {"kernel", "name", "grid", "inputs", "outputs", "scratch",
                       "num_scalar_prefetch", "input_output_aliases",
                       "dimension_semantics", "compiler_params", "vmap"});
+  bool missing = false;
   for (const char *required : {"kernel", "inputs", "outputs"})
-    if (!doc.contains(required))
+    if (!doc.contains(required)) {
       error("") << "missing required field '" << required << "'";
-  if (failed)
+      missing = true;
+    }
+  if (missing)
     return false;
 
   if (std::optional<std::string> k = readString(doc["kernel"], "kernel"))

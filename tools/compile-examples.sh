@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The main job: compiles every kernel in examples/ and ../shared/conformance
+# for every target pallasc implements, into artifacts/<kernel>/<target>, and
+# prints a table: kernel, target, artifacts, compile time.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+bin="${PALLAS_BUILD_DIR:-$root/build}/bin"
+out="${1:-$root/artifacts}"
+targets=(host)
+status=0
+printf '%-28s %-8s %-48s %8s\n' kernel target artifacts seconds
+for dir in "$root"/examples/*/ "$root"/../shared/conformance/*/; do
+  [ -f "$dir/kernel.mlir" ] || continue
+  for spec in "$dir"/spec*.json; do
+    name="$(basename "$dir")"
+    variant="$(basename "$spec" .json)"
+    [ "$variant" = spec ] || name="$name:${variant#spec_}"
+    for t in "${targets[@]}"; do
+      dest="$out/${name/:/_}/$t"
+      start=$(date +%s.%N)
+      if log=$("$bin/pallasc" "$dir/kernel.mlir" --spec "$spec" --target "$t" -o "$dest" 2>&1); then
+        files=$(cd "$dest" && ls | tr '\n' ' ')
+      else
+        files="FAILED: $(echo "$log" | head -1)"
+        status=1
+      fi
+      end=$(date +%s.%N)
+      printf '%-28s %-8s %-48s %8.2f\n' "$name" "$t" "$files" "$(awk "BEGIN{print $end - $start}")"
+    done
+  done
+done
+exit $status
