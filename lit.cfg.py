@@ -24,3 +24,4 @@ config.substitutions.append(("%conformance", os.path.join(os.path.dirname(src_ro
 config.substitutions.append(("%examples", os.path.join(src_root, "examples")))
 config.substitutions.append(("%srcroot", src_root))
 config.substitutions.append(("%python", "python3"))
+config.substitutions.append(("%exit1", os.path.join(src_root, "tools", "expect-exit.sh") + " 1"))

@@ -20,7 +20,7 @@ LogicalResult mlir::pallas::writeArtifacts(StringRef dir,
                                            ArrayRef<Artifact> artifacts,
                                            llvm::raw_ostream &errs) {
   if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
-    errs << "error: cannot create output directory '" << dir
+    errs << "pallasc: error: cannot create output directory '" << dir
          << "': " << ec.message() << "\n";
     return failure();
   }
@@ -43,7 +43,7 @@ LogicalResult mlir::pallas::writeArtifacts(StringRef dir,
       }
     }
     if (ec) {
-      errs << "error: cannot write '" << final << "': " << ec.message() << "\n";
+      errs << "pallasc: error: cannot write '" << final << "': " << ec.message() << "\n";
       llvm::sys::fs::remove(tmp);
       cleanup();
       return failure();
@@ -52,7 +52,7 @@ LogicalResult mlir::pallas::writeArtifacts(StringRef dir,
   }
   for (auto &[tmp, final] : written) {
     if (std::error_code ec = llvm::sys::fs::rename(tmp, final)) {
-      errs << "error: cannot write '" << final << "': " << ec.message() << "\n";
+      errs << "pallasc: error: cannot write '" << final << "': " << ec.message() << "\n";
       cleanup();
       return failure();
     }

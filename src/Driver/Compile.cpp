@@ -95,22 +95,23 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
   // Target(s) first: the cheapest mistake to report.
   SmallVector<StringRef> names;
   StringRef(options.target).split(names, ',', -1, /*KeepEmpty=*/false);
+  Location cmdline = FileLineColLoc::get(&ctx, "<command line>", 1, 1);
   if (names.empty()) {
-    emitError(UnknownLoc::get(&ctx)) << "no target given (see --list-targets)";
+    emitError(cmdline) << "no target given (see --list-targets)";
     return failure();
   }
   std::vector<TargetDescription> targets;
   for (StringRef n : names) {
     auto t = lookupTarget(n.trim());
     if (!t) {
-      emitError(UnknownLoc::get(&ctx)) << llvm::toString(t.takeError());
+      emitError(cmdline) << llvm::toString(t.takeError());
       return failure();
     }
     targets.push_back(*t);
   }
   if (targets.size() > 1 &&
       llvm::any_of(targets, [](auto &t) { return t.kind != TargetKind::Cuda; })) {
-    emitError(UnknownLoc::get(&ctx))
+    emitError(cmdline)
         << "only CUDA targets can be combined in one --target list";
     return failure();
   }

@@ -491,8 +491,7 @@ void SpecReader::readCompilerParams(const json &v, const std::string &path) {
     error(path) << "expected an object, got " << kindOf(v);
     return;
   }
-  if (!checkKeys(v, path, {"num_warps", "num_stages", "vmem_limit_bytes"}))
-    return;
+  checkKeys(v, path, {"num_warps", "num_stages", "vmem_limit_bytes"});
   if (v.contains("num_warps")) {
     std::optional<int64_t> w =
         readInt(v["num_warps"], path + ".num_warps", 1, 32, "num_warps");

@@ -18,7 +18,7 @@ private:
   InFlightDiagnostic error(const std::string &path, Location irLoc) {
     failed = true;
     InFlightDiagnostic d = emitError(spec.loc(path));
-    d << path << ": ";
+    d << (path.empty() ? std::string("spec") : path) << ": ";
     d.attachNote(irLoc) << "in kernel @" << spec.kernel << " here";
     return d;
   }
