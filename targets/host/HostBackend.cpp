@@ -22,7 +22,9 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/Instrumentation/AddressSanitizer.h"
 #include "llvm/TargetParser/Host.h"
 
 using namespace mlir;
@@ -248,6 +250,30 @@ LogicalResult mlir::pallas::emitHost(ModuleOp module, const LaunchSpec &spec,
   if (llvm::Error e = makeOptimizingTransformer(3, 0, tm.get())(llvmModule.get()))
     return emitError(loc) << "LLVM optimisation failed: " << llvm::toString(std::move(e)),
            failure();
+  if (options.sanitize == "address") {
+    // Instrument every access of the generated code; the launcher provides
+    // the ASan runtime.
+    for (llvm::Function &f : *llvmModule)
+      if (!f.isDeclaration())
+        f.addFnAttr(llvm::Attribute::SanitizeAddress);
+    llvm::PassBuilder pb(tm.get());
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    llvm::ModulePassManager mpm;
+    mpm.addPass(llvm::AddressSanitizerPass(llvm::AddressSanitizerOptions()));
+    mpm.run(*llvmModule, mam);
+  } else if (!options.sanitize.empty()) {
+    return emitError(loc) << "unknown sanitizer '" << options.sanitize
+                          << "' (expected address)",
+           failure();
+  }
   if (llvm::is_contained(options.emit, "llvm")) {
     std::string text;
     llvm::raw_string_ostream os(text);
@@ -276,6 +302,7 @@ LogicalResult mlir::pallas::emitHost(ModuleOp module, const LaunchSpec &spec,
                    {"packed_entry", name + "_run_packed"},
                    {"work_items", workItems},
                    {"cpu", cpu},
+                   {"sanitizer", options.sanitize.empty() ? "none" : options.sanitize},
                    {"triple", triple}};
   return success();
 }

@@ -130,6 +130,9 @@ def main():
     parser.add_argument("--artifacts",
                         help="run prebuilt artifacts with pallas-launch")
     parser.add_argument("--seed", type=int, default=1234)
+    parser.add_argument("--asan", action="store_true",
+                        help="compile with --sanitize address and run under "
+                             "the ASan-built launcher")
     args = parser.parse_args()
     folder, spec, make_inputs, reference, rtol, atol, decode = CASES[args.case]
     rng = np.random.default_rng(args.seed)
@@ -141,7 +144,15 @@ def main():
             in_files.append(os.path.join(tmp, f"in{i}.npy"))
             np.save(in_files[-1], a)
         out_files = [os.path.join(tmp, f"out{i}.npy") for i in range(len(expected))]
-        if args.artifacts:
+        if args.asan:
+            art = os.path.join(tmp, "artifacts")
+            compile_cmd = [os.path.join(args.bin, "pallasc"),
+                           os.path.join(folder, "kernel.mlir"),
+                           "--spec", os.path.join(folder, spec), "--target", "host",
+                           "--sanitize", "address", "-o", art]
+            subprocess.run(compile_cmd, check=True)
+            cmd = [os.path.join(args.bin, "pallas-launch-asan"), art]
+        elif args.artifacts:
             cmd = [os.path.join(args.bin, "pallas-launch"), args.artifacts]
         else:
             cmd = [os.path.join(args.bin, "pallas-run"),

@@ -64,6 +64,9 @@ int main(int argc, char **argv) {
   app.add_option("--host-cpu", options.hostCpu,
                  "host target: CPU to generate code for (default from "
                  "targets/host.yaml; 'native' for this machine)");
+  app.add_option("--sanitize", options.sanitize,
+                 "host target: instrument the kernel code ('address')")
+      ->check(CLI::IsMember({"address"}));
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp &e) {

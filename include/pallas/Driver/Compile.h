@@ -24,6 +24,9 @@ struct CompileOptions {
   /// Host target only: the CPU to generate code for ("native" for this
   /// machine). Empty: the target description's `cpu`.
   std::string hostCpu;
+  /// Host target only: "address" instruments the generated code with
+  /// AddressSanitizer (load it into an ASan-built launcher).
+  std::string sanitize;
 };
 
 /// What a backend hands back: its files and what the manifest should say
