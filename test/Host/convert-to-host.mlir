@@ -1,0 +1,64 @@
+// RUN: pallas-opt %s -pallas-expand-grid -convert-pallas-to-host -split-input-file -verify-diagnostics | FileCheck %s
+
+// A grid (parallel, arbitrary): work items walk axis 0, axis 1 runs in
+// order inside each; scratch is allocated once per call.
+// CHECK-LABEL: func.func @rs_run_range
+// CHECK-SAME: (%[[BEGIN:.*]]: i64, %[[END:.*]]: i64, %[[X:.*]]: memref<100x300xf32>, %[[O:.*]]: memref<100xf32>)
+// CHECK: %[[ACC:.*]] = memref.alloc() : memref<16xf32>
+// CHECK: scf.for %[[ITEM:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: arith.remui %[[ITEM]]
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step
+// Loads read every element under a bounds check, clamped into the array.
+// CHECK: tensor.generate
+// CHECK: arith.cmpi ult
+// CHECK: arith.minui
+// CHECK: memref.load %[[X]]
+// CHECK: arith.select
+// Stores loop over the value and write only in-bounds elements.
+// CHECK: scf.for
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %[[O]]
+// CHECK-NOT: pallas.
+pallas.kernel @row_sum(%x: !pallas.ref<16x128xf32> {pallas.role = "input", pallas.shape = array<i64: 100, 300>, pallas.block = array<i64: 16, 128>, pallas.index_map = affine_map<(i, k) -> (i, k)>},
+                       %o: !pallas.ref<16xf32> {pallas.role = "output", pallas.shape = array<i64: 100>, pallas.block = array<i64: 16>, pallas.index_map = affine_map<(i, k) -> (i)>},
+                       %acc: !pallas.ref<16xf32, vmem> {pallas.role = "scratch"})
+    attributes {pallas.grid = array<i64: 7, 3>, pallas.dimension_semantics = ["parallel", "arbitrary"], pallas.symbol = "rs"} {
+  %v = pallas.load %x[...] : !pallas.ref<16x128xf32> -> tensor<16x128xf32>
+  %s = pallas.reduce sum %v [1] : tensor<16x128xf32> -> tensor<16xf32>
+  pallas.store %o[...], %s : !pallas.ref<16xf32>, tensor<16xf32>
+  pallas.return
+}
+
+// -----
+
+// Dots become a linalg.generic ordered (m, k, n) with f32 accumulation.
+// CHECK-LABEL: func.func @mm_run_range
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "reduction", "parallel"]
+// CHECK: arith.extf %{{.*}} : bf16 to f32
+// CHECK: arith.mulf
+// CHECK: arith.addf
+pallas.kernel @mm(%a: !pallas.ref<16x8xbf16> {pallas.role = "input", pallas.shape = array<i64: 16, 8>, pallas.block = array<i64: 16, 8>, pallas.index_map = affine_map<() -> (0, 0)>},
+                  %z: !pallas.ref<16x16xf32> {pallas.role = "output", pallas.shape = array<i64: 16, 16>, pallas.block = array<i64: 16, 16>, pallas.index_map = affine_map<() -> (0, 0)>})
+    attributes {pallas.grid = array<i64>, pallas.symbol = "mm"} {
+  %v = pallas.load %a[...] : !pallas.ref<16x8xbf16> -> tensor<16x8xbf16>
+  %d = pallas.dot %v, %v {transpose_rhs} : tensor<16x8xbf16>, tensor<16x8xbf16> -> tensor<16x16xf32>
+  pallas.store %z[...], %d : !pallas.ref<16x16xf32>, tensor<16x16xf32>
+  pallas.return
+}
+
+// -----
+
+// expected-error @+1 {{'pallas.kernel' op must be expanded (pallas-expand-grid) before lowering to the host}}
+pallas.kernel @not_annotated(%x: !pallas.ref<8xf32>) {
+  pallas.return
+}
+
+// -----
+
+pallas.kernel @semaphores(%x: !pallas.ref<8xf32> {pallas.role = "input", pallas.shape = array<i64: 8>, pallas.block = array<i64: 8>, pallas.index_map = affine_map<() -> (0)>})
+    attributes {pallas.grid = array<i64>} {
+  // expected-error @+1 {{'pallas.debug_print' op is not supported on the host target yet}}
+  pallas.debug_print "x"
+  pallas.return
+}
