@@ -6,7 +6,7 @@ set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${PALLAS_BUILD_DIR:-$root/build}/bin"
 out="${1:-$root/artifacts}"
-targets=(host)
+targets=(host triton)
 status=0
 printf '%-28s %-8s %-48s %8s\n' kernel target artifacts seconds
 for dir in "$root"/examples/*/ "$root"/../shared/conformance/*/; do
@@ -21,8 +21,10 @@ for dir in "$root"/examples/*/ "$root"/../shared/conformance/*/; do
       if log=$("$bin/pallasc" "$dir/kernel.mlir" --spec "$spec" --target "$t" -o "$dest" 2>&1); then
         files=$(cd "$dest" && ls | tr '\n' ' ')
       else
-        files="FAILED: $(echo "$log" | head -1)"
-        status=1
+        files="FAILED: $(echo "$log" | grep -m1 'error:' | sed 's/.*error: //')"
+        # Every kernel must compile for the host; other targets may reject
+        # what they cannot express yet, with a located error.
+        [ "$t" != host ] || status=1
       fi
       end=$(date +%s.%N)
       printf '%-28s %-8s %-48s %8.2f\n' "$name" "$t" "$files" "$(awk "BEGIN{print $end - $start}")"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing pallasc needs and is missing: Debian
 # packages (LLVM/MLIR 22, clang 22, CLI11, nlohmann-json, yaml-cpp, Catch2,
-# Ninja) and Python packages (NumPy, ml_dtypes, jsonschema) for the tests.
+# Ninja) and Python packages (NumPy, ml_dtypes, jsonschema, and Triton, whose
+# compiler checks the emitted Triton IR) for the tests.
 # Safe to run any number of times.
 set -euo pipefail
 
@@ -21,7 +22,7 @@ if ((${#missing[@]})); then
 fi
 
 python_missing=()
-for m in numpy ml_dtypes jsonschema; do
+for m in numpy ml_dtypes jsonschema triton; do
   python3 -c "import $m" 2>/dev/null || python_missing+=("$m")
 done
 if ((${#python_missing[@]})); then

@@ -152,10 +152,10 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
     if (other != *kernel)
       other.erase();
 
-  if (target.kind != TargetKind::Host) {
+  if (target.kind != TargetKind::Host && target.kind != TargetKind::Triton) {
     emitError(kernel->getLoc())
         << "target '" << target.name << "' (" << targetKindName(target.kind)
-        << ") is not implemented yet; available: host";
+        << ") is not implemented yet; available: host, triton";
     return failure();
   }
 
@@ -173,7 +173,9 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
     return failure();
 
   BackendResult result;
-  if (failed(emitHost(*module, expanded, target, options, result)))
+  if (failed(target.kind == TargetKind::Host
+                 ? emitHost(*module, expanded, target, options, result)
+                 : emitTriton(*module, expanded, target, options, result)))
     return failure();
   Artifact manifest = buildManifest(*spec, expanded, target, result);
   artifacts = std::move(result.artifacts);

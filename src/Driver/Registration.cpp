@@ -3,6 +3,7 @@
 
 #include "pallas/Dialect/Pallas.h"
 #include "pallas/Passes/Passes.h"
+#include "pallas/Triton/Triton.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -11,7 +12,7 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 
 void mlir::pallas::registerPallasDialects(DialectRegistry &registry) {
-  registry.insert<PallasDialect>();
+  registry.insert<PallasDialect, tt::TTDialect>();
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registerBuiltinDialectTranslation(registry);

@@ -670,28 +670,74 @@ bool SpecReader::read(const json &doc) {
   return !failed;
 }
 
+namespace {
+/// A SAX handler that builds nothing and keeps nlohmann's first error: the
+/// byte position (just past the last token read), that token and the message.
+struct JsonErrorFinder : json::json_sax_t {
+  size_t position = 0;
+  std::string token;
+  std::string message;
+  int id = 0;
+
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(json::number_integer_t) override { return true; }
+  bool number_unsigned(json::number_unsigned_t) override { return true; }
+  bool number_float(json::number_float_t, const std::string &) override {
+    return true;
+  }
+  bool string(std::string &) override { return true; }
+  bool binary(json::binary_t &) override { return true; }
+  bool start_object(size_t) override { return true; }
+  bool key(std::string &) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(size_t pos, const std::string &lastToken,
+                   const nlohmann::detail::exception &e) override {
+    position = pos;
+    token = lastToken;
+    message = e.what();
+    id = e.id;
+    return false;
+  }
+};
+} // namespace
+
 FailureOr<LaunchSpec> mlir::pallas::loadLaunchSpec(StringRef filename,
                                                    StringRef text,
                                                    MLIRContext *ctx) {
   LaunchSpec spec;
   spec.file = filename.str();
   spec.context = ctx;
-  json doc;
-  try {
-    doc = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error &e) {
-    // Locate the byte offset nlohmann reports.
-    size_t offset = std::min<size_t>(e.byte ? e.byte - 1 : 0, text.size());
+  // Parse without exceptions: besides syntax errors (parse_error), nlohmann
+  // fails on numbers out of range (out_of_range.406, e.g. 1e400), and only
+  // its SAX interface tells where.
+  json doc = json::parse(text.begin(), text.end(), /*cb=*/nullptr,
+                         /*allow_exceptions=*/false);
+  if (doc.is_discarded()) {
+    JsonErrorFinder finder;
+    json::sax_parse(text.begin(), text.end(), &finder);
+    // Locate the byte offset nlohmann reports; a number out of range at its
+    // first character.
+    size_t offset = finder.position ? finder.position - 1 : 0;
+    if (finder.id == 406 && finder.position >= finder.token.size())
+      offset = finder.position - finder.token.size();
+    offset = std::min(offset, text.size());
     StringRef before = text.take_front(offset);
     unsigned line = 1 + before.count('\n');
     size_t nl = before.rfind('\n');
     unsigned col = nl == StringRef::npos ? offset + 1 : offset - nl;
-    std::string what = e.what();
+    std::string what = finder.message;
     // Drop nlohmann's "[json.exception.parse_error.101] parse error at ...: "
-    size_t colon = what.find(": ", what.find("parse error"));
+    // or "[json.exception.out_of_range.406] ".
+    size_t cut = what.find("parse error") != std::string::npos
+                     ? what.find(": ", what.find("parse error"))
+                     : what.find("] ");
+    if (cut != std::string::npos)
+      what = what.substr(cut + 2);
     emitError(FileLineColLoc::get(ctx, filename, line, col))
-        << "invalid JSON: "
-        << (colon == std::string::npos ? what : what.substr(colon + 2));
+        << "invalid JSON: " << (what.empty() ? "syntax error" : what);
     return failure();
   }
   spec.locator = std::make_shared<JsonLocator>(text);

@@ -49,6 +49,11 @@ LogicalResult emitHost(ModuleOp module, const LaunchSpec &spec,
                        const TargetDescription &target,
                        const CompileOptions &options, BackendResult &result);
 
+/// The Triton backend: Triton IR (.ttir) and a CUDA launch header.
+LogicalResult emitTriton(ModuleOp module, const LaunchSpec &spec,
+                         const TargetDescription &target,
+                         const CompileOptions &options, BackendResult &result);
+
 } // namespace mlir::pallas
 
 #endif

@@ -41,4 +41,22 @@ def ConvertPallasToHost : Pass<"convert-pallas-to-host", "::mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def ConvertPallasToTriton : Pass<"convert-pallas-to-triton", "::mlir::ModuleOp"> {
+  let summary = "lower expanded kernels to Triton IR (tt dialect)";
+  let description = [{
+    Each expanded kernel becomes one `tt.func public` taking a `!tt.ptr` per
+    array (spec order, `tt.divisibility = 16`). The leading parallel grid
+    axes map to `tt.get_program_id x/y/z` (folded into x, and recovered with
+    div/rem, when there are more than three or they exceed Triton's limits);
+    sequential (`arbitrary`) axes become loops inside the program, with
+    scratch refs carried through them as loop values. Accesses become
+    tensors of pointers with masks that keep every access inside its array.
+    Triton needs power-of-two tensor sizes: other sizes are an error naming
+    the op. The launch grid goes into the kernel's `pallas.triton_grid`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::pallas::tt::TTDialect"];
+}
+
 #endif // PALLAS_PASSES

@@ -1,0 +1,34 @@
+//===- Triton.h - the subset of Triton's `tt` dialect we emit ---*- C++ -*-===//
+#ifndef PALLAS_TRITON_TRITON_H
+#define PALLAS_TRITON_TRITON_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "pallas/Triton/TritonDialect.h.inc"
+#include "pallas/Triton/TritonEnums.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "pallas/Triton/TritonTypes.h.inc"
+
+namespace mlir::pallas::tt {
+/// `tensor<SxT>` for `tensor<Sx!tt.ptr<T>>`, `T` for `!tt.ptr<T>`.
+Type getPointeeType(Type type);
+/// `tensor<Sxi1>` for a tensor of shape S, `i1` for a scalar.
+Type getI1SameShape(Type type);
+/// `!tt.ptr<T>` or `tensor<Sx!tt.ptr<T>>` for `T` or `tensor<SxT>`.
+Type getPointerTypeSameShape(Type type);
+} // namespace mlir::pallas::tt
+
+#define GET_OP_CLASSES
+#include "pallas/Triton/TritonOps.h.inc"
+
+#endif

@@ -1,0 +1,900 @@
+//===- ConvertPallasToTriton.cpp - expanded kernels to Triton IR ----------===//
+//
+// Rebuilds an expanded kernel as a `tt.func`: refs become a base pointer plus
+// a compile-time View, accesses become tensors of pointers and masks, tensor
+// primitives become tt ops; arith, math and scf pass through as Triton
+// accepts them.
+//
+//===----------------------------------------------------------------------===//
+#include "pallas/Dialect/Pallas.h"
+#include "pallas/Passes/Passes.h"
+#include "pallas/Spec/LaunchAttributes.h"
+#include "pallas/Triton/Triton.h"
+
+#include "mlir/Dialect/Traits.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::pallas {
+#define GEN_PASS_DEF_CONVERTPALLASTOTRITON
+#include "pallas/Passes/Passes.h.inc"
+} // namespace mlir::pallas
+
+using namespace mlir;
+using namespace mlir::pallas;
+
+namespace {
+
+/// A ref: a base pointer into a row-major array and a window of it. Each
+/// array dimension is fixed at an index or walked by one view dimension.
+struct View {
+  Value base; ///< !tt.ptr<T>
+  SmallVector<int64_t> shape;
+  SmallVector<Value> fixed; ///< i32 index per array dim, or null
+  struct Dim {
+    unsigned arrayDim;
+    Value offset; ///< i32
+    int64_t stride;
+    int64_t size;
+  };
+  SmallVector<Dim> dims;
+  Type elementType;
+};
+
+class TritonLowering {
+public:
+  TritonLowering(KernelOp kernel, OpBuilder &b) : kernel(kernel), b(b) {}
+  LogicalResult run();
+
+private:
+  Value i32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
+  Value splat(Value scalar, ArrayRef<int64_t> shape) {
+    if (shape.empty())
+      return scalar;
+    return tt::SplatOp::create(b, loc, RankedTensorType::get(shape, scalar.getType()),
+                               scalar);
+  }
+  Value expandTo(Value t, ArrayRef<int64_t> dimsOfT, ArrayRef<int64_t> shape);
+  Value rangeAlong(unsigned d, ArrayRef<int64_t> shape);
+  Value toI32(Value v) {
+    if (v.getType().isInteger(32))
+      return v;
+    if (v.getType().isIndex())
+      return arith::IndexCastOp::create(b, loc, b.getI32Type(), v);
+    Type t = v.getType();
+    if (auto tensor = dyn_cast<RankedTensorType>(t)) {
+      if (tensor.getElementType().isInteger(32))
+        return v;
+      Type to = RankedTensorType::get(tensor.getShape(), b.getI32Type());
+      return tensor.getElementTypeBitWidth() > 32
+                 ? (Value)arith::TruncIOp::create(b, loc, to, v)
+                 : (Value)arith::ExtSIOp::create(b, loc, to, v);
+    }
+    return t.getIntOrFloatBitWidth() > 32
+               ? (Value)arith::TruncIOp::create(b, loc, b.getI32Type(), v)
+               : (Value)arith::ExtSIOp::create(b, loc, b.getI32Type(), v);
+  }
+  View wholeView(Value ptr, RefType type);
+
+  LogicalResult lowerBlock(Block &src);
+  LogicalResult lowerOp(Operation *op);
+  LogicalResult lowerGeneric(Operation *op);
+  LogicalResult lowerIfWithScratch(scf::IfOp op, ArrayRef<Value> written);
+  LogicalResult lowerForWithScratch(scf::ForOp op, ArrayRef<Value> written);
+  SmallVector<Value> scratchWrittenIn(Operation *op);
+
+  /// Pointers and in-bounds mask of an indexed access.
+  LogicalResult access(Operation *op, Value ref, ArrayRef<int64_t> encoded,
+                       ValueRange indices, Value &ptrs, Value &mask,
+                       SmallVector<int64_t> &shape, Type &elementType);
+  LogicalResult lowerLoad(LoadOp op);
+  LogicalResult lowerWrite(Operation *op, Value ref, ArrayRef<int64_t> encoded,
+                           ValueRange indices, Value value, Value userMask,
+                           std::optional<AtomicKind> atomic, bool returnsOld);
+  LogicalResult lowerRefSlice(RefSliceOp op);
+  LogicalResult lowerBlockView(BlockOp op);
+  LogicalResult lowerReduce(ReduceOp op);
+  LogicalResult lowerBroadcast(BroadcastOp op);
+  LogicalResult lowerDot(DotOp op);
+  LogicalResult lowerScratchAccess(Operation *op);
+
+  KernelOp kernel;
+  OpBuilder &b;
+  Location loc = kernel.getLoc();
+  IRMapping values;
+  DenseMap<Value, View> views;
+  /// Scratch refs live as values: the current contents of each.
+  llvm::MapVector<Value, Value> scratch;
+  SmallVector<Value> pids;
+};
+
+static bool isPow2Shape(Type t) {
+  auto tensor = dyn_cast<RankedTensorType>(t);
+  return !tensor || llvm::all_of(tensor.getShape(), [](int64_t d) {
+           return d > 0 && llvm::isPowerOf2_64(d);
+         });
+}
+
+View TritonLowering::wholeView(Value ptr, RefType type) {
+  View v;
+  v.base = ptr;
+  v.shape.assign(type.getShape().begin(), type.getShape().end());
+  v.fixed.assign(type.getRank(), Value());
+  v.elementType = type.getElementType();
+  for (unsigned d = 0; d < type.getRank(); ++d)
+    v.dims.push_back({d, i32(0), 1, type.getShape()[d]});
+  return v;
+}
+
+Value TritonLowering::rangeAlong(unsigned d, ArrayRef<int64_t> shape) {
+  Value r = tt::MakeRangeOp::create(
+      b, loc, RankedTensorType::get({shape[d]}, b.getI32Type()), 0, shape[d]);
+  return expandTo(r, {static_cast<int64_t>(d)}, shape);
+}
+
+/// Places the dims of `t` at positions `dimsOfT` of `shape` (size-1 dims
+/// elsewhere) and broadcasts to `shape`.
+Value TritonLowering::expandTo(Value t, ArrayRef<int64_t> dimsOfT,
+                               ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(t.getType());
+  SmallVector<int64_t> current(type.getShape());
+  for (unsigned i = 0; i < shape.size(); ++i) {
+    if (llvm::is_contained(dimsOfT, static_cast<int64_t>(i)))
+      continue;
+    current.insert(current.begin() + i, 1);
+    t = tt::ExpandDimsOp::create(
+        b, loc, RankedTensorType::get(current, type.getElementType()), t, i);
+  }
+  if (ArrayRef<int64_t>(current) != shape)
+    t = tt::BroadcastOp::create(b, loc, RankedTensorType::get(shape, type.getElementType()), t);
+  return t;
+}
+
+LogicalResult TritonLowering::run() {
+  auto symbol = kernel->getAttrOfType<StringAttr>(attr::kSymbol);
+  std::string name = (symbol ? symbol.getValue() : kernel.getSymName()).str();
+  SmallVector<int64_t> grid = kernelGrid(kernel);
+  SmallVector<bool> parallel(grid.size(), true);
+  if (auto sem = kernel->getAttrOfType<ArrayAttr>(attr::kDimensionSemantics))
+    for (auto [i, s] : llvm::enumerate(sem.getAsValueRange<StringAttr>()))
+      if (i < parallel.size())
+        parallel[i] = s == "parallel";
+  unsigned numOuter = 0;
+  while (numOuter < grid.size() && parallel[numOuter])
+    ++numOuter;
+
+  // Signature: one pointer per array; scratch lives in registers.
+  Block &entry = kernel.getBody().front();
+  SmallVector<Type> argTypes;
+  SmallVector<unsigned> arrayArgs;
+  for (BlockArgument arg : entry.getArguments()) {
+    auto ref = dyn_cast<RefType>(arg.getType());
+    if (!ref)
+      return kernel.emitOpError("semaphores are not supported by the triton target");
+    auto role = kernel.getArgAttrOfType<StringAttr>(arg.getArgNumber(), attr::kRole);
+    if (role && role.getValue() == "scratch")
+      continue;
+    if (ref.getNumElements() >= (int64_t{1} << 31))
+      return kernel.emitOpError("argument #")
+             << arg.getArgNumber()
+             << ": arrays of 2^31 elements or more are not supported by the "
+                "triton target yet";
+    arrayArgs.push_back(arg.getArgNumber());
+    argTypes.push_back(tt::PointerType::get(ref.getElementType()));
+  }
+  // Triton tensors have power-of-two sizes.
+  WalkResult sizes = kernel.walk([&](Operation *op) {
+    for (Type t : op->getResultTypes())
+      if (!isPow2Shape(t)) {
+        op->emitOpError("produces ")
+            << t << ", but the triton target needs power-of-two tensor sizes; "
+                    "use a power-of-two block (with a masked edge)";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  if (sizes.wasInterrupted())
+    return failure();
+
+  b.setInsertionPoint(kernel);
+  auto fn = tt::FuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}),
+                               b.getStringAttr("public"), ArrayAttr(), ArrayAttr());
+  for (unsigned i = 0; i < argTypes.size(); ++i)
+    fn.setArgAttr(i, "tt.divisibility", b.getI32IntegerAttr(16));
+  Block *body = fn.addEntryBlock();
+  b.setInsertionPointToStart(body);
+  for (auto [i, argNo] : llvm::enumerate(arrayArgs))
+    views[entry.getArgument(argNo)] =
+        wholeView(body->getArgument(i), cast<RefType>(entry.getArgument(argNo).getType()));
+  for (BlockArgument arg : entry.getArguments()) {
+    auto role = kernel.getArgAttrOfType<StringAttr>(arg.getArgNumber(), attr::kRole);
+    if (!role || role.getValue() != "scratch")
+      continue;
+    auto ref = cast<RefType>(arg.getType());
+    Type t = ref.getRank() ? (Type)RankedTensorType::get(ref.getShape(), ref.getElementType())
+                           : ref.getElementType();
+    scratch[arg] = arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(t)));
+  }
+
+  // Program ids: up to three parallel axes map onto x, y, z; more (or ones
+  // beyond Triton's y/z limit) fold into x.
+  pids.assign(grid.size(), Value());
+  SmallVector<int64_t> launch;
+  bool direct = numOuter <= 3;
+  for (unsigned a = 1; a < numOuter && direct; ++a)
+    direct = grid[a] <= 65535;
+  if (direct) {
+    for (unsigned a = 0; a < numOuter; ++a) {
+      pids[a] = tt::GetProgramIdOp::create(b, loc, b.getI32Type(), static_cast<tt::ProgramIDDim>(a));
+      launch.push_back(grid[a]);
+    }
+  } else {
+    int64_t total = 1;
+    for (unsigned a = 0; a < numOuter; ++a)
+      total *= grid[a];
+    if (total > (int64_t{1} << 31) - 1)
+      return kernel.emitOpError("the grid's parallel axes hold ")
+             << total << " programs, more than Triton's 2^31 - 1";
+    Value rest = tt::GetProgramIdOp::create(b, loc, b.getI32Type(), tt::ProgramIDDim::X);
+    for (int a = numOuter - 1; a >= 0; --a) {
+      pids[a] = arith::RemSIOp::create(b, loc, rest, i32(grid[a]));
+      rest = arith::DivSIOp::create(b, loc, rest, i32(grid[a]));
+    }
+    launch.push_back(total);
+  }
+  while (launch.size() < 3)
+    launch.push_back(1);
+  kernel->setAttr("pallas.triton_grid", b.getDenseI64ArrayAttr(launch));
+
+  // Sequential axes: loops inside the program, carrying the scratch values.
+  std::function<LogicalResult(unsigned)> emit = [&](unsigned axis) -> LogicalResult {
+    if (axis == grid.size())
+      return lowerBlock(entry);
+    SmallVector<Value> keys, inits;
+    for (auto &[ref, v] : scratch) {
+      keys.push_back(ref);
+      inits.push_back(v);
+    }
+    auto loop = scf::ForOp::create(b, loc, i32(0), i32(grid[axis]), i32(1), inits);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    pids[axis] = loop.getInductionVar();
+    for (auto [k, arg] : llvm::zip(keys, loop.getRegionIterArgs()))
+      scratch[k] = arg;
+    if (failed(emit(axis + 1)))
+      return failure();
+    SmallVector<Value> yields;
+    for (Value k : keys)
+      yields.push_back(scratch[k]);
+    b.setInsertionPointToEnd(loop.getBody());
+    if (loop.getBody()->mightHaveTerminator())
+      loop.getBody()->getTerminator()->erase();
+    scf::YieldOp::create(b, loc, yields);
+    for (auto [k, r] : llvm::zip(keys, loop.getResults()))
+      scratch[k] = r;
+    return success();
+  };
+  if (failed(emit(numOuter)))
+    return failure();
+  b.setInsertionPointToEnd(body);
+  tt::ReturnOp::create(b, loc, ValueRange{});
+  return success();
+}
+
+LogicalResult TritonLowering::lowerBlock(Block &src) {
+  for (Operation &op : src.without_terminator())
+    if (failed(lowerOp(&op)))
+      return failure();
+  Operation *term = src.getTerminator();
+  if (isa<ReturnOp>(term))
+    return success();
+  return lowerGeneric(term);
+}
+
+SmallVector<Value> TritonLowering::scratchWrittenIn(Operation *op) {
+  SmallVector<Value> written;
+  op->walk([&](StoreOp store) {
+    if (scratch.count(store.getRef()) && !llvm::is_contained(written, store.getRef()))
+      written.push_back(store.getRef());
+  });
+  return written;
+}
+
+LogicalResult TritonLowering::lowerGeneric(Operation *op) {
+  for (Value v : op->getOperands())
+    if (isa<RefType>(v.getType()))
+      return op->emitOpError("passes a ref to an op the triton target cannot lower");
+  if (isa<func::CallOp>(op))
+    return op->emitOpError("calls must be inlined before lowering");
+  SmallVector<Value> written = scratchWrittenIn(op);
+  if (!written.empty()) {
+    if (auto ifOp = dyn_cast<scf::IfOp>(op))
+      return lowerIfWithScratch(ifOp, written);
+    if (auto forOp = dyn_cast<scf::ForOp>(op))
+      return lowerForWithScratch(forOp, written);
+    return op->emitOpError("writes scratch refs inside a region the triton "
+                           "target cannot carry them through");
+  }
+  if (op->getNumRegions() == 0) {
+    b.clone(*op, values);
+    return success();
+  }
+  Operation *copy = b.cloneWithoutRegions(*op, values);
+  OpBuilder::InsertionGuard guard(b);
+  for (auto [src, dst] : llvm::zip(op->getRegions(), copy->getRegions())) {
+    for (Block &block : src) {
+      Block *nb = new Block();
+      dst.push_back(nb);
+      for (BlockArgument a : block.getArguments())
+        values.map(a, nb->addArgument(a.getType(), a.getLoc()));
+    }
+    for (auto [sb, db] : llvm::zip(src, dst)) {
+      b.setInsertionPointToEnd(&db);
+      if (failed(lowerBlock(sb)))
+        return failure();
+    }
+  }
+  return success();
+}
+
+/// scf.if writing scratch: both branches yield the scratch values too.
+LogicalResult TritonLowering::lowerIfWithScratch(scf::IfOp op,
+                                                 ArrayRef<Value> written) {
+  SmallVector<Type> types(op.getResultTypes());
+  for (Value ref : written)
+    types.push_back(scratch[ref].getType());
+  auto copy = scf::IfOp::create(b, loc, types, values.lookupOrDefault(op.getCondition()),
+                                /*withElseRegion=*/true);
+  llvm::MapVector<Value, Value> before = scratch;
+  auto lowerBranch = [&](Region &src, Block *dst) -> LogicalResult {
+    OpBuilder::InsertionGuard guard(b);
+    scratch = before;
+    b.setInsertionPointToEnd(dst);
+    if (dst->mightHaveTerminator())
+      dst->getTerminator()->erase();
+    SmallVector<Value> yields;
+    if (!src.empty()) {
+      for (Operation &inner : src.front().without_terminator())
+        if (failed(lowerOp(&inner)))
+          return failure();
+      for (Value v : src.front().getTerminator()->getOperands())
+        yields.push_back(values.lookupOrDefault(v));
+    }
+    for (Value ref : written)
+      yields.push_back(scratch[ref]);
+    scf::YieldOp::create(b, loc, yields);
+    return success();
+  };
+  if (failed(lowerBranch(op.getThenRegion(), copy.thenBlock())) ||
+      failed(lowerBranch(op.getElseRegion(), copy.elseBlock())))
+    return failure();
+  scratch = before;
+  unsigned n = op.getNumResults();
+  for (unsigned i = 0; i < n; ++i)
+    values.map(op.getResult(i), copy.getResult(i));
+  for (auto [i, ref] : llvm::enumerate(written))
+    scratch[ref] = copy.getResult(n + i);
+  return success();
+}
+
+/// scf.for writing scratch: the scratch values become iteration arguments.
+LogicalResult TritonLowering::lowerForWithScratch(scf::ForOp op,
+                                                  ArrayRef<Value> written) {
+  SmallVector<Value> inits;
+  for (Value v : op.getInitArgs())
+    inits.push_back(values.lookupOrDefault(v));
+  for (Value ref : written)
+    inits.push_back(scratch[ref]);
+  auto copy = scf::ForOp::create(b, loc, values.lookupOrDefault(op.getLowerBound()),
+                                 values.lookupOrDefault(op.getUpperBound()),
+                                 values.lookupOrDefault(op.getStep()), inits);
+  OpBuilder::InsertionGuard guard(b);
+  Block *body = copy.getBody();
+  values.map(op.getInductionVar(), copy.getInductionVar());
+  unsigned n = op.getNumRegionIterArgs();
+  for (unsigned i = 0; i < n; ++i)
+    values.map(op.getRegionIterArgs()[i], copy.getRegionIterArgs()[i]);
+  for (auto [i, ref] : llvm::enumerate(written))
+    scratch[ref] = copy.getRegionIterArgs()[n + i];
+  b.setInsertionPointToEnd(body);
+  if (body->mightHaveTerminator())
+    body->getTerminator()->erase();
+  for (Operation &inner : op.getBody()->without_terminator())
+    if (failed(lowerOp(&inner)))
+      return failure();
+  SmallVector<Value> yields;
+  for (Value v : op.getBody()->getTerminator()->getOperands())
+    yields.push_back(values.lookupOrDefault(v));
+  for (Value ref : written)
+    yields.push_back(scratch[ref]);
+  scf::YieldOp::create(b, loc, yields);
+  for (unsigned i = 0; i < op.getNumResults(); ++i)
+    values.map(op.getResult(i), copy.getResult(i));
+  for (auto [i, ref] : llvm::enumerate(written))
+    scratch[ref] = copy.getResult(n + i);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Refs and accesses
+//===----------------------------------------------------------------------===//
+
+LogicalResult TritonLowering::lowerBlockView(BlockOp op) {
+  auto it = views.find(op.getRef());
+  if (it == views.end())
+    return op.emitOpError("block of an unknown ref");
+  View v = it->second, out = v;
+  out.dims.clear();
+  ArrayRef<int64_t> dims = op.getBlockShape();
+  SmallVector<bool> squeezed(dims.size(), false);
+  for (int64_t d : op.getSqueezed().value_or(ArrayRef<int64_t>()))
+    squeezed[d] = true;
+  for (auto [d, vd] : llvm::enumerate(v.dims)) {
+    Value start = arith::MulIOp::create(
+        b, loc, toI32(values.lookupOrDefault(op.getIndices()[d])), i32(dims[d] * vd.stride));
+    Value offset = arith::AddIOp::create(b, loc, vd.offset, start);
+    if (squeezed[d])
+      out.fixed[vd.arrayDim] = offset;
+    else
+      out.dims.push_back({vd.arrayDim, offset, vd.stride, dims[d]});
+  }
+  views[op.getResult()] = out;
+  return success();
+}
+
+LogicalResult TritonLowering::lowerRefSlice(RefSliceOp op) {
+  auto it = views.find(op.getRef());
+  if (it == views.end())
+    return op.emitOpError("slices a ref the triton target cannot trace to an array");
+  const View &v = it->second;
+  IndexerList list = IndexerList::decode(op.getIndexers())
+                         .expandedFor(cast<RefType>(op.getRef().getType()).getRank());
+  View out = v;
+  out.dims.clear();
+  unsigned next = 0;
+  for (auto [d, i] : llvm::enumerate(list.get())) {
+    const View::Dim &vd = v.dims[d];
+    Value operand = i.takesOperand() ? toI32(values.lookupOrDefault(op.getIndices()[next++]))
+                                     : Value();
+    auto at = [&](Value c) {
+      return arith::AddIOp::create(b, loc, vd.offset,
+                                   arith::MulIOp::create(b, loc, c, i32(vd.stride)));
+    };
+    if (i.kind == IndexerKind::Full)
+      out.dims.push_back(vd);
+    else if (i.kind == IndexerKind::Scalar)
+      out.fixed[vd.arrayDim] = at(operand);
+    else if (i.kind == IndexerKind::ScalarConst)
+      out.fixed[vd.arrayDim] = at(i32(i.start));
+    else
+      out.dims.push_back({vd.arrayDim, at(i.kind == IndexerKind::Slice ? operand : i32(i.start)),
+                          vd.stride * i.stride, i.size});
+  }
+  views[op.getResult()] = out;
+  return success();
+}
+
+LogicalResult TritonLowering::access(Operation *op, Value ref,
+                                     ArrayRef<int64_t> encoded,
+                                     ValueRange indices, Value &ptrs,
+                                     Value &mask, SmallVector<int64_t> &shape,
+                                     Type &elementType) {
+  auto it = views.find(ref);
+  if (it == views.end())
+    return op->emitOpError("accesses a ref the triton target cannot trace to an array");
+  const View &view = it->second;
+  elementType = view.elementType;
+  auto refType = cast<RefType>(ref.getType());
+  IndexerList list = IndexerList::decode(encoded).expandedFor(refType.getRank());
+  SmallVector<Value> operands;
+  SmallVector<ArrayRef<int64_t>> tensorShapes;
+  for (Value v : indices) {
+    operands.push_back(values.lookupOrDefault(v));
+    if (auto t = dyn_cast<RankedTensorType>(v.getType()))
+      tensorShapes.push_back(t.getShape());
+  }
+  std::string error;
+  if (failed(list.resultShape(refType.getShape(), tensorShapes, shape, error)))
+    return op->emitOpError(error);
+  if (!isPow2Shape(RankedTensorType::get(shape, elementType)) && !shape.empty())
+    return op->emitOpError("accesses a block of shape [")
+           << shape << "]; the triton target needs power-of-two sizes";
+  SmallVector<int64_t> advanced;
+  for (ArrayRef<int64_t> t : tensorShapes) {
+    SmallVector<int64_t> joined;
+    OpTrait::util::getBroadcastedShape(advanced, t, joined);
+    advanced = joined;
+  }
+  // Where each result dim comes from (NumPy rules, as in resultShape).
+  bool hasAdvanced = !tensorShapes.empty();
+  int first = -1, last = -1;
+  for (auto [d, i] : llvm::enumerate(list.get()))
+    if (!i.isSlice()) {
+      if (first < 0)
+        first = d;
+      last = d;
+    }
+  bool contiguous = true;
+  for (int d = first; hasAdvanced && d <= last; ++d)
+    contiguous &= !list.get()[d].isSlice();
+  unsigned pos = 0, advPos = 0;
+  if (hasAdvanced && !contiguous)
+    pos = advanced.size();
+  SmallVector<Value> coords;
+  unsigned next = 0;
+  for (auto [d, i] : llvm::enumerate(list.get())) {
+    if (hasAdvanced && contiguous && static_cast<int>(d) == first) {
+      advPos = pos;
+      pos += advanced.size();
+    }
+    Value operand = i.takesOperand() ? operands[next++] : Value();
+    switch (i.kind) {
+    case IndexerKind::Full:
+    case IndexerKind::Slice:
+    case IndexerKind::SliceConst: {
+      Value c = rangeAlong(pos++, shape);
+      if (i.stride != 1)
+        c = arith::MulIOp::create(b, loc, c, splat(i32(i.stride), shape));
+      if (i.kind != IndexerKind::Full)
+        c = arith::AddIOp::create(
+            b, loc, c,
+            splat(i.kind == IndexerKind::Slice ? toI32(operand) : i32(i.start), shape));
+      coords.push_back(c);
+      break;
+    }
+    case IndexerKind::Scalar:
+      coords.push_back(splat(toI32(operand), shape));
+      break;
+    case IndexerKind::ScalarConst:
+      coords.push_back(splat(i32(i.start), shape));
+      break;
+    case IndexerKind::Tensor: {
+      Value t = toI32(operand);
+      auto tt = cast<RankedTensorType>(t.getType());
+      SmallVector<int64_t> at;
+      for (int64_t j = 0; j < tt.getRank(); ++j)
+        at.push_back(advPos + advanced.size() - tt.getRank() + j);
+      coords.push_back(expandTo(t, at, shape));
+      break;
+    }
+    }
+  }
+  // Array indices, the in-bounds mask and the linear offset.
+  SmallVector<Value> index(view.fixed.size());
+  for (auto [k, f] : llvm::enumerate(view.fixed))
+    if (f)
+      index[k] = splat(f, shape);
+  for (auto [d, vd] : llvm::enumerate(view.dims)) {
+    Value c = coords[d];
+    if (vd.stride != 1)
+      c = arith::MulIOp::create(b, loc, c, splat(i32(vd.stride), shape));
+    index[vd.arrayDim] = arith::AddIOp::create(b, loc, splat(vd.offset, shape), c);
+  }
+  mask = Value();
+  Value linear;
+  int64_t stride = 1;
+  for (int k = view.shape.size() - 1; k >= 0; --k) {
+    Value lo = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index[k],
+                                     splat(i32(0), shape));
+    Value hi = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index[k],
+                                     splat(i32(view.shape[k]), shape));
+    Value ok = arith::AndIOp::create(b, loc, lo, hi);
+    mask = mask ? (Value)arith::AndIOp::create(b, loc, mask, ok) : ok;
+    Value term = stride == 1 ? index[k]
+                             : (Value)arith::MulIOp::create(b, loc, index[k],
+                                                           splat(i32(stride), shape));
+    linear = linear ? (Value)arith::AddIOp::create(b, loc, linear, term) : term;
+    stride *= view.shape[k];
+  }
+  if (!linear) { // rank-0 array
+    linear = splat(i32(0), shape);
+    mask = splat(arith::ConstantIntOp::create(b, loc, 1, 1), shape);
+  }
+  Value base = splat(view.base, shape);
+  ptrs = tt::AddPtrOp::create(b, loc, base.getType(), base, linear);
+  return success();
+}
+
+LogicalResult TritonLowering::lowerLoad(LoadOp op) {
+  if (scratch.count(op.getRef()))
+    return lowerScratchAccess(op);
+  Value ptrs, mask;
+  SmallVector<int64_t> shape;
+  Type elt;
+  if (failed(access(op, op.getRef(), op.getIndexers(), op.getIndices(), ptrs,
+                    mask, shape, elt)))
+    return failure();
+  if (op.getMask())
+    mask = arith::AndIOp::create(b, loc, mask, values.lookup(op.getMask()));
+  Type type = op.getResult().getType();
+  Value other = op.getOther()
+                    ? values.lookup(op.getOther())
+                    : (Value)arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
+  values.map(op.getResult(), tt::LoadOp::create(b, loc, op.getResult().getType(), ptrs, mask, other).getResult());
+  return success();
+}
+
+static std::optional<tt::RMWOp> rmwFor(AtomicKind kind, Type elt) {
+  bool isFloat = isa<FloatType>(elt);
+  switch (kind) {
+  case AtomicKind::add: return isFloat ? tt::RMWOp::FADD : tt::RMWOp::ADD;
+  case AtomicKind::max: return isFloat ? std::nullopt : std::optional(tt::RMWOp::MAX);
+  case AtomicKind::min: return isFloat ? std::nullopt : std::optional(tt::RMWOp::MIN);
+  case AtomicKind::and_: return tt::RMWOp::AND;
+  case AtomicKind::or_: return tt::RMWOp::OR;
+  case AtomicKind::xor_: return tt::RMWOp::XOR;
+  case AtomicKind::xchg: return tt::RMWOp::XCHG;
+  }
+  return std::nullopt;
+}
+
+LogicalResult TritonLowering::lowerWrite(Operation *op, Value ref,
+                                         ArrayRef<int64_t> encoded,
+                                         ValueRange indices, Value value,
+                                         Value userMask,
+                                         std::optional<AtomicKind> atomic,
+                                         bool returnsOld) {
+  if (scratch.count(ref))
+    return lowerScratchAccess(op);
+  Value ptrs, mask;
+  SmallVector<int64_t> shape;
+  Type elt;
+  if (failed(access(op, ref, encoded, indices, ptrs, mask, shape, elt)))
+    return failure();
+  if (userMask)
+    mask = arith::AndIOp::create(b, loc, mask, values.lookup(userMask));
+  Value v = values.lookup(value);
+  if (atomic) {
+    std::optional<tt::RMWOp> kind = rmwFor(*atomic, elt);
+    if (!kind)
+      return op->emitOpError("atomic ")
+             << stringifyAtomicKind(*atomic) << " on " << elt
+             << " is not supported by the triton target yet";
+    Value old = tt::AtomicRMWOp::create(b, loc, v.getType(), *kind, ptrs, v, mask,
+                                        tt::MemSemantic::ACQUIRE_RELEASE,
+                                        tt::MemSyncScope::GPU);
+    values.map(op->getResult(0), old);
+    return success();
+  }
+  if (returnsOld) {
+    Value zero = arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(v.getType())));
+    values.map(op->getResult(0), tt::LoadOp::create(b, loc, v.getType(), ptrs, mask, zero).getResult());
+  }
+  tt::StoreOp::create(b, loc, ptrs, v, mask);
+  return success();
+}
+
+/// Whole-ref loads and stores of scratch read and replace its value.
+LogicalResult TritonLowering::lowerScratchAccess(Operation *op) {
+  auto whole = [](ArrayRef<int64_t> encoded) { return encoded.empty(); };
+  if (auto load = dyn_cast<LoadOp>(op)) {
+    if (!whole(load.getIndexers()) || load.getMask())
+      return op->emitOpError("the triton target keeps scratch in registers: "
+                             "read it whole ([...]) and unmasked");
+    values.map(load.getResult(), scratch[load.getRef()]);
+    return success();
+  }
+  if (auto store = dyn_cast<StoreOp>(op)) {
+    if (!whole(store.getIndexers()) || store.getMask())
+      return op->emitOpError("the triton target keeps scratch in registers: "
+                             "write it whole ([...]) and unmasked");
+    scratch[store.getRef()] = values.lookup(store.getValue());
+    return success();
+  }
+  return op->emitOpError("is not supported on scratch refs by the triton target");
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor primitives
+//===----------------------------------------------------------------------===//
+
+static Value combine(OpBuilder &b, Location loc, ReductionKind kind, Value x, Value y) {
+  bool isFloat = isa<FloatType>(x.getType());
+  bool boolean = x.getType().isInteger(1);
+  switch (kind) {
+  case ReductionKind::sum:
+    return isFloat ? (Value)arith::AddFOp::create(b, loc, x, y)
+                   : (Value)arith::AddIOp::create(b, loc, x, y);
+  case ReductionKind::prod:
+    return isFloat ? (Value)arith::MulFOp::create(b, loc, x, y)
+                   : (Value)arith::MulIOp::create(b, loc, x, y);
+  case ReductionKind::max:
+    if (isFloat) return arith::MaximumFOp::create(b, loc, x, y);
+    return boolean ? (Value)arith::MaxUIOp::create(b, loc, x, y)
+                   : (Value)arith::MaxSIOp::create(b, loc, x, y);
+  case ReductionKind::min:
+    if (isFloat) return arith::MinimumFOp::create(b, loc, x, y);
+    return boolean ? (Value)arith::MinUIOp::create(b, loc, x, y)
+                   : (Value)arith::MinSIOp::create(b, loc, x, y);
+  case ReductionKind::and_: return arith::AndIOp::create(b, loc, x, y);
+  case ReductionKind::or_: return arith::OrIOp::create(b, loc, x, y);
+  case ReductionKind::xor_: return arith::XOrIOp::create(b, loc, x, y);
+  }
+  llvm_unreachable("reduction kind");
+}
+
+LogicalResult TritonLowering::lowerReduce(ReduceOp op) {
+  Value v = values.lookup(op.getInput());
+  Type elt = op.getInput().getType().getElementType();
+  SmallVector<int64_t> axes(op.getAxes());
+  llvm::sort(axes, std::greater<int64_t>());
+  for (int64_t axis : axes) {
+    auto type = cast<RankedTensorType>(v.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    shape.erase(shape.begin() + axis);
+    Type result = shape.empty() ? elt : (Type)RankedTensorType::get(shape, elt);
+    auto reduce = tt::ReduceOp::create(b, loc, TypeRange{result}, ValueRange{v},
+                                       static_cast<int32_t>(axis));
+    Block *block = new Block();
+    reduce.getCombineOp().push_back(block);
+    Value x = block->addArgument(elt, loc), y = block->addArgument(elt, loc);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(block);
+    tt::ReduceReturnOp::create(b, loc, ValueRange{combine(b, loc, op.getKind(), x, y)});
+    v = reduce.getResult()[0];
+  }
+  values.map(op.getResult(), v);
+  return success();
+}
+
+LogicalResult TritonLowering::lowerBroadcast(BroadcastOp op) {
+  Value in = values.lookup(op.getInput());
+  auto type = op.getResult().getType();
+  auto inType = dyn_cast<RankedTensorType>(in.getType());
+  if (!inType) {
+    values.map(op.getResult(), tt::SplatOp::create(b, loc, type, in));
+    return success();
+  }
+  SmallVector<int64_t> dims;
+  if (auto given = op.getDims())
+    dims.assign(given->begin(), given->end());
+  else
+    for (int64_t i = 0; i < inType.getRank(); ++i)
+      dims.push_back(type.getRank() - inType.getRank() + i);
+  values.map(op.getResult(), expandTo(in, dims, type.getShape()));
+  return success();
+}
+
+LogicalResult TritonLowering::lowerDot(DotOp op) {
+  Value a = values.lookup(op.getLhs()), bb = values.lookup(op.getRhs());
+  auto resultType = op.getResult().getType();
+  auto transposed = [&](Value v) -> Value {
+    auto t = cast<RankedTensorType>(v.getType());
+    SmallVector<int64_t> shape(t.getShape());
+    std::swap(shape[shape.size() - 1], shape[shape.size() - 2]);
+    SmallVector<int32_t> order;
+    for (int32_t i = 0; i < t.getRank(); ++i)
+      order.push_back(i);
+    std::swap(order[order.size() - 1], order[order.size() - 2]);
+    return tt::TransOp::create(b, loc, RankedTensorType::get(shape, t.getElementType()), v,
+                               order);
+  };
+  if (op.getTransposeLhs())
+    a = transposed(a);
+  if (op.getTransposeRhs())
+    bb = transposed(bb);
+  for (Value v : {a, bb})
+    for (int64_t d : cast<RankedTensorType>(v.getType()).getShape().take_back(2))
+      if (d < 16)
+        return op.emitOpError("the triton target needs dot operands of at least "
+                              "16x16, got ")
+               << v.getType();
+  Value acc = op.getAcc() ? values.lookup(op.getAcc())
+                          : (Value)arith::ConstantOp::create(
+                                b, loc, cast<TypedAttr>(b.getZeroAttr(resultType)));
+  Type in = op.getLhs().getType().getElementType();
+  tt::InputPrecision precision = tt::InputPrecision::IEEE;
+  StringRef requested = op.getPrecision().value_or("default");
+  if (in.isF32())
+    precision = requested == "highest" ? tt::InputPrecision::IEEE
+                : requested == "high"  ? tt::InputPrecision::TF32x3
+                                       : tt::InputPrecision::TF32;
+  values.map(op.getResult(),
+             tt::DotOp::create(b, loc, resultType, a, bb, acc, precision, 0).getResult());
+  return success();
+}
+
+LogicalResult TritonLowering::lowerOp(Operation *op) {
+  loc = op->getLoc();
+  if (auto p = dyn_cast<ProgramIdOp>(op)) {
+    values.map(p.getResult(), pids[p.getAxis()]);
+    return success();
+  }
+  if (auto v = dyn_cast<BlockOp>(op))
+    return lowerBlockView(v);
+  if (auto s = dyn_cast<RefSliceOp>(op))
+    return lowerRefSlice(s);
+  if (auto l = dyn_cast<LoadOp>(op))
+    return lowerLoad(l);
+  if (auto s = dyn_cast<StoreOp>(op))
+    return lowerWrite(op, s.getRef(), s.getIndexers(), s.getIndices(), s.getValue(),
+                      s.getMask(), std::nullopt, false);
+  if (auto s = dyn_cast<SwapOp>(op))
+    return lowerWrite(op, s.getRef(), s.getIndexers(), s.getIndices(), s.getValue(),
+                      s.getMask(), std::nullopt, true);
+  if (auto a = dyn_cast<AtomicRMWOp>(op))
+    return lowerWrite(op, a.getRef(), a.getIndexers(), a.getIndices(), a.getValue(),
+                      a.getMask(), a.getKind(), true);
+  if (auto i = dyn_cast<IotaOp>(op)) {
+    auto type = i.getResult().getType();
+    Value r = rangeAlong(i.getDim(), type.getShape());
+    if (!type.getElementType().isInteger(32)) {
+      if (!type.getElementType().isSignlessInteger())
+        return op->emitOpError("the triton target needs integer iotas");
+      r = type.getElementTypeBitWidth() > 32
+              ? (Value)arith::ExtSIOp::create(b, loc, type, r)
+              : (Value)arith::TruncIOp::create(b, loc, type, r);
+    }
+    values.map(i.getResult(), r);
+    return success();
+  }
+  if (auto br = dyn_cast<BroadcastOp>(op))
+    return lowerBroadcast(br);
+  if (auto r = dyn_cast<ReshapeOp>(op)) {
+    values.map(r.getResult(), tt::ReshapeOp::create(b, loc, r.getResult().getType(),
+                                                    values.lookup(r.getInput()), false,
+                                                    false)
+                                  .getResult());
+    return success();
+  }
+  if (auto t = dyn_cast<TransposeOp>(op)) {
+    SmallVector<int32_t> order(t.getPermutation().begin(), t.getPermutation().end());
+    values.map(t.getResult(), tt::TransOp::create(b, loc, t.getResult().getType(),
+                                                  values.lookup(t.getInput()), order)
+                                  .getResult());
+    return success();
+  }
+  if (auto r = dyn_cast<ReduceOp>(op))
+    return lowerReduce(r);
+  if (auto c = dyn_cast<CumsumOp>(op)) {
+    Type elt = c.getInput().getType().getElementType();
+    auto scan = tt::ScanOp::create(b, loc, TypeRange{c.getResult().getType()},
+                                   ValueRange{values.lookup(c.getInput())},
+                                   static_cast<int32_t>(c.getAxis()), c.getReverse());
+    Block *block = new Block();
+    scan.getCombineOp().push_back(block);
+    Value x = block->addArgument(elt, loc), y = block->addArgument(elt, loc);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(block);
+    tt::ScanReturnOp::create(b, loc, ValueRange{combine(b, loc, ReductionKind::sum, x, y)});
+    values.map(c.getResult(), scan.getResult()[0]);
+    return success();
+  }
+  if (auto d = dyn_cast<DotOp>(op))
+    return lowerDot(d);
+  if (isa<MultipleOfOp, MaxContiguousOp>(op)) {
+    values.map(op->getResult(0), values.lookupOrDefault(op->getOperand(0)));
+    return success();
+  }
+  if (isa<PallasDialect>(op->getDialect()))
+    return op->emitOpError("is not supported by the triton target yet");
+  return lowerGeneric(op);
+}
+
+struct ConvertPallasToTritonPass
+    : public pallas::impl::ConvertPallasToTritonBase<ConvertPallasToTritonPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
+    for (KernelOp kernel : kernels) {
+      if (!kernel->hasAttr(attr::kExpanded)) {
+        kernel.emitOpError("must be expanded (pallas-expand-grid) before "
+                           "lowering to Triton");
+        return signalPassFailure();
+      }
+      OpBuilder b(kernel);
+      if (failed(TritonLowering(kernel, b).run()))
+        return signalPassFailure();
+      // The launch grid outlives the kernel on the module.
+      module->setAttr("pallas.triton_grid", kernel->getAttr("pallas.triton_grid"));
+      kernel.erase();
+    }
+    SmallVector<func::FuncOp> dead;
+    for (func::FuncOp fn : module.getOps<func::FuncOp>())
+      if (llvm::any_of(fn.getArgumentTypes(), [](Type t) { return isa<RefType>(t); }))
+        dead.push_back(fn);
+    for (func::FuncOp fn : dead)
+      fn.erase();
+  }
+};
+} // namespace

@@ -1,0 +1,91 @@
+//===- TritonDialect.cpp - the subset of Triton's `tt` dialect we emit ----===//
+#include "pallas/Triton/Triton.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::pallas::tt;
+
+#include "pallas/Triton/TritonDialect.cpp.inc"
+#include "pallas/Triton/TritonEnums.cpp.inc"
+#define GET_TYPEDEF_CLASSES
+#include "pallas/Triton/TritonTypes.cpp.inc"
+
+void TTDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "pallas/Triton/TritonTypes.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "pallas/Triton/TritonOps.cpp.inc"
+      >();
+}
+
+/// `!tt.ptr<T>` (address space 1 left out, as Triton prints it) or
+/// `!tt.ptr<T, N>`.
+Type PointerType::parse(AsmParser &parser) {
+  Type pointee;
+  int addressSpace = 1;
+  if (parser.parseLess() || parser.parseType(pointee))
+    return {};
+  if (succeeded(parser.parseOptionalComma()) && parser.parseInteger(addressSpace))
+    return {};
+  if (parser.parseGreater())
+    return {};
+  return PointerType::get(pointee, addressSpace);
+}
+
+void PointerType::print(AsmPrinter &printer) const {
+  printer << "<" << getPointeeType();
+  if (getAddressSpace() != 1)
+    printer << ", " << getAddressSpace();
+  printer << ">";
+}
+
+Type mlir::pallas::tt::getPointeeType(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return RankedTensorType::get(tensor.getShape(), getPointeeType(tensor.getElementType()));
+  if (auto ptr = dyn_cast<PointerType>(type))
+    return ptr.getPointeeType();
+  return type;
+}
+
+Type mlir::pallas::tt::getI1SameShape(Type type) {
+  Type i1 = IntegerType::get(type.getContext(), 1);
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return RankedTensorType::get(tensor.getShape(), i1);
+  return i1;
+}
+
+Type mlir::pallas::tt::getPointerTypeSameShape(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return RankedTensorType::get(tensor.getShape(),
+                                 PointerType::get(tensor.getElementType()));
+  return PointerType::get(type);
+}
+
+ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes,
+                          ArrayRef<Type> results,
+                          function_interface_impl::VariadicFlag, std::string &) {
+    return builder.getFunctionType(argTypes, results);
+  };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false,
+      getFunctionTypeAttrName(result.name), buildFuncType,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+}
+
+void FuncOp::print(OpAsmPrinter &p) {
+  function_interface_impl::printFunctionOp(p, *this, /*isVariadic=*/false,
+                                           getFunctionTypeAttrName(),
+                                           getArgAttrsAttrName(),
+                                           getResAttrsAttrName());
+}
+
+#define GET_OP_CLASSES
+#include "pallas/Triton/TritonOps.cpp.inc"
