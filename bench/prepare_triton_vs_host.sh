@@ -18,6 +18,6 @@ compile() { # dir kernel
   rm -f "$out/cases/$2/host/"*.o
 }
 for k in add_vectors add_one softmax matmul_kloop matmul_accumulate; do compile "$conf/$k" $k; done
-for k in edge_add2d row_sum_arbitrary vmap_scale inplace_add gather_oob prefetch_rows; do
+for k in edge_add2d row_sum_arbitrary vmap_scale inplace_add gather_oob prefetch_rows ops_tour; do
   compile "$root/examples/$k" $k
 done

@@ -96,6 +96,9 @@ private:
   LogicalResult lowerReduce(ReduceOp op);
   LogicalResult lowerBroadcast(BroadcastOp op);
   LogicalResult lowerDot(DotOp op);
+  template <typename ArgOp>
+  LogicalResult lowerArgReduce(ArgOp op, bool isMax);
+  LogicalResult lowerConcatenate(ConcatenateOp op);
   LogicalResult lowerScratchAccess(Operation *op);
 
   KernelOp kernel;
@@ -794,6 +797,82 @@ LogicalResult TritonLowering::lowerDot(DotOp op) {
   return success();
 }
 
+/// argmax/argmin: a two-operand tt.reduce over (value, index) that keeps
+/// the first index among equal values, as jnp.argmax does.
+template <typename ArgOp>
+LogicalResult TritonLowering::lowerArgReduce(ArgOp op, bool isMax) {
+  auto type = cast<RankedTensorType>(op.getInput().getType());
+  Type elt = type.getElementType();
+  int64_t axis = op.getAxis();
+  Value indices = rangeAlong(axis, type.getShape());
+  Type i32 = b.getI32Type();
+  SmallVector<int64_t> shape(type.getShape());
+  shape.erase(shape.begin() + axis);
+  auto withElt = [&](Type e) -> Type {
+    return shape.empty() ? e : (Type)RankedTensorType::get(shape, e);
+  };
+  auto reduce = tt::ReduceOp::create(b, loc, TypeRange{withElt(elt), withElt(i32)},
+                                     ValueRange{values.lookup(op.getInput()), indices},
+                                     static_cast<int32_t>(axis));
+  Block *block = new Block();
+  reduce.getCombineOp().push_back(block);
+  Value v1 = block->addArgument(elt, loc), i1 = block->addArgument(i32, loc);
+  Value v2 = block->addArgument(elt, loc), i2 = block->addArgument(i32, loc);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(block);
+  Value better, equal;
+  if (isa<FloatType>(elt)) {
+    better = arith::CmpFOp::create(b, loc, isMax ? arith::CmpFPredicate::OGT
+                                                 : arith::CmpFPredicate::OLT, v2, v1);
+    equal = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, v2, v1);
+  } else {
+    better = arith::CmpIOp::create(b, loc, isMax ? arith::CmpIPredicate::sgt
+                                                 : arith::CmpIPredicate::slt, v2, v1);
+    equal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v2, v1);
+  }
+  Value earlier = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i2, i1);
+  Value take = arith::OrIOp::create(b, loc, better,
+                                    arith::AndIOp::create(b, loc, equal, earlier));
+  tt::ReduceReturnOp::create(
+      b, loc, ValueRange{arith::SelectOp::create(b, loc, take, v2, v1),
+                         arith::SelectOp::create(b, loc, take, i2, i1)});
+  values.map(op.getResult(), reduce.getResult()[1]);
+  return success();
+}
+
+/// Two equal-shape tensors along `dim`: tt.join stacks them on a new last
+/// axis, which a transpose moves next to `dim` and a reshape merges into it.
+LogicalResult TritonLowering::lowerConcatenate(ConcatenateOp op) {
+  if (op.getInputs().size() != 2 ||
+      op.getInputs()[0].getType() != op.getInputs()[1].getType())
+    return op.emitOpError("the triton target concatenates exactly two tensors "
+                          "of the same shape");
+  auto type = cast<RankedTensorType>(op.getInputs()[0].getType());
+  int64_t rank = type.getRank(), dim = op.getDim();
+  SmallVector<int64_t> joined(type.getShape());
+  joined.push_back(2);
+  Value j = tt::JoinOp::create(b, loc, RankedTensorType::get(joined, type.getElementType()),
+                               values.lookup(op.getInputs()[0]),
+                               values.lookup(op.getInputs()[1]));
+  // [.., d, .., 2] -> [.., 2, d, ..]: the pair index outermost within dim.
+  SmallVector<int32_t> order;
+  SmallVector<int64_t> moved;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (i == dim) {
+      order.push_back(rank);
+      moved.push_back(2);
+    }
+    order.push_back(i);
+    moved.push_back(type.getShape()[i]);
+  }
+  Value t = tt::TransOp::create(b, loc, RankedTensorType::get(moved, type.getElementType()),
+                                j, order);
+  values.map(op.getResult(),
+             tt::ReshapeOp::create(b, loc, op.getResult().getType(), t, false, false)
+                 .getResult());
+  return success();
+}
+
 LogicalResult TritonLowering::lowerOp(Operation *op) {
   loc = op->getLoc();
   if (auto p = dyn_cast<ProgramIdOp>(op)) {
@@ -862,6 +941,12 @@ LogicalResult TritonLowering::lowerOp(Operation *op) {
   }
   if (auto d = dyn_cast<DotOp>(op))
     return lowerDot(d);
+  if (auto a = dyn_cast<ArgMaxOp>(op))
+    return lowerArgReduce(a, true);
+  if (auto a = dyn_cast<ArgMinOp>(op))
+    return lowerArgReduce(a, false);
+  if (auto c = dyn_cast<ConcatenateOp>(op))
+    return lowerConcatenate(c);
   if (isa<MultipleOfOp, MaxContiguousOp>(op)) {
     values.map(op->getResult(0), values.lookupOrDefault(op->getOperand(0)));
     return success();

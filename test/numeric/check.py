@@ -57,7 +57,7 @@ def gather_oob_ref(idx, x):
 
 
 def ops_tour_ref(x):
-    flat = x.reshape(1, 128)
+    flat = x.reshape(1, 512)
     rc = np.cumsum(flat[:, ::-1], axis=1)[:, ::-1]
     return [np.cumsum(x, axis=1), np.argmax(x, axis=1).astype(np.int32), x.T,
             x.min(axis=0), np.concatenate([flat, rc], axis=0),
@@ -118,7 +118,7 @@ CASES = {
                                  nonzero_normal(r, (16, 128))],
                       lambda rows, x: [2 * x[rows]], 1e-6, 0, None),
     "ops_tour": (os.path.join(EXAMPLES, "ops_tour"), "spec.json",
-                 lambda r: [nonzero_normal(r, (8, 16))], ops_tour_ref,
+                 lambda r: [nonzero_normal(r, (16, 32))], ops_tour_ref,
                  1e-5, 1e-5, None),
 }
 

@@ -226,6 +226,12 @@ def TT_DotOp : TT_Op<"dot", [Pure,
   }];
 }
 
+def TT_JoinOp : TT_Op<"join", [NoMemoryEffect, AllTypesMatch<["lhs", "rhs"]>]> {
+  let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$rhs);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)";
+}
+
 // Reduce and scan have no custom form in Triton: they print generically.
 def TT_ReduceOp : TT_Op<"reduce", [Pure, SingleBlock]> {
   let arguments = (ins Variadic<AnyRankedTensor>:$srcs, I32Attr:$axis);

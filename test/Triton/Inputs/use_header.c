@@ -1,0 +1,14 @@
+/* Uses the Triton target's launch header as a C or C++ program would. Only
+ * compiled (no GPU here): the header must build clean with cuda.h. */
+#include "softmax.h"
+
+CUresult run(const void *cubin, unsigned shared, CUstream stream,
+             CUdeviceptr x, CUdeviceptr o) {
+  softmax_module m;
+  CUresult r = softmax_load(&m, cubin, shared);
+  if (r != CUDA_SUCCESS)
+    return r;
+  r = softmax(&m, stream, x, o);
+  softmax_unload(&m);
+  return r;
+}
