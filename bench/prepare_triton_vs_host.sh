@@ -11,13 +11,16 @@ rm -rf "$out" && mkdir -p "$out/bin" "$out/cases"
 cp "$bin/pallas-launch" "$out/bin/"
 cp "$root/bench/run_triton_vs_host.py" "$out/"
 conf="$root/../shared/conformance"
-compile() { # dir kernel
+compile() { # dir case [spec]
   for t in host triton; do
-    "$bin/pallasc" "$1/kernel.mlir" --spec "$1/spec.json" -t $t -o "$out/cases/$2/$t"
+    "$bin/pallasc" "$1/kernel.mlir" --spec "$1/${3:-spec.json}" -t $t -o "$out/cases/$2/$t"
   done
   rm -f "$out/cases/$2/host/"*.o
 }
-for k in add_vectors add_one softmax matmul_kloop matmul_accumulate; do compile "$conf/$k" $k; done
+for k in add_vectors add_one softmax matmul_kloop matmul_accumulate matmul_relu; do
+  compile "$conf/$k" $k
+done
+compile "$conf/matmul_relu" matmul_relu_vmap spec_vmap.json
 for k in edge_add2d row_sum_arbitrary vmap_scale inplace_add gather_oob prefetch_rows ops_tour; do
   compile "$root/examples/$k" $k
 done

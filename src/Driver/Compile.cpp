@@ -168,6 +168,12 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
                         /*printAfterOnlyOnChange=*/false);
   }
   pm.addPass(createInlinerPass());
+  if (target.kind == TargetKind::Triton) {
+    // One Triton program holds one CTA's worth of data: cut big output
+    // tiles over more programs and stream long dot contractions.
+    pm.addPass(createPallasSplitPrograms({/*maxTile=*/128}));
+    pm.addPass(createPallasStreamDotK({/*kChunk=*/64}));
+  }
   pm.addPass(createPallasExpandGrid());
   if (failed(pm.run(*module)))
     return failure();

@@ -5,17 +5,25 @@
 
 using namespace mlir::pallas;
 
+/// Values nested deeper than this are skipped, not recorded: no spec field is
+/// that deep, and recording every level would take stack per level and
+/// memory quadratic in the depth (each path repeats its parent's).
+static constexpr unsigned kMaxRecordedDepth = 16;
+
 JsonLocator::JsonLocator(llvm::StringRef text) : text(text) {
   skipSpace();
-  scanValue("");
+  scanValue("", 0);
 }
 
-std::pair<unsigned, unsigned> JsonLocator::here() const {
-  llvm::StringRef before = text.take_front(pos);
-  unsigned line = 1 + before.count('\n');
-  size_t lastNewline = before.rfind('\n');
-  unsigned col = lastNewline == llvm::StringRef::npos ? pos + 1 : pos - lastNewline;
-  return {line, col};
+std::pair<unsigned, unsigned> JsonLocator::here() {
+  // `pos` only moves forward: count the newlines since the last call rather
+  // than from the start (which is quadratic in the number of values).
+  for (; counted < pos && counted < text.size(); ++counted)
+    if (text[counted] == '\n') {
+      ++line;
+      lineStart = counted + 1;
+    }
+  return {line, static_cast<unsigned>(pos - lineStart + 1)};
 }
 
 void JsonLocator::skipSpace() {
@@ -31,7 +39,43 @@ void JsonLocator::scanString() {
   ++pos; // closing quote
 }
 
-void JsonLocator::scanValue(const std::string &path) {
+void JsonLocator::skipValue() {
+  if (pos >= text.size())
+    return;
+  if (text[pos] == '"') {
+    scanString();
+    return;
+  }
+  if (text[pos] != '{' && text[pos] != '[') {
+    scanScalar();
+    return;
+  }
+  // A container: to the bracket that closes it, without recursing.
+  size_t depth = 0;
+  while (pos < text.size()) {
+    char c = text[pos];
+    if (c == '"') {
+      scanString();
+      continue;
+    }
+    ++pos;
+    if (c == '{' || c == '[')
+      ++depth;
+    else if ((c == '}' || c == ']') && --depth == 0)
+      return;
+  }
+}
+
+void JsonLocator::scanScalar() {
+  while (pos < text.size() && !llvm::StringRef(",]} \n\t\r").contains(text[pos]))
+    ++pos;
+}
+
+void JsonLocator::scanValue(const std::string &path, unsigned depth) {
+  if (depth > kMaxRecordedDepth) {
+    skipValue();
+    return;
+  }
   positions[path] = here();
   if (pos >= text.size())
     return;
@@ -46,7 +90,7 @@ void JsonLocator::scanValue(const std::string &path) {
       skipSpace();
       ++pos; // ':'
       skipSpace();
-      scanValue(path.empty() ? key : path + "." + key);
+      scanValue(path.empty() ? key : path + "." + key, depth + 1);
       skipSpace();
       if (pos < text.size() && text[pos] == ',') {
         ++pos;
@@ -60,7 +104,7 @@ void JsonLocator::scanValue(const std::string &path) {
     ++pos;
     skipSpace();
     for (unsigned i = 0; pos < text.size() && text[pos] != ']'; ++i) {
-      scanValue(path + "[" + std::to_string(i) + "]");
+      scanValue(path + "[" + std::to_string(i) + "]", depth + 1);
       skipSpace();
       if (pos < text.size() && text[pos] == ',') {
         ++pos;
@@ -74,8 +118,7 @@ void JsonLocator::scanValue(const std::string &path) {
     scanString();
     return;
   }
-  while (pos < text.size() && !llvm::StringRef(",]} \n\t\r").contains(text[pos]))
-    ++pos;
+  scanScalar();
 }
 
 std::pair<unsigned, unsigned> JsonLocator::find(llvm::StringRef path) const {

@@ -223,11 +223,13 @@ bool SpecReader::readShape(const json &v, const std::string &path,
       continue;
     }
     shape.push_back(*d);
-    elements *= *d;
-    if (elements > kMaxArrayElements) {
+    // elements <= 2^40 and *d < 2^31: compare before multiplying, which
+    // could overflow.
+    if (elements > kMaxArrayElements / *d) {
       error(path) << "array has more than 2^40 elements";
       return false;
     }
+    elements *= *d;
   }
   if (v.size() > 8) {
     error(path) << "arrays of rank " << v.size() << " are not supported (at most 8)";
@@ -594,11 +596,13 @@ bool SpecReader::read(const json &doc) {
         if (!s)
           continue;
         spec.grid.push_back(*s);
-        total *= *s;
-        if (total > kMaxGridPrograms) {
+        // total <= 2^40 and *s < 2^31: compare before multiplying, which
+        // could overflow.
+        if (total > kMaxGridPrograms / *s) {
           error("grid") << "grid has more than 2^40 programs";
           break;
         }
+        total *= *s;
       }
     }
   }

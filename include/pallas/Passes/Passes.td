@@ -20,6 +20,36 @@ def PallasExpandGrid : Pass<"pallas-expand-grid", "::mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def PallasSplitPrograms : Pass<"pallas-split-programs", "::mlir::ModuleOp"> {
+  let summary = "split programs whose blocks are too big over more programs";
+  let description = [{
+    Runs on kernels with launch attributes, before pallas-expand-grid. Finds
+    the block dims that the kernel never reduces over nor mixes with other
+    dims: dims tied together through elementwise ops, whole-ref loads and
+    stores, the M/N dims of dots, broadcasts and structured control flow.
+    Each such dim larger than `max-tile` is cut into pieces of `max-tile`,
+    one per program of a new parallel grid axis placed after the leading
+    parallel axes: blocks, scratch and tensors shrink, index maps pick the
+    piece. Dims that feed a reduction, a dot's K, a reshape, a transpose or a
+    partial access are left alone.
+  }];
+  let options = [Option<"maxTile", "max-tile", "int64_t", "64",
+                        "largest tile kept along a split dim">];
+}
+
+def PallasStreamDotK : Pass<"pallas-stream-dot-k", "::mlir::ModuleOp"> {
+  let summary = "turn a dot of two whole blocks into a loop over K chunks";
+  let description = [{
+    `dot(load a[...], load b[...] [, acc])` with a contracting dim longer
+    than `k-chunk` becomes an scf.for over K chunks that loads
+    `a[:, ds(k, C)]` and `b[ds(k, C), :]` and accumulates, so that no more
+    than a chunk of either operand is live at once.
+  }];
+  let options = [Option<"kChunk", "k-chunk", "int64_t", "64",
+                        "contracting-dim chunk">];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
+
 def ConvertPallasToHost : Pass<"convert-pallas-to-host", "::mlir::ModuleOp"> {
   let summary = "lower expanded kernels to loops over memrefs for the CPU";
   let description = [{

@@ -23,13 +23,20 @@ public:
   std::pair<unsigned, unsigned> find(llvm::StringRef path) const;
 
 private:
-  void scanValue(const std::string &path);
+  void scanValue(const std::string &path, unsigned depth);
+  /// Moves past the value at `pos` without recording anything.
+  void skipValue();
   void skipSpace();
   void scanString();
-  std::pair<unsigned, unsigned> here() const;
+  void scanScalar();
+  std::pair<unsigned, unsigned> here();
 
   llvm::StringRef text;
   size_t pos = 0;
+  /// here()'s progress: bytes before `counted` are counted into `line`, and
+  /// the current line starts at `lineStart`.
+  size_t counted = 0, lineStart = 0;
+  unsigned line = 1;
   llvm::StringMap<std::pair<unsigned, unsigned>> positions;
 };
 

@@ -1,0 +1,350 @@
+//===- SplitPrograms.cpp - too-big programs become several ----------------===//
+//
+// Tracks which block dims travel together through the kernel (a union-find
+// over (value, dim) pairs) and splits the dims that are never reduced over
+// nor reshaped into pieces handled by the programs of a new grid axis.
+//
+//===----------------------------------------------------------------------===//
+#include "pallas/Dialect/Pallas.h"
+#include "pallas/Passes/Passes.h"
+#include "pallas/Spec/LaunchAttributes.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+
+namespace mlir::pallas {
+#define GEN_PASS_DEF_PALLASSPLITPROGRAMS
+#include "pallas/Passes/Passes.h.inc"
+} // namespace mlir::pallas
+
+using namespace mlir;
+using namespace mlir::pallas;
+
+namespace {
+
+using Slot = std::pair<void *, unsigned>; // (value, dim)
+
+static ArrayRef<int64_t> shapeOf(Type t) {
+  if (auto r = dyn_cast<RefType>(t))
+    return r.getShape();
+  if (auto r = dyn_cast<RankedTensorType>(t))
+    return r.getShape();
+  return {};
+}
+
+class DimClasses {
+public:
+  void add(Value v) {
+    for (unsigned d = 0; d < shapeOf(v.getType()).size(); ++d)
+      classes.insert(slot(v, d));
+  }
+  void join(Value a, unsigned da, Value b, unsigned db) {
+    add(a);
+    add(b);
+    classes.unionSets(slot(a, da), slot(b, db));
+  }
+  /// Same shape: dim i with dim i.
+  void joinAll(Value a, Value b) {
+    if (shapeOf(a.getType()) != shapeOf(b.getType())) {
+      block(a);
+      block(b);
+      return;
+    }
+    for (unsigned d = 0; d < shapeOf(a.getType()).size(); ++d)
+      join(a, d, b, d);
+  }
+  void block(Value v, int dim = -1) {
+    add(v);
+    for (unsigned d = 0; d < shapeOf(v.getType()).size(); ++d)
+      if (dim < 0 || static_cast<int>(d) == dim)
+        blocked.push_back(classes.getLeaderValue(slot(v, d)));
+  }
+  Slot leader(Value v, unsigned d) { return classes.getLeaderValue(slot(v, d)); }
+  bool isBlocked(Slot leaderSlot) {
+    for (Slot b : blocked)
+      if (classes.getLeaderValue(b) == leaderSlot)
+        return true;
+    return false;
+  }
+
+private:
+  static Slot slot(Value v, unsigned d) { return {v.getAsOpaquePointer(), d}; }
+  llvm::EquivalenceClasses<Slot> classes;
+  SmallVector<Slot> blocked;
+};
+
+struct SplitProgramsPass
+    : public pallas::impl::PallasSplitProgramsBase<SplitProgramsPass> {
+  using PallasSplitProgramsBase::PallasSplitProgramsBase;
+
+  void runOnOperation() override {
+    for (KernelOp kernel : getOperation().getOps<KernelOp>())
+      if (kernel->hasAttr(attr::kGrid) && !kernel->hasAttr(attr::kExpanded))
+        split(kernel);
+  }
+
+  /// Collects the constraints; returns false if the kernel must not be split
+  /// at all (side effects that would repeat in every piece).
+  bool analyse(KernelOp kernel, DimClasses &dims) {
+    bool ok = true;
+    Block &entry = kernel.getBody().front();
+    for (BlockArgument arg : entry.getArguments()) {
+      dims.add(arg);
+      auto role = kernel.getArgAttrOfType<StringAttr>(arg.getArgNumber(), attr::kRole);
+      bool affine = kernel.getArgAttr(arg.getArgNumber(), attr::kIndexMap) != nullptr;
+      if (!role || role.getValue() == "prefetch" ||
+          (role.getValue() != "scratch" && !affine))
+        dims.block(arg);
+    }
+    kernel.walk([&](Operation *op) {
+      if (isa<AtomicRMWOp, AtomicCASOp, DebugPrintOp, AsyncCopyOp, DMAWaitOp,
+              SemaphoreSignalOp, SemaphoreWaitOp, RunScopedOp>(op)) {
+        ok = false;
+        return;
+      }
+      auto isArg = [&](Value ref) {
+        auto a = dyn_cast<BlockArgument>(ref);
+        return a && a.getOwner() == &entry;
+      };
+      if (auto load = dyn_cast<LoadOp>(op)) {
+        if (load.getIndexers().empty() && isArg(load.getRef())) {
+          dims.joinAll(load.getRef(), load.getResult());
+          if (load.getMask())
+            dims.joinAll(load.getResult(), load.getMask());
+          if (load.getOther())
+            dims.joinAll(load.getResult(), load.getOther());
+          return;
+        }
+      } else if (auto store = dyn_cast<StoreOp>(op)) {
+        if (store.getIndexers().empty() && isArg(store.getRef())) {
+          dims.joinAll(store.getRef(), store.getValue());
+          if (store.getMask())
+            dims.joinAll(store.getValue(), store.getMask());
+          return;
+        }
+      } else if (auto dot = dyn_cast<DotOp>(op)) {
+        if (dot.getResult().getType().getRank() == 2) {
+          unsigned m = dot.getTransposeLhs() ? 1 : 0, n = dot.getTransposeRhs() ? 0 : 1;
+          dims.join(dot.getResult(), 0, dot.getLhs(), m);
+          dims.join(dot.getResult(), 1, dot.getRhs(), n);
+          dims.block(dot.getLhs(), 1 - m);
+          dims.block(dot.getRhs(), 1 - n);
+          if (dot.getAcc())
+            dims.joinAll(dot.getResult(), dot.getAcc());
+          return;
+        }
+      } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
+        dims.add(reduce.getInput());
+        unsigned out = 0;
+        for (unsigned d = 0; d < reduce.getInput().getType().getRank(); ++d) {
+          if (llvm::is_contained(reduce.getAxes(), static_cast<int64_t>(d)))
+            dims.block(reduce.getInput(), d);
+          else
+            dims.join(reduce.getInput(), d, reduce.getResult(), out++);
+        }
+        return;
+      } else if (auto br = dyn_cast<BroadcastOp>(op)) {
+        auto in = dyn_cast<RankedTensorType>(br.getInput().getType());
+        dims.add(br.getResult());
+        if (!in)
+          return;
+        auto out = br.getResult().getType();
+        SmallVector<int64_t> map;
+        if (auto given = br.getDims())
+          map.assign(given->begin(), given->end());
+        else
+          for (int64_t i = 0; i < in.getRank(); ++i)
+            map.push_back(out.getRank() - in.getRank() + i);
+        for (auto [i, d] : llvm::enumerate(map)) {
+          if (in.getDimSize(i) == out.getDimSize(d))
+            dims.join(br.getInput(), i, br.getResult(), d);
+          else
+            dims.block(br.getResult(), d);
+        }
+        return;
+      } else if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
+        auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+        if (!dense || dense.isSplat())
+          return;
+      } else if (op->hasTrait<OpTrait::Elementwise>() ||
+                 isa<arith::SelectOp>(op)) {
+        for (Value v : op->getOperands())
+          if (isa<RankedTensorType>(v.getType()))
+            for (Value r : op->getResults())
+              dims.joinAll(v, r);
+        return;
+      } else if (auto yield = dyn_cast<scf::YieldOp>(op)) {
+        Operation *parent = op->getParentOp();
+        for (auto [v, r] : llvm::zip(yield.getOperands(), parent->getResults()))
+          if (isa<RankedTensorType>(v.getType()))
+            dims.joinAll(v, r);
+        if (auto loop = dyn_cast<scf::ForOp>(parent))
+          for (auto [v, a] : llvm::zip(yield.getOperands(), loop.getRegionIterArgs()))
+            if (isa<RankedTensorType>(v.getType()))
+              dims.joinAll(v, a);
+        return;
+      } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
+        for (auto [init, a] : llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs()))
+          if (isa<RankedTensorType>(init.getType()))
+            dims.joinAll(init, a);
+        return;
+      } else if (isa<scf::IfOp, ProgramIdOp, NumProgramsOp, ReturnOp>(op)) {
+        return;
+      }
+      auto isShaped = [](Type t) { return isa<RankedTensorType, RefType>(t); };
+      if (llvm::none_of(op->getOperandTypes(), isShaped) &&
+          llvm::none_of(op->getResultTypes(), isShaped))
+        return;
+      // Anything else pins every dim it touches.
+      for (Value v : op->getOperands())
+        dims.block(v);
+      for (Value v : op->getResults())
+        dims.block(v);
+    });
+    return ok;
+  }
+
+  void split(KernelOp kernel) {
+    DimClasses dims;
+    if (!analyse(kernel, dims))
+      return;
+    Block &entry = kernel.getBody().front();
+    // Candidate classes: those holding an output dim, not blocked, too big.
+    SmallVector<Slot> chosen;
+    SmallVector<int64_t> factors;
+    for (BlockArgument arg : entry.getArguments()) {
+      auto role = kernel.getArgAttrOfType<StringAttr>(arg.getArgNumber(), attr::kRole);
+      if (!role || role.getValue() != "output")
+        continue;
+      ArrayRef<int64_t> shape = shapeOf(arg.getType());
+      for (unsigned d = 0; d < shape.size(); ++d) {
+        Slot leader = dims.leader(arg, d);
+        if (llvm::is_contained(chosen, leader) || dims.isBlocked(leader) ||
+            shape[d] <= maxTile || shape[d] % maxTile != 0)
+          continue;
+        chosen.push_back(leader);
+        factors.push_back(shape[d] / maxTile);
+      }
+    }
+    if (chosen.empty())
+      return;
+    int64_t total = 1;
+    SmallVector<int64_t> strides;
+    for (int64_t f : factors) {
+      strides.push_back(total);
+      total *= f;
+    }
+
+    MLIRContext *ctx = kernel.getContext();
+    Builder b(ctx);
+    SmallVector<int64_t> grid = kernelGrid(kernel);
+    SmallVector<bool> parallel(grid.size(), true);
+    auto sem = kernel->getAttrOfType<ArrayAttr>(attr::kDimensionSemantics);
+    if (sem)
+      for (auto [i, s] : llvm::enumerate(sem.getAsValueRange<StringAttr>()))
+        parallel[i] = s == "parallel";
+    unsigned p = 0;
+    while (p < grid.size() && parallel[p])
+      ++p;
+    int64_t batch = 0;
+    if (auto a = kernel->getAttrOfType<IntegerAttr>(attr::kBatchAxes))
+      batch = a.getInt();
+
+    // Grid and semantics gain the new axis at p.
+    grid.insert(grid.begin() + p, total);
+    kernel->setAttr(attr::kGrid, b.getDenseI64ArrayAttr(grid));
+    if (sem) {
+      SmallVector<Attribute> s(sem.begin(), sem.end());
+      s.insert(s.begin() + p, b.getStringAttr("parallel"));
+      kernel->setAttr(attr::kDimensionSemantics, b.getArrayAttr(s));
+    }
+    kernel.walk([&](Operation *op) {
+      if (auto pid = dyn_cast<ProgramIdOp>(op)) {
+        if (pid.getAxis() + batch >= p)
+          pid.setAxis(pid.getAxis() + 1);
+      } else if (auto n = dyn_cast<NumProgramsOp>(op)) {
+        if (n.getAxis() + batch >= p)
+          n.setAxis(n.getAxis() + 1);
+      }
+    });
+
+    auto factorOf = [&](Value v, unsigned d) -> std::pair<int64_t, int64_t> {
+      Slot leader = dims.leader(v, d);
+      for (auto [i, c] : llvm::enumerate(chosen))
+        if (c == leader)
+          return {factors[i], strides[i]};
+      return {1, 1};
+    };
+    auto shrink = [&](Value v) {
+      Type t = v.getType();
+      SmallVector<int64_t> shape(shapeOf(t));
+      bool changed = false;
+      for (unsigned d = 0; d < shape.size(); ++d)
+        if (int64_t f = factorOf(v, d).first; f > 1) {
+          shape[d] /= f;
+          changed = true;
+        }
+      if (!changed)
+        return;
+      if (auto ref = dyn_cast<RefType>(t))
+        v.setType(ref.withShape(shape));
+      else
+        v.setType(RankedTensorType::get(shape, cast<RankedTensorType>(t).getElementType()));
+    };
+
+    // Arguments: index maps pick the piece, blocks shrink.
+    AffineExpr piece = getAffineDimExpr(p, ctx);
+    for (BlockArgument arg : entry.getArguments()) {
+      unsigned i = arg.getArgNumber();
+      if (auto map = kernel.getArgAttrOfType<AffineMapAttr>(i, attr::kIndexMap)) {
+        AffineMap m = map.getValue();
+        SmallVector<AffineExpr> shifted;
+        for (unsigned d = 0; d < m.getNumDims(); ++d)
+          shifted.push_back(getAffineDimExpr(d < p ? d : d + 1, ctx));
+        SmallVector<AffineExpr> results;
+        for (AffineExpr e : m.getResults())
+          results.push_back(e.replaceDims(shifted));
+        auto block = kernel.getArgAttrOfType<DenseI64ArrayAttr>(i, attr::kBlock);
+        SmallVector<int64_t> blockDims(block.asArrayRef());
+        unsigned refDim = 0;
+        for (unsigned k = 0; k < blockDims.size(); ++k) {
+          if (blockDims[k] == 0)
+            continue; // squeezed
+          auto [f, stride] = factorOf(arg, refDim++);
+          if (f == 1)
+            continue;
+          blockDims[k] /= f;
+          results[k] = results[k] * f + (piece.floorDiv(stride) % f);
+        }
+        kernel.setArgAttr(i, attr::kIndexMap,
+                          AffineMapAttr::get(AffineMap::get(m.getNumDims() + 1, 0,
+                                                            results, ctx)));
+        kernel.setArgAttr(i, attr::kBlock, b.getDenseI64ArrayAttr(blockDims));
+      }
+      shrink(arg);
+    }
+    kernel.setFunctionTypeAttr(TypeAttr::get(
+        FunctionType::get(ctx, entry.getArgumentTypes(), {})));
+
+    // Tensors: results and block arguments shrink; splat constants follow.
+    kernel.walk([&](Operation *op) {
+      for (Region &r : op->getRegions())
+        for (Block &blk : r)
+          for (BlockArgument a : blk.getArguments())
+            if (isa<RankedTensorType>(a.getType()))
+              shrink(a);
+      for (Value v : op->getResults()) {
+        if (!isa<RankedTensorType>(v.getType()))
+          continue;
+        Type before = v.getType();
+        shrink(v);
+        if (auto cst = dyn_cast<arith::ConstantOp>(op); cst && v.getType() != before) {
+          auto dense = cast<DenseElementsAttr>(cst.getValue());
+          cst.setValueAttr(DenseElementsAttr::get(cast<ShapedType>(v.getType()),
+                                                  dense.getSplatValue<Attribute>()));
+        }
+      }
+    });
+  }
+};
+} // namespace
