@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pallas/Dialect/Pallas.h"
+#include "pallas/Dialect/Reductions.h"
 #include "pallas/Passes/Passes.h"
 #include "pallas/Spec/LaunchAttributes.h"
 
@@ -618,62 +619,6 @@ LogicalResult KernelLowering::lowerReshape(ReshapeOp op) {
   return success();
 }
 
-/// The neutral element and combiner of a reduction over `elt`.
-static Value reductionIdentity(OpBuilder &b, Location loc, ReductionKind kind,
-                               Type elt) {
-  if (auto f = dyn_cast<FloatType>(elt)) {
-    const llvm::fltSemantics &sem = f.getFloatSemantics();
-    llvm::APFloat v = llvm::APFloat::getZero(sem);
-    if (kind == ReductionKind::prod)
-      v = llvm::APFloat::getOne(sem);
-    if (kind == ReductionKind::max)
-      v = llvm::APFloat::getInf(sem, /*Negative=*/true);
-    if (kind == ReductionKind::min)
-      v = llvm::APFloat::getInf(sem, /*Negative=*/false);
-    return arith::ConstantOp::create(b, loc, b.getFloatAttr(elt, v));
-  }
-  unsigned w = elt.getIntOrFloatBitWidth();
-  llvm::APInt v = llvm::APInt::getZero(w);
-  bool boolean = w == 1;
-  switch (kind) {
-  case ReductionKind::prod: v = llvm::APInt(w, 1); break;
-  case ReductionKind::max: v = boolean ? llvm::APInt::getZero(w) : llvm::APInt::getSignedMinValue(w); break;
-  case ReductionKind::min: v = boolean ? llvm::APInt::getAllOnes(w) : llvm::APInt::getSignedMaxValue(w); break;
-  case ReductionKind::and_: v = llvm::APInt::getAllOnes(w); break;
-  default: break;
-  }
-  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(elt, v));
-}
-
-static Value combine(OpBuilder &b, Location loc, ReductionKind kind, Value x,
-                     Value acc) {
-  bool isFloat = isa<FloatType>(x.getType());
-  bool boolean = x.getType().isInteger(1);
-  switch (kind) {
-  case ReductionKind::sum:
-    return isFloat ? (Value)arith::AddFOp::create(b, loc, x, acc)
-                   : (Value)arith::AddIOp::create(b, loc, x, acc);
-  case ReductionKind::prod:
-    return isFloat ? (Value)arith::MulFOp::create(b, loc, x, acc)
-                   : (Value)arith::MulIOp::create(b, loc, x, acc);
-  case ReductionKind::max:
-    if (isFloat) return arith::MaximumFOp::create(b, loc, x, acc);
-    return boolean ? (Value)arith::MaxUIOp::create(b, loc, x, acc)
-                   : (Value)arith::MaxSIOp::create(b, loc, x, acc);
-  case ReductionKind::min:
-    if (isFloat) return arith::MinimumFOp::create(b, loc, x, acc);
-    return boolean ? (Value)arith::MinUIOp::create(b, loc, x, acc)
-                   : (Value)arith::MinSIOp::create(b, loc, x, acc);
-  case ReductionKind::and_:
-    return arith::AndIOp::create(b, loc, x, acc);
-  case ReductionKind::or_:
-    return arith::OrIOp::create(b, loc, x, acc);
-  case ReductionKind::xor_:
-    return arith::XOrIOp::create(b, loc, x, acc);
-  }
-  llvm_unreachable("reduction kind");
-}
-
 LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
   Value in = values.lookup(op.getInput());
   auto inType = op.getInput().getType();
@@ -685,14 +630,14 @@ LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
     if (!llvm::is_contained(axes, d))
       kept.push_back(inType.getShape()[d]);
   Value init = tensor::EmptyOp::create(b, loc, kept, elt);
-  init = linalg::FillOp::create(b, loc, reductionIdentity(b, loc, op.getKind(), elt),
+  init = linalg::FillOp::create(b, loc, buildReductionIdentity(b, loc, op.getKind(), elt),
                                 init)
              .getResult(0);
   ReductionKind kind = op.getKind();
   auto reduce = linalg::ReduceOp::create(
       b, loc, ValueRange{in}, ValueRange{init}, axes,
       [&](OpBuilder &ib, Location, ValueRange args) {
-        linalg::YieldOp::create(ib, loc, combine(ib, loc, kind, args[0], args[1]));
+        linalg::YieldOp::create(ib, loc, buildReductionCombiner(ib, loc, kind, args[0], args[1]));
       });
   Value r = reduce.getResult(0);
   if (kept.empty())
@@ -771,7 +716,7 @@ LogicalResult KernelLowering::lowerCumsum(CumsumOp op) {
               at[axis] = k;
               Value x = tensor::ExtractOp::create(lb, loc, in, at);
               scf::YieldOp::create(lb, loc,
-                                   combine(lb, loc, ReductionKind::sum, x, iter[0]));
+                                   buildReductionCombiner(lb, loc, ReductionKind::sum, x, iter[0]));
             });
         tensor::YieldOp::create(ib, loc, loop.getResult(0));
       });

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pallas/Dialect/Pallas.h"
+#include "pallas/Dialect/Reductions.h"
 #include "pallas/Passes/Passes.h"
 #include "pallas/Spec/LaunchAttributes.h"
 #include "pallas/Triton/Triton.h"
@@ -691,31 +692,6 @@ LogicalResult TritonLowering::lowerScratchAccess(Operation *op) {
 // Tensor primitives
 //===----------------------------------------------------------------------===//
 
-static Value combine(OpBuilder &b, Location loc, ReductionKind kind, Value x, Value y) {
-  bool isFloat = isa<FloatType>(x.getType());
-  bool boolean = x.getType().isInteger(1);
-  switch (kind) {
-  case ReductionKind::sum:
-    return isFloat ? (Value)arith::AddFOp::create(b, loc, x, y)
-                   : (Value)arith::AddIOp::create(b, loc, x, y);
-  case ReductionKind::prod:
-    return isFloat ? (Value)arith::MulFOp::create(b, loc, x, y)
-                   : (Value)arith::MulIOp::create(b, loc, x, y);
-  case ReductionKind::max:
-    if (isFloat) return arith::MaximumFOp::create(b, loc, x, y);
-    return boolean ? (Value)arith::MaxUIOp::create(b, loc, x, y)
-                   : (Value)arith::MaxSIOp::create(b, loc, x, y);
-  case ReductionKind::min:
-    if (isFloat) return arith::MinimumFOp::create(b, loc, x, y);
-    return boolean ? (Value)arith::MinUIOp::create(b, loc, x, y)
-                   : (Value)arith::MinSIOp::create(b, loc, x, y);
-  case ReductionKind::and_: return arith::AndIOp::create(b, loc, x, y);
-  case ReductionKind::or_: return arith::OrIOp::create(b, loc, x, y);
-  case ReductionKind::xor_: return arith::XOrIOp::create(b, loc, x, y);
-  }
-  llvm_unreachable("reduction kind");
-}
-
 LogicalResult TritonLowering::lowerReduce(ReduceOp op) {
   Value v = values.lookup(op.getInput());
   Type elt = op.getInput().getType().getElementType();
@@ -733,7 +709,7 @@ LogicalResult TritonLowering::lowerReduce(ReduceOp op) {
     Value x = block->addArgument(elt, loc), y = block->addArgument(elt, loc);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(block);
-    tt::ReduceReturnOp::create(b, loc, ValueRange{combine(b, loc, op.getKind(), x, y)});
+    tt::ReduceReturnOp::create(b, loc, ValueRange{buildReductionCombiner(b, loc, op.getKind(), x, y)});
     v = reduce.getResult()[0];
   }
   values.map(op.getResult(), v);
@@ -935,7 +911,7 @@ LogicalResult TritonLowering::lowerOp(Operation *op) {
     Value x = block->addArgument(elt, loc), y = block->addArgument(elt, loc);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(block);
-    tt::ScanReturnOp::create(b, loc, ValueRange{combine(b, loc, ReductionKind::sum, x, y)});
+    tt::ScanReturnOp::create(b, loc, ValueRange{buildReductionCombiner(b, loc, ReductionKind::sum, x, y)});
     values.map(c.getResult(), scan.getResult()[0]);
     return success();
   }
