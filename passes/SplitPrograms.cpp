@@ -149,12 +149,7 @@ struct SplitProgramsPass
         if (!in)
           return;
         auto out = br.getResult().getType();
-        SmallVector<int64_t> map;
-        if (auto given = br.getDims())
-          map.assign(given->begin(), given->end());
-        else
-          for (int64_t i = 0; i < in.getRank(); ++i)
-            map.push_back(out.getRank() - in.getRank() + i);
+        SmallVector<int64_t> map = br.getInputToResultDims();
         for (auto [i, d] : llvm::enumerate(map)) {
           if (in.getDimSize(i) == out.getDimSize(d))
             dims.join(br.getInput(), i, br.getResult(), d);

@@ -721,6 +721,17 @@ LogicalResult IotaOp::verify() {
   return success();
 }
 
+SmallVector<int64_t> BroadcastOp::getInputToResultDims() {
+  if (std::optional<ArrayRef<int64_t>> given = getDims())
+    return SmallVector<int64_t>(given->begin(), given->end());
+  int64_t in = shapeOf(getInput().getType()).size();
+  int64_t out = getResult().getType().getRank();
+  SmallVector<int64_t> dims;
+  for (int64_t i = 0; i < in; ++i)
+    dims.push_back(out - in + i);
+  return dims;
+}
+
 LogicalResult BroadcastOp::verify() {
   Type inputType = getInput().getType();
   RankedTensorType resultType = getResult().getType();
@@ -732,9 +743,11 @@ LogicalResult BroadcastOp::verify() {
            << elementTypeOf(inputType) << " differs from the result's "
            << resultType.getElementType();
   ArrayRef<int64_t> in = shapeOf(inputType), out = resultType.getShape();
-  SmallVector<int64_t> dims;
-  if (std::optional<ArrayRef<int64_t>> given = getDims()) {
-    dims.assign(given->begin(), given->end());
+  if (!getDims() && in.size() > out.size())
+    return emitOpError("cannot broadcast rank ")
+           << in.size() << " to the lower rank " << out.size();
+  SmallVector<int64_t> dims = getInputToResultDims();
+  if (getDims()) {
     if (dims.size() != in.size())
       return emitOpError("has ")
              << dims.size() << " broadcast dim(s) for an input of rank "
@@ -746,12 +759,6 @@ LogicalResult BroadcastOp::verify() {
       if (i > 0 && d <= dims[i - 1])
         return emitOpError("broadcast dims must be strictly increasing");
     }
-  } else {
-    if (in.size() > out.size())
-      return emitOpError("cannot broadcast rank ")
-             << in.size() << " to the lower rank " << out.size();
-    for (size_t i = 0; i < in.size(); ++i)
-      dims.push_back(out.size() - in.size() + i);
   }
   for (auto [i, d] : llvm::enumerate(dims))
     if (in[i] != 1 && in[i] != out[d])

@@ -545,7 +545,6 @@ LogicalResult KernelLowering::lowerWrite(Operation *op, Value ref,
   for (int64_t s : shape)
     ubs.push_back(idx(s));
   SmallVector<Value> init;
-  auto tensorType = RankedTensorType::get(shape, view.elementType);
   if (returnsOld)
     init.push_back(tensor::EmptyOp::create(b, loc, shape, view.elementType));
   scf::LoopNest nest = scf::buildLoopNest(
@@ -557,7 +556,6 @@ LogicalResult KernelLowering::lowerWrite(Operation *op, Value ref,
         return scf::ValueVector{
             tensor::InsertOp::create(ib, loc, old, iter[0], ivs).getResult()};
       });
-  (void)tensorType;
   if (returnsOld)
     values.map(op->getResult(0), nest.results[0]);
   return success();
@@ -575,12 +573,7 @@ LogicalResult KernelLowering::lowerBroadcast(BroadcastOp op) {
     values.map(op.getResult(), tensor::SplatOp::create(b, loc, type, in));
     return success();
   }
-  SmallVector<int64_t> dims;
-  if (auto given = op.getDims())
-    dims.assign(given->begin(), given->end());
-  else
-    for (int64_t i = 0; i < inType.getRank(); ++i)
-      dims.push_back(type.getRank() - inType.getRank() + i);
+  SmallVector<int64_t> dims = op.getInputToResultDims();
   Value r = tensor::GenerateOp::create(
       b, loc, type, ValueRange{}, [&](OpBuilder &ib, Location, ValueRange ivs) {
         SmallVector<Value> at;

@@ -724,12 +724,7 @@ LogicalResult TritonLowering::lowerBroadcast(BroadcastOp op) {
     values.map(op.getResult(), tt::SplatOp::create(b, loc, type, in));
     return success();
   }
-  SmallVector<int64_t> dims;
-  if (auto given = op.getDims())
-    dims.assign(given->begin(), given->end());
-  else
-    for (int64_t i = 0; i < inType.getRank(); ++i)
-      dims.push_back(type.getRank() - inType.getRank() + i);
+  SmallVector<int64_t> dims = op.getInputToResultDims();
   values.map(op.getResult(), expandTo(in, dims, type.getShape()));
   return success();
 }

@@ -4,11 +4,21 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <fstream>
+#include <unistd.h>
 
 using namespace pallas_rt;
 
+/// A fresh temporary file name (the file exists, empty).
+static std::string tempPath() {
+  char name[] = "/tmp/pallas-npy-XXXXXX";
+  int fd = mkstemp(name);
+  if (fd >= 0)
+    close(fd);
+  return name;
+}
+
 TEST_CASE(".npy arrays round-trip") {
-  std::string path = std::tmpnam(nullptr);
+  std::string path = tempPath();
   for (std::vector<int64_t> shape : {std::vector<int64_t>{}, {7}, {2, 3, 4}}) {
     NpyArray a;
     a.descr = "<f4";
@@ -30,7 +40,7 @@ TEST_CASE(".npy arrays round-trip") {
 }
 
 TEST_CASE("broken .npy files are reported, not trusted") {
-  std::string path = std::tmpnam(nullptr);
+  std::string path = tempPath();
   std::string error;
   {
     std::ofstream os(path, std::ios::binary);

@@ -202,6 +202,11 @@ def Pallas_BroadcastOp : Pallas_Op<"broadcast", [Pure]> {
     $input (`dims` $dims^)? attr-dict `:` type($input) `->` type($result)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The result dim each input dim maps to: `dims`, or the trailing
+    /// result dims when `dims` is absent. Empty for a scalar input.
+    ::llvm::SmallVector<int64_t> getInputToResultDims();
+  }];
 }
 
 def Pallas_ReshapeOp : Pallas_Op<"reshape", [Pure]> {
