@@ -45,6 +45,38 @@ IndexerList IndexerList::expandedFor(int64_t rank) const {
   return list;
 }
 
+IndexerList::ResultLayout
+IndexerList::resultLayout(unsigned advancedRank) const {
+  ResultLayout layout;
+  layout.sliceDim.assign(items.size(), -1);
+  bool hasAdvanced = hasTensorIndexer();
+  int first = -1, last = -1;
+  for (auto [d, idx] : llvm::enumerate(items)) {
+    if (idx.isSlice())
+      continue;
+    if (first < 0)
+      first = d;
+    last = d;
+  }
+  bool contiguous = true;
+  for (int d = first; hasAdvanced && d <= last; ++d)
+    contiguous &= !items[d].isSlice();
+  int pos = 0;
+  if (hasAdvanced && !contiguous) {
+    layout.advancedStart = 0;
+    pos = advancedRank;
+  }
+  for (auto [d, idx] : llvm::enumerate(items)) {
+    if (hasAdvanced && contiguous && static_cast<int>(d) == first) {
+      layout.advancedStart = pos;
+      pos += advancedRank;
+    }
+    if (idx.isSlice())
+      layout.sliceDim[d] = pos++;
+  }
+  return layout;
+}
+
 LogicalResult IndexerList::resultShape(ArrayRef<int64_t> refShape,
                                        ArrayRef<ArrayRef<int64_t>> tensorShapes,
                                        SmallVectorImpl<int64_t> &shape,
@@ -64,30 +96,17 @@ LogicalResult IndexerList::resultShape(ArrayRef<int64_t> refShape,
     }
     advanced = joined;
   }
-  bool hasAdvanced = !tensorShapes.empty();
-  // Advanced indexers (tensors, and scalars among them) next to each other
-  // put the broadcast shape in their place; otherwise it goes first.
-  int first = -1, last = -1;
-  for (auto [d, idx] : llvm::enumerate(items)) {
-    if (idx.isSlice())
-      continue;
-    if (first < 0)
-      first = d;
-    last = d;
-  }
-  bool contiguous = true;
-  for (int d = first; hasAdvanced && d <= last; ++d)
-    contiguous &= !items[d].isSlice();
-  if (hasAdvanced && !contiguous)
-    shape.append(advanced.begin(), advanced.end());
-  for (auto [d, idx] : llvm::enumerate(items)) {
-    if (idx.isSlice()) {
-      shape.push_back(idx.kind == IndexerKind::Full ? refShape[d] : idx.size);
-      continue;
-    }
-    if (hasAdvanced && contiguous && static_cast<int>(d) == first)
-      shape.append(advanced.begin(), advanced.end());
-  }
+  ResultLayout layout = resultLayout(tensorShapes.empty() ? 0 : advanced.size());
+  unsigned rank = llvm::count_if(items, [](const Indexer &i) { return i.isSlice(); });
+  if (layout.advancedStart >= 0)
+    rank += advanced.size();
+  shape.assign(rank, 0);
+  for (auto [d, idx] : llvm::enumerate(items))
+    if (layout.sliceDim[d] >= 0)
+      shape[layout.sliceDim[d]] =
+          idx.kind == IndexerKind::Full ? refShape[d] : idx.size;
+  if (layout.advancedStart >= 0)
+    llvm::copy(advanced, shape.begin() + layout.advancedStart);
   return success();
 }
 

@@ -343,24 +343,12 @@ SmallVector<Value> KernelLowering::elementIndices(
     ValueRange operands, ArrayRef<int64_t> advancedShape, ValueRange ivs,
     Value &inBounds) {
   // Where the broadcast (advanced) coordinates sit among the result dims.
-  bool hasAdvanced = list.hasTensorIndexer();
-  int first = -1, last = -1;
-  for (auto [d, i] : llvm::enumerate(list.get()))
-    if (!i.isSlice()) {
-      if (first < 0)
-        first = d;
-      last = d;
-    }
-  bool contiguous = true;
-  for (int d = first; hasAdvanced && d <= last; ++d)
-    contiguous &= !list.get()[d].isSlice();
   unsigned advRank = advancedShape.size();
-  unsigned pos = 0;
+  IndexerList::ResultLayout layout = list.resultLayout(advRank);
   SmallVector<Value> adv;
-  if (hasAdvanced && !contiguous) {
-    adv.assign(ivs.begin(), ivs.begin() + advRank);
-    pos = advRank;
-  }
+  if (layout.advancedStart >= 0)
+    adv.assign(ivs.begin() + layout.advancedStart,
+               ivs.begin() + layout.advancedStart + advRank);
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(ib, loc, v); };
   auto toIdx = [&](Value v) -> Value {
     if (v.getType().isIndex())
@@ -370,19 +358,15 @@ SmallVector<Value> KernelLowering::elementIndices(
   SmallVector<Value> coords; // per view dim
   unsigned next = 0;
   for (auto [d, i] : llvm::enumerate(list.get())) {
-    if (hasAdvanced && contiguous && static_cast<int>(d) == first) {
-      adv.assign(ivs.begin() + pos, ivs.begin() + pos + advRank);
-      pos += advRank;
-    }
     Value operand = i.takesOperand() ? operands[next++] : Value();
     switch (i.kind) {
     case IndexerKind::Full:
-      coords.push_back(ivs[pos++]);
+      coords.push_back(ivs[layout.sliceDim[d]]);
       break;
     case IndexerKind::Slice:
     case IndexerKind::SliceConst: {
       Value start = i.kind == IndexerKind::Slice ? toIdx(operand) : cst(i.start);
-      Value step = arith::MulIOp::create(ib, loc, ivs[pos++], cst(i.stride));
+      Value step = arith::MulIOp::create(ib, loc, ivs[layout.sliceDim[d]], cst(i.stride));
       coords.push_back(arith::AddIOp::create(ib, loc, start, step));
       break;
     }

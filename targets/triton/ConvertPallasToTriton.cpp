@@ -509,34 +509,16 @@ LogicalResult TritonLowering::access(Operation *op, Value ref,
     OpTrait::util::getBroadcastedShape(advanced, t, joined);
     advanced = joined;
   }
-  // Where each result dim comes from (NumPy rules, as in resultShape).
-  bool hasAdvanced = !tensorShapes.empty();
-  int first = -1, last = -1;
-  for (auto [d, i] : llvm::enumerate(list.get()))
-    if (!i.isSlice()) {
-      if (first < 0)
-        first = d;
-      last = d;
-    }
-  bool contiguous = true;
-  for (int d = first; hasAdvanced && d <= last; ++d)
-    contiguous &= !list.get()[d].isSlice();
-  unsigned pos = 0, advPos = 0;
-  if (hasAdvanced && !contiguous)
-    pos = advanced.size();
+  IndexerList::ResultLayout layout = list.resultLayout(advanced.size());
   SmallVector<Value> coords;
   unsigned next = 0;
   for (auto [d, i] : llvm::enumerate(list.get())) {
-    if (hasAdvanced && contiguous && static_cast<int>(d) == first) {
-      advPos = pos;
-      pos += advanced.size();
-    }
     Value operand = i.takesOperand() ? operands[next++] : Value();
     switch (i.kind) {
     case IndexerKind::Full:
     case IndexerKind::Slice:
     case IndexerKind::SliceConst: {
-      Value c = rangeAlong(pos++, shape);
+      Value c = rangeAlong(layout.sliceDim[d], shape);
       if (i.stride != 1)
         c = arith::MulIOp::create(b, loc, c, splat(i32(i.stride), shape));
       if (i.kind != IndexerKind::Full)
@@ -557,7 +539,7 @@ LogicalResult TritonLowering::access(Operation *op, Value ref,
       auto tt = cast<RankedTensorType>(t.getType());
       SmallVector<int64_t> at;
       for (int64_t j = 0; j < tt.getRank(); ++j)
-        at.push_back(advPos + advanced.size() - tt.getRank() + j);
+        at.push_back(layout.advancedStart + advanced.size() - tt.getRank() + j);
       coords.push_back(expandTo(t, at, shape));
       break;
     }

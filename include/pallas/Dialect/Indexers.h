@@ -57,6 +57,18 @@ public:
   /// Expands `[...]` to one `:` per dimension of a ref of rank `rank`.
   IndexerList expandedFor(int64_t rank) const;
 
+  /// Where each part of an access lands among the result dims (NumPy):
+  /// slices (`:`, `ds`) take one result dim each, in order; the tensor
+  /// indexers' broadcast shape (of rank `advancedRank`) takes a run of dims
+  /// starting at `advancedStart` - where the first advanced indexer stands
+  /// when the advanced indexers (tensors, and scalars among them) are
+  /// adjacent, in front otherwise.
+  struct ResultLayout {
+    llvm::SmallVector<int> sliceDim; ///< per indexer; -1 for non-slices
+    int advancedStart = -1;          ///< -1 without tensor indexers
+  };
+  ResultLayout resultLayout(unsigned advancedRank) const;
+
   /// The shape the access yields for a ref of shape `refShape`, following
   /// NumPy's rules for basic and advanced indexing. `tensorShapes` are the
   /// shapes of the tensor indexers in order. Fails with a message when the
