@@ -21,6 +21,6 @@ for k in add_vectors add_one softmax matmul_kloop matmul_accumulate matmul_relu;
   compile "$conf/$k" $k
 done
 compile "$conf/matmul_relu" matmul_relu_vmap spec_vmap.json
-for k in edge_add2d row_sum_arbitrary vmap_scale inplace_add gather_oob prefetch_rows ops_tour; do
+for k in edge_add2d row_sum_arbitrary vmap_scale inplace_add gather_oob prefetch_rows ops_tour gather2d; do
   compile "$root/examples/$k" $k
 done

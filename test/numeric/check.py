@@ -64,6 +64,22 @@ def ops_tour_ref(x):
             x[0][None, :] + x[:, 3][:, None], x.T @ x]
 
 
+def gather2d_inputs(rng):
+    rows = rng.integers(0, 32, 8).astype(np.int32)
+    rows[0] = 40  # past the end: reads 0
+    cols = rng.integers(0, 16, 4).astype(np.int32)
+    cols[1] = -3  # negative: reads 0
+    return [nonzero_normal(rng, (32, 16)), rows, cols]
+
+
+def gather2d_ref(x, rows, cols):
+    def at(r, c):
+        ok = (r >= 0) & (r < 32) & (c >= 0) & (c < 16)
+        return np.where(ok, x[np.clip(r, 0, 31), np.clip(c, 0, 15)], 0).astype(np.float32)
+    return [at(rows[:, None], np.arange(2, 10, 2)[None, :]),
+            at(rows[:, None], cols[None, :])]
+
+
 def matmul_bf16(x, y):
     return from_bf16_bits(x) @ from_bf16_bits(y)
 
@@ -117,6 +133,8 @@ CASES = {
                       lambda r: [np.array([5, 0, 15, 5], np.int32),
                                  nonzero_normal(r, (16, 128))],
                       lambda rows, x: [2 * x[rows]], 1e-6, 0, None),
+    "gather2d": (os.path.join(EXAMPLES, "gather2d"), "spec.json",
+                 gather2d_inputs, gather2d_ref, 0, 0, None),
     "ops_tour": (os.path.join(EXAMPLES, "ops_tour"), "spec.json",
                  lambda r: [nonzero_normal(r, (16, 32))], ops_tour_ref,
                  1e-5, 1e-5, None),
