@@ -25,8 +25,12 @@ for case in sorted(glob.glob(os.path.join(here, "cases", "*"))):
     for p in ins:
         shape = p["shape"]
         if p["dtype"] == "i32":
-            a = (rng.permutation(110)[: int(np.prod(shape))] - 20 if name == "gather_oob"
-                 else rng.integers(0, 16 if name == "prefetch_rows" else 1000, shape))
+            if name == "gather_oob":  # unique, some out of range
+                a = rng.permutation(110)[: int(np.prod(shape))] - 20
+            elif name in ("gather2d", "prefetch_rows"):  # mostly in range
+                a = rng.integers(-2, 34 if name == "gather2d" else 16, shape)
+            else:
+                a = rng.integers(0, 1000, shape)
             a = np.asarray(a, np.int32).reshape(shape)
         else:
             f = rng.standard_normal(shape).astype(np.float32)
