@@ -4,11 +4,11 @@
 
 CUresult run(const void *cubin, unsigned shared, CUstream stream,
              CUdeviceptr x, CUdeviceptr o) {
-  softmax_module m;
-  CUresult r = softmax_load(&m, cubin, shared);
+  CUresult r = softmax_load(cubin, shared);
   if (r != CUDA_SUCCESS)
     return r;
-  r = softmax(&m, stream, x, o);
-  softmax_unload(&m);
-  return r;
+  r = softmax(stream, x, o);
+  if (r != CUDA_SUCCESS)
+    return r;
+  return softmax_unload();
 }
