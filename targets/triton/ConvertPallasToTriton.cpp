@@ -100,6 +100,7 @@ private:
   template <typename ArgOp>
   LogicalResult lowerArgReduce(ArgOp op, bool isMax);
   LogicalResult lowerConcatenate(ConcatenateOp op);
+  LogicalResult lowerAtomicCAS(AtomicCASOp op);
   LogicalResult lowerScratchAccess(Operation *op);
 
   KernelOp kernel;
@@ -650,6 +651,36 @@ LogicalResult TritonLowering::lowerWrite(Operation *op, Value ref,
   return success();
 }
 
+/// tt.atomic_cas has no mask, so one element at a time, under an scf.if on
+/// the bounds check. Out of bounds nothing is swapped and the result is
+/// `cmp + 1`: a value other than `cmp`, which tells the caller so.
+LogicalResult TritonLowering::lowerAtomicCAS(AtomicCASOp op) {
+  if (isa<RankedTensorType>(op.getValue().getType()))
+    return op.emitOpError("the triton target supports compare-and-swap on "
+                          "one element at a time");
+  Value ptr, mask;
+  SmallVector<int64_t> shape;
+  Type elt;
+  if (failed(access(op, op.getRef(), op.getIndexers(), op.getIndices(), ptr,
+                    mask, shape, elt)))
+    return failure();
+  Value cmp = values.lookup(op.getCmp()), val = values.lookup(op.getValue());
+  auto guard = scf::IfOp::create(b, loc, TypeRange{elt}, mask, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(guard.thenBlock());
+    Value old = tt::AtomicCASOp::create(b, loc, elt, ptr, cmp, val,
+                                        tt::MemSemantic::ACQUIRE_RELEASE,
+                                        tt::MemSyncScope::GPU);
+    scf::YieldOp::create(b, loc, old);
+    b.setInsertionPointToStart(guard.elseBlock());
+    Value one = arith::ConstantOp::create(b, loc, b.getIntegerAttr(elt, 1));
+    scf::YieldOp::create(b, loc, Value(arith::AddIOp::create(b, loc, cmp, one)));
+  }
+  values.map(op.getResult(), guard.getResult(0));
+  return success();
+}
+
 /// Whole-ref loads and stores of scratch read and replace its value.
 LogicalResult TritonLowering::lowerScratchAccess(Operation *op) {
   auto whole = [](ArrayRef<int64_t> encoded) { return encoded.empty(); };
@@ -847,6 +878,8 @@ LogicalResult TritonLowering::lowerOp(Operation *op) {
   if (auto a = dyn_cast<AtomicRMWOp>(op))
     return lowerWrite(op, a.getRef(), a.getIndexers(), a.getIndices(), a.getValue(),
                       a.getMask(), a.getKind(), true);
+  if (auto cas = dyn_cast<AtomicCASOp>(op))
+    return lowerAtomicCAS(cas);
   if (auto i = dyn_cast<IotaOp>(op)) {
     auto type = i.getResult().getType();
     Value r = rangeAlong(i.getDim(), type.getShape());
