@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "pallas/Dialect/Pallas.h"
 #include "pallas/Dialect/Reductions.h"
+#include "pallas/Passes/CloneLowering.h"
 #include "pallas/Passes/Passes.h"
 #include "pallas/Spec/LaunchAttributes.h"
 
@@ -213,26 +214,8 @@ LogicalResult KernelLowering::lowerGeneric(Operation *op) {
                              "lower; refs may only be indexed by pallas ops");
   if (isa<func::CallOp>(op))
     return op->emitOpError("calls must be inlined before lowering");
-  if (op->getNumRegions() == 0) {
-    b.clone(*op, values);
-    return success();
-  }
-  Operation *copy = b.cloneWithoutRegions(*op, values);
-  OpBuilder::InsertionGuard guard(b);
-  for (auto [src, dst] : llvm::zip(op->getRegions(), copy->getRegions())) {
-    for (Block &block : src) {
-      Block *nb = new Block();
-      dst.push_back(nb);
-      for (BlockArgument a : block.getArguments())
-        values.map(a, nb->addArgument(a.getType(), a.getLoc()));
-    }
-    for (auto [sb, db] : llvm::zip(src, dst)) {
-      b.setInsertionPointToEnd(&db);
-      if (failed(lowerBlock(sb)))
-        return failure();
-    }
-  }
-  return success();
+  return cloneLoweringRegions(b, op, values,
+                              [&](Block &block) { return lowerBlock(block); });
 }
 
 //===----------------------------------------------------------------------===//

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "pallas/Dialect/Pallas.h"
 #include "pallas/Dialect/Reductions.h"
+#include "pallas/Passes/CloneLowering.h"
 #include "pallas/Passes/Passes.h"
 #include "pallas/Spec/LaunchAttributes.h"
 #include "pallas/Triton/Triton.h"
@@ -320,26 +321,8 @@ LogicalResult TritonLowering::lowerGeneric(Operation *op) {
     return op->emitOpError("writes scratch refs inside a region the triton "
                            "target cannot carry them through");
   }
-  if (op->getNumRegions() == 0) {
-    b.clone(*op, values);
-    return success();
-  }
-  Operation *copy = b.cloneWithoutRegions(*op, values);
-  OpBuilder::InsertionGuard guard(b);
-  for (auto [src, dst] : llvm::zip(op->getRegions(), copy->getRegions())) {
-    for (Block &block : src) {
-      Block *nb = new Block();
-      dst.push_back(nb);
-      for (BlockArgument a : block.getArguments())
-        values.map(a, nb->addArgument(a.getType(), a.getLoc()));
-    }
-    for (auto [sb, db] : llvm::zip(src, dst)) {
-      b.setInsertionPointToEnd(&db);
-      if (failed(lowerBlock(sb)))
-        return failure();
-    }
-  }
-  return success();
+  return cloneLoweringRegions(b, op, values,
+                              [&](Block &block) { return lowerBlock(block); });
 }
 
 /// scf.if writing scratch: both branches yield the scratch values too.
