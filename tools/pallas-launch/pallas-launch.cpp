@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "Launcher.h"
 
-#include <CLI/CLI.hpp>
+#include "CommandLine.h"
 #include <iostream>
 
 int main(int argc, char **argv) {
@@ -18,16 +18,8 @@ int main(int argc, char **argv) {
   app.add_option("--inputs", request.inputs, "input arrays in spec order");
   app.add_option("--outputs", request.outputs, "output files in spec order");
   app.add_option("--threads", request.threads, "host threads (default: all CPUs)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp &e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion &e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError &e) {
-    std::cerr << "pallas-launch: error: " << e.what() << "\n";
-    return 1;
-  }
+  if (std::optional<int> code = pallas_rt::parseCommandLine(app, argc, argv, "pallas-launch"))
+    return *code;
   std::string error;
   if (!pallas_rt::launch(request, error)) {
     std::cerr << "pallas-launch: error: " << error << "\n";

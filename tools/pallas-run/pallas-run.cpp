@@ -18,7 +18,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <CLI/CLI.hpp>
+#include "CommandLine.h"
 
 using namespace mlir;
 using namespace mlir::pallas;
@@ -40,16 +40,8 @@ int main(int argc, char **argv) {
   app.add_option("--threads", request.threads, "host threads (default: all CPUs)");
   app.add_option("--host-cpu", options.hostCpu, "CPU to compile for (default: native)");
   app.add_option("--keep", keep, "also keep the compiled artifacts in this directory");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp &e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion &e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError &e) {
-    llvm::errs() << "pallas-run: error: " << e.what() << "\n";
-    return 1;
-  }
+  if (std::optional<int> code = pallas_rt::parseCommandLine(app, argc, argv, "pallas-run"))
+    return *code;
 
   DialectRegistry registry;
   registerPallasDialects(registry);

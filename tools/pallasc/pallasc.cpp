@@ -15,7 +15,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <CLI/CLI.hpp>
+#include "CommandLine.h"
 
 using namespace mlir;
 using namespace mlir::pallas;
@@ -67,16 +67,8 @@ int main(int argc, char **argv) {
   app.add_option("--sanitize", options.sanitize,
                  "host target: instrument the kernel code ('address')")
       ->check(CLI::IsMember({"address"}));
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp &e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion &e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError &e) {
-    llvm::errs() << "pallasc: error: " << e.what() << "\n";
-    return 1;
-  }
+  if (std::optional<int> code = pallas_rt::parseCommandLine(app, argc, argv, "pallasc"))
+    return *code;
   if (list) {
     listTargets(llvm::outs());
     return 0;
