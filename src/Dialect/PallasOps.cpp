@@ -136,6 +136,22 @@ LogicalResult RunScopedOp::verify() {
   return success();
 }
 
+/// ODS checks that an op's operandSegmentSizes add up and that an optional
+/// operand's segment holds at most one value, but not that a required
+/// operand's segment holds exactly one: the generic form can give it none,
+/// and its accessor would then read past the operands.
+template <typename OpT>
+static LogicalResult verifyRequiredSegments(
+    OpT op, std::initializer_list<std::pair<unsigned, StringRef>> required) {
+  for (auto [group, name] : required) {
+    size_t n = op.getODSOperands(group).size();
+    if (n != 1)
+      return op.emitOpError("operand group '")
+             << name << "' requires exactly 1 element, but found " << n;
+  }
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Indexed access: shared syntax
 //===----------------------------------------------------------------------===//
@@ -217,6 +233,14 @@ static void printAccessTypes(OpAsmPrinter &p, Type refType,
     p << ", " << t;
 }
 
+/// Whether the `size` elements start, start + stride, ... lie in [0, dim),
+/// for start >= 0 and size, stride, dim >= 1; `start + (size - 1) * stride`
+/// itself could overflow.
+static bool sliceFits(int64_t start, int64_t size, int64_t stride,
+                      int64_t dim) {
+  return start < dim && size - 1 <= (dim - 1 - start) / stride;
+}
+
 /// Checks the indexers against the ref and computes the accessed shape.
 static LogicalResult verifyAccess(Operation *op, RefType refType,
                                   ArrayRef<int64_t> encoded, ValueRange indices,
@@ -266,11 +290,12 @@ static LogicalResult verifyAccess(Operation *op, RefType refType,
              << idx.start << " is out of bounds for dimension " << d
              << " of size " << dim;
     if (idx.kind == IndexerKind::SliceConst &&
-        idx.start + (idx.size - 1) * idx.stride >= dim)
+        !sliceFits(idx.start, idx.size, idx.stride, dim))
       return op->emitOpError("slice ds(")
              << idx.start << ", " << idx.size << ", " << idx.stride
              << ") does not fit dimension " << d << " of size " << dim;
-    if (idx.kind == IndexerKind::Slice && (idx.size - 1) * idx.stride >= dim)
+    if (idx.kind == IndexerKind::Slice &&
+        !sliceFits(0, idx.size, idx.stride, dim))
       return op->emitOpError("slice of size ")
              << idx.size << " and stride " << idx.stride
              << " does not fit dimension " << d << " of size " << dim;
@@ -383,6 +408,8 @@ void LoadOp::print(OpAsmPrinter &p) {
 }
 
 LogicalResult LoadOp::verify() {
+  if (failed(verifyRequiredSegments(*this, {{0, "ref"}})))
+    return failure();
   SmallVector<int64_t> shape;
   RefType refType = cast<RefType>(getRef().getType());
   if (failed(verifyAccess(*this, refType, getIndexers(), getIndices(), shape)))
@@ -475,6 +502,8 @@ void StoreOp::print(OpAsmPrinter &p) {
              getMask());
 }
 LogicalResult StoreOp::verify() {
+  if (failed(verifyRequiredSegments(*this, {{0, "ref"}, {2, "value"}})))
+    return failure();
   return verifyWrite(*this, getRef(), getIndexers(), getIndices(), getValue(),
                      getMask());
 }
@@ -498,6 +527,8 @@ static LogicalResult verifyOldValue(Operation *op, Value value, Value result) {
 }
 
 LogicalResult SwapOp::verify() {
+  if (failed(verifyRequiredSegments(*this, {{0, "ref"}, {2, "value"}})))
+    return failure();
   if (failed(verifyWrite(*this, getRef(), getIndexers(), getIndices(),
                          getValue(), getMask())))
     return failure();
@@ -524,6 +555,8 @@ void AtomicRMWOp::print(OpAsmPrinter &p) {
              getMask());
 }
 LogicalResult AtomicRMWOp::verify() {
+  if (failed(verifyRequiredSegments(*this, {{0, "ref"}, {2, "value"}})))
+    return failure();
   if (failed(verifyWrite(*this, getRef(), getIndexers(), getIndices(),
                          getValue(), getMask())) ||
       failed(verifyOldValue(*this, getValue(), getResult())))
@@ -675,6 +708,8 @@ static void printCopy(OpAsmPrinter &p, CopyOp op) {
 
 template <typename CopyOp>
 static LogicalResult verifyCopy(CopyOp op) {
+  if (failed(verifyRequiredSegments(op, {{0, "src"}, {2, "dst"}, {4, "sem"}})))
+    return failure();
   SmallVector<int64_t> srcShape, dstShape;
   auto srcType = cast<RefType>(op.getSrc().getType());
   auto dstType = cast<RefType>(op.getDst().getType());

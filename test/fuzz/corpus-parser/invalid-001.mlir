@@ -1,0 +1,3 @@
+pallas.kernel @k(%r: !pallas.ref<4x0xf32>) {
+  pallas.return
+}

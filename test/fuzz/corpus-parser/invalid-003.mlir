@@ -1,0 +1,3 @@
+pallas.kernel @k(%r: !pallas.ref<4xi4>) {
+  pallas.return
+}

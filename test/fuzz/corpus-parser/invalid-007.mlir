@@ -1,0 +1,1 @@
+pallas.kernel @k(!pallas.ref<4xf32>)

@@ -1,0 +1,3 @@
+pallas.kernel @k() {
+  pallas.yield
+}

@@ -1,0 +1,4 @@
+pallas.kernel @k() {
+  %i = pallas.program_id -1 : i32
+  pallas.return
+}

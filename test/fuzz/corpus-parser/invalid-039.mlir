@@ -1,0 +1,4 @@
+pallas.kernel @k(%r: !pallas.ref<4x8xf32>) {
+  %v = pallas.load %r[0, 0] : !pallas.ref<4x8xf32> -> tensor<f32>
+  pallas.return
+}

@@ -1,0 +1,5 @@
+pallas.kernel @k() {
+  %v = arith.constant dense<1.0> : tensor<4x8xf32>
+  %t = pallas.transpose %v [1, 0, 2] : tensor<4x8xf32> -> tensor<8x4xf32>
+  pallas.return
+}

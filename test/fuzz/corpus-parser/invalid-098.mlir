@@ -1,0 +1,6 @@
+pallas.kernel @k() {
+  %a = arith.constant dense<1.0> : tensor<4x8xf16>
+  %b = arith.constant dense<1.0> : tensor<8x16xbf16>
+  %d = pallas.dot %a, %b : tensor<4x8xf16>, tensor<8x16xbf16> -> tensor<4x16xf32>
+  pallas.return
+}
