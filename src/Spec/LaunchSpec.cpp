@@ -484,6 +484,22 @@ void SpecReader::readVmap(const json &v, const std::string &path) {
       if (!axis)
         error(path + ".out_axes[" + std::to_string(i) + "]")
             << "outputs must be batched (null out_axes are not supported)";
+    // vmap multiplies the grid and each batched array by its size: the same
+    // limits hold after it.
+    if (vmap.size > kMaxGridPrograms / spec.numPrograms())
+      error(path + ".size") << "vmap size " << vmap.size
+                            << " makes a grid of more than 2^40 programs";
+    auto checkBatched = [&](const char *key,
+                            ArrayRef<std::optional<int64_t>> axes,
+                            const std::vector<SpecOperand> &operands) {
+      for (auto [i, axis] : llvm::enumerate(axes))
+        if (axis && vmap.size > kMaxArrayElements / operands[i].numElements())
+          error(path + "." + key + "[" + std::to_string(i) + "]")
+              << "batching " << operands[i].path << " by " << vmap.size
+              << " makes an array of more than 2^40 elements";
+    };
+    checkBatched("in_axes", vmap.inAxes, spec.inputs);
+    checkBatched("out_axes", vmap.outAxes, spec.outputs);
     spec.vmap = vmap;
   }
 }
