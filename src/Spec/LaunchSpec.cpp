@@ -500,6 +500,10 @@ void SpecReader::readVmap(const json &v, const std::string &path) {
     };
     checkBatched("in_axes", vmap.inAxes, spec.inputs);
     checkBatched("out_axes", vmap.outAxes, spec.outputs);
+    if (spec.grid.size() + 1 > kMaxGridRank)
+      error(path) << "vmap adds a grid axis to a grid of rank "
+                  << spec.grid.size() << "; the limit is " << kMaxGridRank
+                  << " axes";
     spec.vmap = vmap;
   }
 }

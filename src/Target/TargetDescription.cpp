@@ -65,7 +65,7 @@ mlir::pallas::parseTargetDescription(llvm::StringRef yaml,
   TargetDescription t;
   for (auto it = root.begin(); it != root.end(); ++it) {
     std::string key = it->first.as<std::string>();
-    const YAML::Node &v = it->second;
+    YAML::Node v = it->second; // a copy: the iterator yields a temporary
     if (v.IsScalar()) {
       t.fields[key] = v.as<std::string>();
     } else if (v.IsSequence()) {
