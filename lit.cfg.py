@@ -16,11 +16,17 @@ config.test_exec_root = os.path.join(build_dir, "lit")
 llvm_bin = "/usr/lib/llvm-22/bin"
 config.environment["PATH"] = os.pathsep.join(
     [os.path.join(build_dir, "bin"), llvm_bin, config.environment.get("PATH", os.environ["PATH"])])
-for var in ["HOME", "PYTHONPATH", "TMPDIR"]:
+for var in ["HOME", "PYTHONPATH", "TMPDIR", "PALLAS_SHARED_DIR"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
-config.substitutions.append(("%conformance", os.path.join(os.path.dirname(src_root), "shared", "conformance")))
+# The shared conformance kernels sit beside the checkout (../shared), or
+# where PALLAS_SHARED_DIR says.
+shared_dir = os.environ.get("PALLAS_SHARED_DIR",
+                            os.path.join(os.path.dirname(src_root), "shared"))
+if not os.path.isdir(os.path.join(shared_dir, "conformance")):
+    lit_config.fatal("conformance kernels not found in %s (set PALLAS_SHARED_DIR)" % shared_dir)
+config.substitutions.append(("%conformance", os.path.join(shared_dir, "conformance")))
 config.substitutions.append(("%examples", os.path.join(src_root, "examples")))
 config.substitutions.append(("%srcroot", src_root))
 config.substitutions.append(("%python", "python3"))

@@ -17,7 +17,9 @@ import ml_dtypes
 BF16 = ml_dtypes.bfloat16
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-CONFORMANCE = os.path.join(os.path.dirname(ROOT), "shared", "conformance")
+CONFORMANCE = os.path.join(
+    os.environ.get("PALLAS_SHARED_DIR", os.path.join(os.path.dirname(ROOT), "shared")),
+    "conformance")
 EXAMPLES = os.path.join(ROOT, "examples")
 
 
