@@ -1,18 +1,87 @@
 //===- Launcher.cpp - running compiled artifacts without the compiler -----===//
 #include "Launcher.h"
-#include "Npy.h"
-
-#include <nlohmann/json.hpp>
+#include "LauncherDetail.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
-using json = nlohmann::json;
-
 namespace pallas_rt {
+
+double LaunchTiming::median() const {
+  if (micros.empty())
+    return 0;
+  std::vector<double> sorted = micros;
+  std::sort(sorted.begin(), sorted.end());
+  size_t n = sorted.size();
+  return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+
+double LaunchTiming::min() const {
+  return micros.empty() ? 0 : *std::min_element(micros.begin(), micros.end());
+}
+
+namespace detail {
+
+const json::Value &member(const json::Value &object, const std::string &key,
+                          const std::string &where) {
+  if (!object.isObject())
+    throw ManifestError{where + " is " +
+                        json::Value::kindName(object.kind()) +
+                        ", expected an object"};
+  const json::Value *v = object.find(key);
+  if (!v)
+    throw ManifestError{where + " lacks \"" + key + "\""};
+  return *v;
+}
+
+std::string getString(const json::Value &object, const std::string &key,
+                      const std::string &where) {
+  const json::Value &v = member(object, key, where);
+  if (!v.isString())
+    throw ManifestError{where + "." + key + " is " +
+                        json::Value::kindName(v.kind()) + ", expected a string"};
+  return v.string();
+}
+
+static int64_t asInt(const json::Value &v, const std::string &where) {
+  if (!v.isInteger())
+    throw ManifestError{where + " is " +
+                        (v.isNumber() ? std::string("not an integer")
+                                      : json::Value::kindName(v.kind())) +
+                        ", expected an integer"};
+  return v.integer();
+}
+
+int64_t getInt(const json::Value &object, const std::string &key,
+               const std::string &where) {
+  return asInt(member(object, key, where), where + "." + key);
+}
+
+std::vector<int64_t> getInts(const json::Value &object, const std::string &key,
+                             const std::string &where) {
+  const json::Value &v = member(object, key, where);
+  if (!v.isArray())
+    throw ManifestError{where + "." + key + " is " +
+                        json::Value::kindName(v.kind()) +
+                        ", expected an array of integers"};
+  std::vector<int64_t> out;
+  for (size_t i = 0; i < v.array().size(); ++i)
+    out.push_back(
+        asInt(v.array()[i], where + "." + key + "[" + std::to_string(i) + "]"));
+  return out;
+}
+
+} // namespace detail
+
+using namespace detail;
 
 static bool findManifest(const LaunchRequest &r, std::string &path,
                          std::string &error) {
@@ -68,112 +137,139 @@ static void poison(std::vector<uint8_t> &data, const std::string &dtype) {
   }
 }
 
-bool launch(const LaunchRequest &r, std::string &error) {
-  std::string manifestPath;
-  if (!findManifest(r, manifestPath, error))
-    return false;
-  std::ifstream in(manifestPath);
-  if (!in) {
-    error = "cannot open manifest '" + manifestPath + "'";
+/// Reads the inputs and makes the outputs, checked against the manifest.
+static bool prepareBuffers(const json::Value &m, const LaunchRequest &r,
+                           KernelBuffers &b, std::string &error) {
+  std::string name = getString(m, "name", "manifest");
+  const json::Value &params = member(m, "parameters", "manifest");
+  if (!params.isArray())
+    throw ManifestError{"manifest.parameters is not an array"};
+  size_t count = params.array().size();
+  std::vector<size_t> inputs;
+  for (size_t i = 0; i < count; ++i) {
+    std::string where = "manifest.parameters[" + std::to_string(i) + "]";
+    std::string role = getString(params.array()[i], "role", where);
+    if (role == "output")
+      b.outputs.push_back(i);
+    else if (role == "input" || role == "prefetch")
+      inputs.push_back(i);
+    else
+      throw ManifestError{where + ".role is '" + role +
+                          "', expected input, prefetch or output"};
+  }
+  if (r.inputs.size() != inputs.size() || r.outputs.size() != b.outputs.size()) {
+    error = "kernel '" + name + "' takes " + std::to_string(inputs.size()) +
+            " input(s) and " + std::to_string(b.outputs.size()) +
+            " output(s); got " + std::to_string(r.inputs.size()) + " and " +
+            std::to_string(r.outputs.size());
     return false;
   }
-  json m;
-  try {
-    m = json::parse(in);
-  } catch (const json::exception &e) {
-    error = "manifest '" + manifestPath + "' is not valid JSON: " + e.what();
-    return false;
+  b.arrays.assign(count, NpyArray());
+  b.backing.resize(count);
+  for (size_t i = 0; i < count; ++i)
+    b.backing[i] = i;
+  auto describe = [&](size_t i, std::string &dtype,
+                      std::vector<int64_t> &shape) {
+    std::string where = "manifest.parameters[" + std::to_string(i) + "]";
+    const json::Value &p = params.array()[i];
+    dtype = getString(p, "dtype", where);
+    shape = getInts(p, "shape", where);
+    if (npyDescrFor(dtype).empty())
+      throw ManifestError{where + ".dtype '" + dtype + "' is not known"};
+    for (int64_t d : shape)
+      if (d < 0)
+        throw ManifestError{where + ".shape " + shapeString(shape) +
+                            " has a negative dimension"};
+    return getString(p, "name", where);
+  };
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    size_t i = inputs[k];
+    std::string dtype;
+    std::vector<int64_t> shape;
+    std::string pname = describe(i, dtype, shape);
+    NpyArray &a = b.arrays[i];
+    if (!readNpy(r.inputs[k], a, error))
+      return false;
+    std::string want = npyDescrFor(dtype);
+    if (a.descr != want) {
+      error = "input '" + pname + "' (" + r.inputs[k] + "): dtype " + dtype +
+              " needs .npy descr '" + want + "', the file has '" + a.descr +
+              "'";
+      return false;
+    }
+    if (a.shape != shape) {
+      error = "input '" + pname + "' (" + r.inputs[k] + "): expected shape " +
+              shapeString(shape) + ", the file has " + shapeString(a.shape);
+      return false;
+    }
   }
-  try {
-    std::string kind = m.at("target_kind");
-    if (kind != "host") {
-      error = "launching '" + kind + "' artifacts is not supported by this "
-              "launcher yet (only host)";
-      return false;
-    }
-    std::string name = m.at("name");
-    std::vector<json> inputs, outputs;
-    for (const json &p : m.at("parameters"))
-      (p.at("role") == "output" ? outputs : inputs).push_back(p);
-    if (r.inputs.size() != inputs.size() || r.outputs.size() != outputs.size()) {
-      error = "kernel '" + name + "' takes " + std::to_string(inputs.size()) +
-              " input(s) and " + std::to_string(outputs.size()) +
-              " output(s); got " + std::to_string(r.inputs.size()) + " and " +
-              std::to_string(r.outputs.size());
-      return false;
-    }
-    // Inputs, checked against the manifest.
-    std::vector<NpyArray> arrays;
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      NpyArray a;
-      if (!readNpy(r.inputs[i], a, error))
-        return false;
-      std::string dtype = inputs[i].at("dtype");
-      std::vector<int64_t> shape = inputs[i].at("shape");
-      std::string want = npyDescrFor(dtype);
-      if (a.descr != want) {
-        error = "input '" + std::string(inputs[i].at("name")) + "' (" +
-                r.inputs[i] + "): dtype " + dtype + " needs .npy descr '" +
-                want + "', the file has '" + a.descr + "'";
-        return false;
-      }
-      if (a.shape != shape) {
-        error = "input '" + std::string(inputs[i].at("name")) + "' (" +
-                r.inputs[i] + "): expected shape " + shapeString(shape) +
-                ", the file has " + shapeString(a.shape);
-        return false;
-      }
-      arrays.push_back(std::move(a));
-    }
-    // Outputs: poisoned, or a copy of the input they alias.
-    for (const json &p : outputs) {
-      NpyArray a;
-      std::string dtype = p.at("dtype");
-      a.descr = npyDescrFor(dtype);
-      a.shape = p.at("shape").get<std::vector<int64_t>>();
-      if (p.contains("aliases")) {
-        a.data = arrays[p.at("aliases").get<size_t>()].data;
-      } else {
-        int64_t n = dtypeSize(dtype);
-        for (int64_t d : a.shape)
-          n *= d;
-        a.data.resize(n);
-        poison(a.data, dtype);
-      }
-      arrays.push_back(std::move(a));
-    }
-    std::vector<void *> params;
-    for (size_t i = 0; i < inputs.size(); ++i)
-      params.push_back(arrays[i].data.data());
-    for (size_t i = 0; i < outputs.size(); ++i) {
-      const json &p = outputs[i];
+  // Outputs: poisoned, or a copy of the input they alias.
+  for (size_t i : b.outputs) {
+    std::string where = "manifest.parameters[" + std::to_string(i) + "]";
+    std::string dtype;
+    std::vector<int64_t> shape;
+    describe(i, dtype, shape);
+    NpyArray &a = b.arrays[i];
+    a.descr = npyDescrFor(dtype);
+    a.shape = shape;
+    const json::Value &p = params.array()[i];
+    if (const json::Value *alias = p.find("aliases")) {
+      if (!alias->isInteger() || alias->integer() < 0 ||
+          size_t(alias->integer()) >= inputs.size())
+        throw ManifestError{where + ".aliases must be an input index below " +
+                            std::to_string(inputs.size())};
+      size_t in = inputs[size_t(alias->integer())];
+      if (b.backing[in] != in)
+        throw ManifestError{where + ".aliases names an input that another "
+                            "output aliases already"};
+      if (b.arrays[in].descr != a.descr || b.arrays[in].shape != a.shape)
+        throw ManifestError{where + " aliases an input of another dtype or "
+                            "shape"};
+      a.data = b.arrays[in].data;
       // An aliased output shares the buffer: kernel reads and writes it.
-      if (p.contains("aliases"))
-        params[p.at("aliases").get<size_t>()] = arrays[inputs.size() + i].data.data();
-      params.push_back(arrays[inputs.size() + i].data.data());
+      b.backing[in] = i;
+    } else {
+      int64_t n = dtypeSize(dtype);
+      for (int64_t d : a.shape)
+        n *= d;
+      a.data.resize(size_t(n));
+      poison(a.data, dtype);
     }
+  }
+  return true;
+}
 
-    std::string lib = r.artifactDir + "/" + name + ".so";
-    void *handle = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-      error = "cannot load '" + lib + "': " + dlerror();
-      return false;
-    }
-    std::string entry = m.at("launch").at("packed_entry");
-    using Packed = void (*)(int64_t, int64_t, void **);
-    auto fn = reinterpret_cast<Packed>(dlsym(handle, entry.c_str()));
-    if (!fn) {
-      error = "'" + lib + "' has no symbol '" + entry + "'";
-      return false;
-    }
-    int64_t items = m.at("launch").at("work_items");
-    int64_t threads = r.threads;
-    if (threads <= 0) {
-      const char *env = std::getenv("PALLAS_HOST_THREADS");
-      threads = env && std::atoi(env) > 0 ? std::atoi(env)
-                                          : std::thread::hardware_concurrency();
-    }
-    threads = std::max<int64_t>(1, std::min<int64_t>(threads, items));
+static bool launchHost(const json::Value &m, const LaunchRequest &r,
+                       KernelBuffers &b, LaunchTiming *timing,
+                       std::string &error) {
+  std::string name = getString(m, "name", "manifest");
+  const json::Value &launchInfo = member(m, "launch", "manifest");
+  std::string entry = getString(launchInfo, "packed_entry", "manifest.launch");
+  int64_t items = getInt(launchInfo, "work_items", "manifest.launch");
+  std::vector<void *> params;
+  for (size_t i = 0; i < b.arrays.size(); ++i)
+    params.push_back(b.arrays[b.backing[i]].data.data());
+
+  std::string lib = r.artifactDir + "/" + name + ".so";
+  void *handle = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    error = "cannot load '" + lib + "': " + dlerror();
+    return false;
+  }
+  using Packed = void (*)(int64_t, int64_t, void **);
+  auto fn = reinterpret_cast<Packed>(dlsym(handle, entry.c_str()));
+  if (!fn) {
+    error = "'" + lib + "' has no symbol '" + entry + "'";
+    return false;
+  }
+  int64_t threads = r.threads;
+  if (threads <= 0) {
+    const char *env = std::getenv("PALLAS_HOST_THREADS");
+    threads = env && std::atoi(env) > 0 ? std::atoi(env)
+                                        : std::thread::hardware_concurrency();
+  }
+  threads = std::max<int64_t>(1, std::min<int64_t>(threads, items));
+  auto run = [&] {
     std::vector<std::thread> pool;
     for (int64_t t = 1; t < threads; ++t)
       pool.emplace_back([&, t] {
@@ -182,13 +278,78 @@ bool launch(const LaunchRequest &r, std::string &error) {
     fn(0, items / threads, params.data());
     for (std::thread &t : pool)
       t.join();
+  };
+  run();
+  if (timing && r.timeRuns > 0) {
+    // The results of the first launch are what gets written: keep them from
+    // kernels that update their outputs in place.
+    std::vector<std::vector<uint8_t>> first;
+    for (size_t i : b.outputs)
+      first.push_back(b.arrays[i].data);
+    for (int w = 0; w < 3; ++w)
+      run();
+    for (int k = 0; k < r.timeRuns; ++k) {
+      auto t0 = std::chrono::steady_clock::now();
+      run();
+      auto t1 = std::chrono::steady_clock::now();
+      timing->micros.push_back(
+          std::chrono::duration<double, std::micro>(t1 - t0).count());
+    }
+    for (size_t k = 0; k < b.outputs.size(); ++k)
+      b.arrays[b.outputs[k]].data = std::move(first[k]);
+  }
+  return true;
+}
 
-    for (size_t i = 0; i < outputs.size(); ++i)
-      if (!writeNpy(r.outputs[i], arrays[inputs.size() + i], error))
+bool launch(const LaunchRequest &r, std::string &error) {
+  return launch(r, error, nullptr);
+}
+
+bool launch(const LaunchRequest &r, std::string &error, LaunchTiming *timing) {
+  if (timing)
+    timing->micros.clear();
+  if (r.timeRuns < 0) {
+    error = "the number of timed launches must not be negative";
+    return false;
+  }
+  std::string manifestPath;
+  if (!findManifest(r, manifestPath, error))
+    return false;
+  std::ifstream in(manifestPath, std::ios::binary);
+  if (!in) {
+    error = "cannot open manifest '" + manifestPath + "': " +
+            std::strerror(errno);
+    return false;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  json::Value m;
+  std::string parseError;
+  if (!json::parse(text.str(), m, parseError)) {
+    error = "manifest '" + manifestPath + "' is not valid JSON: " + parseError;
+    return false;
+  }
+  try {
+    std::string kind = getString(m, "target_kind", "manifest");
+    if (kind != "host" && kind != "cuda") {
+      error = "launching '" + kind + "' artifacts is not supported by this "
+              "launcher (only host and cuda)";
+      return false;
+    }
+    KernelBuffers buffers;
+    if (!prepareBuffers(m, r, buffers, error))
+      return false;
+    bool ok = kind == "host"
+                  ? launchHost(m, r, buffers, timing, error)
+                  : launchCuda(m, manifestPath, r, buffers, timing, error);
+    if (!ok)
+      return false;
+    for (size_t k = 0; k < buffers.outputs.size(); ++k)
+      if (!writeNpy(r.outputs[k], buffers.arrays[buffers.outputs[k]], error))
         return false;
     return true;
-  } catch (const json::exception &e) {
-    error = "manifest '" + manifestPath + "' is malformed: " + e.what();
+  } catch (const ManifestError &e) {
+    error = "manifest '" + manifestPath + "' is malformed: " + e.message;
     return false;
   }
 }

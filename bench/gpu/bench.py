@@ -1,0 +1,581 @@
+#!/usr/bin/env python3
+"""GPU check, step 2b (bench/gpu/run.sh runs it): times our CUDA artifacts
+against references, all in one process with one harness.
+
+Our cubins are loaded with ctypes over libcuda (cuModuleLoadData,
+cuModuleGetFunction, cuLaunchKernel on torch's current stream, torch tensors'
+data_ptr()s, geometry from our manifest). Cases:
+  (a) vector add, 2^26 f32: ours vs device-to-device copy bandwidth (torch
+      dst.copy_(src)), torch.add, a hand-written CUDA kernel (the self-test
+      cubin), Triton, JAX Pallas;
+  (b) row softmax 4096x1000 f32: ours vs torch.softmax, Triton (tutorial
+      style), JAX Pallas;
+  (c) bf16 matmul 4096^3 (f32 accumulate, bf16 out): ours vs torch.matmul
+      (cuBLAS), Triton, JAX Pallas.
+Every implementation is checked against torch before it is timed.
+
+Timing: per implementation, 50 batches of K launches; a batch on torch's
+stream is bracketed by CUDA events after a torch.cuda._sleep that keeps the
+GPU busy while the launches queue up (so launch overhead is hidden); JAX runs
+on its own stream, so a JAX batch is one jitted call of K chained calls,
+bracketed by events after a device synchronize and ended by block_until_ready
+(one dispatch per batch, amortized over K). Reported: median and min over the
+batches of time per launch. Softmax rotates over 4 buffer sets (more than L2).
+Prints a markdown table; writes it to $OUT/results.md (when OUT is set) and to
+.device/gpu/results.md.
+"""
+import ctypes
+import glob
+import json
+import math
+import os
+import statistics
+import sys
+import time
+import traceback
+
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+GPU_DIR = os.environ.get("PALLAS_GPU_DIR", os.path.join(ROOT, ".device", "gpu"))
+REPS = 50
+torch.manual_seed(0)
+dev = torch.device("cuda")
+
+
+# --------------------------------------------------------------------------
+# Our cubins through the driver API.
+class CudaError(RuntimeError):
+    pass
+
+
+class Driver:
+    def __init__(self):
+        self.lib = ctypes.CDLL("libcuda.so.1")
+        self.check(self.lib.cuInit(0), "cuInit")
+        torch.cuda.init()
+        d = ctypes.c_int(0)
+        self.check(self.lib.cuDeviceGet(ctypes.byref(d), torch.cuda.current_device()),
+                   "cuDeviceGet")
+        ctx = ctypes.c_void_p()
+        # torch's own (primary) context, current on this thread.
+        self.check(self.lib.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), d),
+                   "cuDevicePrimaryCtxRetain")
+        self.check(self.lib.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
+        self.lib.cuLaunchKernel.argtypes = [
+            ctypes.c_void_p, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,
+            ctypes.c_uint, ctypes.c_uint, ctypes.c_uint, ctypes.c_void_p,
+            ctypes.c_void_p, ctypes.c_void_p]
+
+    def check(self, r, what):
+        if r != 0:
+            name = ctypes.c_char_p()
+            self.lib.cuGetErrorName(r, ctypes.byref(name))
+            raise CudaError(f"{what} failed: {name.value.decode() if name.value else r}")
+
+
+def pick_cubin(cubins, cap):
+    """Same rule as pallas-launch: same major, highest minor <= the device's;
+    'a' (arch-specific) only for exactly that chip; at a tie the more specific."""
+    best = None
+    for arch, f in cubins.items():
+        num = "".join(c for c in arch[3:] if c.isdigit())
+        suffix = arch[3 + len(num):]
+        major, minor = int(num) // 10, int(num) % 10
+        if major != cap[0] or minor > cap[1] or (suffix == "a" and minor != cap[1]):
+            continue
+        key = (minor, {"a": 2, "f": 1}.get(suffix, 0))
+        if best is None or key > best[0]:
+            best = (key, arch, f)
+    if best is None:
+        raise CudaError(f"no cubin for sm_{cap[0]}{cap[1]}; the artifact holds {', '.join(cubins)}")
+    return best[1], best[2]
+
+
+class OurKernel:
+    """A CUDA artifact of ours: manifest + the cubin for this device."""
+
+    def __init__(self, drv, art_dir, name=None):
+        paths = glob.glob(os.path.join(art_dir, (name or "*") + ".manifest.json"))
+        if len(paths) != 1:
+            raise CudaError(f"{art_dir}: {len(paths)} manifests")
+        self.drv, self.m = drv, json.load(open(paths[0]))
+        if self.m.get("target_kind") != "cuda":
+            raise CudaError(f"{paths[0]} is not a CUDA artifact")
+        L = self.m["launch"]
+        self.arch, cubin = pick_cubin(L["cubins"], torch.cuda.get_device_capability())
+        image = open(os.path.join(art_dir, cubin), "rb").read()
+        self.module, self.fn = ctypes.c_void_p(), ctypes.c_void_p()
+        drv.check(drv.lib.cuModuleLoadData(ctypes.byref(self.module), image), "cuModuleLoadData")
+        drv.check(drv.lib.cuModuleGetFunction(ctypes.byref(self.fn), self.module,
+                                              L["function"].encode()), "cuModuleGetFunction")
+        self.grid, self.block, self.shared = L["grid"], L["block"], int(L["shared_bytes"])
+        if self.shared > 48 * 1024:
+            drv.check(drv.lib.cuFuncSetAttribute(self.fn, 8, self.shared),  # MAX_DYNAMIC_SHARED_SIZE_BYTES
+                      "cuFuncSetAttribute")
+        self.params = self.m["parameters"]
+
+    def bind(self, *tensors):
+        """A launcher for these tensors (one per manifest parameter, in
+        manifest order; an aliased output is passed its input's tensor)."""
+        if len(tensors) != len(self.params):
+            raise CudaError(f"{len(self.params)} parameters, {len(tensors)} tensors")
+        for t, p in zip(tensors, self.params):
+            if list(t.shape) != p["shape"]:
+                raise CudaError(f"{p['name']}: shape {list(t.shape)} vs manifest {p['shape']}")
+        ptrs = [ctypes.c_uint64(t.data_ptr()) for t in tensors]
+        args = (ctypes.c_void_p * len(ptrs))(*[ctypes.addressof(p) for p in ptrs])
+        g, b, lib, fn, sh = self.grid, self.block, self.drv.lib, self.fn, self.shared
+
+        def launch():
+            r = lib.cuLaunchKernel(fn, g[0], g[1], g[2], b[0], b[1], b[2], sh,
+                                   torch.cuda.current_stream().cuda_stream, args, None)
+            if r:
+                self.drv.check(r, "cuLaunchKernel")
+        launch.keep = (ptrs, args, tensors)
+        return launch
+
+
+# --------------------------------------------------------------------------
+# Timing.
+def time_stream(fns, K):
+    """fns: launchers on torch's stream, rotated. Returns per-launch ms list."""
+    for f in fns * 2:
+        f()
+    torch.cuda.synchronize()
+    # Estimate the CPU cost of queueing K launches, and sleep longer than it.
+    t0 = time.perf_counter()
+    for k in range(K):
+        fns[k % len(fns)]()
+    enqueue = time.perf_counter() - t0
+    torch.cuda.synchronize()
+    cycles = int(max(2e-3, 3 * enqueue) * 2.0e9)
+    out = []
+    for r in range(REPS):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        torch.cuda._sleep(cycles)
+        s.record()
+        for k in range(K):
+            fns[k % len(fns)]()
+        e.record()
+        e.synchronize()
+        out.append(s.elapsed_time(e) / K)
+    return out
+
+
+def time_jax(batch, args):
+    """batch: a jitted function running K chained calls; returns per-launch ms."""
+    import jax
+    K = batch.K
+    for _ in range(3):
+        jax.block_until_ready(batch(*args))
+    out = []
+    for r in range(REPS):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        torch.cuda.synchronize()
+        s.record()
+        jax.block_until_ready(batch(*args))
+        e.record()
+        e.synchronize()
+        out.append(s.elapsed_time(e) / K)
+    return out
+
+
+def jax_chain(kernel, arg_sets, K):
+    """One jitted call of K calls of `kernel`, rotating over arg_sets; each
+    call's inputs pass through an optimization barrier with the previous
+    call's output (so no call can be merged with another or moved before
+    it), and every output is returned (so none is dropped as dead)."""
+    import jax
+
+    def run(*sets):
+        outs = []
+        for k in range(K):
+            a = sets[k % len(sets)]
+            if outs:
+                a, _ = jax.lax.optimization_barrier((a, outs[-1]))
+            outs.append(kernel(*a))
+        return tuple(outs)
+    f = jax.jit(run)
+    g = lambda *a: f(*a)
+    g.K = K
+    return g, tuple(tuple(s) for s in arg_sets)
+
+
+# --------------------------------------------------------------------------
+# Correctness helpers.
+def normwise(got, want):
+    got, want = got.double(), want.double()
+    if torch.isnan(got).any():
+        return float("inf")
+    return float(torch.linalg.vector_norm(got - want) / torch.linalg.vector_norm(want))
+
+
+def to_jax(t):
+    import jax.numpy as jnp
+    if t.dtype == torch.bfloat16:
+        import ml_dtypes
+        return jnp.asarray(t.view(torch.int16).cpu().numpy().view(ml_dtypes.bfloat16))
+    return jnp.asarray(t.cpu().numpy())
+
+
+def from_jax(a):
+    a = np.array(a)  # a writable copy
+    if a.dtype.name == "bfloat16":
+        return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16).to(dev)
+    return torch.from_numpy(a).to(dev)
+
+
+# --------------------------------------------------------------------------
+rows = []   # (section, impl, median_ms, min_ms, rate, rate_unit, note)
+
+
+def record(section, impl, times, work, unit, note=""):
+    med, mn = statistics.median(times), min(times)
+    rate = work / (med * 1e-3) / (1e9 if unit == "GB/s" else 1e12)
+    rows.append((section, impl, med, mn, rate, unit, note))
+    print(f"  {impl:42s} {med * 1e3:9.1f} us (min {mn * 1e3:.1f})  {rate:8.1f} {unit}  {note}",
+          flush=True)
+
+
+def failed(section, impl, why):
+    rows.append((section, impl, None, None, None, "", why))
+    print(f"  {impl:42s} {why}", flush=True)
+
+
+def attempt(section, impl, fn):
+    try:
+        fn()
+    except Exception as e:  # a reference that fails is reported, not fatal
+        msg = f"{type(e).__name__}: {str(e).splitlines()[0][:160] if str(e) else ''}"
+        failed(section, impl, "failed: " + msg)
+        if os.environ.get("BENCH_TRACEBACK"):
+            traceback.print_exc()
+
+
+def ours(drv, case, section):
+    art = os.path.join(GPU_DIR, case, "sm_90a")
+    if not os.path.isdir(art):
+        why = "not compiled"
+        err = os.path.join(GPU_DIR, case, "sm_90a.error")
+        if os.path.exists(err):
+            lines = [l for l in open(err).read().splitlines() if "error:" in l]
+            if lines:
+                why += " (" + lines[0].split("error:", 1)[1].strip()[:90] + ")"
+        failed(section, "ours (pallasc sm_90a)", why)
+        return None
+    if drv is None:
+        failed(section, "ours (pallasc sm_90a)", "no CUDA driver through ctypes")
+        return None
+    return OurKernel(drv, art)
+
+
+def main():
+    import triton
+    import triton.language as tl
+
+    print(f"device: {torch.cuda.get_device_name()} (sm_{''.join(map(str, torch.cuda.get_device_capability()))}), "
+          f"torch {torch.__version__}, triton {triton.__version__}", flush=True)
+    try:
+        drv = Driver()
+    except Exception as e:
+        print(f"cannot use libcuda through ctypes: {e}")
+        drv = None
+
+    # ---------------------------------------------------------------- (a)
+    S = "vector add 2^26 f32"
+    print(f"\n{S}", flush=True)
+    N = 1 << 26
+    x = torch.randn(N, device=dev); y = torch.randn(N, device=dev)
+    want = x + y
+    add_bytes, copy_bytes = 3 * 4 * N, 2 * 4 * N
+    K = 10
+
+    def copy_ref():
+        dst = torch.empty_like(x)
+        dst.copy_(x); torch.cuda.synchronize()
+        assert torch.equal(dst, x)
+        record(S, "torch copy_ (D2D, 2x4 B/elem)", time_stream([lambda: dst.copy_(x)], K),
+               copy_bytes, "GB/s")
+    attempt(S, "torch copy_ (D2D, 2x4 B/elem)", copy_ref)
+
+    def check_add(o, impl):
+        torch.cuda.synchronize()
+        if not torch.equal(o, want):
+            raise AssertionError(f"{impl}: wrong result (max err {(o - want).abs().max().item():.3g})")
+
+    def torch_add():
+        o = torch.empty_like(x)
+        torch.add(x, y, out=o); check_add(o, "torch.add")
+        record(S, "torch.add", time_stream([lambda: torch.add(x, y, out=o)], K), add_bytes, "GB/s")
+    attempt(S, "torch.add", torch_add)
+
+    def run_ours_add():
+        k = ours(drv, "vector_add", S)
+        if k is None:
+            return
+        o = torch.full_like(x, float("nan"))
+        f = k.bind(x, y, o); f(); check_add(o, "ours")
+        record(S, "ours (pallasc sm_90a)", time_stream([f], K), add_bytes, "GB/s", k.arch)
+    attempt(S, "ours (pallasc sm_90a)", run_ours_add)
+
+    def handwritten():
+        if drv is None:
+            raise CudaError("no CUDA driver through ctypes")
+        k = OurKernel(drv, os.path.join(GPU_DIR, "selftest"), "vector_add_cuda")
+        o = torch.full_like(x, float("nan"))
+        f = k.bind(x, y, o); f(); check_add(o, "hand-written CUDA")
+        record(S, "hand-written CUDA (float4, self-test cubin)", time_stream([f], K), add_bytes,
+               "GB/s", k.arch)
+    attempt(S, "hand-written CUDA (float4, self-test cubin)", handwritten)
+
+    @triton.jit
+    def add_kernel(x_ptr, y_ptr, o_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        mask = offs < n
+        tl.store(o_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask),
+                 mask=mask)
+
+    def triton_add():
+        o = torch.full_like(x, float("nan"))
+        f = lambda: add_kernel[(triton.cdiv(N, 1024),)](x, y, o, N, BLOCK=1024, num_warps=4)
+        f(); check_add(o, "triton")
+        record(S, "Triton (BLOCK 1024, 4 warps)", time_stream([f], K), add_bytes, "GB/s")
+    attempt(S, "Triton (BLOCK 1024, 4 warps)", triton_add)
+
+    def jax_add():
+        import jax
+        from jax.experimental import pallas as pl
+        from jax.experimental.pallas import triton as plgpu
+
+        def kern(x_ref, y_ref, o_ref):
+            o_ref[...] = x_ref[...] + y_ref[...]
+        spec = pl.BlockSpec((1024,), lambda i: (i,))
+        call = pl.pallas_call(kern, out_shape=jax.ShapeDtypeStruct((N,), np.float32),
+                              grid=(N // 1024,), in_specs=[spec, spec], out_specs=spec,
+                              compiler_params=plgpu.CompilerParams(num_warps=4))
+        jx, jy = to_jax(x), to_jax(y)
+        check_add(from_jax(jax.jit(call)(jx, jy)), "jax pallas")
+        batch, args = jax_chain(call, [(jx, jy)], K)
+        record(S, "JAX Pallas (block 1024, 4 warps)", time_jax(batch, args), add_bytes, "GB/s")
+    attempt(S, "JAX Pallas (block 1024, 4 warps)", jax_add)
+    del x, y, want
+    torch.cuda.empty_cache()
+
+    # ---------------------------------------------------------------- (b)
+    S = "softmax 4096x1000 f32"
+    print(f"\n{S}", flush=True)
+    R, C, SETS, K = 4096, 1000, 4, 100
+    xs = [torch.randn(R, C, device=dev) for _ in range(SETS)]
+    wants = [torch.softmax(t, dim=1) for t in xs]
+    sm_bytes = 2 * 4 * R * C
+
+    def check_sm(outs, impl):
+        torch.cuda.synchronize()
+        for o, w in zip(outs, wants):
+            if torch.isnan(o).any() or not torch.allclose(o, w, rtol=1e-5, atol=1e-7):
+                raise AssertionError(f"{impl}: wrong result (max err {(o - w).abs().max().item():.3g})")
+
+    def torch_sm():
+        # torch.softmax has no out=; the op itself is timed, allocation included.
+        fns = [lambda i=i: torch.softmax(xs[i], dim=1) for i in range(SETS)]
+        check_sm([f() for f in fns], "torch")
+        record(S, "torch.softmax", time_stream(fns, K), sm_bytes, "GB/s")
+    attempt(S, "torch.softmax", torch_sm)
+
+    def ours_sm():
+        k = ours(drv, "softmax", S)
+        if k is None:
+            return
+        outs = [torch.full_like(t, float("nan")) for t in xs]
+        fns = [k.bind(xs[i], outs[i]) for i in range(SETS)]
+        for f in fns:
+            f()
+        check_sm(outs, "ours")
+        record(S, "ours (pallasc sm_90a)", time_stream(fns, K), sm_bytes, "GB/s", k.arch)
+    attempt(S, "ours (pallasc sm_90a)", ours_sm)
+
+    @triton.jit
+    def softmax_kernel(out_ptr, in_ptr, in_stride, out_stride, n_cols, BLOCK: tl.constexpr):
+        row = tl.program_id(0)
+        cols = tl.arange(0, BLOCK)
+        mask = cols < n_cols
+        v = tl.load(in_ptr + row * in_stride + cols, mask=mask, other=-float("inf"))
+        v = v - tl.max(v, axis=0)
+        num = tl.exp(v)
+        tl.store(out_ptr + row * out_stride + cols, num / tl.sum(num, axis=0), mask=mask)
+
+    def triton_sm():
+        outs = [torch.full_like(t, float("nan")) for t in xs]
+        fns = [lambda i=i: softmax_kernel[(R,)](outs[i], xs[i], xs[i].stride(0), outs[i].stride(0),
+                                                 C, BLOCK=1024, num_warps=4) for i in range(SETS)]
+        for f in fns:
+            f()
+        check_sm(outs, "triton")
+        record(S, "Triton (row per program, 4 warps)", time_stream(fns, K), sm_bytes, "GB/s")
+    attempt(S, "Triton (row per program, 4 warps)", triton_sm)
+
+    def jax_sm():
+        import jax
+        import jax.numpy as jnp
+        from jax.experimental import pallas as pl
+        from jax.experimental.pallas import triton as plgpu
+
+        def kern(x_ref, o_ref):
+            mask = jnp.arange(1024) < C
+            row = plgpu.load(x_ref.at[pl.ds(0, 1024)], mask=mask, other=-float("inf"))
+            num = jnp.exp(row - jnp.max(row, axis=0))
+            plgpu.store(o_ref.at[pl.ds(0, 1024)], num / jnp.sum(num, axis=0), mask=mask)
+        spec = pl.BlockSpec((None, C), lambda i: (i, 0))
+        call = pl.pallas_call(kern, out_shape=jax.ShapeDtypeStruct((R, C), np.float32),
+                              grid=(R,), in_specs=[spec], out_specs=spec,
+                              compiler_params=plgpu.CompilerParams(num_warps=4, num_stages=1))
+        jxs = [to_jax(t) for t in xs]
+        check_sm([from_jax(jax.jit(call)(j)) for j in jxs], "jax pallas")
+        batch, args = jax_chain(call, [(j,) for j in jxs], K)
+        record(S, "JAX Pallas (row per program, 4 warps)", time_jax(batch, args), sm_bytes, "GB/s")
+    attempt(S, "JAX Pallas (row per program, 4 warps)", jax_sm)
+    del xs, wants
+    torch.cuda.empty_cache()
+
+    # ---------------------------------------------------------------- (c)
+    S = "matmul bf16 4096^3"
+    print(f"\n{S}", flush=True)
+    M = 4096
+    a = torch.randn(M, M, device=dev).to(torch.bfloat16)
+    b = torch.randn(M, M, device=dev).to(torch.bfloat16)
+    want = (a.float() @ b.float())
+    flops, K = 2 * M ** 3, 10
+
+    def check_mm(o, impl):
+        torch.cuda.synchronize()
+        err = normwise(o.float(), want)
+        if not err <= 1e-2:
+            raise AssertionError(f"{impl}: normwise error {err:.3g}")
+        return f"err {err:.1e}"
+
+    def torch_mm():
+        o = torch.empty(M, M, device=dev, dtype=torch.bfloat16)
+        torch.matmul(a, b, out=o); note = check_mm(o, "torch")
+        record(S, "torch.matmul (cuBLAS)", time_stream([lambda: torch.matmul(a, b, out=o)], K),
+               flops, "TFLOP/s", note)
+    attempt(S, "torch.matmul (cuBLAS)", torch_mm)
+
+    def ours_mm():
+        k = ours(drv, "matmul_kloop", S)
+        if k is None:
+            return
+        o = torch.full((M, M), float("nan"), device=dev, dtype=torch.bfloat16)
+        f = k.bind(a, b, o); f(); note = check_mm(o, "ours")
+        record(S, "ours (pallasc sm_90a)", time_stream([f], K), flops, "TFLOP/s", k.arch + ", " + note)
+    attempt(S, "ours (pallasc sm_90a)", ours_mm)
+
+    @triton.jit
+    def mm_kernel(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
+                  BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, GROUP: tl.constexpr):
+        pid = tl.program_id(0)
+        npm, npn = tl.cdiv(M, BM), tl.cdiv(N, BN)
+        per_group = GROUP * npn
+        first_m = (pid // per_group) * GROUP
+        gsize = min(npm - first_m, GROUP)
+        pm = first_m + ((pid % per_group) % gsize)
+        pn = (pid % per_group) // gsize
+        rm = (pm * BM + tl.arange(0, BM)) % M
+        rn = (pn * BN + tl.arange(0, BN)) % N
+        rk = tl.arange(0, BK)
+        ap = a_ptr + rm[:, None] * sam + rk[None, :] * sak
+        bp = b_ptr + rk[:, None] * sbk + rn[None, :] * sbn
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(0, tl.cdiv(K, BK)):
+            acc = tl.dot(tl.load(ap), tl.load(bp), acc)
+            ap += BK * sak
+            bp += BK * sbk
+        cm = pm * BM + tl.arange(0, BM)
+        cn = pn * BN + tl.arange(0, BN)
+        tl.store(c_ptr + cm[:, None] * scm + cn[None, :] * scn, acc.to(tl.bfloat16),
+                 mask=(cm[:, None] < M) & (cn[None, :] < N))
+
+    def triton_mm():
+        o = torch.full((M, M), float("nan"), device=dev, dtype=torch.bfloat16)
+        f = lambda: mm_kernel[(triton.cdiv(M, 128) * triton.cdiv(M, 256),)](
+            a, b, o, M, M, M, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+            o.stride(0), o.stride(1), BM=128, BN=256, BK=64, GROUP=8, num_warps=8, num_stages=3)
+        f(); note = check_mm(o, "triton")
+        record(S, "Triton (128x256x64, 8 warps, 3 stages)", time_stream([f], K), flops, "TFLOP/s", note)
+    attempt(S, "Triton (128x256x64, 8 warps, 3 stages)", triton_mm)
+
+    def jax_mm():
+        import jax
+        import jax.numpy as jnp
+        from jax.experimental import pallas as pl
+        from jax.experimental.pallas import triton as plgpu
+        BM = BN = 128
+        BK = 64
+
+        def kern(x_ref, y_ref, o_ref):
+            def body(k, acc):
+                xa = x_ref[:, pl.ds(k * BK, BK)]
+                yb = y_ref[pl.ds(k * BK, BK), :]
+                return acc + jnp.dot(xa, yb, preferred_element_type=jnp.float32)
+            acc = jax.lax.fori_loop(0, M // BK, body, jnp.zeros((BM, BN), jnp.float32))
+            o_ref[...] = acc.astype(o_ref.dtype)
+        call = pl.pallas_call(
+            kern, out_shape=jax.ShapeDtypeStruct((M, M), jnp.bfloat16), grid=(M // BM, M // BN),
+            in_specs=[pl.BlockSpec((BM, M), lambda i, j: (i, 0)),
+                      pl.BlockSpec((M, BN), lambda i, j: (0, j))],
+            out_specs=pl.BlockSpec((BM, BN), lambda i, j: (i, j)),
+            compiler_params=plgpu.CompilerParams(num_warps=8, num_stages=3))
+        ja, jb = to_jax(a), to_jax(b)
+        note = check_mm(from_jax(jax.jit(call)(ja, jb)), "jax pallas")
+        batch, args = jax_chain(call, [(ja, jb)], K)
+        record(S, "JAX Pallas (128x128x64, 8 warps, 3 stages)", time_jax(batch, args), flops,
+               "TFLOP/s", note)
+    attempt(S, "JAX Pallas (128x128x64, 8 warps, 3 stages)", jax_mm)
+
+    write_table()
+
+
+def write_table():
+    out = [f"GPU: {torch.cuda.get_device_name()}; torch {torch.__version__}; "
+           f"{REPS} batches per row, median and min of the time per launch.", ""]
+    for section in dict.fromkeys(r[0] for r in rows):
+        rs = [r for r in rows if r[0] == section]
+        mine = next((r for r in rs if r[1].startswith("ours") and r[2] is not None), None)
+        copy = next((r for r in rs if r[1].startswith("torch copy_") and r[2] is not None), None)
+        out.append(f"### {section}")
+        out.append("")
+        head = "| implementation | median us | min us | rate | ours' speed vs this |"
+        if copy:
+            head += " bandwidth / copy's |"
+        out += [head, "|" + "---|" * (head.count("|") - 1)]
+        for r in rs:
+            if r[2] is None:
+                line = f"| {r[1]} | {r[6]} | | | |" + (" |" if copy else "")
+            else:
+                vs = f"{r[2] / mine[2]:.2f}x" if mine and r is not mine and not r[1].startswith("torch copy_") else "-"
+                line = f"| {r[1]} | {r[2] * 1e3:.1f} | {r[3] * 1e3:.1f} | {r[4]:.1f} {r[5]} | {vs} |"
+                if copy:
+                    line += f" {r[4] / copy[4]:.2f} |"
+            out.append(line)
+        notes = [f"{r[1]}: {r[6]}" for r in rs if r[2] is not None and r[6]]
+        if notes:
+            out += [""] + ["- " + n for n in notes]
+        out.append("")
+    out.append("ours' speed vs this = this time / ours (above 1: ours is faster). "
+               "Vector add counts 3x4 B per element, the copy 2x4 B; softmax 2x4 B; "
+               "matmul 2*4096^3 flop.")
+    text = "\n".join(out)
+    print("\n" + text)
+    for d in [os.environ.get("OUT"), GPU_DIR]:
+        if d and os.path.isdir(d):
+            with open(os.path.join(d, "results.md"), "w") as f:
+                f.write(text + "\n")
+
+
+if __name__ == "__main__":
+    if not torch.cuda.is_available():
+        sys.exit("bench.py: error: no CUDA device visible to torch")
+    main()

@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""GPU check, step 2a (bench/gpu/run.sh runs it): for each case that
+bench/gpu/prepare.sh compiled into .device/gpu/, runs the host artifact and the
+sm_90a artifact through pallas-launch on the same seeded random non-zero
+inputs, compares every output element, fails on NaN left in an output (the
+launcher poisons outputs, so NaN is an element never written), and runs the
+GPU launch again under compute-sanitizer memcheck. First it checks the
+launcher's CUDA path on the hand-written self-test artifact
+(.device/gpu/selftest). Prints a table (also to $OUT/check.md when OUT is set);
+exits 1 if anything failed.
+
+Without a GPU it still runs every host artifact and reports
+"sm_90a: not compiled" / "no GPU" where that applies.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+TARGETS = ("host", "sm_90a", "sm_80")
+NO_DRIVER = "cannot load the CUDA driver"
+NP = {"f32": np.float32, "f64": np.float64, "f16": np.float16, "bf16": np.uint16,
+      "i32": np.int32, "i64": np.int64, "i16": np.int16, "i8": np.int8, "i1": np.bool_}
+
+
+def find_launcher(given):
+    for c in [given, os.environ.get("PALLAS_LAUNCH"),
+              "/tmp/pallas-launch-build/bin/pallas-launch",
+              os.path.join(ROOT, "build", "bin", "pallas-launch")]:
+        if c and os.path.exists(c):
+            return c
+    sys.exit("check.py: error: no pallas-launch (build runtime/ or pass --launcher)")
+
+
+def bf16_from_f32(f):
+    """Round-to-nearest-even f32 -> bf16 bits (what the launcher's bf16 .npy holds)."""
+    u = f.astype(np.float32).view(np.uint32).astype(np.uint64)
+    u = (u + 0x7FFF + ((u >> 16) & 1)) >> 16
+    return u.astype(np.uint16)
+
+
+def f32_from_bf16(b):
+    return (b.astype(np.uint32) << 16).view(np.float32)
+
+
+def make_inputs(case, params, rng):
+    """The input rules of bench/run_triton_vs_host.py: random non-zero floats;
+    gather indices partly out of range."""
+    arrays = []
+    for p in params:
+        if p["role"] == "output":
+            continue
+        shape, dt = p["shape"], p["dtype"]
+        if dt in ("i32", "i64", "i16", "i8"):
+            if case == "gather_oob":  # unique, some out of range
+                a = rng.permutation(110)[: int(np.prod(shape))] - 20
+            elif case in ("gather2d", "prefetch_rows"):  # mostly in range
+                a = rng.integers(-2, 34 if case == "gather2d" else 16, shape)
+            else:
+                a = rng.integers(0, 1000 if dt != "i8" else 100, shape)
+            a = np.asarray(a, NP[dt]).reshape(shape)
+        elif dt == "i1":
+            a = rng.integers(0, 2, shape).astype(np.bool_)
+        else:
+            f = rng.standard_normal(shape, dtype=np.float32)
+            f[np.abs(f) < 1e-3] = 0.5
+            a = bf16_from_f32(f) if dt == "bf16" else f.astype(NP[dt])
+        arrays.append(a)
+    return arrays
+
+
+def run(cmd, timeout):
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        return r.returncode, r.stdout, r.stderr
+    except subprocess.TimeoutExpired:
+        return 124, "", f"timed out after {timeout} s"
+
+
+def first_line(text, n=150):
+    lines = [l for l in text.strip().splitlines() if l.strip()]
+    return (lines[0] if lines else "")[:n]
+
+
+def memcheck(launcher, art, files, ofiles, name=None, timeout=300):
+    sanitizer = shutil.which("compute-sanitizer") or (
+        "/usr/local/cuda/bin/compute-sanitizer"
+        if os.path.exists("/usr/local/cuda/bin/compute-sanitizer") else None)
+    if not sanitizer:
+        return "no compute-sanitizer"
+    cmd = [sanitizer, "--tool", "memcheck", "--error-exitcode", "9", launcher, art]
+    cmd += (["--name", name] if name else []) + ["--inputs", *files, "--outputs", *ofiles]
+    rc, out, err = run(cmd, timeout)
+    if rc == 0:
+        return "clean"
+    if rc == 9:
+        errs = [l for l in (out + err).splitlines() if "=========" in l and
+                ("Invalid" in l or "Error" in l or "error" in l)]
+        return "ERRORS: " + (errs[0].replace("=========", "").strip()[:120] if errs else "")
+    return f"failed (rc {rc}): {first_line(out + err)}"
+
+
+def compare(case, p, got, want, has_dot):
+    """Returns (ok, max abs error, note)."""
+    dt = p["dtype"]
+    if dt in ("i32", "i64", "i16", "i8", "i1"):
+        bad = int(np.count_nonzero(got != want))
+        diff = 0.0 if bad == 0 else float(np.abs(got.astype(np.int64) - want.astype(np.int64)).max())
+        return bad == 0, diff, f"{bad} element(s) differ" if bad else ""
+    g = f32_from_bf16(got) if dt == "bf16" else got.astype(np.float64)
+    h = f32_from_bf16(want) if dt == "bf16" else want.astype(np.float64)
+    g = g.astype(np.float64); h = h.astype(np.float64)
+    nan = int(np.isnan(g).sum())
+    if nan:
+        return False, float("nan"), f"{nan} NaN element(s) (never written)"
+    if np.isnan(h).any():
+        return False, float("nan"), "host output holds NaN"
+    diff = float(np.abs(g - h).max()) if g.size else 0.0
+    norm = float(np.linalg.norm(g - h) / max(np.linalg.norm(h), 1e-30))
+    if dt == "bf16" or has_dot:
+        ok = norm <= 1e-2
+        return ok, diff, "" if ok else f"normwise error {norm:.2e} > 1e-2"
+    ok = bool(np.allclose(g, h, rtol=1e-5, atol=1e-6 * max(np.abs(h).max(), 1e-30))) or norm <= 1e-5
+    return ok, diff, "" if ok else f"normwise error {norm:.2e}"
+
+
+def check_selftest(launcher, gpu_dir, do_memcheck):
+    """The launcher's CUDA path on the hand-written artifact."""
+    art = os.path.join(gpu_dir, "selftest")
+    if not os.path.exists(os.path.join(art, "selftest.manifest.json")):
+        return ("selftest (hand-written)", "-", "no", "no", "not built", "-", "")
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal(1000, dtype=np.float32)
+    y = rng.standard_normal(1000, dtype=np.float32)
+    z = rng.integers(-1000, 1000, 1000).astype(np.int32)
+    with tempfile.TemporaryDirectory() as tmp:
+        files = []
+        for i, a in enumerate((x, y, z)):
+            files.append(f"{tmp}/in{i}.npy"); np.save(files[-1], a)
+        ofiles = [f"{tmp}/o.npy", f"{tmp}/z.npy"]
+        rc, out, err = run([launcher, art, "--name", "selftest", "--inputs", *files,
+                            "--outputs", *ofiles, "--time", "20"], 120)
+        if rc:
+            what = "no GPU" if NO_DRIVER in err else "FAILED: " + first_line(err)
+            return ("selftest (hand-written)", "-", "yes", "yes", what, "-", "")
+        o, zo = np.load(ofiles[0]), np.load(ofiles[1])
+        ok = np.allclose(o, 2 * x + y, rtol=1e-6, atol=1e-6) and np.array_equal(zo, z + np.arange(1000))
+        timing = first_line(out)
+        mc = memcheck(launcher, art, files, ofiles, "selftest") if do_memcheck else "skipped"
+    match = ("match" if ok else "MISMATCH") + f" ({timing})"
+    return ("selftest (hand-written)", "-", "yes", "yes", match, mc, "")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--launcher", help="pallas-launch to use")
+    ap.add_argument("--dir", default=os.path.join(ROOT, ".device", "gpu"),
+                    help="what prepare.sh wrote")
+    ap.add_argument("--cases", nargs="*", help="only these cases")
+    ap.add_argument("--no-memcheck", action="store_true")
+    ap.add_argument("--seed", type=int, default=7)
+    args = ap.parse_args()
+    launcher = find_launcher(args.launcher)
+    if not os.path.isdir(args.dir):
+        sys.exit(f"check.py: error: {args.dir} does not exist; run bench/gpu/prepare.sh first")
+    rows, failed = [], False
+    st = check_selftest(launcher, args.dir, not args.no_memcheck)
+    rows.append(st)
+    failed |= "MISMATCH" in st[4] or "FAILED" in st[4] or st[5] not in ("clean", "skipped", "-", "no compute-sanitizer")
+    for case_dir in sorted(glob.glob(os.path.join(args.dir, "*", ""))):
+        case = os.path.basename(os.path.dirname(case_dir))
+        if case == "selftest" or (args.cases and case not in args.cases):
+            continue
+        compiled = {t: os.path.isdir(os.path.join(case_dir, t)) for t in TARGETS}
+        status = {t: "yes" if compiled[t] else
+                  ("no" if os.path.exists(os.path.join(case_dir, t + ".error")) else "-")
+                  for t in TARGETS}
+        if not compiled["host"]:
+            rows.append((case, *status.values(), "no host artifact", "-", "")); continue
+        manifest = json.load(open(glob.glob(os.path.join(case_dir, "host", "*.manifest.json"))[0]))
+        params = manifest["parameters"]
+        outs = [p for p in params if p["role"] == "output"]
+        kernel = open(os.path.join(case_dir, "kernel.mlir")).read() \
+            if os.path.exists(os.path.join(case_dir, "kernel.mlir")) else ""
+        has_dot = bool(re.search(r"pallas\.dot\b", kernel))
+        rng = np.random.default_rng(args.seed)
+        inputs = make_inputs(case, params, rng)
+        with tempfile.TemporaryDirectory() as tmp:
+            files = []
+            for i, a in enumerate(inputs):
+                files.append(f"{tmp}/in{i}.npy"); np.save(files[-1], a)
+            hfiles = [f"{tmp}/host{i}.npy" for i in range(len(outs))]
+            rc, _, err = run([launcher, os.path.join(case_dir, "host"), "--inputs", *files,
+                              "--outputs", *hfiles], 300)
+            if rc:
+                rows.append((case, *status.values(), "host FAILED: " + first_line(err), "-", ""))
+                failed = True; continue
+            host = [np.load(f) for f in hfiles]
+            host_nan = [i for i, (p, h) in enumerate(zip(outs, host))
+                        if p["dtype"] in ("f32", "f64", "f16") and np.isnan(h).any()]
+            if not compiled["sm_90a"]:
+                note = "host ran" + (f"; host output {host_nan} holds NaN" if host_nan else "")
+                rows.append((case, *status.values(), "sm_90a: not compiled", "-", note))
+                continue
+            gfiles = [f"{tmp}/gpu{i}.npy" for i in range(len(outs))]
+            rc, _, err = run([launcher, os.path.join(case_dir, "sm_90a"), "--inputs", *files,
+                              "--outputs", *gfiles], 300)
+            if rc:
+                if NO_DRIVER in err:
+                    rows.append((case, *status.values(), "no GPU", "-", "")); continue
+                rows.append((case, *status.values(), "GPU FAILED: " + first_line(err), "-", ""))
+                failed = True; continue
+            ok, worst, notes = True, 0.0, []
+            for i, (p, h, f) in enumerate(zip(outs, host, gfiles)):
+                good, diff, note = compare(case, p, np.load(f), h, has_dot)
+                ok &= good
+                worst = diff if np.isnan(diff) else max(worst, diff)
+                if note:
+                    notes.append(f"{p['name']}: {note}")
+            match = f"{'match' if ok else 'MISMATCH'} ({worst:.3g})"
+            mc = memcheck(launcher, os.path.join(case_dir, "sm_90a"), files, gfiles) \
+                if not args.no_memcheck else "skipped"
+            failed |= (not ok) or mc not in ("clean", "skipped", "no compute-sanitizer")
+            rows.append((case, *status.values(), match, mc, "; ".join(notes)))
+    head = "| case | host | sm_90a | sm_80 | match (max abs err) | memcheck | notes |"
+    lines = [head, "|---|---|---|---|---|---|---|"]
+    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    table = "\n".join(lines)
+    print(table)
+    errors = sorted(glob.glob(os.path.join(args.dir, "*", "sm_90a.error")))
+    if errors:
+        print(f"\n{len(errors)} case(s) without an sm_90a artifact; first message:")
+        print("  " + first_line(open(errors[0]).read(), 300))
+    if os.environ.get("OUT"):
+        with open(os.path.join(os.environ["OUT"], "check.md"), "w") as f:
+            f.write(table + "\n")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Step 1 of the GPU check, where pallasc is built: compiles every conformance
+# kernel, every example and every benchmark kernel (bench/kernels/) for host,
+# sm_90a and sm_80 into .device/gpu/<case>/<target>/, and the hand-written
+# CUDA self-test into .device/gpu/selftest/. A compile that fails is recorded
+# in .device/gpu/<case>/<target>.error (pallasc's message), not fatal.
+# Step 2 runs on a GPU machine with .device carried: bench/gpu/run.sh.
+#
+#   PALLAS_BUILD_DIR   pallasc's build directory (default: build/)
+#   PALLAS_SHARED_DIR  where conformance/ lives (default: ../shared)
+set -uo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+bin="${PALLAS_BUILD_DIR:-$root/build}/bin"
+conf="${PALLAS_SHARED_DIR:-$root/../shared}/conformance"
+out="$root/.device/gpu"
+targets="host sm_90a sm_80"
+if [ ! -x "$bin/pallasc" ]; then
+  echo "prepare.sh: error: no pallasc in $bin (set PALLAS_BUILD_DIR)" >&2
+  exit 1
+fi
+if [ ! -d "$conf" ]; then
+  echo "prepare.sh: error: no conformance kernels in $conf (set PALLAS_SHARED_DIR)" >&2
+  exit 1
+fi
+rm -rf "$out" && mkdir -p "$out"
+"$bin/pallasc" --version >"$out/COMPILER" 2>&1
+git -C "$root" rev-parse HEAD >>"$out/COMPILER" 2>/dev/null
+
+compile() { # case dir spec
+  local case=$1 dir=$2 spec=$3 t
+  mkdir -p "$out/$case"
+  cp "$dir/kernel.mlir" "$out/$case/kernel.mlir"
+  cp "$dir/$spec" "$out/$case/spec.json"
+  for t in $targets; do
+    if "$bin/pallasc" "$dir/kernel.mlir" --spec "$dir/$spec" -t "$t" \
+         -o "$out/$case/$t" 2>"$out/$case/$t.error"; then
+      rm -f "$out/$case/$t.error" "$out/$case/$t/"*.o
+      printf '%-20s %-7s ok\n' "$case" "$t"
+    else
+      rm -rf "$out/$case/$t"
+      printf '%-20s %-7s FAILED: %s\n' "$case" "$t" \
+        "$(grep -m1 error: "$out/$case/$t.error" | cut -c1-100)"
+    fi
+  done
+}
+
+for d in "$conf"/*/; do
+  d=${d%/}
+  k=$(basename "$d")
+  [ -f "$d/kernel.mlir" ] && [ -f "$d/spec.json" ] && compile "$k" "$d" spec.json
+done
+[ -f "$conf/matmul_relu/spec_vmap.json" ] &&
+  compile matmul_relu_vmap "$conf/matmul_relu" spec_vmap.json
+for d in "$root"/examples/*/ "$root"/bench/kernels/*/; do
+  d=${d%/}
+  [ -f "$d/kernel.mlir" ] && [ -f "$d/spec.json" ] && compile "$(basename "$d")" "$d" spec.json
+done
+
+if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
+  "$root/bench/gpu/selftest/build.sh" "$out/selftest" >/dev/null && echo "selftest             cuda    ok"
+else
+  echo "selftest: no nvcc here; bench/gpu/run.sh builds it on the GPU machine"
+fi
+size=$(du -sm "$root/.device" | cut -f1)
+echo "wrote $out (.device: ${size} MiB; the run tool carries at most 64 MiB)"

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Step 2 of the GPU check, on a GPU machine, from the repository root with
+# .device/ (written by bench/gpu/prepare.sh) beside it: builds runtime/
+# standalone with CMake (cuda.h found, so pallas-launch runs CUDA artifacts),
+# builds the CUDA self-test if prepare.sh could not, then
+#   bench/gpu/check.py  host vs sm_90a on every case, every element, memcheck
+#   bench/gpu/bench.py  timings against torch, Triton and JAX Pallas
+# Logs and tables go to $OUT when it is set. Exit status: 0 when both passed.
+#
+#   PALLAS_LAUNCH_BUILD  where to build the launcher (default /tmp/pallas-launch-build)
+set -uo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+build="${PALLAS_LAUNCH_BUILD:-/tmp/pallas-launch-build}"
+out="${OUT:-$root/.device/gpu}"
+export PYTHONUNBUFFERED=1 XLA_PYTHON_CLIENT_PREALLOCATE=false
+if [ ! -d .device/gpu ]; then
+  echo "run.sh: error: no .device/gpu here; run bench/gpu/prepare.sh where pallasc is built" >&2
+  exit 1
+fi
+cat .device/gpu/COMPILER 2>/dev/null
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null
+
+gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
+if ! cmake -S runtime -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release >"$build.log" 2>&1 ||
+   ! cmake --build "$build" -j >>"$build.log" 2>&1; then
+  cat "$build.log"; echo "run.sh: error: building runtime/ failed" >&2; exit 1
+fi
+grep "pallas-launch:" "$build.log"
+export PALLAS_LAUNCH="$build/bin/pallas-launch"
+
+if [ ! -f .device/gpu/selftest/selftest.manifest.json ]; then
+  bench/gpu/selftest/build.sh .device/gpu/selftest || echo "run.sh: cannot build the CUDA self-test"
+fi
+
+echo; echo "== check: host vs sm_90a, memcheck"
+python3 bench/gpu/check.py 2>&1 | tee "$out/check.log"; check=${PIPESTATUS[0]}
+echo; echo "== bench"
+python3 bench/gpu/bench.py 2>&1 | tee "$out/bench.log"; bench=${PIPESTATUS[0]}
+echo; echo "check.py exit $check, bench.py exit $bench"
+[ "$check" = 0 ] && [ "$bench" = 0 ]

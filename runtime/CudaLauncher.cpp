@@ -1,0 +1,412 @@
+//===- CudaLauncher.cpp - running CUDA artifacts through the driver API ---===//
+//
+// The driver (libcuda.so.1) is opened with dlopen at run time, so the
+// launcher builds and runs host artifacts on machines without one. cuda.h
+// supplies the types; without it at configure time this path is compiled out
+// and CUDA artifacts are refused with a clear error.
+//
+//===----------------------------------------------------------------------===//
+#include "LauncherDetail.h"
+
+#ifdef PALLAS_HAVE_CUDA_H
+#include <cuda.h>
+
+#include <dlfcn.h>
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <initializer_list>
+#include <sstream>
+#include <type_traits>
+#endif
+
+namespace pallas_rt {
+namespace detail {
+
+#ifndef PALLAS_HAVE_CUDA_H
+
+bool launchCuda(const json::Value &, const std::string &manifestPath,
+                const LaunchRequest &, KernelBuffers &, LaunchTiming *,
+                std::string &error) {
+  error = "'" + manifestPath + "' is a CUDA artifact, but this pallas-launch "
+          "was built without CUDA support (cuda.h was not found when it was "
+          "configured); rebuild it where the CUDA toolkit is installed";
+  return false;
+}
+
+#else
+
+namespace {
+
+/// The driver entry points we use, looked up in libcuda.so.1. Member names
+/// differ from the cuda.h names, which are macros for versioned symbols.
+struct Driver {
+  void *handle = nullptr;
+  CUresult (*init)(unsigned);
+  CUresult (*getErrorName)(CUresult, const char **);
+  CUresult (*getErrorString)(CUresult, const char **);
+  CUresult (*deviceGetCount)(int *);
+  CUresult (*deviceGet)(CUdevice *, int);
+  CUresult (*deviceGetAttribute)(int *, CUdevice_attribute, CUdevice);
+  CUresult (*deviceGetName)(char *, int, CUdevice);
+  CUresult (*primaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*primaryCtxRelease)(CUdevice);
+  CUresult (*ctxSetCurrent)(CUcontext);
+  CUresult (*ctxSynchronize)();
+  CUresult (*moduleLoadData)(CUmodule *, const void *);
+  CUresult (*moduleUnload)(CUmodule);
+  CUresult (*moduleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*funcSetAttribute)(CUfunction, CUfunction_attribute, int);
+  CUresult (*memAlloc)(CUdeviceptr *, size_t);
+  CUresult (*memFree)(CUdeviceptr);
+  CUresult (*memcpyHtoD)(CUdeviceptr, const void *, size_t);
+  CUresult (*memcpyDtoH)(void *, CUdeviceptr, size_t);
+  CUresult (*launchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                           unsigned, unsigned, unsigned, CUstream, void **,
+                           void **);
+  CUresult (*eventCreate)(CUevent *, unsigned);
+  CUresult (*eventDestroy)(CUevent);
+  CUresult (*eventRecord)(CUevent, CUstream);
+  CUresult (*eventSynchronize)(CUevent);
+  CUresult (*eventElapsedTime)(float *, CUevent, CUevent);
+
+  bool load(std::string &error) {
+    const char *names[] = {"libcuda.so.1", "libcuda.so"};
+    std::string why;
+    for (const char *n : names) {
+      handle = dlopen(n, RTLD_NOW | RTLD_LOCAL);
+      if (handle)
+        break;
+      if (why.empty())
+        why = dlerror();
+    }
+    if (!handle) {
+      error = "cannot load the CUDA driver (libcuda.so.1): " + why +
+              "; CUDA artifacts need an NVIDIA GPU and its driver";
+      return false;
+    }
+    bool ok = true;
+    auto sym = [&](auto &fn, std::initializer_list<const char *> candidates) {
+      for (const char *c : candidates)
+        if (void *p = dlsym(handle, c)) {
+          fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(p);
+          return;
+        }
+      if (ok)
+        error = std::string("the CUDA driver lacks ") + *candidates.begin();
+      ok = false;
+    };
+    sym(init, {"cuInit"});
+    sym(getErrorName, {"cuGetErrorName"});
+    sym(getErrorString, {"cuGetErrorString"});
+    sym(deviceGetCount, {"cuDeviceGetCount"});
+    sym(deviceGet, {"cuDeviceGet"});
+    sym(deviceGetAttribute, {"cuDeviceGetAttribute"});
+    sym(deviceGetName, {"cuDeviceGetName"});
+    sym(primaryCtxRetain, {"cuDevicePrimaryCtxRetain"});
+    sym(primaryCtxRelease,
+        {"cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease"});
+    sym(ctxSetCurrent, {"cuCtxSetCurrent"});
+    sym(ctxSynchronize, {"cuCtxSynchronize"});
+    sym(moduleLoadData, {"cuModuleLoadData"});
+    sym(moduleUnload, {"cuModuleUnload"});
+    sym(moduleGetFunction, {"cuModuleGetFunction"});
+    sym(funcSetAttribute, {"cuFuncSetAttribute"});
+    sym(memAlloc, {"cuMemAlloc_v2"});
+    sym(memFree, {"cuMemFree_v2"});
+    sym(memcpyHtoD, {"cuMemcpyHtoD_v2"});
+    sym(memcpyDtoH, {"cuMemcpyDtoH_v2"});
+    sym(launchKernel, {"cuLaunchKernel"});
+    sym(eventCreate, {"cuEventCreate"});
+    sym(eventDestroy, {"cuEventDestroy_v2", "cuEventDestroy"});
+    sym(eventRecord, {"cuEventRecord"});
+    sym(eventSynchronize, {"cuEventSynchronize"});
+    sym(eventElapsedTime, {"cuEventElapsedTime_v2", "cuEventElapsedTime"});
+    return ok;
+  }
+
+  /// "what failed: CUDA_ERROR_NAME (description)".
+  std::string describe(CUresult r, const std::string &what) const {
+    const char *name = nullptr, *text = nullptr;
+    if (getErrorName(r, &name) != CUDA_SUCCESS || !name)
+      name = "unknown CUresult";
+    if (getErrorString(r, &text) != CUDA_SUCCESS || !text)
+      text = "";
+    std::string s = what + " failed: " + name + " (" + std::to_string(int(r));
+    if (*text)
+      s += ": " + std::string(text);
+    return s + ")";
+  }
+};
+
+/// An architecture key of the manifest's `cubins`: sm_XY with an optional
+/// suffix ('a': this exact chip only; 'f': the family).
+struct Arch {
+  int major = 0, minor = 0;
+  char suffix = 0;
+};
+
+bool parseArch(const std::string &s, Arch &arch) {
+  if (s.size() < 5 || s.compare(0, 3, "sm_") != 0)
+    return false;
+  size_t i = 3;
+  int number = 0;
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9' && number < 10000)
+    number = number * 10 + (s[i++] - '0');
+  if (i == 3 || number < 10)
+    return false;
+  if (i < s.size()) {
+    if (i + 1 != s.size() || (s[i] != 'a' && s[i] != 'f'))
+      return false;
+    arch.suffix = s[i];
+  }
+  arch.major = number / 10;
+  arch.minor = number % 10;
+  return true;
+}
+
+/// What a launch holds; released in reverse order whatever happens.
+struct Session {
+  Driver &d;
+  CUdevice device = 0;
+  bool contextRetained = false;
+  CUmodule module = nullptr;
+  std::vector<CUdeviceptr> memory;
+  std::vector<CUevent> events;
+
+  explicit Session(Driver &driver) : d(driver) {}
+  ~Session() {
+    for (CUevent e : events)
+      d.eventDestroy(e);
+    for (CUdeviceptr p : memory)
+      d.memFree(p);
+    if (module)
+      d.moduleUnload(module);
+    if (contextRetained)
+      d.primaryCtxRelease(device);
+  }
+};
+
+} // namespace
+
+bool launchCuda(const json::Value &m, const std::string &manifestPath,
+                const LaunchRequest &r, KernelBuffers &b, LaunchTiming *timing,
+                std::string &error) {
+  const json::Value &launchInfo = member(m, "launch", "manifest");
+  const std::string where = "manifest.launch";
+  std::string function = getString(launchInfo, "function", where);
+  std::vector<int64_t> grid = getInts(launchInfo, "grid", where);
+  std::vector<int64_t> block = getInts(launchInfo, "block", where);
+  int64_t shared = getInt(launchInfo, "shared_bytes", where);
+  if (grid.size() != 3 || block.size() != 3)
+    throw ManifestError{where + ".grid and .block must have three entries"};
+  for (int64_t v : grid)
+    if (v < 1 || v > 0x7fffffff)
+      throw ManifestError{where + ".grid " + shapeString(grid) +
+                          " is out of range"};
+  for (int64_t v : block)
+    if (v < 1 || v > 1024)
+      throw ManifestError{where + ".block " + shapeString(block) +
+                          " is out of range"};
+  if (shared < 0 || shared > (int64_t(1) << 30))
+    throw ManifestError{where + ".shared_bytes " + std::to_string(shared) +
+                        " is out of range"};
+  const json::Value &cubins = member(launchInfo, "cubins", where);
+  if (!cubins.isObject() || cubins.object().empty())
+    throw ManifestError{where + ".cubins must be a non-empty object"};
+  std::string held;
+  for (const auto &c : cubins.object()) {
+    Arch a;
+    if (!parseArch(c.first, a))
+      throw ManifestError{where + ".cubins has a key '" + c.first +
+                          "' that is not an architecture like sm_90a"};
+    if (!c.second.isString())
+      throw ManifestError{where + ".cubins." + c.first +
+                          " is not a file name"};
+    held += (held.empty() ? "" : ", ") + c.first;
+  }
+
+  static Driver driver;
+  static std::string loadError;
+  static bool tried = false;
+  if (!tried) {
+    tried = true;
+    if (!driver.load(loadError))
+      driver.handle = nullptr;
+  }
+  if (!driver.handle) {
+    error = loadError;
+    return false;
+  }
+  Driver &d = driver;
+  auto check = [&](CUresult res, const std::string &what) {
+    if (res == CUDA_SUCCESS)
+      return true;
+    error = d.describe(res, what);
+    return false;
+  };
+
+  if (!check(d.init(0), "cuInit"))
+    return false;
+  int count = 0;
+  if (!check(d.deviceGetCount(&count), "cuDeviceGetCount"))
+    return false;
+  if (r.device < 0 || r.device >= count) {
+    error = "CUDA device " + std::to_string(r.device) + " does not exist (" +
+            std::to_string(count) + " device(s) found)";
+    return false;
+  }
+  Session s(d);
+  if (!check(d.deviceGet(&s.device, r.device), "cuDeviceGet"))
+    return false;
+  int ccMajor = 0, ccMinor = 0;
+  if (!check(d.deviceGetAttribute(&ccMajor,
+                                  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                                  s.device),
+             "cuDeviceGetAttribute") ||
+      !check(d.deviceGetAttribute(&ccMinor,
+                                  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                                  s.device),
+             "cuDeviceGetAttribute"))
+    return false;
+  char deviceName[256] = {0};
+  d.deviceGetName(deviceName, sizeof deviceName - 1, s.device);
+
+  // The cubin: same major, the highest minor not above the device's; an
+  // arch-specific one ('a') only for exactly its chip; at equal versions the
+  // more specific one.
+  const std::string *chosen = nullptr, *chosenFile = nullptr;
+  Arch best;
+  auto rank = [](char suffix) { return suffix == 'a' ? 2 : suffix == 'f' ? 1 : 0; };
+  for (const auto &c : cubins.object()) {
+    Arch a;
+    parseArch(c.first, a);
+    if (a.major != ccMajor || a.minor > ccMinor)
+      continue;
+    if (a.suffix == 'a' && a.minor != ccMinor)
+      continue;
+    if (!chosen || a.minor > best.minor ||
+        (a.minor == best.minor && rank(a.suffix) > rank(best.suffix))) {
+      chosen = &c.first;
+      chosenFile = &c.second.string();
+      best = a;
+    }
+  }
+  if (!chosen) {
+    error = "no cubin in '" + manifestPath + "' runs on CUDA device " +
+            std::to_string(r.device) + " (" + deviceName + ", sm_" +
+            std::to_string(ccMajor) + std::to_string(ccMinor) +
+            "); the artifact holds " + held;
+    return false;
+  }
+  std::string dir = manifestPath.substr(0, manifestPath.rfind('/'));
+  std::string cubinPath = dir + "/" + *chosenFile;
+  std::ifstream in(cubinPath, std::ios::binary);
+  if (!in) {
+    error = "cannot open cubin '" + cubinPath + "' (" + *chosen +
+            "): " + std::strerror(errno);
+    return false;
+  }
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  std::string image = bytes.str();
+
+  CUcontext ctx = nullptr;
+  if (!check(d.primaryCtxRetain(&ctx, s.device), "cuDevicePrimaryCtxRetain"))
+    return false;
+  s.contextRetained = true;
+  if (!check(d.ctxSetCurrent(ctx), "cuCtxSetCurrent"))
+    return false;
+  if (!check(d.moduleLoadData(&s.module, image.data()),
+             "cuModuleLoadData('" + cubinPath + "')")) {
+    s.module = nullptr;
+    return false;
+  }
+  CUfunction fn = nullptr;
+  if (!check(d.moduleGetFunction(&fn, s.module, function.c_str()),
+             "cuModuleGetFunction('" + function + "' in '" + cubinPath + "')"))
+    return false;
+  if (shared > 48 * 1024 &&
+      !check(d.funcSetAttribute(
+                 fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                 int(shared)),
+             "setting " + std::to_string(shared) +
+                 " bytes of dynamic shared memory (cuFuncSetAttribute)"))
+    return false;
+
+  // One device buffer per backing array; inputs copied in, outputs poisoned.
+  std::vector<CUdeviceptr> pointer(b.arrays.size(), 0);
+  for (size_t i = 0; i < b.arrays.size(); ++i) {
+    if (b.backing[i] != i)
+      continue;
+    const NpyArray &a = b.arrays[i];
+    CUdeviceptr p = 0;
+    if (!check(d.memAlloc(&p, std::max<size_t>(a.data.size(), 1)),
+               "cuMemAlloc(" + std::to_string(a.data.size()) + " bytes)"))
+      return false;
+    s.memory.push_back(p);
+    pointer[i] = p;
+    if (!a.data.empty() &&
+        !check(d.memcpyHtoD(p, a.data.data(), a.data.size()),
+               "cuMemcpyHtoD"))
+      return false;
+  }
+  std::vector<CUdeviceptr> args(b.arrays.size());
+  std::vector<void *> argPointers(b.arrays.size());
+  for (size_t i = 0; i < b.arrays.size(); ++i) {
+    args[i] = pointer[b.backing[i]];
+    argPointers[i] = &args[i];
+  }
+  auto launchOnce = [&] {
+    return check(d.launchKernel(fn, unsigned(grid[0]), unsigned(grid[1]),
+                                unsigned(grid[2]), unsigned(block[0]),
+                                unsigned(block[1]), unsigned(block[2]),
+                                unsigned(shared), nullptr, argPointers.data(),
+                                nullptr),
+                 "launching '" + function + "' (cuLaunchKernel)");
+  };
+  if (!launchOnce() ||
+      !check(d.ctxSynchronize(), "running '" + function + "' (" + *chosen +
+                                     " cubin on " + deviceName + ")"))
+    return false;
+  for (size_t i : b.outputs) {
+    NpyArray &a = b.arrays[i];
+    if (!a.data.empty() &&
+        !check(d.memcpyDtoH(a.data.data(), pointer[i], a.data.size()),
+               "cuMemcpyDtoH"))
+      return false;
+  }
+
+  if (timing && r.timeRuns > 0) {
+    for (int k = 0; k < 3; ++k)
+      if (!launchOnce())
+        return false;
+    if (!check(d.ctxSynchronize(), "running '" + function + "'"))
+      return false;
+    CUevent start, stop;
+    if (!check(d.eventCreate(&start, CU_EVENT_DEFAULT), "cuEventCreate"))
+      return false;
+    s.events.push_back(start);
+    if (!check(d.eventCreate(&stop, CU_EVENT_DEFAULT), "cuEventCreate"))
+      return false;
+    s.events.push_back(stop);
+    for (int k = 0; k < r.timeRuns; ++k) {
+      float ms = 0;
+      if (!check(d.eventRecord(start, nullptr), "cuEventRecord") ||
+          !launchOnce() ||
+          !check(d.eventRecord(stop, nullptr), "cuEventRecord") ||
+          !check(d.eventSynchronize(stop),
+                 "running '" + function + "' (timed launch)") ||
+          !check(d.eventElapsedTime(&ms, start, stop), "cuEventElapsedTime"))
+        return false;
+      timing->micros.push_back(double(ms) * 1000.0);
+    }
+  }
+  return true;
+}
+
+#endif // PALLAS_HAVE_CUDA_H
+
+} // namespace detail
+} // namespace pallas_rt

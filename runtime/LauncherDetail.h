@@ -1,0 +1,51 @@
+//===- LauncherDetail.h - pieces shared by the launch paths -----*- C++ -*-===//
+#ifndef PALLAS_RUNTIME_LAUNCHERDETAIL_H
+#define PALLAS_RUNTIME_LAUNCHERDETAIL_H
+
+#include "Json.h"
+#include "Launcher.h"
+#include "Npy.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pallas_rt {
+namespace detail {
+
+/// Thrown by the manifest accessors below; launch() turns it into its error.
+struct ManifestError {
+  std::string message;
+};
+
+/// The member `key` of `object` (`where` names the object in messages).
+const json::Value &member(const json::Value &object, const std::string &key,
+                          const std::string &where);
+std::string getString(const json::Value &object, const std::string &key,
+                      const std::string &where);
+int64_t getInt(const json::Value &object, const std::string &key,
+               const std::string &where);
+std::vector<int64_t> getInts(const json::Value &object, const std::string &key,
+                             const std::string &where);
+
+/// The kernel's arrays, one per manifest parameter in manifest order: inputs
+/// as read, outputs poisoned or (when aliased) a copy of their input.
+struct KernelBuffers {
+  std::vector<NpyArray> arrays;
+  /// Per parameter: the parameter whose array backs it. An input that an
+  /// output aliases is backed by that output's array; all others by their own.
+  std::vector<size_t> backing;
+  /// Parameter indices of the outputs, in order.
+  std::vector<size_t> outputs;
+};
+
+/// Runs a CUDA artifact (`manifest.target_kind` == "cuda"); on return the
+/// output arrays in `buffers` hold the results.
+bool launchCuda(const json::Value &manifest, const std::string &manifestPath,
+                const LaunchRequest &request, KernelBuffers &buffers,
+                LaunchTiming *timing, std::string &error);
+
+} // namespace detail
+} // namespace pallas_rt
+
+#endif
