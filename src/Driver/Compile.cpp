@@ -152,10 +152,11 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
     if (other != *kernel)
       other.erase();
 
-  if (target.kind != TargetKind::Host && target.kind != TargetKind::Triton) {
+  if (target.kind != TargetKind::Host && target.kind != TargetKind::Triton &&
+      target.kind != TargetKind::Cuda) {
     emitError(kernel->getLoc())
         << "target '" << target.name << "' (" << targetKindName(target.kind)
-        << ") is not implemented yet; available: host, triton";
+        << ") is not implemented yet; available: host, triton, sm_*";
     return failure();
   }
 
@@ -168,9 +169,9 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
                         /*printAfterOnlyOnChange=*/false);
   }
   pm.addPass(createInlinerPass());
-  if (target.kind == TargetKind::Triton) {
-    // One Triton program holds one CTA's worth of data: cut big output
-    // tiles over more programs and stream long dot contractions.
+  if (target.kind == TargetKind::Triton || target.kind == TargetKind::Cuda) {
+    // One program holds one CTA's worth of data: cut big output tiles over
+    // more programs and stream long dot contractions.
     pm.addPass(createPallasSplitPrograms({/*maxTile=*/128}));
     pm.addPass(createPallasStreamDotK({/*kChunk=*/64}));
   }
@@ -179,9 +180,11 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
     return failure();
 
   BackendResult result;
-  if (failed(target.kind == TargetKind::Host
-                 ? emitHost(*module, expanded, target, options, result)
-                 : emitTriton(*module, expanded, target, options, result)))
+  LogicalResult emitted =
+      target.kind == TargetKind::Host     ? emitHost(*module, expanded, target, options, result)
+      : target.kind == TargetKind::Triton ? emitTriton(*module, expanded, target, options, result)
+                                          : emitCuda(*module, expanded, targets, options, result);
+  if (failed(emitted))
     return failure();
   Artifact manifest = buildManifest(*spec, expanded, target, result);
   artifacts = std::move(result.artifacts);

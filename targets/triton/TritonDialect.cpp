@@ -48,7 +48,7 @@ void PointerType::print(AsmPrinter &printer) const {
 
 Type mlir::pallas::tt::getPointeeType(Type type) {
   if (auto tensor = dyn_cast<RankedTensorType>(type))
-    return RankedTensorType::get(tensor.getShape(), getPointeeType(tensor.getElementType()));
+    return tensor.clone(getPointeeType(tensor.getElementType()));
   if (auto ptr = dyn_cast<PointerType>(type))
     return ptr.getPointeeType();
   return type;
@@ -57,7 +57,7 @@ Type mlir::pallas::tt::getPointeeType(Type type) {
 Type mlir::pallas::tt::getI1SameShape(Type type) {
   Type i1 = IntegerType::get(type.getContext(), 1);
   if (auto tensor = dyn_cast<RankedTensorType>(type))
-    return RankedTensorType::get(tensor.getShape(), i1);
+    return tensor.clone(i1);
   return i1;
 }
 

@@ -54,6 +54,12 @@ LogicalResult emitTriton(ModuleOp module, const LaunchSpec &spec,
                          const TargetDescription &target,
                          const CompileOptions &options, BackendResult &result);
 
+/// The CUDA backend: one cubin (and its PTX) per requested architecture and
+/// a C launch header embedding them.
+LogicalResult emitCuda(ModuleOp module, const LaunchSpec &spec,
+                       ArrayRef<TargetDescription> targets,
+                       const CompileOptions &options, BackendResult &result);
+
 } // namespace mlir::pallas
 
 #endif

@@ -89,4 +89,30 @@ def ConvertPallasToTriton : Pass<"convert-pallas-to-triton", "::mlir::ModuleOp">
                            "::mlir::pallas::tt::TTDialect"];
 }
 
+def ConvertPallasToNVVM : Pass<"convert-pallas-to-nvvm", "::mlir::ModuleOp"> {
+  let summary = "lower tile IR (tt) to per-thread code in a gpu.module";
+  let description = [{
+    Runs after convert-pallas-to-triton. Each `tt.func` becomes a
+    `gpu.func` kernel (one program = one CTA of 32 * num-warps threads) in
+    the `gpu.module @pallas_kernels`, taking one global pointer per array.
+    Tensors are spread over the threads by the blocked layout (chunks of up
+    to four consecutive elements per thread, round robin) and become one
+    vector per thread. Loads and stores of contiguous, aligned, unmasked
+    chunks are single vector accesses (checked at run time); others are
+    predicated per element. Broadcast, transpose, join, scan and dot read
+    their operands from dynamic shared memory; reductions fold per thread,
+    then across lanes with shuffles and across warps through shared memory.
+    The shared memory a kernel needs goes into `pallas.shared_bytes`.
+  }];
+  let options = [Option<"numWarps", "num-warps", "int64_t", "4",
+                        "warps per CTA (threads = 32 * num-warps)">];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // PALLAS_PASSES

@@ -1,0 +1,604 @@
+//===- ConvertPallasToNVVM.cpp - tile IR to per-thread GPU code -----------===//
+//
+// Each `tt.func` (one program = one CTA of 32 * num_warps threads) becomes a
+// `gpu.func` kernel in a `gpu.module`; every tensor becomes a per-thread
+// vector (SimtLowering.h). Global memory is addressed with i64 addresses;
+// loads and stores of aligned, contiguous, unmasked chunks are vectorised
+// (checked at run time, so edge blocks stay correct), the others are
+// predicated per element.
+//
+//===----------------------------------------------------------------------===//
+#include "SimtLowering.h"
+
+#include "pallas/Passes/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace mlir::pallas {
+#define GEN_PASS_DEF_CONVERTPALLASTONVVM
+#include "pallas/Passes/Passes.h.inc"
+} // namespace mlir::pallas
+
+using namespace mlir;
+using namespace mlir::pallas;
+using namespace mlir::pallas::cuda;
+
+namespace {
+
+Type globalPtrType(MLIRContext *ctx) { return LLVM::LLVMPointerType::get(ctx, 1); }
+
+Value toGlobalPtr(OpBuilder &b, Location loc, Value address) {
+  return LLVM::IntToPtrOp::create(b, loc, globalPtrType(b.getContext()), address);
+}
+
+/// Global memory holds i1 as i8.
+Type storedType(Type elem, OpBuilder &b) {
+  return elem.isInteger(1) ? b.getI8Type() : elem;
+}
+
+Value loadScalar(OpBuilder &b, Location loc, Type elem, Value address,
+                 bool isVolatile = false) {
+  Type stored = storedType(elem, b);
+  Value v = LLVM::LoadOp::create(b, loc, stored, toGlobalPtr(b, loc, address),
+                                 smemElementBytes(elem), isVolatile);
+  return stored != elem ? (Value)arith::TruncIOp::create(b, loc, elem, v) : v;
+}
+
+void storeScalar(OpBuilder &b, Location loc, Value value, Value address) {
+  if (value.getType().isInteger(1))
+    value = arith::ExtUIOp::create(b, loc, b.getI8Type(), value);
+  LLVM::StoreOp::create(b, loc, value, toGlobalPtr(b, loc, address),
+                        smemElementBytes(value.getType()));
+}
+
+/// `value` when `cond`, else `otherwise()`, as an scf.if.
+Value select(OpBuilder &b, Location loc, Value cond, Type type,
+             function_ref<Value(OpBuilder &, Location)> then,
+             function_ref<Value(OpBuilder &, Location)> otherwise) {
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, cond, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(b, loc, then(b, loc));
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, otherwise(b, loc));
+  }
+  return ifOp.getResult(0);
+}
+
+Value zeroOf(OpBuilder &b, Location loc, Type t) {
+  return arith::ConstantOp::create(b, loc, t, b.getZeroAttr(t));
+}
+
+Value andAll(OpBuilder &b, Location loc, ArrayRef<Value> conds) {
+  Value r = conds.front();
+  for (Value c : conds.drop_front())
+    r = arith::AndIOp::create(b, loc, r, c);
+  return r;
+}
+
+/// True when the chunk's addresses are consecutive and the first is aligned
+/// to the whole chunk, so one vector access can serve it.
+Value chunkIsContiguous(OpBuilder &b, Location loc, ArrayRef<Value> addrs,
+                        int64_t elemBytes) {
+  SmallVector<Value> conds;
+  int64_t bytes = elemBytes * addrs.size();
+  Value low = arith::AndIOp::create(b, loc, addrs[0], constI64(b, loc, bytes - 1));
+  conds.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, low,
+                                        constI64(b, loc, 0)));
+  for (size_t j = 1; j < addrs.size(); ++j) {
+    Value expect = arith::AddIOp::create(b, loc, addrs[0], constI64(b, loc, j * elemBytes));
+    conds.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, addrs[j], expect));
+  }
+  return andAll(b, loc, conds);
+}
+
+bool vectorisable(int64_t vec, int64_t elemBytes) {
+  int64_t bytes = vec * elemBytes;
+  return vec > 1 && bytes <= 16 && (bytes & (bytes - 1)) == 0;
+}
+
+// --- Kernel structure -------------------------------------------------------
+
+struct ReturnLowering : SimtPattern<tt::ReturnOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(tt::ReturnOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    rw.replaceOpWithNewOp<gpu::ReturnOp>(op);
+    return success();
+  }
+};
+
+struct ProgramIdLowering : SimtPattern<tt::GetProgramIdOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(tt::GetProgramIdOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    gpu::Dimension dim = op.getAxis() == tt::ProgramIDDim::X   ? gpu::Dimension::x
+                         : op.getAxis() == tt::ProgramIDDim::Y ? gpu::Dimension::y
+                                                               : gpu::Dimension::z;
+    Value id = gpu::BlockIdOp::create(rw, op.getLoc(), dim);
+    rw.replaceOpWithNewOp<arith::IndexCastUIOp>(op, rw.getI32Type(), id);
+    return success();
+  }
+};
+
+// --- Elementwise ------------------------------------------------------------
+
+/// arith/math ops on tensors: the same op on the per-thread vectors.
+struct ElementwiseLowering : ConversionPattern {
+  ElementwiseLowering(const TypeConverter &tc, MLIRContext *ctx)
+      : ConversionPattern(tc, MatchAnyOpTypeTag(), 1, ctx) {}
+  LogicalResult matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                                ConversionPatternRewriter &rw) const override {
+    if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+        isa<arith::ConstantOp>(op) || op->getNumRegions())
+      return failure();
+    SmallVector<Type> types;
+    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(), types)))
+      return failure();
+    OperationState state(op->getLoc(), op->getName().getStringRef(), operands,
+                         types, op->getAttrs());
+    rw.replaceOp(op, rw.create(state)->getResults());
+    return success();
+  }
+};
+
+struct ConstantLowering : SimtPattern<arith::ConstantOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(arith::ConstantOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+    if (!dense)
+      return failure();
+    auto vt = cast<VectorType>(getTypeConverter()->convertType(op.getType()));
+    if (dense.isSplat()) {
+      rw.replaceOpWithNewOp<arith::ConstantOp>(
+          op, vt, DenseElementsAttr::get(vt, dense.getSplatValue<Attribute>()));
+      return success();
+    }
+    // A non-uniform constant: each thread picks its elements from a vector
+    // of all of them (small tensors only).
+    auto all = VectorType::get({dense.getNumElements()}, vt.getElementType());
+    if (dense.getNumElements() > 4096)
+      return op.emitError("tensor constants of more than 4096 distinct elements "
+                          "are not supported on CUDA targets");
+    Location loc = op.getLoc();
+    Value table = arith::ConstantOp::create(
+        rw, loc, all,
+        DenseElementsAttr::get(all, llvm::to_vector(dense.getValues<Attribute>())));
+    SmallVector<Value> elems;
+    for (Value idx : slotElementIndices(rw, loc, state, dense.getNumElements())) {
+      Value i = arith::IndexCastOp::create(rw, loc, rw.getIndexType(), idx);
+      elems.push_back(vector::ExtractOp::create(rw, loc, table, ArrayRef<OpFoldResult>{i}));
+    }
+    rw.replaceOp(op, buildVector(rw, loc, elems));
+    return success();
+  }
+};
+
+struct SplatLowering : SimtPattern<tt::SplatOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(tt::SplatOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Type t = getTypeConverter()->convertType(op.getType());
+    rw.replaceOpWithNewOp<vector::BroadcastOp>(op, t, a.getSrc());
+    return success();
+  }
+};
+
+struct MakeRangeLowering : SimtPattern<tt::MakeRangeOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(tt::MakeRangeOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> elems;
+    for (Value idx : slotElementIndices(rw, loc, state, op.getType().getNumElements()))
+      elems.push_back(op.getStart() ? (Value)arith::AddIOp::create(
+                                          rw, loc, idx, constI32(rw, loc, op.getStart()))
+                                    : idx);
+    rw.replaceOp(op, buildVector(rw, loc, elems));
+    return success();
+  }
+};
+
+/// Reshapes keep the row-major order, and so every element where it is.
+template <typename Op>
+struct KeepElementsLowering : SimtPattern<Op> {
+  using SimtPattern<Op>::SimtPattern;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    rw.replaceOp(op, a.getSrc());
+    return success();
+  }
+};
+
+struct AddPtrLowering : SimtPattern<tt::AddPtrOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(tt::AddPtrOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Type pointee = cast<tt::PointerType>(getElementTypeOrSelf(op.getPtr().getType()))
+                       .getPointeeType();
+    Type addrType = a.getPtr().getType();
+    Value off = a.getOffset();
+    if (getElementTypeOrSelf(off.getType()).getIntOrFloatBitWidth() < 64)
+      off = arith::ExtSIOp::create(rw, loc, addrType, off);
+    Value bytes = constI64(rw, loc, smemElementBytes(pointee));
+    if (isa<VectorType>(addrType))
+      bytes = vector::BroadcastOp::create(rw, loc, addrType, bytes);
+    Value scaled = arith::MulIOp::create(rw, loc, off, bytes);
+    rw.replaceOpWithNewOp<arith::AddIOp>(op, a.getPtr(), scaled);
+    return success();
+  }
+};
+
+// --- Global memory ----------------------------------------------------------
+
+struct LoadLowering : SimtPattern<tt::LoadOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(tt::LoadOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    Type elem = getElementTypeOrSelf(resultType);
+    bool isVolatile = op.getIsVolatile();
+    auto vt = dyn_cast<VectorType>(resultType);
+    if (!vt) {
+      Value addr = a.getPtr();
+      if (!a.getMask()) {
+        rw.replaceOp(op, loadScalar(rw, loc, elem, addr, isVolatile));
+        return success();
+      }
+      Value other = a.getOther() ? a.getOther() : zeroOf(rw, loc, elem);
+      rw.replaceOp(op, select(rw, loc, a.getMask(), elem,
+                              [&](OpBuilder &b, Location l) {
+                                return loadScalar(b, l, elem, addr, isVolatile);
+                              },
+                              [&](OpBuilder &, Location) { return other; }));
+      return success();
+    }
+    int64_t n = cast<RankedTensorType>(op.getType()).getNumElements();
+    BlockedLayout layout(n, state.threads);
+    int64_t eb = smemElementBytes(elem);
+    SmallVector<Value> values;
+    for (int64_t c = 0; c < layout.perThread; c += layout.vec) {
+      SmallVector<Value> addrs, masks, others;
+      for (int64_t j = 0; j < layout.vec; ++j) {
+        addrs.push_back(extractSlot(rw, loc, a.getPtr(), c + j));
+        if (a.getMask())
+          masks.push_back(extractSlot(rw, loc, a.getMask(), c + j));
+        others.push_back(a.getOther() ? extractSlot(rw, loc, a.getOther(), c + j)
+                                      : zeroOf(rw, loc, elem));
+      }
+      auto slow = [&](OpBuilder &b, Location l) {
+        SmallVector<Value> elems;
+        for (int64_t j = 0; j < layout.vec; ++j)
+          elems.push_back(masks.empty()
+                              ? loadScalar(b, l, elem, addrs[j], isVolatile)
+                              : select(b, l, masks[j], elem,
+                                       [&](OpBuilder &b2, Location l2) {
+                                         return loadScalar(b2, l2, elem, addrs[j], isVolatile);
+                                       },
+                                       [&](OpBuilder &, Location) { return others[j]; }));
+        return buildVector(b, l, elems);
+      };
+      Value chunk;
+      if (vectorisable(layout.vec, eb) && !isVolatile) {
+        SmallVector<Value> conds = masks;
+        conds.push_back(chunkIsContiguous(rw, loc, addrs, eb));
+        auto chunkType = VectorType::get({layout.vec}, elem);
+        chunk = select(rw, loc, andAll(rw, loc, conds), chunkType,
+                       [&](OpBuilder &b, Location l) -> Value {
+                         auto stored = VectorType::get({layout.vec}, storedType(elem, b));
+                         Value v = LLVM::LoadOp::create(b, l, stored, toGlobalPtr(b, l, addrs[0]),
+                                                        eb * layout.vec);
+                         return stored != chunkType
+                                    ? (Value)arith::TruncIOp::create(b, l, chunkType, v)
+                                    : v;
+                       },
+                       slow);
+      } else {
+        chunk = slow(rw, loc);
+      }
+      for (int64_t j = 0; j < layout.vec; ++j)
+        values.push_back(extractSlot(rw, loc, chunk, j));
+    }
+    rw.replaceOp(op, buildVector(rw, loc, values));
+    return success();
+  }
+};
+
+struct StoreLowering : SimtPattern<tt::StoreOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(tt::StoreOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    auto vt = dyn_cast<VectorType>(a.getValue().getType());
+    if (!vt) {
+      // A scalar store: every thread would store the same value; one does.
+      Value cond = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, state.tid,
+                                         constI32(rw, loc, 0));
+      if (a.getMask())
+        cond = arith::AndIOp::create(rw, loc, cond, a.getMask());
+      auto ifOp = scf::IfOp::create(rw, loc, cond, false);
+      rw.setInsertionPointToStart(ifOp.thenBlock());
+      storeScalar(rw, loc, a.getValue(), a.getPtr());
+      rw.eraseOp(op);
+      return success();
+    }
+    Type elem = vt.getElementType();
+    int64_t n = cast<RankedTensorType>(op.getValue().getType()).getNumElements();
+    BlockedLayout layout(n, state.threads);
+    int64_t eb = smemElementBytes(elem);
+    Value owner = layout.replicated() ? isOwner(rw, loc, state, n) : Value();
+    for (int64_t c = 0; c < layout.perThread; c += layout.vec) {
+      SmallVector<Value> addrs, masks, vals;
+      for (int64_t j = 0; j < layout.vec; ++j) {
+        addrs.push_back(extractSlot(rw, loc, a.getPtr(), c + j));
+        vals.push_back(extractSlot(rw, loc, a.getValue(), c + j));
+        Value m = a.getMask() ? extractSlot(rw, loc, a.getMask(), c + j) : owner;
+        if (a.getMask() && owner)
+          m = arith::AndIOp::create(rw, loc, m, owner);
+        if (m)
+          masks.push_back(m);
+      }
+      auto slow = [&](OpBuilder &b, Location l) {
+        for (int64_t j = 0; j < layout.vec; ++j) {
+          if (masks.empty()) {
+            storeScalar(b, l, vals[j], addrs[j]);
+            continue;
+          }
+          auto ifOp = scf::IfOp::create(b, l, masks[j], false);
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(ifOp.thenBlock());
+          storeScalar(b, l, vals[j], addrs[j]);
+        }
+      };
+      if (!vectorisable(layout.vec, eb)) {
+        slow(rw, loc);
+        continue;
+      }
+      SmallVector<Value> conds = masks;
+      conds.push_back(chunkIsContiguous(rw, loc, addrs, eb));
+      auto ifOp = scf::IfOp::create(rw, loc, andAll(rw, loc, conds), true);
+      OpBuilder::InsertionGuard g(rw);
+      rw.setInsertionPointToStart(ifOp.thenBlock());
+      Value v = buildVector(rw, loc, vals);
+      if (elem.isInteger(1))
+        v = arith::ExtUIOp::create(rw, loc, VectorType::get({layout.vec}, rw.getI8Type()), v);
+      LLVM::StoreOp::create(rw, loc, v, toGlobalPtr(rw, loc, addrs[0]), eb * layout.vec);
+      rw.setInsertionPointToStart(ifOp.elseBlock());
+      slow(rw, loc);
+    }
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+LLVM::AtomicOrdering ordering(tt::MemSemantic sem) {
+  switch (sem) {
+  case tt::MemSemantic::RELAXED: return LLVM::AtomicOrdering::monotonic;
+  case tt::MemSemantic::ACQUIRE: return LLVM::AtomicOrdering::acquire;
+  case tt::MemSemantic::RELEASE: return LLVM::AtomicOrdering::release;
+  case tt::MemSemantic::ACQUIRE_RELEASE: return LLVM::AtomicOrdering::acq_rel;
+  }
+  return LLVM::AtomicOrdering::acq_rel;
+}
+
+std::optional<LLVM::AtomicBinOp> binOp(tt::RMWOp kind, Type elem) {
+  bool isFloat = isa<FloatType>(elem);
+  switch (kind) {
+  case tt::RMWOp::AND: return LLVM::AtomicBinOp::_and;
+  case tt::RMWOp::OR: return LLVM::AtomicBinOp::_or;
+  case tt::RMWOp::XOR: return LLVM::AtomicBinOp::_xor;
+  case tt::RMWOp::ADD: return LLVM::AtomicBinOp::add;
+  case tt::RMWOp::FADD: return LLVM::AtomicBinOp::fadd;
+  case tt::RMWOp::MAX: return isFloat ? LLVM::AtomicBinOp::fmax : LLVM::AtomicBinOp::max;
+  case tt::RMWOp::MIN: return isFloat ? LLVM::AtomicBinOp::fmin : LLVM::AtomicBinOp::min;
+  case tt::RMWOp::UMAX: return LLVM::AtomicBinOp::umax;
+  case tt::RMWOp::UMIN: return LLVM::AtomicBinOp::umin;
+  case tt::RMWOp::XCHG: return LLVM::AtomicBinOp::xchg;
+  }
+  return std::nullopt;
+}
+
+/// Runs `atomic` for each owned, unmasked element; a scalar atomic runs on
+/// thread 0 and its result is shared through shared memory.
+template <typename Op>
+LogicalResult lowerAtomic(Op op, Value ptrs, Value mask, Type resultType,
+                          SimtState &state, ConversionPatternRewriter &rw,
+                          function_ref<Value(OpBuilder &, Location, Value, int64_t)> atomic) {
+  Location loc = op.getLoc();
+  auto vt = dyn_cast<VectorType>(resultType);
+  if (!vt) {
+    Type elem = resultType;
+    Value cond = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, state.tid,
+                                       constI32(rw, loc, 0));
+    if (mask)
+      cond = arith::AndIOp::create(rw, loc, cond, mask);
+    reserveSmem(state, 16);
+    barrier(rw, loc);
+    auto ifOp = scf::IfOp::create(rw, loc, cond, false);
+    {
+      OpBuilder::InsertionGuard g(rw);
+      rw.setInsertionPointToStart(ifOp.thenBlock());
+      Value old = atomic(rw, loc, ptrs, -1);
+      smemStore(rw, loc, state, 0, constI32(rw, loc, 0), old);
+    }
+    barrier(rw, loc);
+    rw.replaceOp(op, smemLoad(rw, loc, state, elem, 0, constI32(rw, loc, 0)));
+    return success();
+  }
+  Type elem = vt.getElementType();
+  int64_t n = cast<RankedTensorType>(op.getType()).getNumElements();
+  Value owner = isOwner(rw, loc, state, n);
+  SmallVector<Value> results;
+  for (int64_t i = 0; i < vt.getNumElements(); ++i) {
+    Value cond = owner;
+    if (mask)
+      cond = arith::AndIOp::create(rw, loc, cond, extractSlot(rw, loc, mask, i));
+    Value addr = extractSlot(rw, loc, ptrs, i);
+    results.push_back(select(rw, loc, cond, elem,
+                             [&](OpBuilder &b, Location l) { return atomic(b, l, addr, i); },
+                             [&](OpBuilder &b, Location l) { return zeroOf(b, l, elem); }));
+  }
+  rw.replaceOp(op, buildVector(rw, loc, results));
+  return success();
+}
+
+struct AtomicRMWLowering : SimtPattern<tt::AtomicRMWOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(tt::AtomicRMWOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    Type elem = getElementTypeOrSelf(resultType);
+    std::optional<LLVM::AtomicBinOp> kind = binOp(op.getAtomicRmwOp(), elem);
+    if (!kind)
+      return op.emitError("unsupported atomic operation on CUDA targets");
+    LLVM::AtomicOrdering order = ordering(op.getSem());
+    Value val = a.getVal();
+    bool scalar = !isa<VectorType>(resultType);
+    return lowerAtomic(op, a.getPtr(), a.getMask(), resultType, state, rw,
+                       [&](OpBuilder &b, Location l, Value addr, int64_t i) -> Value {
+                         Value v = scalar ? val : extractSlot(b, l, val, i);
+                         return LLVM::AtomicRMWOp::create(b, l, *kind, toGlobalPtr(b, l, addr), v,
+                                                          order);
+                       });
+  }
+};
+
+struct AtomicCASLowering : SimtPattern<tt::AtomicCASOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(tt::AtomicCASOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    Type elem = getElementTypeOrSelf(resultType);
+    LLVM::AtomicOrdering order = ordering(op.getSem());
+    if (order == LLVM::AtomicOrdering::release || order == LLVM::AtomicOrdering::acq_rel)
+      order = LLVM::AtomicOrdering::acq_rel;
+    LLVM::AtomicOrdering failOrder = order == LLVM::AtomicOrdering::monotonic
+                                         ? LLVM::AtomicOrdering::monotonic
+                                         : LLVM::AtomicOrdering::acquire;
+    bool scalar = !isa<VectorType>(resultType);
+    Type intType = IntegerType::get(rw.getContext(), elem.getIntOrFloatBitWidth());
+    return lowerAtomic(op, a.getPtr(), Value(), resultType, state, rw,
+                       [&](OpBuilder &b, Location l, Value addr, int64_t i) -> Value {
+                         Value cmp = scalar ? a.getCmp() : extractSlot(b, l, a.getCmp(), i);
+                         Value val = scalar ? a.getVal() : extractSlot(b, l, a.getVal(), i);
+                         if (intType != elem) {
+                           cmp = arith::BitcastOp::create(b, l, intType, cmp);
+                           val = arith::BitcastOp::create(b, l, intType, val);
+                         }
+                         Value pair = LLVM::AtomicCmpXchgOp::create(
+                             b, l, toGlobalPtr(b, l, addr), cmp, val, order, failOrder);
+                         Value old = LLVM::ExtractValueOp::create(b, l, pair, 0);
+                         return intType != elem ? (Value)arith::BitcastOp::create(b, l, elem, old)
+                                                : old;
+                       });
+  }
+};
+
+// --- The pass ---------------------------------------------------------------
+
+/// Moves `func` into `gpuModule` as a kernel taking global pointers; the
+/// body still sees `!tt.ptr` values (through casts the conversion removes).
+FailureOr<gpu::GPUFuncOp> makeKernel(tt::FuncOp func, gpu::GPUModuleOp gpuModule,
+                                     SimtState &state) {
+  MLIRContext *ctx = func.getContext();
+  OpBuilder b(ctx);
+  SmallVector<Type> argTypes;
+  for (Type t : func.getArgumentTypes()) {
+    if (isa<tt::PointerType>(t))
+      argTypes.push_back(globalPtrType(ctx));
+    else if (t.isIntOrIndexOrFloat())
+      argTypes.push_back(t);
+    else
+      return func.emitError("kernel argument of type ") << t
+             << " is not supported on CUDA targets", failure();
+  }
+  b.setInsertionPointToEnd(gpuModule.getBody());
+  auto kernel = gpu::GPUFuncOp::create(b, func.getLoc(), func.getName(),
+                                       b.getFunctionType(argTypes, {}));
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  kernel.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({(int32_t)state.threads, 1, 1}));
+  // Replace the generated entry block by the function's body.
+  kernel.getBody().front().erase();
+  kernel.getBody().takeBody(func.getBody());
+  Block &entry = kernel.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  for (BlockArgument arg : entry.getArguments()) {
+    Type old = arg.getType();
+    if (!isa<tt::PointerType>(old))
+      continue;
+    arg.setType(globalPtrType(ctx));
+    Value addr = LLVM::PtrToIntOp::create(b, func.getLoc(), b.getI64Type(), arg);
+    auto cast = UnrealizedConversionCastOp::create(b, func.getLoc(), old, addr);
+    arg.replaceAllUsesExcept(cast.getResult(0), addr.getDefiningOp());
+  }
+  Value tid = gpu::ThreadIdOp::create(b, func.getLoc(), gpu::Dimension::x);
+  state.tid = arith::IndexCastUIOp::create(b, func.getLoc(), b.getI32Type(), tid);
+  state.smem = LLVM::AddressOfOp::create(b, func.getLoc(), LLVM::LLVMPointerType::get(ctx, 3),
+                                         "__pallas_smem");
+  func.erase();
+  return kernel;
+}
+
+struct ConvertPallasToNVVMPass
+    : pallas::impl::ConvertPallasToNVVMBase<ConvertPallasToNVVMPass> {
+  using ConvertPallasToNVVMBase::ConvertPallasToNVVMBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    if (numWarps <= 0 || (numWarps & (numWarps - 1)) || numWarps > 32) {
+      module.emitError("num_warps must be a power of two from 1 to 32 on CUDA targets, got ")
+          << numWarps;
+      return signalPassFailure();
+    }
+    SmallVector<tt::FuncOp> funcs(module.getOps<tt::FuncOp>());
+    if (funcs.empty())
+      return;
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), UnitAttr::get(ctx));
+    OpBuilder b(ctx);
+    b.setInsertionPointToEnd(module.getBody());
+    auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), "pallas_kernels");
+    b.setInsertionPointToStart(gpuModule.getBody());
+    LLVM::GlobalOp::create(b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+                           /*isConstant=*/false, LLVM::Linkage::External, "__pallas_smem",
+                           Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+    int64_t smemBytes = 0;
+    for (tt::FuncOp func : funcs) {
+      SimtState state;
+      state.threads = 32 * numWarps;
+      FailureOr<gpu::GPUFuncOp> kernel = makeKernel(func, gpuModule, state);
+      if (failed(kernel))
+        return signalPassFailure();
+
+      SimtTypeConverter tc(ctx, state.threads);
+      ConversionTarget target(*ctx);
+      target.addIllegalDialect<tt::TTDialect>();
+      target.addLegalDialect<gpu::GPUDialect, LLVM::LLVMDialect, vector::VectorDialect,
+                             NVVM::NVVMDialect>();
+      target.markUnknownOpDynamicallyLegal([&](Operation *op) { return tc.isLegal(op); });
+      target.addLegalOp<UnrealizedConversionCastOp>();
+      RewritePatternSet patterns(ctx);
+      patterns.add<ReturnLowering, ProgramIdLowering, ConstantLowering, SplatLowering,
+                   MakeRangeLowering, KeepElementsLowering<tt::ExpandDimsOp>,
+                   KeepElementsLowering<tt::ReshapeOp>, AddPtrLowering, LoadLowering,
+                   StoreLowering, AtomicRMWLowering, AtomicCASLowering>(tc, ctx, state);
+      patterns.add<ElementwiseLowering>(tc, ctx);
+      populateSimtDataMovementPatterns(tc, patterns, state);
+      scf::populateSCFStructuralTypeConversionsAndLegality(tc, patterns, target);
+      if (failed(applyPartialConversion(*kernel, target, std::move(patterns))))
+        return signalPassFailure();
+      (*kernel)->setAttr("pallas.shared_bytes", b.getI64IntegerAttr(state.smemBytes));
+      smemBytes = std::max(smemBytes, state.smemBytes);
+    }
+    module->setAttr("pallas.shared_bytes", b.getI64IntegerAttr(smemBytes));
+  }
+};
+
+} // namespace

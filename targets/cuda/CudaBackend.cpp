@@ -1,0 +1,195 @@
+//===- CudaBackend.cpp - cubins and a C launch header for NVIDIA GPUs -----===//
+//
+// tile IR (convert-pallas-to-triton) -> per-thread code in a gpu.module
+// (convert-pallas-to-nvvm) -> NVVM/LLVM -> PTX through LLVM's NVPTX backend
+// (gpu-module-to-binary, one object per requested architecture) -> cubin
+// through the CUDA toolkit's ptxas.
+//
+//===----------------------------------------------------------------------===//
+#include "CudaHeader.h"
+
+#include "pallas/Driver/Compile.h"
+#include "pallas/Passes/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+
+using namespace mlir;
+using namespace mlir::pallas;
+
+/// The CUDA toolkit's assembler: $PALLAS_PTXAS, /usr/local/cuda/bin, PATH.
+static std::optional<std::string> findPtxas() {
+  if (const char *env = std::getenv("PALLAS_PTXAS"))
+    return std::string(env);
+  if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas"))
+    return std::string("/usr/local/cuda/bin/ptxas");
+  if (auto p = llvm::sys::findProgramByName("ptxas"))
+    return *p;
+  return std::nullopt;
+}
+
+/// Assembles `ptx` for `chip` into `cubin`; ptxas's messages on failure.
+static LogicalResult runPtxas(Location loc, StringRef ptxas, StringRef chip,
+                              StringRef ptx, std::string &cubin) {
+  SmallString<128> in, out, err;
+  int fd;
+  if (llvm::sys::fs::createTemporaryFile("pallas", "ptx", fd, in) ||
+      llvm::sys::fs::createTemporaryFile("pallas", "cubin", out) ||
+      llvm::sys::fs::createTemporaryFile("pallas", "log", err))
+    return emitError(loc) << "cannot create temporary files for ptxas", failure();
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << ptx;
+  }
+  std::string arch = ("-arch=" + chip).str();
+  SmallVector<StringRef> args = {ptxas, arch, "-O3", "-o", out, in};
+  std::optional<StringRef> redirects[] = {std::nullopt, err, err};
+  std::string execError;
+  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects, 0, 0, &execError);
+  llvm::scope_exit cleanup([&] {
+    llvm::sys::fs::remove(in);
+    llvm::sys::fs::remove(out);
+    llvm::sys::fs::remove(err);
+  });
+  if (rc != 0) {
+    auto log = llvm::MemoryBuffer::getFile(err);
+    return emitError(loc) << "ptxas (" << ptxas << ") failed for " << chip
+                          << (execError.empty() ? "" : ": " + execError) << "\n"
+                          << (log ? (*log)->getBuffer() : StringRef()),
+           failure();
+  }
+  auto bin = llvm::MemoryBuffer::getFile(out, /*IsText=*/false);
+  if (!bin)
+    return emitError(loc) << "ptxas wrote no cubin for " << chip, failure();
+  cubin = (*bin)->getBuffer().str();
+  return success();
+}
+
+LogicalResult mlir::pallas::emitCuda(ModuleOp module, const LaunchSpec &spec,
+                                     ArrayRef<TargetDescription> targets,
+                                     const CompileOptions &options,
+                                     BackendResult &result) {
+  MLIRContext *ctx = module.getContext();
+  Location loc = module.getLoc();
+  for (auto k : module.getOps<KernelOp>())
+    loc = k.getLoc();
+  int64_t threads = 32 * spec.numWarps;
+  for (const TargetDescription &t : targets)
+    if (threads > t.getInt("max_threads_per_block", 1024))
+      return emitError(loc) << "num_warps " << spec.numWarps << " gives " << threads
+                            << " threads per CTA; " << t.name << " allows at most "
+                            << t.getInt("max_threads_per_block", 1024),
+             failure();
+
+  // Tile IR, then per-thread code.
+  PassManager pm(ctx);
+  if (options.printIRAfterAll)
+    pm.enableIRPrinting([](Pass *, Operation *) { return false; },
+                        [](Pass *, Operation *) { return true; }, true, false);
+  std::string pipeline =
+      "convert-pallas-to-triton, canonicalize, cse, loop-invariant-code-motion, "
+      "convert-pallas-to-nvvm{num-warps=" + std::to_string(spec.numWarps) +
+      "}, canonicalize, cse";
+  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
+    return emitError(loc) << "internal error: bad CUDA pipeline", failure();
+  if (failed(pm.run(module)))
+    return failure();
+
+  CudaLaunch launch;
+  launch.function = spec.name;
+  launch.threads = threads;
+  if (auto g = module->getAttrOfType<DenseI64ArrayAttr>("pallas.triton_grid"))
+    for (int64_t i = 0; i < 3 && i < g.size(); ++i)
+      launch.grid[i] = g[i];
+  module->removeAttr("pallas.triton_grid");
+  if (auto s = module->getAttrOfType<IntegerAttr>("pallas.shared_bytes"))
+    launch.sharedBytes = s.getInt();
+  module->removeAttr("pallas.shared_bytes");
+  for (const TargetDescription &t : targets) {
+    int64_t limit = t.getInt("shared_memory_per_block", 49152);
+    if (launch.sharedBytes > limit)
+      return emitError(loc) << "the kernel needs " << launch.sharedBytes
+                            << " bytes of shared memory per CTA; " << t.name
+                            << " allows at most " << limit
+                            << " (use smaller blocks)",
+             failure();
+  }
+
+  // One NVVM target per architecture on the gpu.module.
+  gpu::GPUModuleOp gpuModule;
+  module.walk([&](gpu::GPUModuleOp m) { gpuModule = m; });
+  if (!gpuModule)
+    return emitError(loc) << "internal error: no gpu.module after lowering", failure();
+  // The kernel symbol is the artifact name.
+  gpuModule.walk([&](gpu::GPUFuncOp f) {
+    if (f.isKernel())
+      f.setName(spec.name);
+  });
+  SmallVector<Attribute> targetAttrs;
+  for (const TargetDescription &t : targets) {
+    std::string chip = t.fields.count("ptx_target") ? t.fields.at("ptx_target") : t.name;
+    targetAttrs.push_back(NVVM::NVVMTargetAttr::get(
+        ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda", chip, "+ptx80"));
+    CudaImage img;
+    img.chip = chip;
+    img.computeCapability = t.getInt("compute_capability", 0);
+    img.archSpecific = StringRef(chip).ends_with("a");
+    launch.images.push_back(img);
+  }
+  gpuModule.setTargetsAttr(ArrayAttr::get(ctx, targetAttrs));
+
+  PassManager lower(ctx);
+  if (options.printIRAfterAll)
+    lower.enableIRPrinting([](Pass *, Operation *) { return false; },
+                           [](Pass *, Operation *) { return true; }, true, false);
+  if (failed(parsePassPipeline(
+          "gpu.module(convert-scf-to-cf, convert-gpu-to-nvvm, "
+          "convert-vector-to-llvm, canonicalize, cse, reconcile-unrealized-casts), "
+          "gpu-module-to-binary{format=isa}",
+          lower, llvm::errs())))
+    return emitError(loc) << "internal error: bad NVVM pipeline", failure();
+  if (failed(lower.run(module)))
+    return failure();
+
+  gpu::BinaryOp binary;
+  module.walk([&](gpu::BinaryOp b) { binary = b; });
+  if (!binary)
+    return emitError(loc) << "internal error: no gpu.binary after serialisation", failure();
+  std::optional<std::string> ptxas = findPtxas();
+  if (!ptxas)
+    return emitError(loc) << "ptxas not found: install the CUDA toolkit "
+                             "(/usr/local/cuda) or set PALLAS_PTXAS",
+           failure();
+  for (auto [i, obj] : llvm::enumerate(binary.getObjects())) {
+    auto object = cast<gpu::ObjectAttr>(obj);
+    CudaImage &img = launch.images[i];
+    img.ptx = object.getObject().getValue().str();
+    // The PTX as LLVM writes it ends in a NUL; keep the text only.
+    while (!img.ptx.empty() && img.ptx.back() == '\0')
+      img.ptx.pop_back();
+    if (failed(runPtxas(loc, *ptxas, img.chip, img.ptx, img.cubin)))
+      return failure();
+  }
+
+  const std::string &name = spec.name;
+  nlohmann::json cubins = nlohmann::json::object();
+  for (const CudaImage &img : launch.images) {
+    result.artifacts.push_back({name + "." + img.chip + ".ptx", img.ptx, "ptx"});
+    result.artifacts.push_back({name + "." + img.chip + ".cubin", img.cubin, "cubin"});
+    cubins[img.chip] = name + "." + img.chip + ".cubin";
+  }
+  result.artifacts.push_back({name + ".h", cudaHeaderText(spec, launch), "header"});
+  result.launch = {{"function", launch.function},
+                   {"grid", launch.grid},
+                   {"block", {launch.threads, 1, 1}},
+                   {"shared_bytes", launch.sharedBytes},
+                   {"cubins", cubins}};
+  return success();
+}

@@ -1,0 +1,36 @@
+//===- CudaHeader.h - the C launch header of CUDA artifacts -----*- C++ -*-===//
+#ifndef PALLAS_TARGETS_CUDA_CUDAHEADER_H
+#define PALLAS_TARGETS_CUDA_CUDAHEADER_H
+
+#include "pallas/Spec/LaunchSpec.h"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace mlir::pallas {
+
+/// One architecture's machine code.
+struct CudaImage {
+  std::string chip; // e.g. "sm_90a"
+  int computeCapability = 0; // e.g. 90
+  bool archSpecific = false; // sm_XXa: runs on exactly that architecture
+  std::string ptx, cubin;
+};
+
+/// What launching the compiled kernel takes.
+struct CudaLaunch {
+  std::string function;
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  int64_t threads = 128;
+  int64_t sharedBytes = 0;
+  std::vector<CudaImage> images;
+};
+
+/// The header text: embedded cubins, lazy per-context loading, and
+/// `CUresult NAME(CUstream, CUdeviceptr...)`.
+std::string cudaHeaderText(const LaunchSpec &spec, const CudaLaunch &launch);
+
+} // namespace mlir::pallas
+
+#endif

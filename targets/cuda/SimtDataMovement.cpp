@@ -1,0 +1,449 @@
+//===- SimtDataMovement.cpp - ops that move elements between threads ------===//
+//
+// Broadcast, transpose, join, reduce, scan and dot read elements other
+// threads hold: the operands go through shared memory (row-major, each
+// element at its index), and reductions combine within warps by shuffles.
+//
+//===----------------------------------------------------------------------===//
+#include "SimtLowering.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::pallas;
+using namespace mlir::pallas::cuda;
+
+namespace {
+
+int64_t product(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+/// Reads the elements of a tensor of `shape` written at `offset` that each
+/// slot of the result (of `resultElements` elements) needs, given the
+/// source index of a result element.
+Value gatherFromSmem(OpBuilder &b, Location loc, SimtState &s, Type elem,
+                     int64_t offset, int64_t resultElements,
+                     function_ref<Value(Value)> sourceIndex) {
+  SmallVector<Value> elems;
+  for (Value idx : slotElementIndices(b, loc, s, resultElements))
+    elems.push_back(smemLoad(b, loc, s, elem, offset, sourceIndex(idx)));
+  return buildVector(b, loc, elems);
+}
+
+struct BroadcastLowering : SimtPattern<tt::BroadcastOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(tt::BroadcastOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    auto dstType = cast<RankedTensorType>(op.getType());
+    auto vt = cast<VectorType>(getTypeConverter()->convertType(dstType));
+    if (srcType.getNumElements() == 1) {
+      // Every thread holds the one element.
+      rw.replaceOpWithNewOp<vector::BroadcastOp>(op, vt, extractSlot(rw, loc, a.getSrc(), 0));
+      return success();
+    }
+    smemWriteTensor(rw, loc, state, 0, a.getSrc(), srcType.getNumElements());
+    ArrayRef<int64_t> in = srcType.getShape(), out = dstType.getShape();
+    rw.replaceOp(op, gatherFromSmem(rw, loc, state, vt.getElementType(), 0,
+                                    dstType.getNumElements(), [&](Value idx) {
+                                      SmallVector<Value> c = unravel(rw, loc, idx, out);
+                                      for (size_t d = 0; d < in.size(); ++d)
+                                        if (in[d] == 1)
+                                          c[d] = constI32(rw, loc, 0);
+                                      return ravel(rw, loc, c, in);
+                                    }));
+    return success();
+  }
+};
+
+struct TransLowering : SimtPattern<tt::TransOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(tt::TransOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    auto dstType = cast<RankedTensorType>(op.getType());
+    Type elem = cast<VectorType>(a.getSrc().getType()).getElementType();
+    smemWriteTensor(rw, loc, state, 0, a.getSrc(), srcType.getNumElements());
+    ArrayRef<int32_t> order = op.getOrder();
+    rw.replaceOp(op, gatherFromSmem(rw, loc, state, elem, 0, dstType.getNumElements(),
+                                    [&](Value idx) {
+                                      SmallVector<Value> c = unravel(rw, loc, idx, dstType.getShape());
+                                      SmallVector<Value> src(c.size());
+                                      for (size_t i = 0; i < order.size(); ++i)
+                                        src[order[i]] = c[i];
+                                      return ravel(rw, loc, src, srcType.getShape());
+                                    }));
+    return success();
+  }
+};
+
+struct JoinLowering : SimtPattern<tt::JoinOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(tt::JoinOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    int64_t n = cast<RankedTensorType>(op.getLhs().getType()).getNumElements();
+    Type elem = cast<VectorType>(a.getLhs().getType()).getElementType();
+    int64_t bytes = smemWriteTensor(rw, loc, state, 0, a.getLhs(), n);
+    // The rhs right after the lhs, in units of elements.
+    int64_t rhsOffset = n * smemElementBytes(elem);
+    (void)bytes;
+    smemWriteTensor(rw, loc, state, rhsOffset, a.getRhs(), n);
+    rw.replaceOp(op, gatherFromSmem(rw, loc, state, elem, 0, 2 * n, [&](Value idx) {
+                   Value which = arith::RemUIOp::create(rw, loc, idx, constI32(rw, loc, 2));
+                   Value src = arith::DivUIOp::create(rw, loc, idx, constI32(rw, loc, 2));
+                   return (Value)arith::AddIOp::create(
+                       rw, loc, src, arith::MulIOp::create(rw, loc, which, constI32(rw, loc, n)));
+                 }));
+    return success();
+  }
+};
+
+// --- Reductions -------------------------------------------------------------
+
+/// `v` from the lane `tid xor offset` of the warp.
+Value shuffleXor(OpBuilder &b, Location loc, Value v, int64_t offset) {
+  Type t = v.getType();
+  unsigned bits = t.getIntOrFloatBitWidth();
+  Type wide = bits <= 32 ? b.getI32Type() : b.getI64Type();
+  Value x = v;
+  if (t != wide && !(t.isF32() || t.isF64())) {
+    Type asInt = IntegerType::get(b.getContext(), bits);
+    if (asInt != t)
+      x = arith::BitcastOp::create(b, loc, asInt, x);
+    if (bits < 32)
+      x = arith::ExtUIOp::create(b, loc, wide, x);
+  }
+  Value r = gpu::ShuffleOp::create(b, loc, x, constI32(b, loc, offset), constI32(b, loc, 32),
+                                   gpu::ShuffleMode::XOR)
+                .getShuffleResult();
+  if (r.getType() == t)
+    return r;
+  Type asInt = IntegerType::get(b.getContext(), bits);
+  if (bits < 32)
+    r = arith::TruncIOp::create(b, loc, asInt, r);
+  if (asInt != t)
+    r = arith::BitcastOp::create(b, loc, t, r);
+  return r;
+}
+
+/// Combines across `lanes` consecutive lanes (a power of two up to 32);
+/// afterwards every lane of the group holds the group's result.
+SmallVector<Value> butterfly(OpBuilder &b, Location loc, Region &combiner,
+                             SmallVector<Value> acc, int64_t lanes) {
+  for (int64_t off = lanes / 2; off >= 1; off /= 2) {
+    SmallVector<Value> other;
+    for (Value v : acc)
+      other.push_back(shuffleXor(b, loc, v, off));
+    acc = combine(b, loc, combiner, acc, other);
+  }
+  return acc;
+}
+
+/// After `butterfly` over whole warps: combines the `warps` per group of
+/// `groupThreads` threads through shared memory at `offset`.
+SmallVector<Value> acrossWarps(OpBuilder &b, Location loc, SimtState &s, Region &combiner,
+                               ArrayRef<Value> acc, int64_t groupThreads, int64_t offset) {
+  int64_t numWarps = s.threads / 32;
+  Value warp = arith::DivUIOp::create(b, loc, s.tid, constI32(b, loc, 32));
+  Value lane = arith::RemUIOp::create(b, loc, s.tid, constI32(b, loc, 32));
+  SmallVector<int64_t> offsets;
+  int64_t at = offset;
+  for (Value v : acc) {
+    offsets.push_back(at);
+    at += (numWarps * smemElementBytes(v.getType()) + 15) / 16 * 16;
+  }
+  reserveSmem(s, at);
+  barrier(b, loc);
+  {
+    Value isLane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                                          constI32(b, loc, 0));
+    auto ifOp = scf::IfOp::create(b, loc, isLane0, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    for (auto [v, o] : llvm::zip(acc, offsets))
+      smemStore(b, loc, s, o, warp, v);
+  }
+  barrier(b, loc);
+  int64_t perGroup = groupThreads / 32;
+  Value first = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, warp, constI32(b, loc, perGroup)),
+      constI32(b, loc, perGroup));
+  auto read = [&](int64_t w) {
+    SmallVector<Value> vals;
+    Value idx = arith::AddIOp::create(b, loc, first, constI32(b, loc, w));
+    for (auto [v, o] : llvm::zip(acc, offsets))
+      vals.push_back(smemLoad(b, loc, s, v.getType(), o, idx));
+    return vals;
+  };
+  SmallVector<Value> result = read(0);
+  for (int64_t w = 1; w < perGroup; ++w)
+    result = combine(b, loc, combiner, result, read(w));
+  return result;
+}
+
+struct ReduceLowering : SimtPattern<tt::ReduceOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(tt::ReduceOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    auto srcType = cast<RankedTensorType>(op.getSrcs()[0].getType());
+    ArrayRef<int64_t> shape = srcType.getShape();
+    int64_t axis = op.getAxis();
+    int64_t n = srcType.getNumElements(), len = shape[axis], outputs = n / len;
+    int64_t inner = product(shape.drop_front(axis + 1));
+    int64_t threads = state.threads;
+    Region &combiner = op.getCombineOp();
+    ValueRange srcs = a.getSrcs();
+    BlockedLayout layout(n, threads);
+
+    if (shape.size() == 1 && !layout.replicated()) {
+      // A whole reduction: fold the own slots, then across lanes and warps.
+      SmallVector<Value> acc;
+      for (Value v : srcs)
+        acc.push_back(extractSlot(rw, loc, v, 0));
+      for (int64_t i = 1; i < layout.perThread; ++i) {
+        SmallVector<Value> x;
+        for (Value v : srcs)
+          x.push_back(extractSlot(rw, loc, v, i));
+        acc = combine(rw, loc, combiner, acc, x);
+      }
+      acc = butterfly(rw, loc, combiner, acc, std::min<int64_t>(32, threads));
+      if (threads > 32)
+        acc = acrossWarps(rw, loc, state, combiner, acc, threads, 0);
+      rw.replaceOp(op, acc);
+      return success();
+    }
+
+    // The general case: operands in shared memory; `group` threads share
+    // each output.
+    SmallVector<int64_t> offsets;
+    int64_t at = 0;
+    for (Value v : srcs) {
+      offsets.push_back(at);
+      at += smemWriteTensor(rw, loc, state, at, v, n);
+    }
+    int64_t group = outputs >= threads ? 1 : std::min(threads / outputs, len);
+    int64_t groups = threads / group;
+    int64_t perThread = std::max<int64_t>(1, outputs / groups);
+    Value first = arith::DivUIOp::create(rw, loc, state.tid, constI32(rw, loc, group));
+    Value q = arith::RemUIOp::create(rw, loc, state.tid, constI32(rw, loc, group));
+    SmallVector<SmallVector<Value>> results;
+    SmallVector<Value> outputIndex;
+    for (int64_t j = 0; j < perThread; ++j) {
+      Value p = arith::AddIOp::create(rw, loc, first, constI32(rw, loc, j * groups));
+      p = arith::RemUIOp::create(rw, loc, p, constI32(rw, loc, outputs));
+      outputIndex.push_back(p);
+      Value outer = arith::DivUIOp::create(rw, loc, p, constI32(rw, loc, inner));
+      Value innerIdx = arith::RemUIOp::create(rw, loc, p, constI32(rw, loc, inner));
+      Value base = arith::AddIOp::create(
+          rw, loc, arith::MulIOp::create(rw, loc, outer, constI32(rw, loc, len * inner)),
+          innerIdx);
+      auto element = [&](OpBuilder &b, Location l, Value k) {
+        Value idx = arith::AddIOp::create(
+            b, l, base, arith::MulIOp::create(b, l, k, constI32(b, l, inner)));
+        SmallVector<Value> vals;
+        for (auto [v, o] : llvm::zip(srcs, offsets))
+          vals.push_back(smemLoad(b, l, state, cast<VectorType>(v.getType()).getElementType(),
+                                  o, idx));
+        return vals;
+      };
+      SmallVector<Value> acc = element(rw, loc, q);
+      if (len > group) {
+        Value start = arith::AddIOp::create(rw, loc, q, constI32(rw, loc, group));
+        auto loop = scf::ForOp::create(rw, loc, start, constI32(rw, loc, len),
+                                       constI32(rw, loc, group), acc);
+        OpBuilder::InsertionGuard g(rw);
+        rw.setInsertionPointToStart(loop.getBody());
+        SmallVector<Value> next =
+            combine(rw, loc, combiner, loop.getRegionIterArgs(),
+                    element(rw, loc, loop.getInductionVar()));
+        scf::YieldOp::create(rw, loc, next);
+        acc = SmallVector<Value>(loop.getResults().begin(), loop.getResults().end());
+      }
+      if (group > 1)
+        acc = butterfly(rw, loc, combiner, acc, std::min<int64_t>(group, 32));
+      if (group > 32)
+        acc = acrossWarps(rw, loc, state, combiner, acc, group, at);
+      results.push_back(acc);
+    }
+    if (shape.size() == 1) {
+      rw.replaceOp(op, results.front());
+      return success();
+    }
+    // Outputs to their blocked layout, through shared memory.
+    SmallVector<Value> replacements;
+    SmallVector<int64_t> outOffsets;
+    at = 0;
+    for (Value v : srcs) {
+      outOffsets.push_back(at);
+      at += (outputs * smemElementBytes(cast<VectorType>(v.getType()).getElementType()) + 15) /
+            16 * 16;
+    }
+    reserveSmem(state, at);
+    barrier(rw, loc);
+    Value leader = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, q,
+                                         constI32(rw, loc, 0));
+    {
+      auto ifOp = scf::IfOp::create(rw, loc, leader, false);
+      OpBuilder::InsertionGuard g(rw);
+      rw.setInsertionPointToStart(ifOp.thenBlock());
+      for (int64_t j = 0; j < perThread; ++j)
+        for (size_t r = 0; r < srcs.size(); ++r)
+          smemStore(rw, loc, state, outOffsets[r], outputIndex[j], results[j][r]);
+    }
+    barrier(rw, loc);
+    for (size_t r = 0; r < srcs.size(); ++r) {
+      Type elem = cast<VectorType>(srcs[r].getType()).getElementType();
+      replacements.push_back(gatherFromSmem(rw, loc, state, elem, outOffsets[r], outputs,
+                                            [](Value idx) { return idx; }));
+    }
+    rw.replaceOp(op, replacements);
+    return success();
+  }
+};
+
+struct ScanLowering : SimtPattern<tt::ScanOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(tt::ScanOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    auto srcType = cast<RankedTensorType>(op.getSrcs()[0].getType());
+    ArrayRef<int64_t> shape = srcType.getShape();
+    int64_t axis = op.getAxis(), n = srcType.getNumElements(), len = shape[axis];
+    int64_t inner = product(shape.drop_front(axis + 1));
+    bool reverse = op.getReverse();
+    ValueRange srcs = a.getSrcs();
+    SmallVector<int64_t> offsets;
+    int64_t at = 0;
+    for (Value v : srcs) {
+      offsets.push_back(at);
+      at += smemWriteTensor(rw, loc, state, at, v, n);
+    }
+    SmallVector<SmallVector<Value>> slots(srcs.size());
+    for (Value idx : slotElementIndices(rw, loc, state, n)) {
+      Value pos = arith::RemUIOp::create(
+          rw, loc, arith::DivUIOp::create(rw, loc, idx, constI32(rw, loc, inner)),
+          constI32(rw, loc, len));
+      Value base = arith::SubIOp::create(
+          rw, loc, idx, arith::MulIOp::create(rw, loc, pos, constI32(rw, loc, inner)));
+      auto element = [&](OpBuilder &b, Location l, Value k) {
+        Value e = arith::AddIOp::create(b, l, base,
+                                        arith::MulIOp::create(b, l, k, constI32(b, l, inner)));
+        SmallVector<Value> vals;
+        for (auto [v, o] : llvm::zip(srcs, offsets))
+          vals.push_back(smemLoad(b, l, state, cast<VectorType>(v.getType()).getElementType(),
+                                  o, e));
+        return vals;
+      };
+      // Forward: x[0] . x[1] ... x[pos]; reverse: x[len-1] ... x[pos].
+      SmallVector<Value> acc = element(rw, loc, constI32(rw, loc, reverse ? len - 1 : 0));
+      Value steps = reverse ? (Value)arith::SubIOp::create(rw, loc, constI32(rw, loc, len - 1), pos)
+                            : pos;
+      auto loop = scf::ForOp::create(rw, loc, constI32(rw, loc, 1),
+                                     arith::AddIOp::create(rw, loc, steps, constI32(rw, loc, 1)),
+                                     constI32(rw, loc, 1), acc);
+      {
+        OpBuilder::InsertionGuard g(rw);
+        rw.setInsertionPointToStart(loop.getBody());
+        Value i = loop.getInductionVar();
+        Value k = reverse ? (Value)arith::SubIOp::create(rw, loc, constI32(rw, loc, len - 1), i)
+                          : i;
+        scf::YieldOp::create(rw, loc, combine(rw, loc, op.getCombineOp(),
+                                              loop.getRegionIterArgs(), element(rw, loc, k)));
+      }
+      for (size_t r = 0; r < srcs.size(); ++r)
+        slots[r].push_back(loop.getResult(r));
+    }
+    SmallVector<Value> results;
+    for (auto &s : slots)
+      results.push_back(buildVector(rw, loc, s));
+    rw.replaceOp(op, results);
+    return success();
+  }
+};
+
+// --- Dot --------------------------------------------------------------------
+
+Value convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  if (isa<FloatType>(from) && isa<FloatType>(to))
+    return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth()
+               ? (Value)arith::ExtFOp::create(b, loc, to, v)
+               : (Value)arith::TruncFOp::create(b, loc, to, v);
+  if (isa<IntegerType>(from) && isa<FloatType>(to))
+    return arith::SIToFPOp::create(b, loc, to, v);
+  if (isa<IntegerType>(from) && isa<IntegerType>(to))
+    return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth()
+               ? (Value)arith::ExtSIOp::create(b, loc, to, v)
+               : (Value)arith::TruncIOp::create(b, loc, to, v);
+  return arith::FPToSIOp::create(b, loc, to, v);
+}
+
+/// The dot on CUDA cores: operands in shared memory, each thread
+/// accumulating its own output elements in order of k.
+struct DotLowering : SimtPattern<tt::DotOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(tt::DotOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    auto aType = cast<RankedTensorType>(op.getA().getType());
+    auto bType = cast<RankedTensorType>(op.getB().getType());
+    auto cType = cast<RankedTensorType>(op.getC().getType());
+    int64_t m = aType.getDimSize(0), k = aType.getDimSize(1), n = bType.getDimSize(1);
+    Type accType = cType.getElementType();
+    int64_t bOffset = smemWriteTensor(rw, loc, state, 0, a.getA(), m * k);
+    smemWriteTensor(rw, loc, state, bOffset, a.getB(), k * n);
+    SmallVector<Value> rows, cols;
+    for (Value idx : slotElementIndices(rw, loc, state, m * n)) {
+      rows.push_back(arith::MulIOp::create(
+          rw, loc, arith::DivUIOp::create(rw, loc, idx, constI32(rw, loc, n)),
+          constI32(rw, loc, k)));
+      cols.push_back(arith::RemUIOp::create(rw, loc, idx, constI32(rw, loc, n)));
+    }
+    auto loop = scf::ForOp::create(rw, loc, constI32(rw, loc, 0), constI32(rw, loc, k),
+                                   constI32(rw, loc, 1), ValueRange{a.getC()});
+    {
+      OpBuilder::InsertionGuard g(rw);
+      rw.setInsertionPointToStart(loop.getBody());
+      Value kk = loop.getInductionVar();
+      Value acc = loop.getRegionIterArgs()[0];
+      Value bRow = arith::MulIOp::create(rw, loc, kk, constI32(rw, loc, n));
+      SmallVector<Value> out;
+      for (size_t s = 0; s < rows.size(); ++s) {
+        Value x = smemLoad(rw, loc, state, aType.getElementType(), 0,
+                           arith::AddIOp::create(rw, loc, rows[s], kk));
+        Value y = smemLoad(rw, loc, state, bType.getElementType(), bOffset,
+                           arith::AddIOp::create(rw, loc, bRow, cols[s]));
+        x = convertScalar(rw, loc, x, accType);
+        y = convertScalar(rw, loc, y, accType);
+        Value c = extractSlot(rw, loc, acc, s);
+        out.push_back(isa<FloatType>(accType)
+                          ? (Value)math::FmaOp::create(rw, loc, x, y, c)
+                          : (Value)arith::AddIOp::create(
+                                rw, loc, c, arith::MulIOp::create(rw, loc, x, y)));
+      }
+      scf::YieldOp::create(rw, loc, buildVector(rw, loc, out));
+    }
+    rw.replaceOp(op, loop.getResult(0));
+    return success();
+  }
+};
+
+} // namespace
+
+void cuda::populateSimtDataMovementPatterns(const TypeConverter &tc,
+                                            RewritePatternSet &patterns,
+                                            SimtState &state) {
+  patterns.add<BroadcastLowering, TransLowering, JoinLowering, ReduceLowering,
+               ScanLowering, DotLowering>(tc, patterns.getContext(), state);
+}
