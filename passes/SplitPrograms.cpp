@@ -212,6 +212,8 @@ struct SplitProgramsPass
       if (!role || role.getValue() != "output")
         continue;
       ArrayRef<int64_t> shape = shapeOf(arg.getType());
+      if (maxElements > 0 && ShapedType::getNumElements(shape) <= maxElements)
+        continue;
       for (unsigned d = 0; d < shape.size(); ++d) {
         Slot leader = dims.leader(arg, d);
         if (llvm::is_contained(chosen, leader) || dims.isBlocked(leader) ||

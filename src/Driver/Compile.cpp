@@ -172,7 +172,9 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
   if (target.kind == TargetKind::Triton || target.kind == TargetKind::Cuda) {
     // One program holds one CTA's worth of data: cut big output tiles over
     // more programs and stream long dot contractions.
-    pm.addPass(createPallasSplitPrograms({/*maxTile=*/128}));
+    // CUDA CTAs keep blocks of up to 16K elements whole (128 per thread).
+    int64_t maxElements = target.kind == TargetKind::Cuda ? 16384 : 0;
+    pm.addPass(createPallasSplitPrograms({/*maxTile=*/128, maxElements}));
     pm.addPass(createPallasStreamDotK({/*kChunk=*/64}));
   }
   pm.addPass(createPallasExpandGrid());

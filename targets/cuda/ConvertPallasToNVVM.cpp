@@ -170,7 +170,7 @@ struct ConstantLowering : SimtPattern<arith::ConstantOp> {
         rw, loc, all,
         DenseElementsAttr::get(all, llvm::to_vector(dense.getValues<Attribute>())));
     SmallVector<Value> elems;
-    for (Value idx : slotElementIndices(rw, loc, state, dense.getNumElements())) {
+    for (Value idx : slotElementIndices(rw, loc, state, cast<RankedTensorType>(op.getType()))) {
       Value i = arith::IndexCastOp::create(rw, loc, rw.getIndexType(), idx);
       elems.push_back(vector::ExtractOp::create(rw, loc, table, ArrayRef<OpFoldResult>{i}));
     }

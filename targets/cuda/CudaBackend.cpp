@@ -95,6 +95,7 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module, const LaunchSpec &spec,
                         [](Pass *, Operation *) { return true; }, true, false);
   std::string pipeline =
       "convert-pallas-to-triton, canonicalize, cse, loop-invariant-code-motion, "
+      "pallas-assign-layouts{num-warps=" + std::to_string(spec.numWarps) + "}, "
       "convert-pallas-to-nvvm{num-warps=" + std::to_string(spec.numWarps) +
       "}, canonicalize, cse";
   if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))

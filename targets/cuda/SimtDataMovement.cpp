@@ -8,6 +8,7 @@
 #include "SimtLowering.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -401,6 +402,13 @@ struct DotLowering : SimtPattern<tt::DotOp> {
     auto cType = cast<RankedTensorType>(op.getC().getType());
     int64_t m = aType.getDimSize(0), k = aType.getDimSize(1), n = bType.getDimSize(1);
     Type accType = cType.getElementType();
+    if (hasMmaLayout(cType)) {
+      FailureOr<Value> d = lowerDotToMma(rw, op, a.getA(), a.getB(), a.getC(), state);
+      if (failed(d))
+        return op.emitError("internal error: no mma layout for this dot");
+      rw.replaceOp(op, *d);
+      return success();
+    }
     int64_t bOffset = smemWriteTensor(rw, loc, state, 0, a.getA(), m * k);
     smemWriteTensor(rw, loc, state, bOffset, a.getB(), k * n);
     SmallVector<Value> rows, cols;
@@ -439,11 +447,35 @@ struct DotLowering : SimtPattern<tt::DotOp> {
   }
 };
 
+/// A change of layout: every element through shared memory.
+struct LayoutCastLowering : SimtPattern<tensor::CastOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(tensor::CastOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    auto src = cast<RankedTensorType>(op.getSource().getType());
+    auto dst = cast<RankedTensorType>(op.getType());
+    if (src.getShape() != dst.getShape())
+      return op.emitError("internal error: tensor.cast changes the shape on CUDA");
+    if (hasMmaLayout(src) == hasMmaLayout(dst)) {
+      rw.replaceOp(op, a.getSource());
+      return success();
+    }
+    smemWriteTensor(rw, loc, state, 0, a.getSource(), src, nullptr, src.getNumElements());
+    Type elem = cast<VectorType>(a.getSource().getType()).getElementType();
+    SmallVector<Value> elems;
+    for (Value idx : slotElementIndices(rw, loc, state, dst))
+      elems.push_back(smemLoad(rw, loc, state, elem, 0, idx));
+    rw.replaceOp(op, buildVector(rw, loc, elems));
+    return success();
+  }
+};
+
 } // namespace
 
 void cuda::populateSimtDataMovementPatterns(const TypeConverter &tc,
                                             RewritePatternSet &patterns,
                                             SimtState &state) {
   patterns.add<BroadcastLowering, TransLowering, JoinLowering, ReduceLowering,
-               ScanLowering, DotLowering>(tc, patterns.getContext(), state);
+               ScanLowering, DotLowering, LayoutCastLowering>(tc, patterns.getContext(), state);
 }

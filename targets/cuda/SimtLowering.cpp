@@ -15,6 +15,35 @@ BlockedLayout::BlockedLayout(int64_t n, int64_t t) : numElements(n), threads(t) 
   perThread = chunks >= t ? n / t : vec;
 }
 
+std::optional<MmaLayout> MmaLayout::forShape(int64_t m, int64_t n, int64_t threads) {
+  MmaLayout l;
+  l.m = m;
+  l.n = n;
+  int64_t warps = threads / 32;
+  while (l.warpsM * l.warpsN < warps) {
+    bool canM = m % (l.warpsM * 2 * 16) == 0;
+    bool canN = n % (l.warpsN * 2 * 8) == 0;
+    if (canM && (m / l.warpsM >= n / l.warpsN || !canN))
+      l.warpsM *= 2;
+    else if (canN)
+      l.warpsN *= 2;
+    else
+      return std::nullopt;
+  }
+  if (m % (16 * l.warpsM) || n % (8 * l.warpsN))
+    return std::nullopt;
+  l.tilesM = m / l.warpsM / 16;
+  l.tilesN = n / l.warpsN / 8;
+  return l;
+}
+
+Attribute cuda::mmaEncoding(MLIRContext *ctx) { return StringAttr::get(ctx, "pallas.mma"); }
+
+bool cuda::hasMmaLayout(Type type) {
+  auto t = dyn_cast<RankedTensorType>(type);
+  return t && t.getEncoding() == mmaEncoding(type.getContext());
+}
+
 SimtTypeConverter::SimtTypeConverter(MLIRContext *ctx, int64_t threads)
     : threads(threads) {
   addConversion([](Type t) { return t; });
@@ -23,6 +52,11 @@ SimtTypeConverter::SimtTypeConverter(MLIRContext *ctx, int64_t threads)
     Type elem = t.getElementType();
     if (isa<tt::PointerType>(elem))
       elem = IntegerType::get(ctx, 64);
+    if (hasMmaLayout(t)) {
+      std::optional<MmaLayout> l = MmaLayout::forShape(t.getDimSize(0), t.getDimSize(1),
+                                                       this->threads);
+      return VectorType::get({l ? l->perThread() : t.getNumElements()}, elem);
+    }
     return VectorType::get({BlockedLayout(t.getNumElements(), this->threads).perThread},
                            elem);
   });
@@ -53,6 +87,36 @@ SmallVector<Value> cuda::slotElementIndices(OpBuilder &b, Location loc,
     out.push_back(offset ? (Value)arith::AddIOp::create(b, loc, base, constI32(b, loc, offset))
                          : base);
   }
+  return out;
+}
+
+SmallVector<Value> cuda::slotElementIndices(OpBuilder &b, Location loc,
+                                            const SimtState &s, RankedTensorType type) {
+  if (!hasMmaLayout(type))
+    return slotElementIndices(b, loc, s, type.getNumElements());
+  MmaLayout l = *MmaLayout::forShape(type.getDimSize(0), type.getDimSize(1), s.threads);
+  // Thread (warp w, lane = 4g + q) holds rows g, g + 8 and columns 2q,
+  // 2q + 1 of each of its warp's tiles.
+  Value warp = arith::DivUIOp::create(b, loc, s.tid, constI32(b, loc, 32));
+  Value lane = arith::RemUIOp::create(b, loc, s.tid, constI32(b, loc, 32));
+  Value g = arith::DivUIOp::create(b, loc, lane, constI32(b, loc, 4));
+  Value q = arith::RemUIOp::create(b, loc, lane, constI32(b, loc, 4));
+  Value wm = arith::DivUIOp::create(b, loc, warp, constI32(b, loc, l.warpsN));
+  Value wn = arith::RemUIOp::create(b, loc, warp, constI32(b, loc, l.warpsN));
+  Value row = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, wm, constI32(b, loc, l.m / l.warpsM)), g);
+  Value col = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, wn, constI32(b, loc, l.n / l.warpsN)),
+      arith::MulIOp::create(b, loc, q, constI32(b, loc, 2)));
+  Value base = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, row, constI32(b, loc, l.n)), col);
+  SmallVector<Value> out;
+  for (int64_t tm = 0; tm < l.tilesM; ++tm)
+    for (int64_t tn = 0; tn < l.tilesN; ++tn)
+      for (int64_t r = 0; r < 4; ++r) {
+        int64_t off = (tm * 16 + 8 * (r / 2)) * l.n + tn * 8 + r % 2;
+        out.push_back(arith::AddIOp::create(b, loc, base, constI32(b, loc, off)));
+      }
   return out;
 }
 
@@ -134,17 +198,26 @@ void cuda::reserveSmem(SimtState &s, int64_t bytes) {
 
 int64_t cuda::smemWriteTensor(OpBuilder &b, Location loc, SimtState &s,
                               int64_t offset, Value perThread, int64_t n) {
+  auto type = RankedTensorType::get({n}, cast<VectorType>(perThread.getType()).getElementType());
+  return smemWriteTensor(b, loc, s, offset, perThread, type, nullptr, n);
+}
+
+int64_t cuda::smemWriteTensor(OpBuilder &b, Location loc, SimtState &s,
+                              int64_t offset, Value perThread, RankedTensorType type,
+                              function_ref<Value(Value)> place, int64_t slots) {
   auto vt = cast<VectorType>(perThread.getType());
   Type elem = vt.getElementType();
-  int64_t bytes = n * smemElementBytes(elem);
+  int64_t n = type.getNumElements();
+  int64_t bytes = slots * smemElementBytes(elem);
   reserveSmem(s, offset + bytes);
   barrier(b, loc);
-  SmallVector<Value> idx = slotElementIndices(b, loc, s, n);
+  SmallVector<Value> idx = slotElementIndices(b, loc, s, type);
   auto write = [&](OpBuilder &w, Location l) {
     for (auto [i, index] : llvm::enumerate(idx))
-      smemStore(w, l, s, offset, index, extractSlot(w, l, perThread, i));
+      smemStore(w, l, s, offset, place ? place(index) : index,
+                extractSlot(w, l, perThread, i));
   };
-  if (BlockedLayout(n, s.threads).replicated()) {
+  if (!hasMmaLayout(type) && BlockedLayout(n, s.threads).replicated()) {
     // Replicas hold the same values: only owners write.
     auto ifOp = scf::IfOp::create(b, loc, isOwner(b, loc, s, n), /*withElse=*/false);
     OpBuilder::InsertionGuard g(b);

@@ -30,6 +30,22 @@ struct BlockedLayout {
   bool replicated() const { return chunks < threads; }
 };
 
+/// The register layout of mma.sync (m16n8) results: warps tile the [M, N]
+/// tensor warpsM x warpsN; each warp holds tilesM x tilesN tiles of 16x8,
+/// four elements per thread per tile (PTX ISA, "mma.m16n8k16" fragments).
+struct MmaLayout {
+  int64_t m = 0, n = 0, warpsM = 1, warpsN = 1, tilesM = 0, tilesN = 0;
+  int64_t perThread() const { return tilesM * tilesN * 4; }
+  /// The layout for an [m, n] result on `threads` threads; none when the
+  /// shape does not tile evenly over the warps.
+  static std::optional<MmaLayout> forShape(int64_t m, int64_t n, int64_t threads);
+};
+
+/// The tensor encoding pallas-assign-layouts gives values kept in the
+/// mma.sync layout (a dot's accumulator, also across loop iterations).
+Attribute mmaEncoding(MLIRContext *ctx);
+bool hasMmaLayout(Type type);
+
 /// Per-kernel state shared by the patterns.
 struct SimtState {
   int64_t threads = 128;
@@ -64,6 +80,9 @@ Value constI64(OpBuilder &b, Location loc, int64_t v);
 /// The row-major element index of each of this thread's slots (i32).
 SmallVector<Value> slotElementIndices(OpBuilder &b, Location loc,
                                       const SimtState &s, int64_t numElements);
+/// The same for a tensor type in any layout (blocked or mma).
+SmallVector<Value> slotElementIndices(OpBuilder &b, Location loc,
+                                      const SimtState &s, RankedTensorType type);
 /// True on the thread that owns its slots (false on replicas).
 Value isOwner(OpBuilder &b, Location loc, const SimtState &s,
               int64_t numElements);
@@ -90,6 +109,12 @@ int64_t smemElementBytes(Type elem);
 /// caller may read any element right away. Returns the bytes used.
 int64_t smemWriteTensor(OpBuilder &b, Location loc, SimtState &s,
                         int64_t offset, Value perThread, int64_t numElements);
+/// The same for a tensor in any layout; `place` maps an element's row-major
+/// index to its slot in shared memory (identity when null), and
+/// `slots` is the number of slots it spans.
+int64_t smemWriteTensor(OpBuilder &b, Location loc, SimtState &s,
+                        int64_t offset, Value perThread, RankedTensorType type,
+                        function_ref<Value(Value)> place, int64_t slots);
 void barrier(OpBuilder &b, Location loc);
 /// Notes that the kernel uses `bytes` of shared memory.
 void reserveSmem(SimtState &s, int64_t bytes);
@@ -97,6 +122,10 @@ void reserveSmem(SimtState &s, int64_t bytes);
 /// Runs a reduce/scan combiner region on scalars: `acc` then `x` operands.
 SmallVector<Value> combine(OpBuilder &b, Location loc, Region &region,
                            ValueRange acc, ValueRange x);
+
+/// The dot on tensor cores (mma.sync) for a result in the mma layout.
+FailureOr<Value> lowerDotToMma(OpBuilder &b, tt::DotOp op, Value a, Value bOperand,
+                               Value c, SimtState &state);
 
 /// Patterns for the ops that move elements between threads (broadcast,
 /// trans, join, reduce, scan, dot).

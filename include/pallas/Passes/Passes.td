@@ -34,7 +34,10 @@ def PallasSplitPrograms : Pass<"pallas-split-programs", "::mlir::ModuleOp"> {
     partial access are left alone.
   }];
   let options = [Option<"maxTile", "max-tile", "int64_t", "64",
-                        "largest tile kept along a split dim">];
+                        "largest tile kept along a split dim">,
+                 Option<"maxElements", "max-elements", "int64_t", "0",
+                        "output blocks of at most this many elements are "
+                        "left whole (0: split by max-tile alone)">];
 }
 
 def PallasStreamDotK : Pass<"pallas-stream-dot-k", "::mlir::ModuleOp"> {
@@ -87,6 +90,22 @@ def ConvertPallasToTriton : Pass<"convert-pallas-to-triton", "::mlir::ModuleOp">
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::pallas::tt::TTDialect"];
+}
+
+def PallasAssignLayouts : Pass<"pallas-assign-layouts", "::mlir::ModuleOp"> {
+  let summary = "choose how tile IR tensors are spread over a CTA's threads";
+  let description = [{
+    Runs on tile IR (after convert-pallas-to-triton) for CUDA targets.
+    Tensors default to the blocked layout. Dots that tensor cores can run
+    (bf16/f16 operands, or f32 at TF32 precision, with an f32 result whose
+    shape tiles over the warps in 16x8 pieces) get the `"pallas.mma"`
+    encoding on their result and accumulator; a loop that carries the
+    accumulator carries that layout. `tensor.cast` marks every change of
+    layout.
+  }];
+  let options = [Option<"numWarps", "num-warps", "int64_t", "4",
+                        "warps per CTA">];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
 def ConvertPallasToNVVM : Pass<"convert-pallas-to-nvvm", "::mlir::ModuleOp"> {
