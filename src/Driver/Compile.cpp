@@ -152,10 +152,11 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
     if (other != *kernel)
       other.erase();
 
-  if (target.kind != TargetKind::Host && target.kind != TargetKind::Triton) {
+  if (target.kind != TargetKind::Host && target.kind != TargetKind::Triton &&
+      target.kind != TargetKind::Tpu) {
     emitError(kernel->getLoc())
         << "target '" << target.name << "' (" << targetKindName(target.kind)
-        << ") is not implemented yet; available: host, triton";
+        << ") is not implemented yet; available: host, triton, tpu_*";
     return failure();
   }
 
@@ -174,13 +175,17 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
     pm.addPass(createPallasSplitPrograms({/*maxTile=*/128}));
     pm.addPass(createPallasStreamDotK({/*kChunk=*/64}));
   }
-  pm.addPass(createPallasExpandGrid());
+  // Mosaic keeps the blocked form: it pipelines the blocks itself.
+  if (target.kind != TargetKind::Tpu)
+    pm.addPass(createPallasExpandGrid());
   if (failed(pm.run(*module)))
     return failure();
 
   BackendResult result;
   if (failed(target.kind == TargetKind::Host
                  ? emitHost(*module, expanded, target, options, result)
+             : target.kind == TargetKind::Tpu
+                 ? emitMosaic(*module, expanded, target, options, result)
                  : emitTriton(*module, expanded, target, options, result)))
     return failure();
   Artifact manifest = buildManifest(*spec, expanded, target, result);
