@@ -12,7 +12,6 @@
 #include "pallas/Mosaic/MosaicPasses.h"
 #include "pallas/Spec/LaunchAttributes.h"
 
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/APFloat.h"
@@ -37,7 +36,8 @@ struct RefView {
 
 /// Start and size of one memref dim of an access.
 struct DimAccess {
-  Value start; ///< index
+  Value start;      ///< the indexer's integer value, or null for a constant
+  int64_t constant; ///< the start when `start` is null
   int64_t size;
   bool dropped; ///< not a dim of the accessed value
 };
@@ -486,21 +486,20 @@ LogicalResult BodyLowering::access(Operation *op, Value ref,
   auto refType = cast<RefType>(ref.getType());
   IndexerList list = IndexerList::decode(encoded).expandedFor(refType.getRank());
   ArrayRef<Indexer> items = list.get();
-  Location loc = op->getLoc();
   unsigned operand = 0, item = 0;
   auto shape = cast<MemRefType>(v.memref.getType()).getShape();
   for (auto [d, hidden] : llvm::enumerate(v.hidden)) {
     if (hidden) {
-      dims.push_back({indexConst(loc, 0), 1, true});
+      dims.push_back({Value(), 0, 1, true});
       continue;
     }
     const Indexer &ix = items[item++];
     switch (ix.kind) {
     case IndexerKind::Scalar:
-      dims.push_back({toIndex(loc, values.lookup(indices[operand++])), 1, true});
+      dims.push_back({values.lookup(indices[operand++]), 0, 1, true});
       break;
     case IndexerKind::ScalarConst:
-      dims.push_back({indexConst(loc, ix.start), 1, true});
+      dims.push_back({Value(), ix.start, 1, true});
       break;
     case IndexerKind::Tensor:
       return op->emitOpError("gathers and scatters (tensor indexers) are not "
@@ -512,13 +511,13 @@ LogicalResult BodyLowering::access(Operation *op, Value ref,
         return op->emitOpError("strided slices are not supported by the "
                                "mosaic target"),
                failure();
-      dims.push_back({ix.kind == IndexerKind::Slice
-                          ? toIndex(loc, values.lookup(indices[operand++]))
-                          : indexConst(loc, ix.start),
-                      ix.size, false});
+      if (ix.kind == IndexerKind::Slice)
+        dims.push_back({values.lookup(indices[operand++]), 0, ix.size, false});
+      else
+        dims.push_back({Value(), ix.start, ix.size, false});
       break;
     case IndexerKind::Full:
-      dims.push_back({indexConst(loc, 0), shape[d], false});
+      dims.push_back({Value(), 0, shape[d], false});
       break;
     }
   }
@@ -537,10 +536,12 @@ FailureOr<Value> BodyLowering::load(Operation *op, Value ref,
   SmallVector<Value> starts;
   SmallVector<int64_t> sizes;
   for (const DimAccess &d : dims) {
-    starts.push_back(d.start);
+    starts.push_back(d.start ? toIndex(loc, d.start) : indexConst(loc, d.constant));
     sizes.push_back(d.size);
   }
   Type element = memrefType.getElementType();
+  if (isa<SemaphoreType, DMASemaphoreType>(resultType))
+    return view(op, ref, encoded, indices, /*squeeze=*/true, nullptr);
   if (!isa<RankedTensorType>(resultType)) {
     // A scalar: memref.load from SMEM, a one-element vector elsewhere.
     if (memrefType.getRank() == 0 ||
@@ -570,7 +571,7 @@ LogicalResult BodyLowering::store(Operation *op, Value ref,
   SmallVector<Value> starts;
   SmallVector<int64_t> sizes;
   for (const DimAccess &d : dims) {
-    starts.push_back(d.start);
+    starts.push_back(d.start ? toIndex(loc, d.start) : indexConst(loc, d.constant));
     sizes.push_back(d.size);
   }
   if (!isa<VectorType>(value.getType())) {
@@ -609,14 +610,15 @@ FailureOr<Value> BodyLowering::view(Operation *op, Value ref,
   for (auto [d, a] : llvm::enumerate(dims)) {
     sizes.push_back(a.size);
     hidden.push_back(a.dropped);
-    auto c = getConstantIntValue(a.start);
-    whole &= c && *c == 0 && a.size == type.getShape()[d];
+    whole &= !a.start && a.constant == 0 && a.size == type.getShape()[d];
   }
   Value result = memref;
   if (!whole) {
     SmallVector<Value> base;
     for (const DimAccess &a : dims)
-      base.push_back(toI32(loc, a.start));
+      base.push_back(a.start ? toI32(loc, a.start)
+                             : (Value)arith::ConstantOp::create(
+                                   b, loc, b.getI32IntegerAttr(a.constant)));
     auto sliced = MemRefType::get(sizes, type.getElementType(),
                                   MemRefLayoutAttrInterface(), type.getMemorySpace());
     result = tpu::MemRefSliceOp::create(b, loc, sliced, result, base, ValueRange())
@@ -763,11 +765,21 @@ LogicalResult BodyLowering::lowerRunScoped(RunScopedOp op) {
   b.setInsertionPointToEnd(body);
   for (BlockArgument a : op.getBody().getArguments()) {
     if (auto ref = dyn_cast<RefType>(a.getType())) {
+      Type element = ref.getElementType();
+      if (isa<SemaphoreType, DMASemaphoreType>(element)) {
+        auto sems = memrefOf(
+            ref.getShape(),
+            cast<MemRefType>(semaphoreMemref(element)).getElementType(),
+            tpu::MemorySpace::semaphore_mem);
+        refs[a] = {tpu::AllocaSemaphoreOp::create(b, loc, sems).getResult(),
+                   SmallVector<bool>(ref.getRank(), false)};
+        continue;
+      }
       tpu::MemorySpace space = ref.getMemorySpace() == MemorySpace::smem
                                    ? tpu::MemorySpace::smem
                                    : tpu::MemorySpace::vmem;
       Value m = memref::AllocaOp::create(
-          b, loc, memrefOf(ref.getShape(), ref.getElementType(), space));
+          b, loc, memrefOf(ref.getShape(), element, space));
       refs[a] = {m, SmallVector<bool>(ref.getRank(), false)};
       continue;
     }
@@ -852,6 +864,12 @@ LogicalResult ConvertPallasToMosaicPass::convert(KernelOp kernel) {
     }
     auto ref = cast<RefType>(t);
     tpu::MemorySpace space = tpuSpace(ref.getMemorySpace());
+    Type element = ref.getElementType();
+    if (isa<SemaphoreType, DMASemaphoreType>(element)) {
+      // An array of semaphores lives in semaphore memory.
+      element = cast<MemRefType>(semaphoreMemref(element)).getElementType();
+      space = tpu::MemorySpace::semaphore_mem;
+    }
     SmallVector<int64_t> shape(ref.getShape());
     SmallVector<bool> hidden(ref.getRank(), false);
     if (role.getValue() == "prefetch") {
@@ -877,7 +895,7 @@ LogicalResult ConvertPallasToMosaicPass::convert(KernelOp kernel) {
         }
       }
     }
-    MemRefType m = memrefOf(shape, ref.getElementType(), space);
+    MemRefType m = memrefOf(shape, element, space);
     argTypes.push_back(m);
     if (role.getValue() == "prefetch")
       prefetchTypes.push_back(m);

@@ -142,7 +142,8 @@ FailureOr<TpuMemoryUse> mlir::pallas::checkTpuRules(KernelOp kernel,
   }
   kernel.walk([&](RunScopedOp scoped) {
     for (BlockArgument a : scoped.getBody().getArguments())
-      if (auto ref = dyn_cast<RefType>(a.getType())) {
+      if (auto ref = dyn_cast<RefType>(a.getType());
+          ref && !isa<SemaphoreType, DMASemaphoreType>(ref.getElementType())) {
         int64_t bytes = dtypeBytes(ref.getElementType()) * ref.getNumElements();
         addUse(ref.getMemorySpace() == MemorySpace::smem ? use.smem : use.vmem,
                "run_scoped", 1, bytes);
