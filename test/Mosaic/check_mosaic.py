@@ -3,8 +3,9 @@
 directory, parses <name>.mlirbc with the `tpu` dialect registered, checks the
 stable_mosaic version, undoes the op renaming with jaxlib's own
 `mosaic-serde{serialize=false}` and runs the real op verifiers; also checks
-that the tpu_custom_call backend config carries the same bytes.
-usage: check_mosaic.py ARTIFACT_DIR... [--print]"""
+that the tpu_custom_call backend config carries the same bytes. A path to a
+.mlirbc file checks that file alone.
+usage: check_mosaic.py ARTIFACT_DIR|FILE.mlirbc... [--print]"""
 import argparse
 import base64
 import glob
@@ -25,16 +26,20 @@ import jaxlib
 
 status = 0
 for directory in args.artifacts:
-    manifest = json.load(open(glob.glob(os.path.join(directory, "*.manifest.json"))[0]))
-    launch = manifest["launch"]
-    body = open(os.path.join(directory, launch["body"]), "rb").read()
-    config = json.load(open(os.path.join(directory, launch["backend_config"])))
-    call = config["custom_call_config"]
     problems = []
-    if base64.b64decode(call["body"]) != body:
-        problems.append("backend config body differs from the .mlirbc")
-    if call.get("serialization_format") != 1 or call.get("needs_layout_passes") is not True:
-        problems.append("backend config lacks serialization_format 1 / needs_layout_passes")
+    if directory.endswith(".mlirbc"):
+        body = open(directory, "rb").read()
+        name, launch = os.path.basename(directory), None
+    else:
+        manifest = json.load(open(glob.glob(os.path.join(directory, "*.manifest.json"))[0]))
+        name, launch = manifest["name"], manifest["launch"]
+        body = open(os.path.join(directory, launch["body"]), "rb").read()
+        config = json.load(open(os.path.join(directory, launch["backend_config"])))
+        call = config["custom_call_config"]
+        if base64.b64decode(call["body"]) != body:
+            problems.append("backend config body differs from the .mlirbc")
+        if call.get("serialization_format") != 1 or call.get("needs_layout_passes") is not True:
+            problems.append("backend config lacks serialization_format 1 / needs_layout_passes")
     # Magic, then the version as a varint: 0 is the byte 0x01.
     if not body.startswith(b"ML\xefR\x01"):
         problems.append("not MLIR bytecode version 0")
@@ -47,7 +52,7 @@ for directory in args.artifacts:
         try:
             module = ir.Module.parse(body)
             version = ir.IntegerAttr(module.operation.attributes["stable_mosaic.version"]).value
-            if version != launch["stable_mosaic_version"]:
+            if launch and version != launch["stable_mosaic_version"]:
                 problems.append(f"module version {version}, manifest says "
                                 f"{launch['stable_mosaic_version']}")
             passmanager.PassManager.parse(
@@ -63,7 +68,7 @@ for directory in args.artifacts:
         print(f"{directory}: FAILED: " + "; ".join(problems))
         continue
     funcs = [op for op in module.body.operations if op.operation.name == "func.func"]
-    print(f"jaxlib {jaxlib.__version__} verified {manifest['name']}: stable_mosaic "
+    print(f"jaxlib {jaxlib.__version__} verified {name}: stable_mosaic "
           f"version {version}, {len(funcs)} functions")
     if args.print:
         print(module)
