@@ -6,7 +6,7 @@ set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${PALLAS_BUILD_DIR:-$root/build}/bin"
 out="${1:-$root/artifacts}"
-targets=(host triton)
+targets=(host triton tpu_v5e)
 status=0
 printf '%-28s %-8s %-48s %8s\n' kernel target artifacts seconds
 for dir in "$root"/examples/*/ "$root"/../shared/conformance/*/; do
@@ -21,9 +21,11 @@ for dir in "$root"/examples/*/ "$root"/../shared/conformance/*/; do
       if log=$("$bin/pallasc" "$dir/kernel.mlir" --spec "$spec" --target "$t" -o "$dest" 2>&1); then
         files=$(cd "$dest" && ls | tr '\n' ' ')
       else
-        files="FAILED: $(echo "$log" | grep -m1 'error:' | sed 's/.*error: //')"
+        why="$(echo "$log" | grep -m1 'error:' | sed 's/.*error: //')"
+        if [ "$t" = host ]; then files="FAILED: $why"; else files="skipped: $why"; fi
         # Every kernel must compile for the host; other targets may reject
-        # what they cannot express yet, with a located error.
+        # what they cannot express (tpu_v5e: the TPU block and memory
+        # rules), with a located error, noted in the table.
         [ "$t" != host ] || status=1
       fi
       end=$(date +%s.%N)

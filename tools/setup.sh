@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what building and testing pallasc needs and is missing: Debian
 # packages (LLVM/MLIR 22, clang 22, CLI11, nlohmann-json, yaml-cpp, Catch2,
-# Ninja) and Python packages (NumPy, ml_dtypes, jsonschema, and Triton, whose
-# compiler checks the emitted Triton IR) for the tests.
+# Ninja) and Python packages (NumPy, ml_dtypes, jsonschema, Triton, whose
+# compiler checks the emitted Triton IR, and JAX (CPU), whose jaxlib verifies
+# the emitted Mosaic modules) for the tests.
 # Safe to run any number of times.
 set -euo pipefail
 
@@ -25,6 +26,9 @@ python_missing=()
 for m in numpy ml_dtypes jsonschema triton; do
   python3 -c "import $m" 2>/dev/null || python_missing+=("$m")
 done
+# test/Mosaic pins the jaxlib whose Mosaic (stable_mosaic up to 15) it checks.
+python3 -c "import jax, sys; sys.exit(jax.__version__ != '0.10.2')" 2>/dev/null ||
+  python_missing+=("jax==0.10.2")
 if ((${#python_missing[@]})); then
   echo "setup: pip installing ${python_missing[*]}"
   python3 -m pip install -q "${python_missing[@]}" ||

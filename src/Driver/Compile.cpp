@@ -152,13 +152,7 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
     if (other != *kernel)
       other.erase();
 
-  if (target.kind != TargetKind::Host && target.kind != TargetKind::Triton &&
-      target.kind != TargetKind::Cuda) {
-    emitError(kernel->getLoc())
-        << "target '" << target.name << "' (" << targetKindName(target.kind)
-        << ") is not implemented yet; available: host, triton, sm_*";
-    return failure();
-  }
+  // Every target kind has a backend: host, triton, cuda (sm_*), tpu (tpu_*).
 
   PassManager pm(&ctx);
   if (options.printIRAfterAll) {
@@ -177,7 +171,9 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
     pm.addPass(createPallasSplitPrograms({/*maxTile=*/128, maxElements}));
     pm.addPass(createPallasStreamDotK({/*kChunk=*/64}));
   }
-  pm.addPass(createPallasExpandGrid());
+  // Mosaic keeps the blocked form: it pipelines the blocks itself.
+  if (target.kind != TargetKind::Tpu)
+    pm.addPass(createPallasExpandGrid());
   if (failed(pm.run(*module)))
     return failure();
 
@@ -185,6 +181,7 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
   LogicalResult emitted =
       target.kind == TargetKind::Host     ? emitHost(*module, expanded, target, options, result)
       : target.kind == TargetKind::Triton ? emitTriton(*module, expanded, target, options, result)
+      : target.kind == TargetKind::Tpu    ? emitMosaic(*module, expanded, target, options, result)
                                           : emitCuda(*module, expanded, targets, options, result);
   if (failed(emitted))
     return failure();

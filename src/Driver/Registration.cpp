@@ -2,6 +2,7 @@
 #include "pallas/Driver/Registration.h"
 
 #include "pallas/Dialect/Pallas.h"
+#include "pallas/Mosaic/MosaicPasses.h"
 #include "pallas/Passes/Passes.h"
 #include "pallas/Triton/Triton.h"
 
@@ -12,7 +13,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
 void mlir::pallas::registerPallasDialects(DialectRegistry &registry) {
-  registry.insert<PallasDialect, tt::TTDialect>();
+  registry.insert<PallasDialect, tt::TTDialect, tpu::TPUDialect>();
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
@@ -23,6 +24,7 @@ void mlir::pallas::registerAllPallasPasses() {
   static bool once = [] {
     registerAllPasses();
     registerPallasPasses();
+    registerMosaicPasses();
     return true;
   }();
   (void)once;

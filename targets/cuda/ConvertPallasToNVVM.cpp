@@ -193,13 +193,21 @@ struct MakeRangeLowering : SimtPattern<tt::MakeRangeOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(tt::MakeRangeOp op, OpAdaptor,
                                 ConversionPatternRewriter &rw) const override {
+    // broadcast(first index of the thread) + per-slot constants: in vector
+    // form, so that range analysis sees the bounds of every element.
     Location loc = op.getLoc();
-    SmallVector<Value> elems;
-    for (Value idx : slotElementIndices(rw, loc, state, op.getType().getNumElements()))
-      elems.push_back(op.getStart() ? (Value)arith::AddIOp::create(
-                                          rw, loc, idx, constI32(rw, loc, op.getStart()))
-                                    : idx);
-    rw.replaceOp(op, buildVector(rw, loc, elems));
+    BlockedLayout l(op.getType().getNumElements(), state.threads);
+    Value chunk = l.replicated() ? (Value)arith::RemUIOp::create(rw, loc, state.tid,
+                                                               constI32(rw, loc, l.chunks))
+                                 : state.tid;
+    Value base = arith::MulIOp::create(rw, loc, chunk, constI32(rw, loc, l.vec));
+    auto vt = VectorType::get({l.perThread}, rw.getI32Type());
+    SmallVector<int32_t> offsets;
+    for (int64_t i = 0; i < l.perThread; ++i)
+      offsets.push_back((i / l.vec) * l.threads * l.vec + i % l.vec + op.getStart());
+    Value splat = vector::BroadcastOp::create(rw, loc, vt, base);
+    Value cst = arith::ConstantOp::create(rw, loc, vt, DenseIntElementsAttr::get(vt, offsets));
+    rw.replaceOpWithNewOp<arith::AddIOp>(op, splat, cst);
     return success();
   }
 };
@@ -524,6 +532,13 @@ FailureOr<gpu::GPUFuncOp> makeKernel(tt::FuncOp func, gpu::GPUModuleOp gpuModule
                                        b.getFunctionType(argTypes, {}));
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   kernel.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({(int32_t)state.threads, 1, 1}));
+  // The launch grid bounds the block ids, which lets range analysis drop
+  // bounds checks that always hold.
+  if (auto grid = func->getParentOfType<ModuleOp>()->getAttrOfType<DenseI64ArrayAttr>(
+          "pallas.triton_grid"))
+    if (grid.size() == 3)
+      kernel.setKnownGridSizeAttr(b.getDenseI32ArrayAttr(
+          {(int32_t)grid[0], (int32_t)grid[1], (int32_t)grid[2]}));
   // Replace the generated entry block by the function's body.
   kernel.getBody().front().erase();
   kernel.getBody().takeBody(func.getBody());

@@ -97,7 +97,7 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module, const LaunchSpec &spec,
       "convert-pallas-to-triton, canonicalize, cse, loop-invariant-code-motion, "
       "pallas-assign-layouts{num-warps=" + std::to_string(spec.numWarps) + "}, "
       "convert-pallas-to-nvvm{num-warps=" + std::to_string(spec.numWarps) +
-      "}, canonicalize, cse";
+      "}, canonicalize, int-range-optimizations, canonicalize, cse";
   if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
     return emitError(loc) << "internal error: bad CUDA pipeline", failure();
   if (failed(pm.run(module)))

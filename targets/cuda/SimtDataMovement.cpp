@@ -36,6 +36,60 @@ Value gatherFromSmem(OpBuilder &b, Location loc, SimtState &s, Type elem,
   return buildVector(b, loc, elems);
 }
 
+/// The element of tile value `v` at `coords`, computed from scratch when
+/// `v` is built from ranges, splats, constants, expand_dims, broadcasts and
+/// elementwise arith (index arithmetic, mostly); null otherwise.
+Value rematerialize(ConversionPatternRewriter &rw, Location loc, Value v,
+                    ArrayRef<Value> coords, int depth = 0) {
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 24)
+    return {};
+  auto type = cast<RankedTensorType>(v.getType());
+  if (auto range = dyn_cast<tt::MakeRangeOp>(def))
+    return range.getStart()
+               ? (Value)arith::AddIOp::create(rw, loc, coords[0],
+                                              constI32(rw, loc, range.getStart()))
+               : coords[0];
+  if (auto splat = dyn_cast<tt::SplatOp>(def))
+    return rw.getRemappedValue(splat.getSrc());
+  if (auto cst = dyn_cast<arith::ConstantOp>(def)) {
+    auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+    if (!dense || !dense.isSplat() || isa<tt::PointerType>(type.getElementType()))
+      return {};
+    return arith::ConstantOp::create(rw, loc, type.getElementType(),
+                                     cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+  }
+  if (auto expand = dyn_cast<tt::ExpandDimsOp>(def)) {
+    SmallVector<Value> c(coords);
+    c.erase(c.begin() + expand.getAxis());
+    return rematerialize(rw, loc, expand.getSrc(), c, depth + 1);
+  }
+  if (auto bcast = dyn_cast<tt::BroadcastOp>(def)) {
+    auto src = cast<RankedTensorType>(bcast.getSrc().getType());
+    SmallVector<Value> c(coords);
+    for (int64_t d = 0; d < src.getRank(); ++d)
+      if (src.getDimSize(d) == 1 && type.getDimSize(d) != 1)
+        c[d] = constI32(rw, loc, 0);
+    return rematerialize(rw, loc, bcast.getSrc(), c, depth + 1);
+  }
+  if (isa<arith::ArithDialect>(def->getDialect()) && def->getNumResults() == 1 &&
+      !def->getNumRegions() && !isa<tt::PointerType>(type.getElementType())) {
+    SmallVector<Value> operands;
+    for (Value o : def->getOperands()) {
+      if (!isa<RankedTensorType>(o.getType()))
+        return {};
+      Value x = rematerialize(rw, loc, o, coords, depth + 1);
+      if (!x)
+        return {};
+      operands.push_back(x);
+    }
+    OperationState state(loc, def->getName().getStringRef(), operands,
+                         TypeRange{type.getElementType()}, def->getAttrs());
+    return rw.create(state)->getResult(0);
+  }
+  return {};
+}
+
 struct BroadcastLowering : SimtPattern<tt::BroadcastOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(tt::BroadcastOp op, OpAdaptor a,
@@ -49,8 +103,23 @@ struct BroadcastLowering : SimtPattern<tt::BroadcastOp> {
       rw.replaceOpWithNewOp<vector::BroadcastOp>(op, vt, extractSlot(rw, loc, a.getSrc(), 0));
       return success();
     }
-    smemWriteTensor(rw, loc, state, 0, a.getSrc(), srcType.getNumElements());
     ArrayRef<int64_t> in = srcType.getShape(), out = dstType.getShape();
+    {
+      // Index arithmetic: recompute each element instead of exchanging it.
+      OpBuilder::InsertionGuard g(rw);
+      SmallVector<Value> elems;
+      for (Value idx : slotElementIndices(rw, loc, state, dstType.getNumElements())) {
+        Value e = rematerialize(rw, loc, op.getResult(), unravel(rw, loc, idx, out));
+        if (!e)
+          break;
+        elems.push_back(e);
+      }
+      if ((int64_t)elems.size() == vt.getNumElements()) {
+        rw.replaceOp(op, buildVector(rw, loc, elems));
+        return success();
+      }
+    }
+    smemWriteTensor(rw, loc, state, 0, a.getSrc(), srcType.getNumElements());
     rw.replaceOp(op, gatherFromSmem(rw, loc, state, vt.getElementType(), 0,
                                     dstType.getNumElements(), [&](Value idx) {
                                       SmallVector<Value> c = unravel(rw, loc, idx, out);

@@ -155,8 +155,13 @@ Value cuda::extractSlot(OpBuilder &b, Location loc, Value vec, int64_t i) {
 }
 
 Value cuda::buildVector(OpBuilder &b, Location loc, ArrayRef<Value> elems) {
+  // An insert chain rather than from_elements: range analysis sees through
+  // vector.insert, so bounds checks on indices built here can fold.
   auto type = VectorType::get({(int64_t)elems.size()}, elems.front().getType());
-  return vector::FromElementsOp::create(b, loc, type, elems);
+  Value v = vector::BroadcastOp::create(b, loc, type, elems.front());
+  for (size_t i = 1; i < elems.size(); ++i)
+    v = vector::InsertOp::create(b, loc, elems[i], v, ArrayRef<int64_t>{(int64_t)i});
+  return v;
 }
 
 int64_t cuda::smemElementBytes(Type elem) {

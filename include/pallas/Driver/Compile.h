@@ -60,6 +60,12 @@ LogicalResult emitCuda(ModuleOp module, const LaunchSpec &spec,
                        ArrayRef<TargetDescription> targets,
                        const CompileOptions &options, BackendResult &result);
 
+/// The Mosaic backend (TPU targets): the serialised Mosaic module (.mlirbc)
+/// and its tpu_custom_call backend config.
+LogicalResult emitMosaic(ModuleOp module, const LaunchSpec &spec,
+                         const TargetDescription &target,
+                         const CompileOptions &options, BackendResult &result);
+
 } // namespace mlir::pallas
 
 #endif

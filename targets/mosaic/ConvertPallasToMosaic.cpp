@@ -1,0 +1,1058 @@
+//===- ConvertPallasToMosaic.cpp - blocked kernels to Mosaic --------------===//
+//
+// Rebuilds each kernel as the Mosaic `func.func` JAX's Pallas TPU lowering
+// builds (reference/jax-*-mosaic-*.mlir): grid indices, scalar-prefetch
+// refs, blocks and scratch as arguments; window_params naming one
+// @transform_i per windowed operand. The body is rebuilt op by op: tensors
+// become vectors, ref accesses vector.load / tpu.vector_store, and the rest
+// the vector, tpu and upstream ops JAX emits for the same primitives.
+//
+//===----------------------------------------------------------------------===//
+#include "pallas/Dialect/Pallas.h"
+#include "pallas/Mosaic/MosaicPasses.h"
+#include "pallas/Spec/LaunchAttributes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/APFloat.h"
+
+namespace mlir::pallas {
+#define GEN_PASS_DEF_CONVERTPALLASTOMOSAIC
+#include "pallas/Mosaic/MosaicPasses.h.inc"
+} // namespace mlir::pallas
+
+using namespace mlir;
+using namespace mlir::pallas;
+
+namespace {
+
+/// What a pallas ref is on the Mosaic side: a memref whose dims are the
+/// ref's dims plus hidden size-1 dims (squeezed block dims, dims a
+/// ref_slice indexed with a scalar). JAX keeps those in the memref too.
+struct RefView {
+  Value memref;
+  SmallVector<bool> hidden; ///< per memref dim
+};
+
+/// Start and size of one memref dim of an access.
+struct DimAccess {
+  Value start;      ///< the indexer's integer value, or null for a constant
+  int64_t constant; ///< the start when `start` is null
+  int64_t size;
+  bool dropped; ///< not a dim of the accessed value
+};
+
+Type convertType(Type t) {
+  if (auto tensor = dyn_cast<RankedTensorType>(t))
+    return VectorType::get(tensor.getShape(), tensor.getElementType());
+  return t;
+}
+
+tpu::MemorySpace tpuSpace(MemorySpace space) {
+  switch (space) {
+  case MemorySpace::any:
+  case MemorySpace::gmem:
+    return tpu::MemorySpace::any;
+  case MemorySpace::smem:
+    return tpu::MemorySpace::smem;
+  default:
+    return tpu::MemorySpace::vmem;
+  }
+}
+
+MemRefType memrefOf(ArrayRef<int64_t> shape, Type element, tpu::MemorySpace space) {
+  MLIRContext *ctx = element.getContext();
+  return MemRefType::get(shape, element, MemRefLayoutAttrInterface(),
+                         tpu::MemorySpaceAttr::get(ctx, space));
+}
+
+MemRefType semaphoreMemref(Type pallasSemaphore) {
+  MLIRContext *ctx = pallasSemaphore.getContext();
+  Type element = isa<DMASemaphoreType>(pallasSemaphore)
+                     ? (Type)tpu::DMASemaphoreType::get(ctx)
+                     : (Type)tpu::SemaphoreType::get(ctx);
+  return memrefOf({}, element, tpu::MemorySpace::semaphore_mem);
+}
+
+/// The neutral element of a reduction kind, as an attribute.
+TypedAttr reductionIdentity(ReductionKind kind, Type element) {
+  Builder b(element.getContext());
+  if (auto f = dyn_cast<FloatType>(element)) {
+    const llvm::fltSemantics &sem = f.getFloatSemantics();
+    switch (kind) {
+    case ReductionKind::prod:
+      return b.getFloatAttr(f, 1.0);
+    case ReductionKind::max:
+      return b.getFloatAttr(f, llvm::APFloat::getInf(sem, /*Negative=*/true));
+    case ReductionKind::min:
+      return b.getFloatAttr(f, llvm::APFloat::getInf(sem, /*Negative=*/false));
+    default:
+      return b.getFloatAttr(f, 0.0);
+    }
+  }
+  unsigned width = element.getIntOrFloatBitWidth();
+  llvm::APInt v(width, 0);
+  switch (kind) {
+  case ReductionKind::prod:
+    v = llvm::APInt(width, 1);
+    break;
+  case ReductionKind::max:
+    v = width == 1 ? llvm::APInt(1, 0) : llvm::APInt::getSignedMinValue(width);
+    break;
+  case ReductionKind::min:
+    v = width == 1 ? llvm::APInt(1, 1) : llvm::APInt::getSignedMaxValue(width);
+    break;
+  case ReductionKind::and_:
+    v = llvm::APInt::getAllOnes(width);
+    break;
+  default:
+    break;
+  }
+  return b.getIntegerAttr(element, v);
+}
+
+vector::CombiningKind combiningKind(ReductionKind kind, Type element) {
+  bool isFloat = isa<FloatType>(element);
+  bool isBool = element.isInteger(1);
+  switch (kind) {
+  case ReductionKind::sum:
+    return vector::CombiningKind::ADD;
+  case ReductionKind::prod:
+    return vector::CombiningKind::MUL;
+  case ReductionKind::max:
+    return isFloat  ? vector::CombiningKind::MAXIMUMF
+           : isBool ? vector::CombiningKind::OR
+                    : vector::CombiningKind::MAXSI;
+  case ReductionKind::min:
+    return isFloat  ? vector::CombiningKind::MINIMUMF
+           : isBool ? vector::CombiningKind::AND
+                    : vector::CombiningKind::MINSI;
+  case ReductionKind::and_:
+    return vector::CombiningKind::AND;
+  case ReductionKind::or_:
+    return vector::CombiningKind::OR;
+  case ReductionKind::xor_:
+    return vector::CombiningKind::XOR;
+  }
+  llvm_unreachable("unknown reduction kind");
+}
+
+/// Emits `expr` over i32 `dims` as arith ops (affine floordiv/mod semantics).
+Value emitAffineExpr(OpBuilder &b, Location loc, AffineExpr expr,
+                     ArrayRef<Value> dims) {
+  Type i32 = b.getI32Type();
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(i32, c.getValue()));
+  if (auto d = dyn_cast<AffineDimExpr>(expr))
+    return dims[d.getPosition()];
+  auto bin = cast<AffineBinaryOpExpr>(expr);
+  Value lhs = emitAffineExpr(b, loc, bin.getLHS(), dims);
+  Value rhs = emitAffineExpr(b, loc, bin.getRHS(), dims);
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return arith::AddIOp::create(b, loc, lhs, rhs);
+  case AffineExprKind::Mul:
+    return arith::MulIOp::create(b, loc, lhs, rhs);
+  case AffineExprKind::FloorDiv:
+    return arith::FloorDivSIOp::create(b, loc, lhs, rhs);
+  case AffineExprKind::CeilDiv:
+    return arith::CeilDivSIOp::create(b, loc, lhs, rhs);
+  case AffineExprKind::Mod: {
+    Value r = arith::RemSIOp::create(b, loc, lhs, rhs);
+    Value shifted = arith::AddIOp::create(b, loc, r, rhs);
+    return arith::RemSIOp::create(b, loc, shifted, rhs);
+  }
+  default:
+    llvm_unreachable("symbols are rejected when the spec is loaded");
+  }
+}
+
+/// Lowers the ops of a kernel (or of an index function) into a Mosaic
+/// function under construction.
+class BodyLowering {
+public:
+  BodyLowering(OpBuilder &b, ArrayRef<Value> gridArgs, int64_t batchAxes,
+               ArrayRef<int64_t> grid)
+      : b(b), gridArgs(gridArgs), batchAxes(batchAxes), grid(grid) {}
+
+  IRMapping values;
+  DenseMap<Value, RefView> refs;
+
+  LogicalResult lowerBlock(Block &src);
+
+private:
+  LogicalResult lowerOp(Operation *op);
+  LogicalResult lowerGeneric(Operation *op);
+  LogicalResult lowerConstant(arith::ConstantOp op);
+  LogicalResult access(Operation *op, Value ref, ArrayRef<int64_t> encoded,
+                       ValueRange indices, SmallVectorImpl<DimAccess> &dims);
+  FailureOr<Value> load(Operation *op, Value ref, ArrayRef<int64_t> encoded,
+                        ValueRange indices, Type resultType);
+  LogicalResult store(Operation *op, Value ref, ArrayRef<int64_t> encoded,
+                      ValueRange indices, Value value);
+  FailureOr<Value> view(Operation *op, Value ref, ArrayRef<int64_t> encoded,
+                        ValueRange indices, bool squeeze, RefView *out);
+  LogicalResult lowerBroadcast(BroadcastOp op);
+  LogicalResult lowerReduce(ReduceOp op);
+  LogicalResult lowerDot(DotOp op);
+  LogicalResult lowerRunScoped(RunScopedOp op);
+
+  Value indexConst(Location loc, int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+  Value toIndex(Location loc, Value v) {
+    if (v.getType().isIndex())
+      return v;
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+  }
+  Value toI32(Location loc, Value v) {
+    if (v.getType().isInteger(32))
+      return v;
+    if (v.getType().isIndex())
+      return arith::IndexCastOp::create(b, loc, b.getI32Type(), v);
+    return v.getType().getIntOrFloatBitWidth() > 32
+               ? (Value)arith::TruncIOp::create(b, loc, b.getI32Type(), v)
+               : (Value)arith::ExtSIOp::create(b, loc, b.getI32Type(), v);
+  }
+  Value shapeCast(Location loc, Value v, ArrayRef<int64_t> shape) {
+    auto type = cast<VectorType>(v.getType());
+    if (type.getShape() == shape)
+      return v;
+    return vector::ShapeCastOp::create(
+        b, loc, VectorType::get(shape, type.getElementType()), v);
+  }
+
+  OpBuilder &b;
+  SmallVector<Value> gridArgs;
+  int64_t batchAxes;
+  SmallVector<int64_t> grid;
+};
+
+LogicalResult BodyLowering::lowerBlock(Block &src) {
+  for (Operation &op : src)
+    if (failed(lowerOp(&op)))
+      return failure();
+  return success();
+}
+
+LogicalResult BodyLowering::lowerOp(Operation *op) {
+  Location loc = op->getLoc();
+  auto unsupported = [&](StringRef what) {
+    return op->emitOpError() << what << " not supported by the mosaic target",
+           failure();
+  };
+  if (auto p = dyn_cast<ProgramIdOp>(op)) {
+    unsigned axis = p.getAxis() + batchAxes;
+    if (axis >= gridArgs.size())
+      return p.emitOpError("grid axis ") << p.getAxis() << " does not exist";
+    values.map(p.getResult(), gridArgs[axis]);
+    return success();
+  }
+  if (auto n = dyn_cast<NumProgramsOp>(op)) {
+    unsigned axis = n.getAxis() + batchAxes;
+    if (axis >= grid.size())
+      return n.emitOpError("grid axis ") << n.getAxis() << " does not exist";
+    values.map(n.getResult(),
+               arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(grid[axis])));
+    return success();
+  }
+  if (auto l = dyn_cast<LoadOp>(op)) {
+    if (l.getMask())
+      return unsupported("masked loads are");
+    FailureOr<Value> v = load(op, l.getRef(), l.getIndexers(), l.getIndices(),
+                              l.getType());
+    if (failed(v))
+      return failure();
+    values.map(l.getResult(), *v);
+    return success();
+  }
+  if (auto s = dyn_cast<StoreOp>(op)) {
+    if (s.getMask())
+      return unsupported("masked stores are");
+    // JAX stores through a swap: it reads the old block first. The read is
+    // dead and Mosaic drops it, but it is part of the module JAX builds.
+    if (failed(load(op, s.getRef(), s.getIndexers(), s.getIndices(),
+                    s.getValue().getType())))
+      return failure();
+    return store(op, s.getRef(), s.getIndexers(), s.getIndices(),
+                 values.lookup(s.getValue()));
+  }
+  if (auto s = dyn_cast<SwapOp>(op)) {
+    if (s.getMask())
+      return unsupported("masked swaps are");
+    FailureOr<Value> old =
+        load(op, s.getRef(), s.getIndexers(), s.getIndices(), s.getType());
+    if (failed(old) || failed(store(op, s.getRef(), s.getIndexers(),
+                                    s.getIndices(), values.lookup(s.getValue()))))
+      return failure();
+    values.map(s.getResult(), *old);
+    return success();
+  }
+  if (isa<AtomicRMWOp, AtomicCASOp>(op))
+    return unsupported("atomics are");
+  if (auto r = dyn_cast<RefSliceOp>(op)) {
+    RefView v;
+    if (failed(view(op, r.getRef(), r.getIndexers(), r.getIndices(),
+                    /*squeeze=*/false, &v)))
+      return failure();
+    refs[r.getResult()] = v;
+    return success();
+  }
+  if (auto c = dyn_cast<AsyncCopyOp>(op)) {
+    FailureOr<Value> src = view(op, c.getSrc(), c.getSrcIndexers(),
+                                c.getSrcIndices(), /*squeeze=*/true, nullptr);
+    FailureOr<Value> dst = view(op, c.getDst(), c.getDstIndexers(),
+                                c.getDstIndices(), /*squeeze=*/true, nullptr);
+    if (failed(src) || failed(dst))
+      return failure();
+    tpu::EnqueueDMAOp::create(b, loc, *src, Value(), *dst,
+                              values.lookup(c.getSem()), Value(), Value(),
+                              b.getI32IntegerAttr(0), b.getBoolAttr(false));
+    return success();
+  }
+  if (auto w = dyn_cast<DMAWaitOp>(op)) {
+    FailureOr<Value> src = view(op, w.getSrc(), w.getSrcIndexers(),
+                                w.getSrcIndices(), /*squeeze=*/true, nullptr);
+    FailureOr<Value> dst = view(op, w.getDst(), w.getDstIndexers(),
+                                w.getDstIndices(), /*squeeze=*/true, nullptr);
+    if (failed(src) || failed(dst))
+      return failure();
+    tpu::WaitDMA2Op::create(b, loc, values.lookup(w.getSem()), *src, *dst,
+                            Value(), Value(), b.getBoolAttr(false));
+    return success();
+  }
+  if (auto s = dyn_cast<SemaphoreSignalOp>(op)) {
+    tpu::SemaphoreSignalOp::create(b, loc, values.lookup(s.getSem()),
+                                   values.lookup(s.getValue()), Value(), Value());
+    return success();
+  }
+  if (auto s = dyn_cast<SemaphoreWaitOp>(op)) {
+    tpu::SemaphoreWaitOp::create(b, loc, values.lookup(s.getSem()),
+                                 values.lookup(s.getValue()));
+    return success();
+  }
+  if (auto s = dyn_cast<SemaphoreReadOp>(op)) {
+    values.map(s.getResult(), tpu::SemaphoreReadOp::create(
+                                  b, loc, b.getI32Type(), values.lookup(s.getSem()))
+                                  .getResult());
+    return success();
+  }
+  if (auto i = dyn_cast<IotaOp>(op)) {
+    auto type = cast<VectorType>(convertType(i.getType()));
+    if (!type.getElementType().isInteger(32))
+      return unsupported("iota of other than i32 is");
+    values.map(i.getResult(),
+               tpu::IotaOp::create(b, loc, type,
+                                   b.getDenseI32ArrayAttr(
+                                       {static_cast<int32_t>(i.getDim())}))
+                   .getResult());
+    return success();
+  }
+  if (auto br = dyn_cast<BroadcastOp>(op))
+    return lowerBroadcast(br);
+  if (auto r = dyn_cast<ReshapeOp>(op)) {
+    values.map(r.getResult(),
+               shapeCast(loc, values.lookup(r.getInput()),
+                         r.getType().getShape()));
+    return success();
+  }
+  if (auto t = dyn_cast<TransposeOp>(op)) {
+    values.map(t.getResult(),
+               vector::TransposeOp::create(b, loc, values.lookup(t.getInput()),
+                                           t.getPermutation())
+                   .getResult());
+    return success();
+  }
+  if (auto r = dyn_cast<ReduceOp>(op))
+    return lowerReduce(r);
+  if (auto d = dyn_cast<DotOp>(op))
+    return lowerDot(d);
+  if (auto h = dyn_cast<MultipleOfOp>(op)) {
+    values.map(h.getResult(), values.lookup(h.getInput()));
+    return success();
+  }
+  if (auto h = dyn_cast<MaxContiguousOp>(op)) {
+    values.map(h.getResult(), values.lookup(h.getInput()));
+    return success();
+  }
+  if (auto rs = dyn_cast<RunScopedOp>(op))
+    return lowerRunScoped(rs);
+  if (auto y = dyn_cast<YieldOp>(op)) {
+    SmallVector<Value> results;
+    for (Value v : y.getValues())
+      results.push_back(values.lookup(v));
+    tpu::YieldOp::create(b, loc, results);
+    return success();
+  }
+  if (isa<ReturnOp>(op)) {
+    func::ReturnOp::create(b, loc);
+    return success();
+  }
+  if (isa<ConcatenateOp>(op))
+    return unsupported("concatenate is");
+  if (isa<ArgMaxOp, ArgMinOp>(op))
+    return unsupported("argmax/argmin are");
+  if (isa<CumsumOp>(op))
+    return unsupported("cumsum is");
+  if (isa<BarrierOp>(op))
+    return unsupported("barriers are");
+  if (isa<DebugPrintOp>(op))
+    return unsupported("debug_print is");
+  if (isa<BlockOp>(op))
+    return op->emitOpError("the mosaic target takes blocked kernels; do not "
+                           "run pallas-expand-grid before it");
+  if (auto c = dyn_cast<arith::ConstantOp>(op))
+    return lowerConstant(c);
+  if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+    SmallVector<Value> results;
+    for (Value v : ret.getOperands())
+      results.push_back(toI32(loc, values.lookup(v)));
+    func::ReturnOp::create(b, loc, results);
+    return success();
+  }
+  if (isa<arith::ArithDialect, math::MathDialect, scf::SCFDialect>(op->getDialect()))
+    return lowerGeneric(op);
+  return unsupported("is");
+}
+
+/// arith, math and scf ops: cloned with tensors turned into vectors.
+LogicalResult BodyLowering::lowerGeneric(Operation *op) {
+  for (Value v : op->getOperands())
+    if (isa<RefType, SemaphoreType, DMASemaphoreType>(v.getType()))
+      return op->emitOpError("passes a ref to an op the mosaic target cannot "
+                             "lower");
+  WalkResult refsInside = op->walk([&](Operation *inner) {
+    for (Region &r : inner->getRegions())
+      for (Block &blk : r)
+        for (BlockArgument a : blk.getArguments())
+          if (isa<RefType>(a.getType()))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (refsInside.wasInterrupted())
+    return op->emitOpError("carries a ref through a region; the mosaic target "
+                           "cannot lower that");
+  Operation *copy = b.cloneWithoutRegions(*op, values);
+  for (OpResult r : copy->getResults())
+    r.setType(convertType(r.getType()));
+  OpBuilder::InsertionGuard guard(b);
+  for (auto [src, dst] : llvm::zip(op->getRegions(), copy->getRegions())) {
+    for (Block &block : src) {
+      Block *nb = new Block();
+      dst.push_back(nb);
+      for (BlockArgument a : block.getArguments())
+        values.map(a, nb->addArgument(convertType(a.getType()), a.getLoc()));
+    }
+    for (auto [sb, db] : llvm::zip(src, dst)) {
+      b.setInsertionPointToEnd(&db);
+      if (failed(lowerBlock(sb)))
+        return failure();
+    }
+  }
+  return success();
+}
+
+/// Splat tensor constants become a scalar constant and a vector.broadcast,
+/// as JAX emits for `jnp.zeros`, `x * 2.0` and the like.
+LogicalResult BodyLowering::lowerConstant(arith::ConstantOp op) {
+  Location loc = op.getLoc();
+  auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+  if (!dense || !isa<RankedTensorType>(op.getType())) {
+    values.map(op.getResult(), b.clone(*op)->getResult(0));
+    return success();
+  }
+  auto type = cast<VectorType>(convertType(op.getType()));
+  if (dense.isSplat()) {
+    auto scalar = arith::ConstantOp::create(
+        b, loc, cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+    values.map(op.getResult(),
+               vector::BroadcastOp::create(b, loc, type, scalar).getResult());
+    return success();
+  }
+  values.map(op.getResult(),
+             arith::ConstantOp::create(b, loc, dense.reshape(type)).getResult());
+  return success();
+}
+
+/// Start and size per memref dim of an indexed access of `ref`.
+LogicalResult BodyLowering::access(Operation *op, Value ref,
+                                   ArrayRef<int64_t> encoded, ValueRange indices,
+                                   SmallVectorImpl<DimAccess> &dims) {
+  auto it = refs.find(ref);
+  if (it == refs.end())
+    return op->emitOpError("accesses a ref the mosaic target cannot trace to "
+                           "a kernel argument");
+  const RefView &v = it->second;
+  auto refType = cast<RefType>(ref.getType());
+  IndexerList list = IndexerList::decode(encoded).expandedFor(refType.getRank());
+  ArrayRef<Indexer> items = list.get();
+  unsigned operand = 0, item = 0;
+  auto shape = cast<MemRefType>(v.memref.getType()).getShape();
+  for (auto [d, hidden] : llvm::enumerate(v.hidden)) {
+    if (hidden) {
+      dims.push_back({Value(), 0, 1, true});
+      continue;
+    }
+    const Indexer &ix = items[item++];
+    switch (ix.kind) {
+    case IndexerKind::Scalar:
+      dims.push_back({values.lookup(indices[operand++]), 0, 1, true});
+      break;
+    case IndexerKind::ScalarConst:
+      dims.push_back({Value(), ix.start, 1, true});
+      break;
+    case IndexerKind::Tensor:
+      return op->emitOpError("gathers and scatters (tensor indexers) are not "
+                             "supported by the mosaic target"),
+             failure();
+    case IndexerKind::Slice:
+    case IndexerKind::SliceConst:
+      if (ix.stride != 1)
+        return op->emitOpError("strided slices are not supported by the "
+                               "mosaic target"),
+               failure();
+      if (ix.kind == IndexerKind::Slice)
+        dims.push_back({values.lookup(indices[operand++]), 0, ix.size, false});
+      else
+        dims.push_back({Value(), ix.start, ix.size, false});
+      break;
+    case IndexerKind::Full:
+      dims.push_back({Value(), 0, shape[d], false});
+      break;
+    }
+  }
+  return success();
+}
+
+FailureOr<Value> BodyLowering::load(Operation *op, Value ref,
+                                    ArrayRef<int64_t> encoded,
+                                    ValueRange indices, Type resultType) {
+  SmallVector<DimAccess> dims;
+  if (failed(access(op, ref, encoded, indices, dims)))
+    return failure();
+  Location loc = op->getLoc();
+  Value memref = refs[ref].memref;
+  auto memrefType = cast<MemRefType>(memref.getType());
+  SmallVector<Value> starts;
+  SmallVector<int64_t> sizes;
+  for (const DimAccess &d : dims) {
+    starts.push_back(d.start ? toIndex(loc, d.start) : indexConst(loc, d.constant));
+    sizes.push_back(d.size);
+  }
+  Type element = memrefType.getElementType();
+  if (isa<SemaphoreType, DMASemaphoreType>(resultType))
+    return view(op, ref, encoded, indices, /*squeeze=*/true, nullptr);
+  if (!isa<RankedTensorType>(resultType)) {
+    // A scalar: memref.load from SMEM, a one-element vector elsewhere.
+    if (memrefType.getRank() == 0 ||
+        cast<tpu::MemorySpaceAttr>(memrefType.getMemorySpace()).getValue() ==
+            tpu::MemorySpace::smem)
+      return memref::LoadOp::create(b, loc, memref, starts).getResult();
+    Value one = vector::LoadOp::create(b, loc, VectorType::get(sizes, element),
+                                       memref, starts, BoolAttr(), IntegerAttr());
+    return vector::ExtractOp::create(b, loc, one,
+                                     SmallVector<int64_t>(sizes.size(), 0))
+        .getResult();
+  }
+  Value v = vector::LoadOp::create(b, loc, VectorType::get(sizes, element), memref,
+                                   starts, BoolAttr(), IntegerAttr());
+  return shapeCast(loc, v, cast<RankedTensorType>(resultType).getShape());
+}
+
+LogicalResult BodyLowering::store(Operation *op, Value ref,
+                                  ArrayRef<int64_t> encoded, ValueRange indices,
+                                  Value value) {
+  SmallVector<DimAccess> dims;
+  if (failed(access(op, ref, encoded, indices, dims)))
+    return failure();
+  Location loc = op->getLoc();
+  Value memref = refs[ref].memref;
+  auto memrefType = cast<MemRefType>(memref.getType());
+  SmallVector<Value> starts;
+  SmallVector<int64_t> sizes;
+  for (const DimAccess &d : dims) {
+    starts.push_back(d.start ? toIndex(loc, d.start) : indexConst(loc, d.constant));
+    sizes.push_back(d.size);
+  }
+  if (!isa<VectorType>(value.getType())) {
+    if (memrefType.getRank() == 0 ||
+        cast<tpu::MemorySpaceAttr>(memrefType.getMemorySpace()).getValue() ==
+            tpu::MemorySpace::smem) {
+      memref::StoreOp::create(b, loc, value, memref, starts);
+      return success();
+    }
+    value = vector::BroadcastOp::create(
+        b, loc, VectorType::get(sizes, value.getType()), value);
+  }
+  value = shapeCast(loc, value, sizes);
+  tpu::VectorStoreOp::create(b, loc, value, memref, starts,
+                             b.getDenseI32ArrayAttr({}), Value(),
+                             b.getBoolAttr(false));
+  return success();
+}
+
+/// A window of `ref` as a memref: tpu.memref_slice at the access's starts;
+/// with `squeeze`, dropped dims are squeezed away (DMA operands), otherwise
+/// they stay as hidden dims of the result view.
+FailureOr<Value> BodyLowering::view(Operation *op, Value ref,
+                                    ArrayRef<int64_t> encoded,
+                                    ValueRange indices, bool squeeze,
+                                    RefView *out) {
+  SmallVector<DimAccess> dims;
+  if (failed(access(op, ref, encoded, indices, dims)))
+    return failure();
+  Location loc = op->getLoc();
+  Value memref = refs[ref].memref;
+  auto type = cast<MemRefType>(memref.getType());
+  SmallVector<int64_t> sizes;
+  SmallVector<bool> hidden;
+  bool whole = true;
+  for (auto [d, a] : llvm::enumerate(dims)) {
+    sizes.push_back(a.size);
+    hidden.push_back(a.dropped);
+    whole &= !a.start && a.constant == 0 && a.size == type.getShape()[d];
+  }
+  Value result = memref;
+  if (!whole) {
+    SmallVector<Value> base;
+    for (const DimAccess &a : dims)
+      base.push_back(a.start ? toI32(loc, a.start)
+                             : (Value)arith::ConstantOp::create(
+                                   b, loc, b.getI32IntegerAttr(a.constant)));
+    auto sliced = MemRefType::get(sizes, type.getElementType(),
+                                  MemRefLayoutAttrInterface(), type.getMemorySpace());
+    result = tpu::MemRefSliceOp::create(b, loc, sliced, result, base, ValueRange())
+                 .getResult();
+  }
+  if (squeeze && llvm::is_contained(hidden, true)) {
+    SmallVector<int64_t> kept;
+    for (auto [s, h] : llvm::zip(sizes, hidden))
+      if (!h)
+        kept.push_back(s);
+    auto squeezed = MemRefType::get(kept, type.getElementType(),
+                                    MemRefLayoutAttrInterface(), type.getMemorySpace());
+    result = tpu::MemRefSqueezeOp::create(b, loc, squeezed, result).getResult();
+    hidden.assign(kept.size(), false);
+  }
+  if (out)
+    *out = {result, hidden};
+  return result;
+}
+
+LogicalResult BodyLowering::lowerBroadcast(BroadcastOp op) {
+  Location loc = op.getLoc();
+  auto resultType = cast<VectorType>(convertType(op.getType()));
+  Value input = values.lookup(op.getInput());
+  auto inputType = dyn_cast<VectorType>(input.getType());
+  if (!inputType) {
+    values.map(op.getResult(),
+               vector::BroadcastOp::create(b, loc, resultType, input).getResult());
+    return success();
+  }
+  SmallVector<int64_t> dims = op.getInputToResultDims();
+  if (!llvm::is_sorted(dims))
+    return op.emitOpError("broadcasts that reorder dims are not supported by "
+                          "the mosaic target"),
+           failure();
+  SmallVector<int64_t> shape(resultType.getRank(), 1);
+  for (auto [i, d] : llvm::enumerate(dims))
+    shape[d] = inputType.getShape()[i];
+  Value v = shapeCast(loc, input, shape);
+  if (cast<VectorType>(v.getType()) != resultType)
+    v = vector::BroadcastOp::create(b, loc, resultType, v);
+  values.map(op.getResult(), v);
+  return success();
+}
+
+/// vector.multi_reduction with a neutral accumulator; a reduction to a
+/// scalar goes through a leading unit dim and vector.extract, as in JAX.
+LogicalResult BodyLowering::lowerReduce(ReduceOp op) {
+  Location loc = op.getLoc();
+  Value input = values.lookup(op.getInput());
+  auto inputType = cast<VectorType>(input.getType());
+  Type element = inputType.getElementType();
+  auto kind = vector::CombiningKindAttr::get(
+      b.getContext(), combiningKind(op.getKind(), element));
+  TypedAttr identity = reductionIdentity(op.getKind(), element);
+  SmallVector<int64_t> axes(op.getAxes());
+  llvm::sort(axes);
+  if (auto resultTensor = dyn_cast<RankedTensorType>(op.getType())) {
+    auto accType = VectorType::get(resultTensor.getShape(), element);
+    Value acc = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(accType, identity));
+    values.map(op.getResult(),
+               vector::MultiDimReductionOp::create(b, loc, accType, kind, input,
+                                                   acc, b.getDenseI64ArrayAttr(axes))
+                   .getResult());
+    return success();
+  }
+  SmallVector<int64_t> shape{1};
+  llvm::append_range(shape, inputType.getShape());
+  Value lifted = shapeCast(loc, input, shape);
+  auto accType = VectorType::get({1}, element);
+  Value acc = arith::ConstantOp::create(b, loc, DenseElementsAttr::get(accType, identity));
+  SmallVector<int64_t> dims;
+  for (unsigned d = 1; d < shape.size(); ++d)
+    dims.push_back(d);
+  Value r = vector::MultiDimReductionOp::create(b, loc, accType, kind, lifted, acc,
+                                                b.getDenseI64ArrayAttr(dims));
+  SmallVector<int64_t> ones(shape.size(), 1);
+  r = shapeCast(loc, r, ones);
+  values.map(op.getResult(),
+             vector::ExtractOp::create(b, loc, r, SmallVector<int64_t>(ones.size(), 0))
+                 .getResult());
+  return success();
+}
+
+/// tpu.matmul into a zero 32-bit accumulator, then `acc +` (JAX's form of
+/// `acc + jnp.dot(...)`), then a cast to the result type if it differs.
+LogicalResult BodyLowering::lowerDot(DotOp op) {
+  Location loc = op.getLoc();
+  auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
+  if (lhsType.getRank() != 2)
+    return op.emitOpError("batched dots are not supported by the mosaic "
+                          "target yet"),
+           failure();
+  auto resultType = cast<VectorType>(convertType(op.getType()));
+  bool isFloat = isa<FloatType>(lhsType.getElementType());
+  Type accElement = isFloat ? (Type)b.getF32Type() : (Type)b.getI32Type();
+  auto accType = VectorType::get(resultType.getShape(), accElement);
+  Value zero = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(accType, b.getZeroAttr(accElement)));
+  bool tl = op.getTransposeLhs(), tr = op.getTransposeRhs();
+  int64_t lhsC = tl ? 0 : 1, rhsC = tr ? 1 : 0;
+  auto dims = tpu::DotDimensionNumbersAttr::get(
+      b.getContext(), {lhsC}, {rhsC}, {1 - lhsC}, {1 - rhsC},
+      {0, 1 - lhsC, 1, 1 - rhsC}, {}, {});
+  Value r = tpu::MatmulOp::create(b, loc, accType, values.lookup(op.getLhs()),
+                                  values.lookup(op.getRhs()), zero,
+                                  b.getBoolAttr(false), b.getBoolAttr(false), dims);
+  if (Value acc = op.getAcc()) {
+    Value a = values.lookup(acc);
+    if (cast<VectorType>(a.getType()).getElementType() != accElement)
+      return op.emitOpError("accumulators of other than ")
+             << accElement << " are not supported by the mosaic target",
+             failure();
+    r = isFloat ? (Value)arith::AddFOp::create(b, loc, a, r)
+                : (Value)arith::AddIOp::create(b, loc, a, r);
+  }
+  Type want = resultType.getElementType();
+  if (want != accElement) {
+    unsigned have = accElement.getIntOrFloatBitWidth();
+    unsigned wantBits = want.getIntOrFloatBitWidth();
+    if (isFloat)
+      r = wantBits < have ? (Value)arith::TruncFOp::create(b, loc, resultType, r)
+                          : (Value)arith::ExtFOp::create(b, loc, resultType, r);
+    else
+      r = wantBits < have ? (Value)arith::TruncIOp::create(b, loc, resultType, r)
+                          : (Value)arith::ExtSIOp::create(b, loc, resultType, r);
+  }
+  values.map(op.getResult(), r);
+  return success();
+}
+
+/// run_scoped: a tpu.region allocating each scoped ref (memref.alloca) and
+/// semaphore (tpu.sem_alloc).
+LogicalResult BodyLowering::lowerRunScoped(RunScopedOp op) {
+  Location loc = op.getLoc();
+  SmallVector<Type> types;
+  for (Type t : op.getResultTypes())
+    types.push_back(convertType(t));
+  auto region = tpu::RegionOp::create(b, loc, types);
+  Block *body = new Block();
+  region.getRegion().push_back(body);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(body);
+  for (BlockArgument a : op.getBody().getArguments()) {
+    if (auto ref = dyn_cast<RefType>(a.getType())) {
+      Type element = ref.getElementType();
+      if (isa<SemaphoreType, DMASemaphoreType>(element)) {
+        auto sems = memrefOf(
+            ref.getShape(),
+            cast<MemRefType>(semaphoreMemref(element)).getElementType(),
+            tpu::MemorySpace::semaphore_mem);
+        refs[a] = {tpu::AllocaSemaphoreOp::create(b, loc, sems).getResult(),
+                   SmallVector<bool>(ref.getRank(), false)};
+        continue;
+      }
+      tpu::MemorySpace space = ref.getMemorySpace() == MemorySpace::smem
+                                   ? tpu::MemorySpace::smem
+                                   : tpu::MemorySpace::vmem;
+      Value m = memref::AllocaOp::create(
+          b, loc, memrefOf(ref.getShape(), element, space));
+      refs[a] = {m, SmallVector<bool>(ref.getRank(), false)};
+      continue;
+    }
+    values.map(a, tpu::AllocaSemaphoreOp::create(b, loc, semaphoreMemref(a.getType()))
+                      .getResult());
+  }
+  if (failed(lowerBlock(op.getBody().front())))
+    return failure();
+  for (auto [from, to] : llvm::zip(op.getResults(), region.getResults()))
+    values.map(from, to);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The kernel function and its transform functions
+//===----------------------------------------------------------------------===//
+
+struct ConvertPallasToMosaicPass
+    : public pallas::impl::ConvertPallasToMosaicBase<ConvertPallasToMosaicPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<KernelOp> kernels;
+    for (KernelOp k : module.getOps<KernelOp>())
+      if (k->hasAttr(attr::kGrid))
+        kernels.push_back(k);
+    for (KernelOp k : kernels)
+      if (failed(convert(k)))
+        return signalPassFailure();
+    // Index functions were copied into the transform functions; Mosaic
+    // modules hold only the kernel and its transforms.
+    SmallVector<Operation *> dead;
+    for (Operation &op : module.getOps())
+      if (auto fn = dyn_cast<func::FuncOp>(op); fn && fn->hasAttr(kIndexFnMark))
+        dead.push_back(fn);
+    for (Operation *op : dead)
+      op->erase();
+  }
+
+  static constexpr StringLiteral kIndexFnMark = "pallas.mosaic_index_fn";
+
+  LogicalResult convert(KernelOp kernel);
+  FailureOr<func::FuncOp> transform(KernelOp kernel, Operation *after,
+                                    unsigned arg, StringRef name,
+                                    ArrayRef<Type> prefetchTypes,
+                                    ArrayRef<unsigned> prefetchArgs,
+                                    int64_t batchAxes, ArrayRef<int64_t> grid);
+};
+
+LogicalResult ConvertPallasToMosaicPass::convert(KernelOp kernel) {
+  MLIRContext *ctx = kernel.getContext();
+  OpBuilder b(kernel);
+  Location loc = kernel.getLoc();
+  SmallVector<int64_t> grid = kernelGrid(kernel);
+  int64_t batchAxes = 0;
+  if (auto a = kernel->getAttrOfType<IntegerAttr>(attr::kBatchAxes))
+    batchAxes = a.getInt();
+  if (kernel->hasAttr(attr::kExpanded))
+    return kernel.emitOpError("the mosaic target takes blocked kernels; do not "
+                              "run pallas-expand-grid before it");
+
+  // Signature: grid indices, then the arguments in Pallas's order.
+  Block &entry = kernel.getBody().front();
+  SmallVector<Type> argTypes(grid.size(), b.getI32Type());
+  SmallVector<RefView> views;
+  SmallVector<unsigned> prefetchArgs, windowed;
+  SmallVector<Type> prefetchTypes;
+  int64_t numScratch = 0;
+  for (BlockArgument arg : entry.getArguments()) {
+    unsigned i = arg.getArgNumber();
+    auto role = kernel.getArgAttrOfType<StringAttr>(i, attr::kRole);
+    if (!role)
+      return kernel.emitOpError("argument #")
+             << i << " has no pallas.role; attach the launch spec first";
+    Type t = arg.getType();
+    if (!isa<RefType>(t)) {
+      if (role.getValue() != "scratch")
+        return kernel.emitOpError("argument #") << i << " must be a ref";
+      argTypes.push_back(semaphoreMemref(t));
+      views.push_back({});
+      ++numScratch;
+      continue;
+    }
+    auto ref = cast<RefType>(t);
+    tpu::MemorySpace space = tpuSpace(ref.getMemorySpace());
+    Type element = ref.getElementType();
+    if (isa<SemaphoreType, DMASemaphoreType>(element)) {
+      // An array of semaphores lives in semaphore memory.
+      element = cast<MemRefType>(semaphoreMemref(element)).getElementType();
+      space = tpu::MemorySpace::semaphore_mem;
+    }
+    SmallVector<int64_t> shape(ref.getShape());
+    SmallVector<bool> hidden(ref.getRank(), false);
+    if (role.getValue() == "prefetch") {
+      space = tpu::MemorySpace::smem;
+      prefetchArgs.push_back(i);
+    } else if (role.getValue() == "scratch") {
+      ++numScratch;
+    } else {
+      auto block = kernel.getArgAttrOfType<DenseI64ArrayAttr>(i, attr::kBlock);
+      auto arrayShape = kernel.getArgAttrOfType<DenseI64ArrayAttr>(i, attr::kShape);
+      if (!block || !arrayShape || block.size() != arrayShape.size())
+        return kernel.emitOpError("argument #")
+               << i << " lacks a consistent pallas.shape / pallas.block";
+      windowed.push_back(i);
+      if (space == tpu::MemorySpace::any) {
+        shape.assign(arrayShape.asArrayRef().begin(), arrayShape.asArrayRef().end());
+      } else {
+        shape.clear();
+        hidden.clear();
+        for (int64_t d : block.asArrayRef()) {
+          shape.push_back(d == 0 ? 1 : d);
+          hidden.push_back(d == 0);
+        }
+      }
+    }
+    MemRefType m = memrefOf(shape, element, space);
+    argTypes.push_back(m);
+    if (role.getValue() == "prefetch")
+      prefetchTypes.push_back(m);
+    views.push_back({Value(), hidden});
+  }
+
+  std::string name = kernel.getSymName().str();
+  b.setInsertionPoint(kernel);
+  auto fn = func::FuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
+  Block *body = fn.addEntryBlock();
+
+  // Function attributes, as JAX sets them.
+  SmallVector<Attribute> semantics;
+  auto given = kernel->getAttrOfType<ArrayAttr>(attr::kDimensionSemantics);
+  for (unsigned a = 0; a < grid.size(); ++a) {
+    // Without dimension_semantics JAX marks every axis arbitrary (always
+    // correct: programs run in order on one core).
+    bool parallel = given && a < given.size() &&
+                    cast<StringAttr>(given[a]).getValue() == "parallel";
+    semantics.push_back(tpu::DimensionSemanticsAttr::get(
+        ctx, parallel ? tpu::DimensionSemantics::parallel
+                      : tpu::DimensionSemantics::arbitrary));
+  }
+  fn->setAttr("dimension_semantics", b.getArrayAttr(semantics));
+  if (!grid.empty())
+    fn->setAttr("iteration_bounds", b.getDenseI64ArrayAttr(grid));
+  fn->setAttr("scalar_prefetch", b.getI64IntegerAttr(prefetchArgs.size()));
+  fn->setAttr("scratch_operands", b.getI64IntegerAttr(numScratch));
+  fn->setAttr("tpu.core_type", tpu::CoreTypeAttr::get(ctx, tpu::CoreType::tc));
+
+  // Window params and transform functions (JAX has none without a grid).
+  if (!grid.empty()) {
+    SmallVector<Attribute> windows;
+    Operation *last = fn;
+    for (auto [k, i] : llvm::enumerate(windowed)) {
+      auto ref = cast<RefType>(entry.getArgument(i).getType());
+      if (tpuSpace(ref.getMemorySpace()) == tpu::MemorySpace::any) {
+        windows.push_back(b.getDictionaryAttr({}));
+        continue;
+      }
+      std::string tname = "transform_" + std::to_string(k);
+      FailureOr<func::FuncOp> t = transform(kernel, last, i, tname, prefetchTypes,
+                                            prefetchArgs, batchAxes, grid);
+      if (failed(t))
+        return failure();
+      last = *t;
+      auto block = kernel.getArgAttrOfType<DenseI64ArrayAttr>(i, attr::kBlock);
+      SmallVector<int64_t> bounds;
+      for (int64_t d : block.asArrayRef())
+        bounds.push_back(d == 0 ? 1 : d);
+      SmallVector<NamedAttribute> params{
+          b.getNamedAttr("transform_indices", FlatSymbolRefAttr::get(ctx, tname)),
+          b.getNamedAttr("window_bounds", b.getDenseI64ArrayAttr(bounds))};
+      // A whole array at block (0, ...) needs no double buffering.
+      auto shape = kernel.getArgAttrOfType<DenseI64ArrayAttr>(i, attr::kShape);
+      auto map = kernel.getArgAttrOfType<AffineMapAttr>(i, attr::kIndexMap);
+      bool trivial = bounds == ArrayRef<int64_t>(shape.asArrayRef()) && map &&
+                     llvm::all_of(map.getValue().getResults(), [](AffineExpr e) {
+                       auto c = dyn_cast<AffineConstantExpr>(e);
+                       return c && c.getValue() == 0;
+                     });
+      if (trivial)
+        params.push_back(b.getNamedAttr(
+            "pipeline_mode",
+            tpu::PipelineModeAttr::get(ctx, tpu::PipelineMode::synchronous)));
+      windows.push_back(b.getDictionaryAttr(params));
+    }
+    fn->setAttr("window_params", b.getArrayAttr(windows));
+  }
+
+  // The body.
+  OpBuilder bb = OpBuilder::atBlockEnd(body);
+  SmallVector<Value> gridArgs(body->getArguments().take_front(grid.size()));
+  BodyLowering lowering(bb, gridArgs, batchAxes, grid);
+  for (BlockArgument arg : entry.getArguments()) {
+    Value m = body->getArgument(grid.size() + arg.getArgNumber());
+    if (isa<RefType>(arg.getType()))
+      lowering.refs[arg] = {m, views[arg.getArgNumber()].hidden};
+    else
+      lowering.values.map(arg, m);
+  }
+  if (failed(lowering.lowerBlock(entry))) {
+    fn.erase();
+    return failure();
+  }
+  kernel.erase();
+  return success();
+}
+
+/// `@transform_i(grid i32..., prefetch refs...) -> (i32...)`: the block
+/// indices of kernel argument `arg`, from its affine index map or its
+/// index function.
+FailureOr<func::FuncOp> ConvertPallasToMosaicPass::transform(
+    KernelOp kernel, Operation *after, unsigned arg, StringRef name,
+    ArrayRef<Type> prefetchTypes,
+    ArrayRef<unsigned> prefetchArgs, int64_t batchAxes, ArrayRef<int64_t> grid) {
+  OpBuilder b(kernel.getContext());
+  b.setInsertionPointAfter(after);
+  Location loc = kernel.getLoc();
+  auto shape = kernel.getArgAttrOfType<DenseI64ArrayAttr>(arg, attr::kShape);
+  SmallVector<Type> args(grid.size(), b.getI32Type());
+  llvm::append_range(args, prefetchTypes);
+  SmallVector<Type> results(shape.size(), b.getI32Type());
+  auto fn = func::FuncOp::create(b, loc, name, b.getFunctionType(args, results));
+  Block *body = fn.addEntryBlock();
+  OpBuilder fb = OpBuilder::atBlockEnd(body);
+  SmallVector<Value> gridArgs(body->getArguments().take_front(grid.size()));
+
+  if (auto fnRef = kernel.getArgAttrOfType<FlatSymbolRefAttr>(arg, attr::kIndexFn)) {
+    auto indexFn = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(kernel, fnRef);
+    if (!indexFn || !indexFn.getBody().hasOneBlock())
+      return kernel.emitOpError("index function ")
+             << fnRef << " not found or not a single block",
+             failure();
+    if (batchAxes)
+      return kernel.emitOpError("index functions under vmap are not supported "
+                                "by the mosaic target"),
+             failure();
+    Block &src = indexFn.getBody().front();
+    if (src.getNumArguments() != grid.size() + prefetchArgs.size())
+      return indexFn.emitOpError("takes ")
+             << src.getNumArguments() << " arguments; the grid and scalar "
+             << "prefetch give " << grid.size() + prefetchArgs.size(),
+             failure();
+    BodyLowering lowering(fb, gridArgs, 0, grid);
+    for (unsigned g = 0; g < grid.size(); ++g)
+      lowering.values.map(src.getArgument(g), gridArgs[g]);
+    for (auto [p, type] : llvm::enumerate(prefetchTypes)) {
+      BlockArgument formal = src.getArgument(grid.size() + p);
+      auto ref = dyn_cast<RefType>(formal.getType());
+      if (!ref)
+        return indexFn.emitOpError("argument #")
+               << grid.size() + p << " must be a scalar-prefetch ref",
+               failure();
+      lowering.refs[formal] = {body->getArgument(grid.size() + p),
+                               SmallVector<bool>(ref.getRank(), false)};
+    }
+    if (failed(lowering.lowerBlock(src)))
+      return fn.erase(), failure();
+    indexFn->setAttr(kIndexFnMark, b.getUnitAttr());
+    return fn;
+  }
+  SmallVector<Value> indices;
+  if (auto map = kernel.getArgAttrOfType<AffineMapAttr>(arg, attr::kIndexMap)) {
+    if (map.getValue().getNumDims() != grid.size() ||
+        map.getValue().getNumResults() != shape.size())
+      return kernel.emitOpError("index map of argument #")
+             << arg << " does not match the grid and the array rank",
+             failure();
+    for (AffineExpr e : map.getValue().getResults())
+      indices.push_back(emitAffineExpr(fb, loc, e, gridArgs));
+  } else {
+    Value zero = arith::ConstantOp::create(fb, loc, fb.getI32IntegerAttr(0));
+    indices.assign(shape.size(), zero);
+  }
+  func::ReturnOp::create(fb, loc, indices);
+  return fn;
+}
+
+} // namespace
