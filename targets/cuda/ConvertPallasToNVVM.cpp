@@ -8,6 +8,7 @@
 // predicated per element.
 //
 //===----------------------------------------------------------------------===//
+#include "AxisInfo.h"
 #include "SimtLowering.h"
 
 #include "pallas/Passes/Passes.h"
@@ -127,6 +128,30 @@ struct ProgramIdLowering : SimtPattern<tt::GetProgramIdOp> {
 
 // --- Elementwise ------------------------------------------------------------
 
+/// f32 exp and division as the GPU's approximate instructions (ex2.approx,
+/// div.approx; within 2 ulp); null for other ops.
+Value fastMath(Operation *op, ArrayRef<Value> operands, TypeRange types,
+               ConversionPatternRewriter &rw) {
+  if (types.size() != 1 || !getElementTypeOrSelf(types[0]).isF32())
+    return {};
+  Location loc = op->getLoc();
+  auto flags = arith::FastMathFlagsAttr::get(
+      rw.getContext(), arith::FastMathFlags::afn | arith::FastMathFlags::arcp);
+  if (isa<math::ExpOp>(op)) {
+    Value log2e = arith::ConstantOp::create(
+        rw, loc, types[0],
+        isa<VectorType>(types[0])
+            ? (TypedAttr)DenseElementsAttr::get(cast<ShapedType>(types[0]),
+                                                rw.getF32FloatAttr(1.4426950408889634f))
+            : rw.getF32FloatAttr(1.4426950408889634f));
+    Value x = arith::MulFOp::create(rw, loc, operands[0], log2e);
+    return math::Exp2Op::create(rw, loc, x, flags);
+  }
+  if (isa<arith::DivFOp>(op))
+    return arith::DivFOp::create(rw, loc, operands[0], operands[1], flags);
+  return {};
+}
+
 /// arith/math ops on tensors: the same op on the per-thread vectors.
 struct ElementwiseLowering : ConversionPattern {
   ElementwiseLowering(const TypeConverter &tc, MLIRContext *ctx)
@@ -139,6 +164,10 @@ struct ElementwiseLowering : ConversionPattern {
     SmallVector<Type> types;
     if (failed(getTypeConverter()->convertTypes(op->getResultTypes(), types)))
       return failure();
+    if (Value fast = fastMath(op, operands, types, rw)) {
+      rw.replaceOp(op, fast);
+      return success();
+    }
     OperationState state(op->getLoc(), op->getName().getStringRef(), operands,
                          types, op->getAttrs());
     rw.replaceOp(op, rw.create(state)->getResults());
@@ -245,6 +274,34 @@ struct AddPtrLowering : SimtPattern<tt::AddPtrOp> {
 
 // --- Global memory ----------------------------------------------------------
 
+/// How a chunk of a load or store is accessed: `piece` elements per vector
+/// access (up to 16 bytes), and whether the pieces are known contiguous and
+/// aligned and the mask uniform over each (no run-time checks then).
+struct AccessPlan {
+  int64_t piece = 1;
+  bool known = false;
+};
+
+AccessPlan planAccess(SimtState &state, Operation *op, Value ptr, Value mask,
+                      int64_t vec, int64_t elemBytes) {
+  AccessPlan plan;
+  plan.piece = std::max<int64_t>(1, std::min<int64_t>(vec, 16 / elemBytes));
+  if (!vectorisable(plan.piece, elemBytes)) {
+    plan.piece = 1;
+    return plan;
+  }
+  auto type = cast<RankedTensorType>(ptr.getType());
+  if (type.getShape().back() < vec)
+    return plan;
+  auto it = state.access.find(op);
+  if (it == state.access.end())
+    return plan;
+  auto [p, m] = it->second;
+  plan.known = p.contiguity >= vec && p.divisibility >= plan.piece * elemBytes &&
+               (!mask || m.constancy >= vec);
+  return plan;
+}
+
 struct LoadLowering : SimtPattern<tt::LoadOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(tt::LoadOp op, OpAdaptor a,
@@ -271,47 +328,63 @@ struct LoadLowering : SimtPattern<tt::LoadOp> {
     int64_t n = cast<RankedTensorType>(op.getType()).getNumElements();
     BlockedLayout layout(n, state.threads);
     int64_t eb = smemElementBytes(elem);
+    AccessPlan plan = isVolatile ? AccessPlan() : planAccess(state, op, op.getPtr(), op.getMask(),
+                                                             layout.vec, eb);
+    int64_t piece = plan.piece;
+    auto pieceType = VectorType::get({piece}, elem);
+    auto vectorLoad = [&](OpBuilder &b, Location l, Value addr) -> Value {
+      auto stored = VectorType::get({piece}, storedType(elem, b));
+      Value v = LLVM::LoadOp::create(b, l, stored, toGlobalPtr(b, l, addr), eb * piece);
+      return stored != pieceType ? (Value)arith::TruncIOp::create(b, l, pieceType, v) : v;
+    };
     SmallVector<Value> values;
-    for (int64_t c = 0; c < layout.perThread; c += layout.vec) {
+    for (int64_t c = 0; c < layout.perThread; c += piece) {
       SmallVector<Value> addrs, masks, others;
-      for (int64_t j = 0; j < layout.vec; ++j) {
+      for (int64_t j = 0; j < piece; ++j) {
         addrs.push_back(extractSlot(rw, loc, a.getPtr(), c + j));
         if (a.getMask())
           masks.push_back(extractSlot(rw, loc, a.getMask(), c + j));
         others.push_back(a.getOther() ? extractSlot(rw, loc, a.getOther(), c + j)
                                       : zeroOf(rw, loc, elem));
       }
-      auto slow = [&](OpBuilder &b, Location l) {
-        SmallVector<Value> elems;
-        for (int64_t j = 0; j < layout.vec; ++j)
-          elems.push_back(masks.empty()
-                              ? loadScalar(b, l, elem, addrs[j], isVolatile)
-                              : select(b, l, masks[j], elem,
-                                       [&](OpBuilder &b2, Location l2) {
-                                         return loadScalar(b2, l2, elem, addrs[j], isVolatile);
-                                       },
-                                       [&](OpBuilder &, Location) { return others[j]; }));
-        return buildVector(b, l, elems);
-      };
       Value chunk;
-      if (vectorisable(layout.vec, eb) && !isVolatile) {
+      if (piece == 1) {
+        chunk = masks.empty() ? loadScalar(rw, loc, elem, addrs[0], isVolatile)
+                              : select(rw, loc, masks[0], elem,
+                                       [&](OpBuilder &b, Location l) {
+                                         return loadScalar(b, l, elem, addrs[0], isVolatile);
+                                       },
+                                       [&](OpBuilder &, Location) { return others[0]; });
+        values.push_back(chunk);
+        continue;
+      }
+      if (plan.known) {
+        // Contiguous and aligned by construction; one mask bit per piece.
+        chunk = masks.empty()
+                    ? vectorLoad(rw, loc, addrs[0])
+                    : select(rw, loc, masks[0], pieceType,
+                             [&](OpBuilder &b, Location l) { return vectorLoad(b, l, addrs[0]); },
+                             [&](OpBuilder &b, Location l) { return buildVector(b, l, others); });
+      } else {
+        auto slow = [&](OpBuilder &b, Location l) {
+          SmallVector<Value> elems;
+          for (int64_t j = 0; j < piece; ++j)
+            elems.push_back(masks.empty()
+                                ? loadScalar(b, l, elem, addrs[j], isVolatile)
+                                : select(b, l, masks[j], elem,
+                                         [&](OpBuilder &b2, Location l2) {
+                                           return loadScalar(b2, l2, elem, addrs[j], isVolatile);
+                                         },
+                                         [&](OpBuilder &, Location) { return others[j]; }));
+          return buildVector(b, l, elems);
+        };
         SmallVector<Value> conds = masks;
         conds.push_back(chunkIsContiguous(rw, loc, addrs, eb));
-        auto chunkType = VectorType::get({layout.vec}, elem);
-        chunk = select(rw, loc, andAll(rw, loc, conds), chunkType,
-                       [&](OpBuilder &b, Location l) -> Value {
-                         auto stored = VectorType::get({layout.vec}, storedType(elem, b));
-                         Value v = LLVM::LoadOp::create(b, l, stored, toGlobalPtr(b, l, addrs[0]),
-                                                        eb * layout.vec);
-                         return stored != chunkType
-                                    ? (Value)arith::TruncIOp::create(b, l, chunkType, v)
-                                    : v;
-                       },
+        chunk = select(rw, loc, andAll(rw, loc, conds), pieceType,
+                       [&](OpBuilder &b, Location l) { return vectorLoad(b, l, addrs[0]); },
                        slow);
-      } else {
-        chunk = slow(rw, loc);
       }
-      for (int64_t j = 0; j < layout.vec; ++j)
+      for (int64_t j = 0; j < piece; ++j)
         values.push_back(extractSlot(rw, loc, chunk, j));
     }
     rw.replaceOp(op, buildVector(rw, loc, values));
@@ -341,10 +414,27 @@ struct StoreLowering : SimtPattern<tt::StoreOp> {
     int64_t n = cast<RankedTensorType>(op.getValue().getType()).getNumElements();
     BlockedLayout layout(n, state.threads);
     int64_t eb = smemElementBytes(elem);
+    AccessPlan plan = planAccess(state, op, op.getPtr(), op.getMask(), layout.vec, eb);
+    int64_t piece = plan.piece;
     Value owner = layout.replicated() ? isOwner(rw, loc, state, n) : Value();
-    for (int64_t c = 0; c < layout.perThread; c += layout.vec) {
+    auto vectorStore = [&](OpBuilder &b, Location l, ArrayRef<Value> vals, Value addr) {
+      Value v = buildVector(b, l, vals);
+      if (elem.isInteger(1))
+        v = arith::ExtUIOp::create(b, l, VectorType::get({piece}, b.getI8Type()), v);
+      LLVM::StoreOp::create(b, l, v, toGlobalPtr(b, l, addr), eb * piece);
+    };
+    auto guarded = [&](OpBuilder &b, Location l, Value cond,
+                       function_ref<void(OpBuilder &, Location)> body) {
+      if (!cond)
+        return body(b, l);
+      auto ifOp = scf::IfOp::create(b, l, cond, false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      body(b, l);
+    };
+    for (int64_t c = 0; c < layout.perThread; c += piece) {
       SmallVector<Value> addrs, masks, vals;
-      for (int64_t j = 0; j < layout.vec; ++j) {
+      for (int64_t j = 0; j < piece; ++j) {
         addrs.push_back(extractSlot(rw, loc, a.getPtr(), c + j));
         vals.push_back(extractSlot(rw, loc, a.getValue(), c + j));
         Value m = a.getMask() ? extractSlot(rw, loc, a.getMask(), c + j) : owner;
@@ -354,19 +444,17 @@ struct StoreLowering : SimtPattern<tt::StoreOp> {
           masks.push_back(m);
       }
       auto slow = [&](OpBuilder &b, Location l) {
-        for (int64_t j = 0; j < layout.vec; ++j) {
-          if (masks.empty()) {
-            storeScalar(b, l, vals[j], addrs[j]);
-            continue;
-          }
-          auto ifOp = scf::IfOp::create(b, l, masks[j], false);
-          OpBuilder::InsertionGuard g(b);
-          b.setInsertionPointToStart(ifOp.thenBlock());
-          storeScalar(b, l, vals[j], addrs[j]);
-        }
+        for (int64_t j = 0; j < piece; ++j)
+          guarded(b, l, masks.empty() ? Value() : masks[j],
+                  [&](OpBuilder &b2, Location l2) { storeScalar(b2, l2, vals[j], addrs[j]); });
       };
-      if (!vectorisable(layout.vec, eb)) {
+      if (piece == 1) {
         slow(rw, loc);
+        continue;
+      }
+      if (plan.known) {
+        guarded(rw, loc, masks.empty() ? Value() : masks[0],
+                [&](OpBuilder &b, Location l) { vectorStore(b, l, vals, addrs[0]); });
         continue;
       }
       SmallVector<Value> conds = masks;
@@ -374,10 +462,7 @@ struct StoreLowering : SimtPattern<tt::StoreOp> {
       auto ifOp = scf::IfOp::create(rw, loc, andAll(rw, loc, conds), true);
       OpBuilder::InsertionGuard g(rw);
       rw.setInsertionPointToStart(ifOp.thenBlock());
-      Value v = buildVector(rw, loc, vals);
-      if (elem.isInteger(1))
-        v = arith::ExtUIOp::create(rw, loc, VectorType::get({layout.vec}, rw.getI8Type()), v);
-      LLVM::StoreOp::create(rw, loc, v, toGlobalPtr(rw, loc, addrs[0]), eb * layout.vec);
+      vectorStore(rw, loc, vals, addrs[0]);
       rw.setInsertionPointToStart(ifOp.elseBlock());
       slow(rw, loc);
     }
@@ -588,6 +673,17 @@ struct ConvertPallasToNVVMPass
     for (tt::FuncOp func : funcs) {
       SimtState state;
       state.threads = 32 * numWarps;
+      {
+        AxisInfoAnalysis axis;
+        func->walk([&](Operation *op) {
+          if (auto load = dyn_cast<tt::LoadOp>(op))
+            state.access[op] = {axis.get(load.getPtr()),
+                                load.getMask() ? axis.get(load.getMask()) : AxisInfo()};
+          if (auto store = dyn_cast<tt::StoreOp>(op))
+            state.access[op] = {axis.get(store.getPtr()),
+                                store.getMask() ? axis.get(store.getMask()) : AxisInfo()};
+        });
+      }
       FailureOr<gpu::GPUFuncOp> kernel = makeKernel(func, gpuModule, state);
       if (failed(kernel))
         return signalPassFailure();

@@ -35,12 +35,65 @@ static Value loadWord(OpBuilder &b, Location loc, SimtState &s, int64_t offset,
   return LLVM::LoadOp::create(b, loc, b.getI32Type(), ptr, /*alignment=*/4);
 }
 
+/// Writes an [rows, cols] tensor row-major into shared memory at `offset`,
+/// each row padded to `stride` elements. Chunks of the blocked layout stay
+/// within a row, so each is one vector store.
+static int64_t writePaddedRows(OpBuilder &b, Location loc, SimtState &s, int64_t offset,
+                               Value perThread, RankedTensorType type, int64_t stride) {
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  Type elem = type.getElementType();
+  int64_t eb = smemElementBytes(elem);
+  int64_t bytes = rows * stride * eb;
+  reserveSmem(s, offset + bytes);
+  BlockedLayout layout(type.getNumElements(), s.threads);
+  SmallVector<Value> idx = slotElementIndices(b, loc, s, type.getNumElements());
+  int64_t vec = cols % layout.vec == 0 ? layout.vec : 1;
+  barrier(b, loc);
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  for (int64_t i = 0; i < layout.perThread; i += vec) {
+    Value row = arith::DivUIOp::create(b, loc, idx[i], constI32(b, loc, cols));
+    Value col = arith::RemUIOp::create(b, loc, idx[i], constI32(b, loc, cols));
+    Value at = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, row, constI32(b, loc, stride)), col);
+    Value bytesAt = arith::AddIOp::create(b, loc, constI32(b, loc, offset),
+                                          arith::MulIOp::create(b, loc, at, constI32(b, loc, eb)));
+    Value ptr = LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), s.smem, ValueRange{bytesAt});
+    SmallVector<Value> vals;
+    for (int64_t j = 0; j < vec; ++j)
+      vals.push_back(extractSlot(b, loc, perThread, i + j));
+    Value v = vec == 1 ? vals[0] : buildVector(b, loc, vals);
+    LLVM::StoreOp::create(b, loc, v, ptr, vec * eb);
+  }
+  barrier(b, loc);
+  return (bytes + 15) / 16 * 16;
+}
+
+/// ldmatrix.x4 (`trans`: .trans) from a padded row-major array: lane l
+/// gives the address of row `rowOf(l)`, column `colOf(l)`.
+static SmallVector<Value> ldmatrix4(OpBuilder &b, Location loc, SimtState &s, int64_t offset,
+                                    int64_t stride, Value row, Value col, bool trans) {
+  Value index = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, row, constI32(b, loc, stride)), col);
+  Value bytes = arith::AddIOp::create(b, loc, constI32(b, loc, offset),
+                                      arith::MulIOp::create(b, loc, index, constI32(b, loc, 2)));
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  Value ptr = LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), s.smem, ValueRange{bytes});
+  Type i32 = b.getI32Type();
+  auto result = LLVM::LLVMStructType::getLiteral(b.getContext(), {i32, i32, i32, i32});
+  Value m = NVVM::LdMatrixOp::create(
+      b, loc, result, ptr, 4, trans ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+      NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8), NVVM::LdStMatrixEltType::B16);
+  SmallVector<Value> regs;
+  for (int64_t i = 0; i < 4; ++i)
+    regs.push_back(LLVM::ExtractValueOp::create(b, loc, m, i));
+  return regs;
+}
+
 FailureOr<Value> cuda::lowerDotToMma(OpBuilder &b, tt::DotOp op, Value aVec, Value bVec,
                                      Value cVec, SimtState &s) {
   Location loc = op.getLoc();
   auto aType = cast<RankedTensorType>(op.getA().getType());
   auto bType = cast<RankedTensorType>(op.getB().getType());
-  auto dType = cast<RankedTensorType>(op.getType());
   int64_t m = aType.getDimSize(0), k = aType.getDimSize(1), n = bType.getDimSize(1);
   Type elem = aType.getElementType();
   std::optional<MmaLayout> layout = MmaLayout::forShape(m, n, s.threads);
@@ -52,27 +105,12 @@ FailureOr<Value> cuda::lowerDotToMma(OpBuilder &b, tt::DotOp op, Value aVec, Val
                                            : NVVM::MMATypes::f16;
   int64_t kStep = tf32 ? 8 : 16;
   int64_t eb = smemElementBytes(elem);
-  int64_t stride = k + 16 / eb;
-
-  // A row-major and B transposed, both with padded rows.
-  int64_t bOffset = smemWriteTensor(
-      b, loc, s, 0, aVec, aType,
-      [&](Value idx) -> Value {
-        Value row = arith::DivUIOp::create(b, loc, idx, constI32(b, loc, k));
-        Value col = arith::RemUIOp::create(b, loc, idx, constI32(b, loc, k));
-        return arith::AddIOp::create(
-            b, loc, arith::MulIOp::create(b, loc, row, constI32(b, loc, stride)), col);
-      },
-      m * stride);
-  smemWriteTensor(
-      b, loc, s, bOffset, bVec, bType,
-      [&](Value idx) -> Value {
-        Value kk = arith::DivUIOp::create(b, loc, idx, constI32(b, loc, n));
-        Value col = arith::RemUIOp::create(b, loc, idx, constI32(b, loc, n));
-        return arith::AddIOp::create(
-            b, loc, arith::MulIOp::create(b, loc, col, constI32(b, loc, stride)), kk);
-      },
-      n * stride);
+  // Rows padded by 16 bytes: the eight rows a fragment load touches fall in
+  // different banks.
+  int64_t strideA = k + 16 / eb, strideB = n + 16 / eb;
+  int64_t bOffset = writePaddedRows(b, loc, s, 0, aVec, aType, strideA);
+  writePaddedRows(b, loc, s, bOffset, bVec, bType, strideB);
+  bool pairedB = !tf32 && layout->tilesN % 2 == 0;
 
   Value warp = arith::DivUIOp::create(b, loc, s.tid, constI32(b, loc, 32));
   Value lane = arith::RemUIOp::create(b, loc, s.tid, constI32(b, loc, 32));
@@ -80,32 +118,71 @@ FailureOr<Value> cuda::lowerDotToMma(OpBuilder &b, tt::DotOp op, Value aVec, Val
   Value q = arith::RemUIOp::create(b, loc, lane, constI32(b, loc, 4));
   Value wm = arith::DivUIOp::create(b, loc, warp, constI32(b, loc, layout->warpsN));
   Value wn = arith::RemUIOp::create(b, loc, warp, constI32(b, loc, layout->warpsN));
-  Value rowBase = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, wm, constI32(b, loc, m / layout->warpsM)), g);
-  Value colBase = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, wn, constI32(b, loc, n / layout->warpsN)), g);
-  // Fragment columns: pairs 2q (16-bit types) or single q (tf32).
-  Value kLane = tf32 ? q : (Value)arith::MulIOp::create(b, loc, q, constI32(b, loc, 2));
+  Value rowBase = arith::MulIOp::create(b, loc, wm, constI32(b, loc, m / layout->warpsM));
+  Value colBase = arith::MulIOp::create(b, loc, wn, constI32(b, loc, n / layout->warpsN));
+  // ldmatrix: lane l addresses row l % 8 of matrix l / 8.
+  Value lr = arith::RemUIOp::create(b, loc, lane, constI32(b, loc, 8));
+  Value li = arith::DivUIOp::create(b, loc, lane, constI32(b, loc, 8));
+  Value liLow = arith::RemUIOp::create(b, loc, li, constI32(b, loc, 2));
+  Value liHigh = arith::DivUIOp::create(b, loc, li, constI32(b, loc, 2));
+  Value aRow = arith::AddIOp::create(
+      b, loc, rowBase,
+      arith::AddIOp::create(b, loc, lr, arith::MulIOp::create(b, loc, liLow, constI32(b, loc, 8))));
+  Value aCol = arith::MulIOp::create(b, loc, liHigh, constI32(b, loc, 8));
+  Value bRow = arith::AddIOp::create(b, loc, lr,
+                                     arith::MulIOp::create(b, loc, liLow, constI32(b, loc, 8)));
+  Value bCol = arith::AddIOp::create(b, loc, colBase,
+                                     arith::MulIOp::create(b, loc, liHigh, constI32(b, loc, 8)));
 
   auto loop = scf::ForOp::create(b, loc, constI32(b, loc, 0), constI32(b, loc, k),
                                  constI32(b, loc, kStep), ValueRange{cVec});
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
-    Value ks = arith::AddIOp::create(b, loc, loop.getInductionVar(), kLane);
+    Value k0 = loop.getInductionVar();
     Value acc = loop.getRegionIterArgs()[0];
-    int64_t half = kStep / 2;
-    SmallVector<SmallVector<Value>> aFrags, bFrags;
-    for (int64_t tm = 0; tm < layout->tilesM; ++tm) {
-      int64_t r0 = tm * 16;
-      aFrags.push_back({loadWord(b, loc, s, 0, stride, elem, rowBase, r0, ks, 0),
-                        loadWord(b, loc, s, 0, stride, elem, rowBase, r0 + 8, ks, 0),
-                        loadWord(b, loc, s, 0, stride, elem, rowBase, r0, ks, half),
-                        loadWord(b, loc, s, 0, stride, elem, rowBase, r0 + 8, ks, half)});
+    SmallVector<SmallVector<Value>> aFrags, bFrags(layout->tilesN);
+    if (tf32) {
+      // tf32 fragments: single 32-bit elements at (g, q) and (g, q + 4).
+      Value ks = arith::AddIOp::create(b, loc, k0, q);
+      Value rowG = arith::AddIOp::create(b, loc, rowBase, g);
+      Value colG = arith::AddIOp::create(b, loc, colBase, g);
+      for (int64_t tm = 0; tm < layout->tilesM; ++tm) {
+        int64_t r0 = tm * 16;
+        aFrags.push_back({loadWord(b, loc, s, 0, strideA, elem, rowG, r0, ks, 0),
+                          loadWord(b, loc, s, 0, strideA, elem, rowG, r0 + 8, ks, 0),
+                          loadWord(b, loc, s, 0, strideA, elem, rowG, r0, ks, 4),
+                          loadWord(b, loc, s, 0, strideA, elem, rowG, r0 + 8, ks, 4)});
+      }
+      for (int64_t tn = 0; tn < layout->tilesN; ++tn)
+        bFrags[tn] = {loadWord(b, loc, s, bOffset, strideB, elem, ks, 0, colG, tn * 8),
+                      loadWord(b, loc, s, bOffset, strideB, elem, ks, 4, colG, tn * 8)};
+    } else {
+      Value col = arith::AddIOp::create(b, loc, aCol, k0);
+      for (int64_t tm = 0; tm < layout->tilesM; ++tm)
+        aFrags.push_back(ldmatrix4(
+            b, loc, s, 0, strideA,
+            arith::AddIOp::create(b, loc, aRow, constI32(b, loc, tm * 16)), col, false));
+      Value row = arith::AddIOp::create(b, loc, bRow, k0);
+      for (int64_t tn = 0; tn < layout->tilesN; tn += 2) {
+        if (pairedB) {
+          SmallVector<Value> r = ldmatrix4(
+              b, loc, s, bOffset, strideB, row,
+              arith::AddIOp::create(b, loc, bCol, constI32(b, loc, tn * 8)), true);
+          bFrags[tn] = {r[0], r[1]};
+          bFrags[tn + 1] = {r[2], r[3]};
+          continue;
+        }
+        // An odd number of 8-wide tiles: one at a time (matrices 0 and 1
+        // of the x4 form re-read for 2 and 3).
+        for (int64_t t = tn; t < std::min(tn + 2, layout->tilesN); ++t) {
+          Value c = arith::AddIOp::create(
+              b, loc, colBase, constI32(b, loc, t * 8));
+          SmallVector<Value> r = ldmatrix4(b, loc, s, bOffset, strideB, row, c, true);
+          bFrags[t] = {r[0], r[1]};
+        }
+      }
     }
-    for (int64_t tn = 0; tn < layout->tilesN; ++tn)
-      bFrags.push_back({loadWord(b, loc, s, bOffset, stride, elem, colBase, tn * 8, ks, 0),
-                        loadWord(b, loc, s, bOffset, stride, elem, colBase, tn * 8, ks, half)});
     Type f32 = b.getF32Type();
     auto resultType = LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
     SmallVector<Value> out;
@@ -125,6 +202,5 @@ FailureOr<Value> cuda::lowerDotToMma(OpBuilder &b, tt::DotOp op, Value aVec, Val
       }
     scf::YieldOp::create(b, loc, buildVector(b, loc, out));
   }
-  (void)dType;
   return loop.getResult(0);
 }

@@ -11,6 +11,7 @@
 #ifndef PALLAS_TARGETS_CUDA_SIMTLOWERING_H
 #define PALLAS_TARGETS_CUDA_SIMTLOWERING_H
 
+#include "AxisInfo.h"
 #include "pallas/Triton/Triton.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -48,6 +49,10 @@ bool hasMmaLayout(Type type);
 
 /// Per-kernel state shared by the patterns.
 struct SimtState {
+  /// For each tensor load and store (computed before the conversion starts,
+  /// while the tile IR is whole): its pointers' contiguity and alignment and
+  /// its mask's constancy (AxisInfo.h).
+  llvm::DenseMap<Operation *, std::pair<AxisInfo, AxisInfo>> access;
   int64_t threads = 128;
   /// The thread index (i32), defined at the kernel entry.
   Value tid;

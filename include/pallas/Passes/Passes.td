@@ -121,7 +121,9 @@ def ConvertPallasToNVVM : Pass<"convert-pallas-to-nvvm", "::mlir::ModuleOp"> {
     predicated per element. Broadcast, transpose, join, scan and dot read
     their operands from dynamic shared memory; reductions fold per thread,
     then across lanes with shuffles and across warps through shared memory.
-    The shared memory a kernel needs goes into `pallas.shared_bytes`.
+    f32 `math.exp` becomes `ex2.approx` of x * log2(e) and f32 division
+    `div.approx` (both within 2 ulp), as fast device code. The shared memory
+    a kernel needs goes into `pallas.shared_bytes`.
   }];
   let options = [Option<"numWarps", "num-warps", "int64_t", "4",
                         "warps per CTA (threads = 32 * num-warps)">];

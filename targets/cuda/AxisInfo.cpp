@@ -1,0 +1,137 @@
+//===- AxisInfo.cpp - contiguity, constancy, divisibility of tile values --===//
+#include "AxisInfo.h"
+#include "SimtLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::pallas;
+using namespace mlir::pallas::cuda;
+
+static constexpr int64_t kMaxDivisibility = int64_t(1) << 30;
+
+/// The largest power of two dividing `v` (capped; 0 is divisible by all).
+static int64_t powerOfTwoFactor(int64_t v) {
+  if (v == 0)
+    return kMaxDivisibility;
+  return std::min<int64_t>(kMaxDivisibility, v & -v);
+}
+
+static int64_t lastDim(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  return t ? t.getShape().back() : 1;
+}
+
+static AxisInfo unknown() { return AxisInfo(); }
+
+AxisInfo AxisInfoAnalysis::get(Value v) {
+  auto it = known.find(v);
+  if (it != known.end())
+    return it->second;
+  AxisInfo info = compute(v, 0);
+  known[v] = info;
+  return info;
+}
+
+AxisInfo AxisInfoAnalysis::compute(Value v, int depth) {
+  if (depth > 64)
+    return unknown();
+  auto sub = [&](Value x) {
+    auto it = known.find(x);
+    if (it != known.end())
+      return it->second;
+    AxisInfo i = compute(x, depth + 1);
+    known[x] = i;
+    return i;
+  };
+  int64_t len = lastDim(v);
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    Operation *parent = arg.getOwner()->getParentOp();
+    // Kernel pointers are 16-byte aligned (tt.divisibility = 16).
+    if (auto func = dyn_cast<tt::FuncOp>(parent))
+      if (auto d = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "tt.divisibility"))
+        return {1, 1, d.getInt()};
+    if (auto loop = dyn_cast<scf::ForOp>(parent))
+      if (arg == loop.getInductionVar()) {
+        AxisInfo lb = sub(loop.getLowerBound()), step = sub(loop.getStep());
+        return {1, 1, std::min(lb.divisibility, step.divisibility)};
+      }
+    return unknown();
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return unknown();
+  if (auto c = dyn_cast<arith::ConstantOp>(def)) {
+    if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+      return {1, 1, powerOfTwoFactor(i.getInt())};
+    if (auto d = dyn_cast<DenseIntElementsAttr>(c.getValue()); d && d.isSplat())
+      return {1, len, powerOfTwoFactor(d.getSplatValue<APInt>().getSExtValue())};
+    if (auto d = dyn_cast<DenseElementsAttr>(c.getValue()); d && d.isSplat())
+      return {1, len, 1};
+    return unknown();
+  }
+  if (auto range = dyn_cast<tt::MakeRangeOp>(def))
+    return {len, 1, powerOfTwoFactor(range.getStart())};
+  if (auto splat = dyn_cast<tt::SplatOp>(def))
+    return {1, len, sub(splat.getSrc()).divisibility};
+  if (auto expand = dyn_cast<tt::ExpandDimsOp>(def)) {
+    AxisInfo x = sub(expand.getSrc());
+    auto srcType = cast<RankedTensorType>(expand.getSrc().getType());
+    if (expand.getAxis() == srcType.getRank()) {
+      // A new last dim of size 1: each run is one element of the source.
+      bool uniform = x.constancy >= srcType.getShape().back();
+      return {1, 1, uniform ? x.divisibility : 1};
+    }
+    return x;
+  }
+  if (auto bcast = dyn_cast<tt::BroadcastOp>(def)) {
+    AxisInfo x = sub(bcast.getSrc());
+    if (lastDim(bcast.getSrc()) == 1 && len > 1)
+      return {1, len, x.divisibility};
+    return x;
+  }
+  if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp>(def))
+    return sub(def->getOperand(0));
+  if (auto add = dyn_cast<tt::AddPtrOp>(def)) {
+    AxisInfo p = sub(add.getPtr()), o = sub(add.getOffset());
+    Type pointee = cast<tt::PointerType>(getElementTypeOrSelf(add.getPtr().getType()))
+                       .getPointeeType();
+    int64_t eb = smemElementBytes(pointee);
+    return {std::max(std::min(p.contiguity, o.constancy), std::min(o.contiguity, p.constancy)),
+            std::min(p.constancy, o.constancy),
+            std::min(p.divisibility, std::min(kMaxDivisibility, o.divisibility * eb))};
+  }
+  if (isa<arith::AddIOp>(def)) {
+    AxisInfo a = sub(def->getOperand(0)), b = sub(def->getOperand(1));
+    return {std::max(std::min(a.contiguity, b.constancy), std::min(b.contiguity, a.constancy)),
+            std::min(a.constancy, b.constancy), std::min(a.divisibility, b.divisibility)};
+  }
+  if (isa<arith::SubIOp>(def)) {
+    AxisInfo a = sub(def->getOperand(0)), b = sub(def->getOperand(1));
+    return {std::min(a.contiguity, b.constancy), std::min(a.constancy, b.constancy),
+            std::min(a.divisibility, b.divisibility)};
+  }
+  if (isa<arith::MulIOp>(def)) {
+    AxisInfo a = sub(def->getOperand(0)), b = sub(def->getOperand(1));
+    return {1, std::min(a.constancy, b.constancy),
+            std::min(kMaxDivisibility, a.divisibility * b.divisibility)};
+  }
+  if (auto cmp = dyn_cast<arith::CmpIOp>(def)) {
+    AxisInfo a = sub(cmp.getLhs()), b = sub(cmp.getRhs());
+    int64_t constancy = std::min(a.constancy, b.constancy);
+    // x + i < B over a run starting at a multiple of d, with B a multiple of
+    // d, does not change within aligned pieces of d.
+    using P = arith::CmpIPredicate;
+    P p = cmp.getPredicate();
+    if (p == P::slt || p == P::sge || p == P::ult || p == P::uge)
+      constancy = std::max(constancy, std::min({a.contiguity, a.divisibility, b.constancy,
+                                                b.divisibility}));
+    return {1, constancy, 1};
+  }
+  if (isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(def)) {
+    AxisInfo a = sub(def->getOperand(0)), b = sub(def->getOperand(1));
+    return {1, std::min(a.constancy, b.constancy), 1};
+  }
+  return unknown();
+}

@@ -1,0 +1,37 @@
+//===- AxisInfo.h - what is known of tile values along their last dim -*- C++ -*-===//
+//
+// For the tile IR values that address memory: along the last dimension,
+// how many consecutive elements increase by exactly one (contiguity), how
+// many are equal (constancy), and the largest power of two dividing the
+// first element of each such run (divisibility; in bytes for pointers).
+// The loads and stores use it to issue one vector access per chunk with no
+// run-time checks when the chunk is known to be contiguous and aligned.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PALLAS_TARGETS_CUDA_AXISINFO_H
+#define PALLAS_TARGETS_CUDA_AXISINFO_H
+
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace mlir::pallas::cuda {
+
+struct AxisInfo {
+  int64_t contiguity = 1;
+  int64_t constancy = 1;
+  int64_t divisibility = 1;
+};
+
+class AxisInfoAnalysis {
+public:
+  /// What is known of `v` (a scalar: its divisibility only).
+  AxisInfo get(Value v);
+
+private:
+  AxisInfo compute(Value v, int depth);
+  llvm::DenseMap<Value, AxisInfo> known;
+};
+
+} // namespace mlir::pallas::cuda
+
+#endif
