@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Checks the machine code (SASS) of a cubin pallasc wrote.
+
+usage: sass.py CUBIN FUNCTION (--expect-hmma | --expect-no-hmma)
+
+Disassembles CUBIN with `cuobjdump -sass` ($PALLAS_CUOBJDUMP, else the copy
+pip's triton ships) and checks that FUNCTION is in it, for the
+architecture the file name says (NAME.sm_XX.cubin), and that it has tensor
+core mma instructions (HMMA) or none. Prints one summary line; exits 1 on
+a failed check.
+"""
+import os
+import re
+import subprocess
+import sys
+
+
+def cuobjdump():
+    path = os.environ.get("PALLAS_CUOBJDUMP")
+    if path:
+        return path
+    import triton
+    return os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin",
+                        "cuobjdump")
+
+
+def main():
+    if len(sys.argv) != 4 or sys.argv[3] not in ("--expect-hmma", "--expect-no-hmma"):
+        print(__doc__.strip().splitlines()[2])
+        return 2
+    cubin, function, expect = sys.argv[1], sys.argv[2], sys.argv[3]
+    m = re.search(r"\.(sm_\d+a?)\.cubin$", cubin)
+    if not m:
+        print("FAIL: %s: no sm_XX in the file name" % cubin)
+        return 1
+    chip = m.group(1)
+    run = subprocess.run([cuobjdump(), "-sass", cubin], capture_output=True, text=True)
+    if run.returncode != 0:
+        print("FAIL: cuobjdump -sass %s exited %d\n%s" % (cubin, run.returncode, run.stderr))
+        return 1
+    sass = run.stdout
+    arch = chip.rstrip("a")
+    if not re.search(r"^\s*code for %s\b" % arch, sass, re.M):
+        print("FAIL: %s: no code for %s\n%s" % (cubin, arch, sass[:400]))
+        return 1
+    if not re.search(r"^\s*Function : %s\s*$" % re.escape(function), sass, re.M):
+        print("FAIL: %s: no function %s" % (cubin, function))
+        return 1
+    hmma = len(re.findall(r"\bHMMA\.", sass))
+    instructions = len(re.findall(r"^\s*/\*[0-9a-f]{4,}\*/\s+\S", sass, re.M))
+    if expect == "--expect-hmma" and hmma == 0:
+        print("FAIL: %s: %s has no HMMA instruction" % (cubin, function))
+        return 1
+    if expect == "--expect-no-hmma" and hmma != 0:
+        print("FAIL: %s: %s has %d HMMA instructions" % (cubin, function, hmma))
+        return 1
+    print("%s %s: %s, %s" % (function, chip, "HMMA" if hmma else "no HMMA",
+                             "code" if instructions else "EMPTY"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
