@@ -107,6 +107,10 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
       emitError(cmdline) << llvm::toString(t.takeError());
       return failure();
     }
+    if (llvm::any_of(targets, [&](auto &known) { return known.name == t->name; })) {
+      emitError(cmdline) << "target '" << t->name << "' is listed twice";
+      return failure();
+    }
     targets.push_back(*t);
   }
   if (targets.size() > 1 &&

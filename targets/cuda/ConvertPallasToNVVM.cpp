@@ -655,7 +655,7 @@ struct ConvertPallasToNVVMPass
     MLIRContext *ctx = &getContext();
     if (numWarps <= 0 || (numWarps & (numWarps - 1)) || numWarps > 32) {
       module.emitError("num_warps must be a power of two from 1 to 32 on CUDA targets, got ")
-          << numWarps;
+          << static_cast<int64_t>(numWarps);
       return signalPassFailure();
     }
     SmallVector<tt::FuncOp> funcs(module.getOps<tt::FuncOp>());

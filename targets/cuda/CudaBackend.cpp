@@ -19,6 +19,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
 using namespace mlir;
@@ -26,7 +27,7 @@ using namespace mlir::pallas;
 
 /// The CUDA toolkit's assembler: $PALLAS_PTXAS, /usr/local/cuda/bin, PATH.
 static std::optional<std::string> findPtxas() {
-  if (const char *env = std::getenv("PALLAS_PTXAS"))
+  if (const char *env = std::getenv("PALLAS_PTXAS"); env && *env)
     return std::string(env);
   if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas"))
     return std::string("/usr/local/cuda/bin/ptxas");
@@ -95,6 +96,8 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module, const LaunchSpec &spec,
                         [](Pass *, Operation *) { return true; }, true, false);
   std::string pipeline =
       "convert-pallas-to-triton, canonicalize, cse, loop-invariant-code-motion, "
+      "pallas-pipeline{num-stages=" + std::to_string(spec.numStages) +
+      " num-warps=" + std::to_string(spec.numWarps) + "}, canonicalize, cse, "
       "pallas-assign-layouts{num-warps=" + std::to_string(spec.numWarps) + "}, "
       "convert-pallas-to-nvvm{num-warps=" + std::to_string(spec.numWarps) +
       "}, canonicalize, int-range-optimizations, canonicalize, cse";
@@ -102,6 +105,14 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module, const LaunchSpec &spec,
     return emitError(loc) << "internal error: bad CUDA pipeline", failure();
   if (failed(pm.run(module)))
     return failure();
+
+  // --emit mlir: the per-thread GPU code, before NVVM and PTX.
+  if (llvm::is_contained(options.emit, "mlir")) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module.print(os);
+    result.artifacts.push_back({spec.name + ".gpu.mlir", text, "mlir"});
+  }
 
   CudaLaunch launch;
   launch.function = spec.name;
@@ -146,6 +157,17 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module, const LaunchSpec &spec,
   }
   gpuModule.setTargetsAttr(ArrayAttr::get(ctx, targetAttrs));
 
+  // The toolkit holding ptxas also holds libdevice (math functions).
+  std::optional<std::string> ptxas = findPtxas();
+  if (!ptxas)
+    return emitError(loc) << "ptxas not found: install the CUDA toolkit "
+                             "(/usr/local/cuda) or set PALLAS_PTXAS",
+           failure();
+  if (!llvm::sys::fs::can_execute(*ptxas))
+    return emitError(loc) << "ptxas '" << *ptxas << "' (PALLAS_PTXAS) is not an executable",
+           failure();
+  std::string toolkit = llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas)).str();
+
   PassManager lower(ctx);
   if (options.printIRAfterAll)
     lower.enableIRPrinting([](Pass *, Operation *) { return false; },
@@ -153,7 +175,7 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module, const LaunchSpec &spec,
   if (failed(parsePassPipeline(
           "gpu.module(convert-scf-to-cf, convert-gpu-to-nvvm, "
           "convert-vector-to-llvm, canonicalize, cse, reconcile-unrealized-casts), "
-          "gpu-module-to-binary{format=isa}",
+          "gpu-module-to-binary{format=isa toolkit=" + toolkit + "}",
           lower, llvm::errs())))
     return emitError(loc) << "internal error: bad NVVM pipeline", failure();
   if (failed(lower.run(module)))
@@ -163,11 +185,6 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module, const LaunchSpec &spec,
   module.walk([&](gpu::BinaryOp b) { binary = b; });
   if (!binary)
     return emitError(loc) << "internal error: no gpu.binary after serialisation", failure();
-  std::optional<std::string> ptxas = findPtxas();
-  if (!ptxas)
-    return emitError(loc) << "ptxas not found: install the CUDA toolkit "
-                             "(/usr/local/cuda) or set PALLAS_PTXAS",
-           failure();
   for (auto [i, obj] : llvm::enumerate(binary.getObjects())) {
     auto object = cast<gpu::ObjectAttr>(obj);
     CudaImage &img = launch.images[i];

@@ -1,11 +1,10 @@
 //===- MmaLowering.cpp - dots on tensor cores (mma.sync) ------------------===//
 //
-// A and B go to shared memory: A row-major, B transposed (so both feed
-// 32-bit fragment loads along K), rows padded by 16 bytes so that the eight
-// rows a fragment load touches fall in different banks. Each warp then
-// walks K in steps of 16 (bf16, f16) or 8 (tf32), loading its A and B
-// fragments and issuing one mma.sync per 16x8 tile of its part of C, which
-// stays in registers in the mma layout.
+// A and B go to shared memory row-major, rows padded by 16 bytes so that
+// the eight rows a fragment load touches fall in different banks. Each warp
+// then walks K in steps of 16 (bf16, f16: fragments by ldmatrix, B through
+// its .trans form) or 8 (tf32: 32-bit loads), issuing one mma.sync per 16x8
+// tile of its part of C, which stays in registers in the mma layout.
 //
 //===----------------------------------------------------------------------===//
 #include "SimtLowering.h"
@@ -37,7 +36,7 @@ static Value loadWord(OpBuilder &b, Location loc, SimtState &s, int64_t offset,
 
 /// Writes an [rows, cols] tensor row-major into shared memory at `offset`,
 /// each row padded to `stride` elements. Chunks of the blocked layout stay
-/// within a row, so each is one vector store.
+/// within a row, so each is one vector store. The caller places barriers.
 static int64_t writePaddedRows(OpBuilder &b, Location loc, SimtState &s, int64_t offset,
                                Value perThread, RankedTensorType type, int64_t stride) {
   int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
@@ -48,7 +47,6 @@ static int64_t writePaddedRows(OpBuilder &b, Location loc, SimtState &s, int64_t
   BlockedLayout layout(type.getNumElements(), s.threads);
   SmallVector<Value> idx = slotElementIndices(b, loc, s, type.getNumElements());
   int64_t vec = cols % layout.vec == 0 ? layout.vec : 1;
-  barrier(b, loc);
   auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
   for (int64_t i = 0; i < layout.perThread; i += vec) {
     Value row = arith::DivUIOp::create(b, loc, idx[i], constI32(b, loc, cols));
@@ -64,7 +62,6 @@ static int64_t writePaddedRows(OpBuilder &b, Location loc, SimtState &s, int64_t
     Value v = vec == 1 ? vals[0] : buildVector(b, loc, vals);
     LLVM::StoreOp::create(b, loc, v, ptr, vec * eb);
   }
-  barrier(b, loc);
   return (bytes + 15) / 16 * 16;
 }
 
@@ -108,8 +105,12 @@ FailureOr<Value> cuda::lowerDotToMma(OpBuilder &b, tt::DotOp op, Value aVec, Val
   // Rows padded by 16 bytes: the eight rows a fragment load touches fall in
   // different banks.
   int64_t strideA = k + 16 / eb, strideB = n + 16 / eb;
+  // One barrier before (readers of the previous contents are done) and one
+  // after (every fragment is written).
+  barrier(b, loc);
   int64_t bOffset = writePaddedRows(b, loc, s, 0, aVec, aType, strideA);
   writePaddedRows(b, loc, s, bOffset, bVec, bType, strideB);
+  barrier(b, loc);
   bool pairedB = !tf32 && layout->tilesN % 2 == 0;
 
   Value warp = arith::DivUIOp::create(b, loc, s.tid, constI32(b, loc, 32));

@@ -92,6 +92,26 @@ def ConvertPallasToTriton : Pass<"convert-pallas-to-triton", "::mlir::ModuleOp">
                            "::mlir::pallas::tt::TTDialect"];
 }
 
+def PallasPipeline : Pass<"pallas-pipeline", "::mlir::ModuleOp"> {
+  let summary = "issue a loop's global loads one iteration ahead (tile IR)";
+  let description = [{
+    Runs on tile IR for CUDA targets. In innermost scf.for loops, tensor
+    loads whose addresses and masks depend only on the induction variable
+    and loop invariants (through pure ops) are issued for the next
+    iteration at the top of the body and carried as loop values, the first
+    one before the loop; loads past the last iteration are masked off. The
+    blocks of iteration k + 1 are then in flight while iteration k computes
+    (num-stages = 2; fewer stages leave loops as they are). Loops whose two
+    blocks in flight and carried values would need more than 200 registers
+    per thread (estimated at 32 bits per element) are left alone.
+  }];
+  let options = [Option<"numStages", "num-stages", "int64_t", "2",
+                        "pipeline depth (values above 2 act as 2)">,
+                 Option<"numWarps", "num-warps", "int64_t", "4",
+                        "warps per CTA (to estimate registers per thread)">];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def PallasAssignLayouts : Pass<"pallas-assign-layouts", "::mlir::ModuleOp"> {
   let summary = "choose how tile IR tensors are spread over a CTA's threads";
   let description = [{
