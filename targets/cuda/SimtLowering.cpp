@@ -11,9 +11,11 @@ using namespace mlir::pallas::cuda;
 
 BlockedLayout::BlockedLayout(int64_t n, int64_t t) : numElements(n), threads(t) {
   // Four elements: 16-byte accesses for 32-bit types, and a warp covers
-  // 512 consecutive bytes per access (more per thread measured slower on
-  // memory-bound kernels).
-  vec = std::min<int64_t>(4, std::max<int64_t>(1, n / t));
+  // 512 consecutive bytes per access (eight measured slower on streaming
+  // kernels with few elements per thread). Big tiles (32 or more elements
+  // per thread, as dot operands) take eight, so that 16-bit types get
+  // 16-byte accesses too.
+  vec = n / t >= 32 ? 8 : std::min<int64_t>(4, std::max<int64_t>(1, n / t));
   chunks = n / vec;
   perThread = chunks >= t ? n / t : vec;
 }

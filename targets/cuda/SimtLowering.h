@@ -21,7 +21,8 @@
 namespace mlir::pallas::cuda {
 
 /// The blocked layout of N elements over T threads: the row-major element
-/// order is cut into chunks of `vec` consecutive elements; chunk c belongs
+/// order is cut into chunks of `vec` (4, or 8 for big tiles) consecutive
+/// elements; chunk c belongs
 /// to thread c mod T. With fewer chunks than threads, thread t holds chunk
 /// t mod chunks (a replica). It depends on N only, so reshapes and
 /// expand_dims keep every element where it is.
