@@ -27,6 +27,17 @@ using namespace mlir::pallas::cuda;
 
 namespace {
 
+/// Hopper's warpgroup MMA: bf16/f16 operands, one m64 tile per warpgroup.
+bool wgmmaCanRun(tt::DotOp dot, int64_t threads) {
+  auto a = cast<RankedTensorType>(dot.getA().getType());
+  auto d = cast<RankedTensorType>(dot.getType());
+  Type e = a.getElementType();
+  return a.getRank() == 2 && d.getElementType().isF32() &&
+         e == cast<RankedTensorType>(dot.getB().getType()).getElementType() &&
+         (e.isBF16() || e.isF16()) && a.getDimSize(1) % 16 == 0 &&
+         wgmmaLayout(d.getDimSize(0), d.getDimSize(1), threads).has_value();
+}
+
 bool tensorCoresCanRun(tt::DotOp dot, int64_t threads) {
   auto a = cast<RankedTensorType>(dot.getA().getType());
   auto b = cast<RankedTensorType>(dot.getB().getType());
@@ -71,8 +82,10 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
       if (!tensorCoresCanRun(dot, threads))
         continue;
       auto plain = cast<RankedTensorType>(dot.getType());
+      bool warpgroup = wgmma && wgmmaCanRun(dot, threads);
       auto mma = RankedTensorType::get(plain.getShape(), plain.getElementType(),
-                                       mmaEncoding(&getContext()));
+                                       warpgroup ? wgmmaEncoding(&getContext())
+                                                 : mmaEncoding(&getContext()));
       OpBuilder b(dot);
       Value acc = dot.getC();
       auto loop = dyn_cast_or_null<scf::ForOp>(

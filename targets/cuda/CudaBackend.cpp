@@ -89,74 +89,6 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module, const LaunchSpec &spec,
                             << t.getInt("max_threads_per_block", 1024),
              failure();
 
-  // Tile IR, then per-thread code.
-  PassManager pm(ctx);
-  if (options.printIRAfterAll)
-    pm.enableIRPrinting([](Pass *, Operation *) { return false; },
-                        [](Pass *, Operation *) { return true; }, true, false);
-  std::string pipeline =
-      "convert-pallas-to-triton, canonicalize, cse, loop-invariant-code-motion, "
-      "pallas-pipeline{num-stages=" + std::to_string(spec.numStages) +
-      " num-warps=" + std::to_string(spec.numWarps) + "}, canonicalize, cse, "
-      "pallas-assign-layouts{num-warps=" + std::to_string(spec.numWarps) + "}, "
-      "convert-pallas-to-nvvm{num-warps=" + std::to_string(spec.numWarps) +
-      "}, canonicalize, int-range-optimizations, canonicalize, cse";
-  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
-    return emitError(loc) << "internal error: bad CUDA pipeline", failure();
-  if (failed(pm.run(module)))
-    return failure();
-
-  // --emit mlir: the per-thread GPU code, before NVVM and PTX.
-  if (llvm::is_contained(options.emit, "mlir")) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    module.print(os);
-    result.artifacts.push_back({spec.name + ".gpu.mlir", text, "mlir"});
-  }
-
-  CudaLaunch launch;
-  launch.function = spec.name;
-  launch.threads = threads;
-  if (auto g = module->getAttrOfType<DenseI64ArrayAttr>("pallas.triton_grid"))
-    for (int64_t i = 0; i < 3 && i < g.size(); ++i)
-      launch.grid[i] = g[i];
-  module->removeAttr("pallas.triton_grid");
-  if (auto s = module->getAttrOfType<IntegerAttr>("pallas.shared_bytes"))
-    launch.sharedBytes = s.getInt();
-  module->removeAttr("pallas.shared_bytes");
-  for (const TargetDescription &t : targets) {
-    int64_t limit = t.getInt("shared_memory_per_block", 49152);
-    if (launch.sharedBytes > limit)
-      return emitError(loc) << "the kernel needs " << launch.sharedBytes
-                            << " bytes of shared memory per CTA; " << t.name
-                            << " allows at most " << limit
-                            << " (use smaller blocks)",
-             failure();
-  }
-
-  // One NVVM target per architecture on the gpu.module.
-  gpu::GPUModuleOp gpuModule;
-  module.walk([&](gpu::GPUModuleOp m) { gpuModule = m; });
-  if (!gpuModule)
-    return emitError(loc) << "internal error: no gpu.module after lowering", failure();
-  // The kernel symbol is the artifact name.
-  gpuModule.walk([&](gpu::GPUFuncOp f) {
-    if (f.isKernel())
-      f.setName(spec.name);
-  });
-  SmallVector<Attribute> targetAttrs;
-  for (const TargetDescription &t : targets) {
-    std::string chip = t.fields.count("ptx_target") ? t.fields.at("ptx_target") : t.name;
-    targetAttrs.push_back(NVVM::NVVMTargetAttr::get(
-        ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda", chip, "+ptx80"));
-    CudaImage img;
-    img.chip = chip;
-    img.computeCapability = t.getInt("compute_capability", 0);
-    img.archSpecific = StringRef(chip).ends_with("a");
-    launch.images.push_back(img);
-  }
-  gpuModule.setTargetsAttr(ArrayAttr::get(ctx, targetAttrs));
-
   // The toolkit holding ptxas also holds libdevice (math functions).
   std::optional<std::string> ptxas = findPtxas();
   if (!ptxas)
@@ -168,32 +100,95 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module, const LaunchSpec &spec,
            failure();
   std::string toolkit = llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas)).str();
 
-  PassManager lower(ctx);
-  if (options.printIRAfterAll)
-    lower.enableIRPrinting([](Pass *, Operation *) { return false; },
-                           [](Pass *, Operation *) { return true; }, true, false);
-  if (failed(parsePassPipeline(
-          "gpu.module(convert-scf-to-cf, convert-gpu-to-nvvm, "
-          "convert-vector-to-llvm, canonicalize, cse, reconcile-unrealized-casts), "
-          "gpu-module-to-binary{format=isa toolkit=" + toolkit + "}",
-          lower, llvm::errs())))
-    return emitError(loc) << "internal error: bad NVVM pipeline", failure();
-  if (failed(lower.run(module)))
-    return failure();
+  CudaLaunch launch;
+  launch.function = spec.name;
+  launch.threads = threads;
+  // Each chip gets its own lowering of the expanded kernel: the code
+  // differs (wgmma on sm_90a), the launch geometry does not.
+  for (const TargetDescription &t : targets) {
+    OwningOpRef<ModuleOp> chipModule = module.clone();
+    bool wgmma = t.has("tensor_cores", "wgmma");
+    PassManager pm(ctx);
+    if (options.printIRAfterAll)
+      pm.enableIRPrinting([](Pass *, Operation *) { return false; },
+                          [](Pass *, Operation *) { return true; }, true, false);
+    std::string warps = std::to_string(spec.numWarps);
+    std::string pipeline =
+        "convert-pallas-to-triton, canonicalize, cse, loop-invariant-code-motion, "
+        "pallas-pipeline{num-stages=" + std::to_string(spec.numStages) + " num-warps=" + warps +
+        "}, canonicalize, cse, pallas-assign-layouts{num-warps=" + warps +
+        (wgmma ? " wgmma=true" : "") + "}, convert-pallas-to-nvvm{num-warps=" + warps +
+        "}, canonicalize, int-range-optimizations, canonicalize, cse";
+    if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
+      return emitError(loc) << "internal error: bad CUDA pipeline", failure();
+    if (failed(pm.run(*chipModule)))
+      return failure();
 
-  gpu::BinaryOp binary;
-  module.walk([&](gpu::BinaryOp b) { binary = b; });
-  if (!binary)
-    return emitError(loc) << "internal error: no gpu.binary after serialisation", failure();
-  for (auto [i, obj] : llvm::enumerate(binary.getObjects())) {
-    auto object = cast<gpu::ObjectAttr>(obj);
-    CudaImage &img = launch.images[i];
-    img.ptx = object.getObject().getValue().str();
+    std::string chip = t.fields.count("ptx_target") ? t.fields.at("ptx_target") : t.name;
+    // --emit mlir: the per-thread GPU code, before NVVM and PTX.
+    if (llvm::is_contained(options.emit, "mlir")) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      chipModule->print(os);
+      result.artifacts.push_back({spec.name + "." + chip + ".gpu.mlir", text, "mlir"});
+    }
+    if (auto g = (*chipModule)->getAttrOfType<DenseI64ArrayAttr>("pallas.triton_grid"))
+      for (int64_t i = 0; i < 3 && i < g.size(); ++i)
+        launch.grid[i] = g[i];
+    (*chipModule)->removeAttr("pallas.triton_grid");
+    int64_t shared = 0;
+    if (auto sb = (*chipModule)->getAttrOfType<IntegerAttr>("pallas.shared_bytes"))
+      shared = sb.getInt();
+    (*chipModule)->removeAttr("pallas.shared_bytes");
+    int64_t limit = t.getInt("shared_memory_per_block", 49152);
+    if (shared > limit)
+      return emitError(loc) << "the kernel needs " << shared
+                            << " bytes of shared memory per CTA; " << t.name
+                            << " allows at most " << limit << " (use smaller blocks)",
+             failure();
+    // The launch asks for the most any chip's code needs.
+    launch.sharedBytes = std::max(launch.sharedBytes, shared);
+
+    gpu::GPUModuleOp gpuModule;
+    chipModule->walk([&](gpu::GPUModuleOp m) { gpuModule = m; });
+    if (!gpuModule)
+      return emitError(loc) << "internal error: no gpu.module after lowering", failure();
+    // The kernel symbol is the artifact name.
+    gpuModule.walk([&](gpu::GPUFuncOp f) {
+      if (f.isKernel())
+        f.setName(spec.name);
+    });
+    gpuModule.setTargetsAttr(ArrayAttr::get(
+        ctx, {NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda", chip,
+                                        "+ptx80")}));
+    PassManager lower(ctx);
+    if (options.printIRAfterAll)
+      lower.enableIRPrinting([](Pass *, Operation *) { return false; },
+                             [](Pass *, Operation *) { return true; }, true, false);
+    if (failed(parsePassPipeline(
+            "gpu.module(convert-nvvm-to-llvm, convert-scf-to-cf, convert-gpu-to-nvvm, "
+            "convert-vector-to-llvm, canonicalize, cse, reconcile-unrealized-casts), "
+            "gpu-module-to-binary{format=isa toolkit=" + toolkit + "}",
+            lower, llvm::errs())))
+      return emitError(loc) << "internal error: bad NVVM pipeline", failure();
+    if (failed(lower.run(*chipModule)))
+      return failure();
+    gpu::BinaryOp binary;
+    chipModule->walk([&](gpu::BinaryOp op) { binary = op; });
+    if (!binary || binary.getObjects().size() != 1)
+      return emitError(loc) << "internal error: no gpu.binary after serialisation", failure();
+
+    CudaImage img;
+    img.chip = chip;
+    img.computeCapability = t.getInt("compute_capability", 0);
+    img.archSpecific = StringRef(chip).ends_with("a");
+    img.ptx = cast<gpu::ObjectAttr>(binary.getObjects()[0]).getObject().getValue().str();
     // The PTX as LLVM writes it ends in a NUL; keep the text only.
     while (!img.ptx.empty() && img.ptx.back() == '\0')
       img.ptx.pop_back();
     if (failed(runPtxas(loc, *ptxas, img.chip, img.ptx, img.cubin)))
       return failure();
+    launch.images.push_back(std::move(img));
   }
 
   const std::string &name = spec.name;

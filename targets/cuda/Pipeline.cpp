@@ -6,13 +6,15 @@
 //
 // becomes
 //
-//   a0 = load(p(lb), mask lb < ub)
-//   for k (a = a0): a' = load(p(k + step), mask k + step < ub); ... use(a); yield a'
+//   a0 = load(p(lb))
+//   for k (a = a0): a' = load(p(min(k + step, ub - 1))); ... use(a); yield a'
 //
 // so each iteration's loads are in flight while the previous block is
 // computed on (software pipelining with the loaded values carried in
 // registers). Only loads whose addresses and masks depend on the induction
-// variable and loop invariants through pure ops are moved.
+// variable and loop invariants through pure ops are moved. Every load keeps
+// its own bounds mask, so the extra loads (before an empty loop, at the
+// last iteration) stay inside their arrays; their values are not used.
 //
 //===----------------------------------------------------------------------===//
 #include "pallas/Passes/Passes.h"
@@ -60,32 +62,16 @@ bool collectSlice(scf::ForOp loop, ValueRange values, SetVector<Operation *> &sl
 }
 
 /// Clones the loads' slices and the loads with the induction variable
-/// replaced by `iv`, each load masked off when `inRange` is false.
+/// replaced by `iv`.
 SmallVector<Value> cloneLoads(OpBuilder &b, ArrayRef<tt::LoadOp> loads,
-                              ArrayRef<Operation *> slice, scf::ForOp loop, Value iv,
-                              Value inRange) {
+                              ArrayRef<Operation *> slice, scf::ForOp loop, Value iv) {
   IRMapping map;
   map.map(loop.getInductionVar(), iv);
   for (Operation *op : slice)
     b.clone(*op, map);
   SmallVector<Value> out;
-  for (tt::LoadOp load : loads) {
-    Location loc = load.getLoc();
-    auto type = cast<RankedTensorType>(load.getType());
-    Value cond = tt::SplatOp::create(b, loc, RankedTensorType::get(type.getShape(),
-                                                                   b.getI1Type()),
-                                     inRange);
-    Value mask = load.getMask() ? (Value)arith::AndIOp::create(
-                                      b, loc, map.lookupOrDefault(load.getMask()), cond)
-                                : cond;
-    Value other = load.getOther()
-                      ? map.lookupOrDefault(load.getOther())
-                      : (Value)arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
-    auto clone = tt::LoadOp::create(b, loc, type, map.lookupOrDefault(load.getPtr()), mask,
-                                    other, load.getBoundaryCheckAttr(), load.getCacheAttr(),
-                                    load.getEvictAttr(), load.getIsVolatileAttr());
-    out.push_back(clone.getResult());
-  }
+  for (tt::LoadOp load : loads)
+    out.push_back(b.clone(*load, map)->getResult(0));
   return out;
 }
 
@@ -128,8 +114,7 @@ void pipeline(scf::ForOp loop, int64_t threads, int64_t registerBudget) {
   OpBuilder b(loop);
   Location loc = loop.getLoc();
   Value lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
-  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub);
-  SmallVector<Value> initial = cloneLoads(b, loads, ordered, loop, lb, first);
+  SmallVector<Value> initial = cloneLoads(b, loads, ordered, loop, lb);
 
   SmallVector<Value> inits(loop.getInitArgs());
   inits.append(initial);
@@ -145,11 +130,15 @@ void pipeline(scf::ForOp loop, int64_t threads, int64_t registerBudget) {
   // The next iteration's loads, issued first thing in the body.
   b.setInsertionPointToStart(newBody);
   Value iv = newLoop.getInductionVar();
-  Value next = arith::AddIOp::create(b, loc, iv, step);
-  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, ub);
+  // The last iteration loads a block inside the iteration space again
+  // (min(iv + step, ub - 1)) rather than one past its end: no extra mask,
+  // and the index stays in the loop's range, so bounds checks that always
+  // hold still fold away.
+  Value next = arith::MinSIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, iv, step),
+      arith::SubIOp::create(b, loc, ub, arith::ConstantIntOp::create(b, loc, iv.getType(), 1)));
   // The slice ops now live in the new body; clone from them with iv -> next.
-  scf::ForOp shim = newLoop;
-  SmallVector<Value> prefetched = cloneLoads(b, loads, ordered, shim, next, inRange);
+  SmallVector<Value> prefetched = cloneLoads(b, loads, ordered, newLoop, next);
   size_t numOld = loop.getNumRegionIterArgs();
   for (auto [i, load] : llvm::enumerate(loads)) {
     load.getResult().replaceAllUsesWith(newLoop.getRegionIterArgs()[numOld + i]);

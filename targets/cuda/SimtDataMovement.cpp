@@ -472,7 +472,9 @@ struct DotLowering : SimtPattern<tt::DotOp> {
     int64_t m = aType.getDimSize(0), k = aType.getDimSize(1), n = bType.getDimSize(1);
     Type accType = cType.getElementType();
     if (hasMmaLayout(cType)) {
-      FailureOr<Value> d = lowerDotToMma(rw, op, a.getA(), a.getB(), a.getC(), state);
+      FailureOr<Value> d = hasWgmmaLayout(cType)
+                               ? lowerDotToWgmma(rw, op, a.getA(), a.getB(), a.getC(), state)
+                               : lowerDotToMma(rw, op, a.getA(), a.getB(), a.getC(), state);
       if (failed(d))
         return op.emitError("internal error: no mma layout for this dot");
       rw.replaceOp(op, *d);
@@ -526,7 +528,7 @@ struct LayoutCastLowering : SimtPattern<tensor::CastOp> {
     auto dst = cast<RankedTensorType>(op.getType());
     if (src.getShape() != dst.getShape())
       return op.emitError("internal error: tensor.cast changes the shape on CUDA");
-    if (hasMmaLayout(src) == hasMmaLayout(dst)) {
+    if (src.getEncoding() == dst.getEncoding()) {
       rw.replaceOp(op, a.getSource());
       return success();
     }

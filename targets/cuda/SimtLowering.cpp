@@ -42,11 +42,37 @@ std::optional<MmaLayout> MmaLayout::forShape(int64_t m, int64_t n, int64_t threa
   return l;
 }
 
+std::optional<MmaLayout> cuda::wgmmaLayout(int64_t m, int64_t n, int64_t threads) {
+  int64_t warps = threads / 32;
+  if (warps % 4 || m != 16 * warps || n % 8 || n > 256)
+    return std::nullopt;
+  MmaLayout l;
+  l.m = m;
+  l.n = n;
+  l.warpsM = warps;
+  l.warpsN = 1;
+  l.tilesM = 1;
+  l.tilesN = n / 8;
+  return l;
+}
+
 Attribute cuda::mmaEncoding(MLIRContext *ctx) { return StringAttr::get(ctx, "pallas.mma"); }
+Attribute cuda::wgmmaEncoding(MLIRContext *ctx) { return StringAttr::get(ctx, "pallas.wgmma"); }
+
+bool cuda::hasWgmmaLayout(Type type) {
+  auto t = dyn_cast<RankedTensorType>(type);
+  return t && t.getEncoding() == wgmmaEncoding(type.getContext());
+}
 
 bool cuda::hasMmaLayout(Type type) {
   auto t = dyn_cast<RankedTensorType>(type);
-  return t && t.getEncoding() == mmaEncoding(type.getContext());
+  return t && (t.getEncoding() == mmaEncoding(type.getContext()) || hasWgmmaLayout(type));
+}
+
+std::optional<MmaLayout> cuda::mmaLayoutOf(RankedTensorType t, int64_t threads) {
+  if (hasWgmmaLayout(t))
+    return wgmmaLayout(t.getDimSize(0), t.getDimSize(1), threads);
+  return MmaLayout::forShape(t.getDimSize(0), t.getDimSize(1), threads);
 }
 
 SimtTypeConverter::SimtTypeConverter(MLIRContext *ctx, int64_t threads)
@@ -58,8 +84,7 @@ SimtTypeConverter::SimtTypeConverter(MLIRContext *ctx, int64_t threads)
     if (isa<tt::PointerType>(elem))
       elem = IntegerType::get(ctx, 64);
     if (hasMmaLayout(t)) {
-      std::optional<MmaLayout> l = MmaLayout::forShape(t.getDimSize(0), t.getDimSize(1),
-                                                       this->threads);
+      std::optional<MmaLayout> l = mmaLayoutOf(t, this->threads);
       return VectorType::get({l ? l->perThread() : t.getNumElements()}, elem);
     }
     return VectorType::get({BlockedLayout(t.getNumElements(), this->threads).perThread},
@@ -99,7 +124,7 @@ SmallVector<Value> cuda::slotElementIndices(OpBuilder &b, Location loc,
                                             const SimtState &s, RankedTensorType type) {
   if (!hasMmaLayout(type))
     return slotElementIndices(b, loc, s, type.getNumElements());
-  MmaLayout l = *MmaLayout::forShape(type.getDimSize(0), type.getDimSize(1), s.threads);
+  MmaLayout l = *mmaLayoutOf(type, s.threads);
   // Thread (warp w, lane = 4g + q) holds rows g, g + 8 and columns 2q,
   // 2q + 1 of each of its warp's tiles.
   Value warp = arith::DivUIOp::create(b, loc, s.tid, constI32(b, loc, 32));

@@ -43,10 +43,21 @@ struct MmaLayout {
   static std::optional<MmaLayout> forShape(int64_t m, int64_t n, int64_t threads);
 };
 
-/// The tensor encoding pallas-assign-layouts gives values kept in the
-/// mma.sync layout (a dot's accumulator, also across loop iterations).
+/// The tensor encodings pallas-assign-layouts gives values kept in a tensor
+/// core layout (a dot's accumulator, also across loop iterations):
+/// "pallas.mma" for mma.sync (MmaLayout::forShape), "pallas.wgmma" for
+/// Hopper's warpgroup MMA (each warp owns 16 consecutive rows: warpsM =
+/// warps, warpsN = 1).
 Attribute mmaEncoding(MLIRContext *ctx);
+Attribute wgmmaEncoding(MLIRContext *ctx);
+/// True for either encoding.
 bool hasMmaLayout(Type type);
+bool hasWgmmaLayout(Type type);
+/// The register layout of a tensor with either encoding.
+std::optional<MmaLayout> mmaLayoutOf(RankedTensorType type, int64_t threads);
+/// The wgmma layout for [m, n] on `threads` threads, when wgmma can run it
+/// (one m64 tile per warpgroup, n a multiple of 8 up to 256).
+std::optional<MmaLayout> wgmmaLayout(int64_t m, int64_t n, int64_t threads);
 
 /// Per-kernel state shared by the patterns.
 struct SimtState {
@@ -132,6 +143,10 @@ SmallVector<Value> combine(OpBuilder &b, Location loc, Region &region,
 /// The dot on tensor cores (mma.sync) for a result in the mma layout.
 FailureOr<Value> lowerDotToMma(OpBuilder &b, tt::DotOp op, Value a, Value bOperand,
                                Value c, SimtState &state);
+/// The dot on Hopper's warpgroup MMA (wgmma) for a result in the wgmma
+/// layout.
+FailureOr<Value> lowerDotToWgmma(OpBuilder &b, tt::DotOp op, Value a, Value bOperand,
+                                 Value c, SimtState &state);
 
 /// Patterns for the ops that move elements between threads (broadcast,
 /// trans, join, reduce, scan, dot).

@@ -99,8 +99,10 @@ def PallasPipeline : Pass<"pallas-pipeline", "::mlir::ModuleOp"> {
     loads whose addresses and masks depend only on the induction variable
     and loop invariants (through pure ops) are issued for the next
     iteration at the top of the body and carried as loop values, the first
-    one before the loop; loads past the last iteration are masked off. The
-    blocks of iteration k + 1 are then in flight while iteration k computes
+    one before the loop; the last iteration loads a block of the iteration
+    space again (index min(k + step, ub - 1); the loads keep their bounds
+    masks, the values are dropped). The blocks of iteration k + 1 are then
+    in flight while iteration k computes
     (num-stages = 2; fewer stages leave loops as they are). Loops whose two
     blocks in flight and carried values would need more than 200 registers
     per thread (estimated at 32 bits per element) are left alone.
@@ -124,7 +126,10 @@ def PallasAssignLayouts : Pass<"pallas-assign-layouts", "::mlir::ModuleOp"> {
     layout.
   }];
   let options = [Option<"numWarps", "num-warps", "int64_t", "4",
-                        "warps per CTA">];
+                        "warps per CTA">,
+                 Option<"wgmma", "wgmma", "bool", "false",
+                        "use Hopper's warpgroup MMA (sm_90a) where it fits: "
+                        "the \"pallas.wgmma\" encoding">];
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
