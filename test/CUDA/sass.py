@@ -6,7 +6,7 @@ usage: sass.py CUBIN FUNCTION (--expect-hmma | --expect-no-hmma)
 Disassembles CUBIN with `cuobjdump -sass` ($PALLAS_CUOBJDUMP, else the copy
 pip's triton ships) and checks that FUNCTION is in it, for the
 architecture the file name says (NAME.sm_XX.cubin), and that it has tensor
-core mma instructions (HMMA) or none. Prints one summary line; exits 1 on
+core instructions (HMMA: mma.sync; HGMMA: Hopper's wgmma) or none. Prints one summary line; exits 1 on
 a failed check.
 """
 import os
@@ -47,15 +47,16 @@ def main():
         print("FAIL: %s: no function %s" % (cubin, function))
         return 1
     hmma = len(re.findall(r"\bHMMA\.", sass))
+    hgmma = len(re.findall(r"\bHGMMA\.", sass))
     instructions = len(re.findall(r"^\s*/\*[0-9a-f]{4,}\*/\s+\S", sass, re.M))
-    if expect == "--expect-hmma" and hmma == 0:
-        print("FAIL: %s: %s has no HMMA instruction" % (cubin, function))
+    if expect == "--expect-hmma" and hmma + hgmma == 0:
+        print("FAIL: %s: %s has no HMMA or HGMMA instruction" % (cubin, function))
         return 1
-    if expect == "--expect-no-hmma" and hmma != 0:
-        print("FAIL: %s: %s has %d HMMA instructions" % (cubin, function, hmma))
+    if expect == "--expect-no-hmma" and hmma + hgmma != 0:
+        print("FAIL: %s: %s has %d tensor core instructions" % (cubin, function, hmma + hgmma))
         return 1
-    print("%s %s: %s, %s" % (function, chip, "HMMA" if hmma else "no HMMA",
-                             "code" if instructions else "EMPTY"))
+    kind = "HGMMA" if hgmma else "HMMA" if hmma else "no HMMA"
+    print("%s %s: %s, %s" % (function, chip, kind, "code" if instructions else "EMPTY"))
     return 0
 
 
