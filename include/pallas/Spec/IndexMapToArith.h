@@ -1,0 +1,17 @@
+//===- IndexMapToArith.h - index maps as arith ops --------------*- C++ -*-===//
+#ifndef PALLAS_SPEC_INDEXMAPTOARITH_H
+#define PALLAS_SPEC_INDEXMAPTOARITH_H
+
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::pallas {
+
+/// Emits one result of an index map, `expr` over i32 `dims` (the program
+/// ids or grid indices), as arith ops with affine floordiv/ceildiv/mod
+/// semantics. Index maps have no symbols (the spec loader rejects them).
+Value emitAffineExpr(OpBuilder &b, Location loc, AffineExpr expr, ArrayRef<Value> dims);
+
+} // namespace mlir::pallas
+
+#endif
