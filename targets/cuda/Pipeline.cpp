@@ -76,6 +76,15 @@ SmallVector<Value> cloneLoads(OpBuilder &b, ArrayRef<tt::LoadOp> loads,
 }
 
 void pipeline(scf::ForOp loop, int64_t threads, int64_t registerBudget) {
+  // A loop that writes memory may write what a later iteration reads:
+  // loading that early would read the old value.
+  bool writes = false;
+  loop.getBody()->walk([&](Operation *op) {
+    if (isa<tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op))
+      writes = true;
+  });
+  if (writes)
+    return;
   SmallVector<tt::LoadOp> loads;
   SetVector<Operation *> slice;
   for (Operation &op : *loop.getBody()) {

@@ -16,3 +16,11 @@
 // OFF: scf.for
 // OFF-SAME: iter_args(%{{[^,]*}}) -> (tensor<128xf32>)
 // OFF: tt.load
+
+// A loop that also stores is left alone: a later iteration may read what
+// this one writes.
+// RUN: pallas-opt %S/Inputs/stream_loop_writes.mlir --pallas-pipeline="num-stages=2 num-warps=4" | FileCheck %s --check-prefix=WRITES
+// WRITES: scf.for
+// WRITES-SAME: iter_args(%{{[^,]*}}) -> (tensor<128xf32>)
+// WRITES: tt.load
+// WRITES: tt.store

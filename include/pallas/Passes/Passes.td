@@ -95,8 +95,9 @@ def ConvertPallasToTriton : Pass<"convert-pallas-to-triton", "::mlir::ModuleOp">
 def PallasPipeline : Pass<"pallas-pipeline", "::mlir::ModuleOp"> {
   let summary = "issue a loop's global loads one iteration ahead (tile IR)";
   let description = [{
-    Runs on tile IR for CUDA targets. In innermost scf.for loops, tensor
-    loads whose addresses and masks depend only on the induction variable
+    Runs on tile IR for CUDA targets. In innermost scf.for loops that
+    write no memory (no stores or atomics), tensor loads whose addresses
+    and masks depend only on the induction variable
     and loop invariants (through pure ops) are issued for the next
     iteration at the top of the body and carried as loop values, the first
     one before the loop; the last iteration loads a block of the iteration
