@@ -161,11 +161,10 @@ struct JoinLowering : SimtPattern<tt::JoinOp> {
     Location loc = op.getLoc();
     int64_t n = cast<RankedTensorType>(op.getLhs().getType()).getNumElements();
     Type elem = cast<VectorType>(a.getLhs().getType()).getElementType();
-    int64_t bytes = smemWriteTensor(rw, loc, state, 0, a.getLhs(), n);
-    // The rhs right after the lhs, in units of elements.
-    int64_t rhsOffset = n * smemElementBytes(elem);
-    (void)bytes;
-    smemWriteTensor(rw, loc, state, rhsOffset, a.getRhs(), n);
+    // The rhs right after the lhs, so that element i of the rhs is element
+    // n + i of the whole.
+    smemWriteTensor(rw, loc, state, 0, a.getLhs(), n);
+    smemWriteTensor(rw, loc, state, n * smemElementBytes(elem), a.getRhs(), n);
     rw.replaceOp(op, gatherFromSmem(rw, loc, state, elem, 0, 2 * n, [&](Value idx) {
                    Value which = arith::RemUIOp::create(rw, loc, idx, constI32(rw, loc, 2));
                    Value src = arith::DivUIOp::create(rw, loc, idx, constI32(rw, loc, 2));
@@ -532,7 +531,7 @@ struct LayoutCastLowering : SimtPattern<tensor::CastOp> {
       rw.replaceOp(op, a.getSource());
       return success();
     }
-    smemWriteTensor(rw, loc, state, 0, a.getSource(), src, nullptr, src.getNumElements());
+    smemWriteTensor(rw, loc, state, 0, a.getSource(), src);
     Type elem = cast<VectorType>(a.getSource().getType()).getElementType();
     SmallVector<Value> elems;
     for (Value idx : slotElementIndices(rw, loc, state, dst))

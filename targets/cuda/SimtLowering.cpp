@@ -234,23 +234,20 @@ void cuda::reserveSmem(SimtState &s, int64_t bytes) {
 int64_t cuda::smemWriteTensor(OpBuilder &b, Location loc, SimtState &s,
                               int64_t offset, Value perThread, int64_t n) {
   auto type = RankedTensorType::get({n}, cast<VectorType>(perThread.getType()).getElementType());
-  return smemWriteTensor(b, loc, s, offset, perThread, type, nullptr, n);
+  return smemWriteTensor(b, loc, s, offset, perThread, type);
 }
 
 int64_t cuda::smemWriteTensor(OpBuilder &b, Location loc, SimtState &s,
-                              int64_t offset, Value perThread, RankedTensorType type,
-                              function_ref<Value(Value)> place, int64_t slots) {
-  auto vt = cast<VectorType>(perThread.getType());
-  Type elem = vt.getElementType();
+                              int64_t offset, Value perThread, RankedTensorType type) {
+  Type elem = cast<VectorType>(perThread.getType()).getElementType();
   int64_t n = type.getNumElements();
-  int64_t bytes = slots * smemElementBytes(elem);
+  int64_t bytes = n * smemElementBytes(elem);
   reserveSmem(s, offset + bytes);
   barrier(b, loc);
   SmallVector<Value> idx = slotElementIndices(b, loc, s, type);
   auto write = [&](OpBuilder &w, Location l) {
     for (auto [i, index] : llvm::enumerate(idx))
-      smemStore(w, l, s, offset, place ? place(index) : index,
-                extractSlot(w, l, perThread, i));
+      smemStore(w, l, s, offset, index, extractSlot(w, l, perThread, i));
   };
   if (!hasMmaLayout(type) && BlockedLayout(n, s.threads).replicated()) {
     // Replicas hold the same values: only owners write.

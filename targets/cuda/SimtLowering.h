@@ -126,12 +126,9 @@ int64_t smemElementBytes(Type elem);
 /// caller may read any element right away. Returns the bytes used.
 int64_t smemWriteTensor(OpBuilder &b, Location loc, SimtState &s,
                         int64_t offset, Value perThread, int64_t numElements);
-/// The same for a tensor in any layout; `place` maps an element's row-major
-/// index to its slot in shared memory (identity when null), and
-/// `slots` is the number of slots it spans.
+/// The same for a tensor in any layout (blocked or mma).
 int64_t smemWriteTensor(OpBuilder &b, Location loc, SimtState &s,
-                        int64_t offset, Value perThread, RankedTensorType type,
-                        function_ref<Value(Value)> place, int64_t slots);
+                        int64_t offset, Value perThread, RankedTensorType type);
 void barrier(OpBuilder &b, Location loc);
 /// Notes that the kernel uses `bytes` of shared memory.
 void reserveSmem(SimtState &s, int64_t bytes);
