@@ -89,6 +89,16 @@ static Artifact buildManifest(const LaunchSpec &spec, const LaunchSpec &expanded
   return {spec.name + ".manifest.json", m.dump(2) + "\n", "manifest"};
 }
 
+void mlir::pallas::printIRIfAsked(PassManager &pm, const CompileOptions &options) {
+  if (!options.printIRAfterAll)
+    return;
+  pm.getContext()->disableMultithreading();
+  pm.enableIRPrinting([](Pass *, Operation *) { return false; },
+                      [](Pass *, Operation *) { return true; },
+                      /*printModuleScope=*/true,
+                      /*printAfterOnlyOnChange=*/false);
+}
+
 LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
                                     const CompileOptions &options,
                                     std::vector<Artifact> &artifacts) {
@@ -159,13 +169,7 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
   // Every target kind has a backend: host, triton, cuda (sm_*), tpu (tpu_*).
 
   PassManager pm(&ctx);
-  if (options.printIRAfterAll) {
-    ctx.disableMultithreading();
-    pm.enableIRPrinting([](Pass *, Operation *) { return false; },
-                        [](Pass *, Operation *) { return true; },
-                        /*printModuleScope=*/true,
-                        /*printAfterOnlyOnChange=*/false);
-  }
+  printIRIfAsked(pm, options);
   pm.addPass(createInlinerPass());
   if (target.kind == TargetKind::Triton || target.kind == TargetKind::Cuda) {
     // One program holds one CTA's worth of data: cut big output tiles over

@@ -109,9 +109,7 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module, const LaunchSpec &spec,
     OwningOpRef<ModuleOp> chipModule = module.clone();
     bool wgmma = t.has("tensor_cores", "wgmma");
     PassManager pm(ctx);
-    if (options.printIRAfterAll)
-      pm.enableIRPrinting([](Pass *, Operation *) { return false; },
-                          [](Pass *, Operation *) { return true; }, true, false);
+    printIRIfAsked(pm, options);
     std::string warps = std::to_string(spec.numWarps);
     std::string pipeline =
         "convert-pallas-to-triton, canonicalize, cse, loop-invariant-code-motion, "
@@ -162,9 +160,7 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module, const LaunchSpec &spec,
         ctx, {NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda", chip,
                                         "+ptx80")}));
     PassManager lower(ctx);
-    if (options.printIRAfterAll)
-      lower.enableIRPrinting([](Pass *, Operation *) { return false; },
-                             [](Pass *, Operation *) { return true; }, true, false);
+    printIRIfAsked(lower, options);
     if (failed(parsePassPipeline(
             "gpu.module(convert-nvvm-to-llvm, convert-scf-to-cf, convert-gpu-to-nvvm, "
             "convert-vector-to-llvm, canonicalize, cse, reconcile-unrealized-casts), "

@@ -199,9 +199,7 @@ LogicalResult mlir::pallas::emitHost(ModuleOp module, const LaunchSpec &spec,
   MLIRContext *ctx = module.getContext();
   Location loc = module.getLoc();
   PassManager pm(ctx);
-  if (options.printIRAfterAll)
-    pm.enableIRPrinting([](Pass *, Operation *) { return false; },
-                        [](Pass *, Operation *) { return true; }, true, false);
+  printIRIfAsked(pm, options);
   if (failed(parsePassPipeline(kHostPipeline, pm, llvm::errs())))
     return emitError(loc) << "internal error: bad host pipeline", failure();
   if (failed(pm.run(module)))

@@ -105,9 +105,7 @@ LogicalResult mlir::pallas::emitMosaic(ModuleOp module, const LaunchSpec &spec,
   std::string kernelName = kernel.getSymName().str();
 
   PassManager pm(ctx);
-  if (options.printIRAfterAll)
-    pm.enableIRPrinting([](Pass *, Operation *) { return false; },
-                        [](Pass *, Operation *) { return true; }, true, false);
+  printIRIfAsked(pm, options);
   pm.addPass(createConvertPallasToMosaic());
   if (failed(pm.run(module)))
     return failure();

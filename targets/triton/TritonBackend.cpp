@@ -123,9 +123,7 @@ LogicalResult mlir::pallas::emitTriton(ModuleOp module, const LaunchSpec &spec,
                                        BackendResult &result) {
   MLIRContext *ctx = module.getContext();
   PassManager pm(ctx);
-  if (options.printIRAfterAll)
-    pm.enableIRPrinting([](Pass *, Operation *) { return false; },
-                        [](Pass *, Operation *) { return true; }, true, false);
+  printIRIfAsked(pm, options);
   if (failed(parsePassPipeline(kTritonPipeline, pm, llvm::errs())))
     return emitError(module.getLoc()) << "internal error: bad triton pipeline",
            failure();

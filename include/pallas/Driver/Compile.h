@@ -7,6 +7,7 @@
 #include "pallas/Target/TargetDescription.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <nlohmann/json.hpp>
@@ -35,6 +36,11 @@ struct BackendResult {
   std::vector<Artifact> artifacts;
   nlohmann::json launch = nlohmann::json::object();
 };
+
+/// Prints the whole module after every pass of `pm` when
+/// --print-ir-after-all asks for it (the context runs single-threaded
+/// then, so that the dumps come in order).
+void printIRIfAsked(mlir::PassManager &pm, const CompileOptions &options);
 
 /// Parses, checks, expands and lowers the kernel for the requested target,
 /// collecting every artifact (manifest included) in memory. Diagnostics go
