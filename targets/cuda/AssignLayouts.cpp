@@ -27,17 +27,6 @@ using namespace mlir::pallas::cuda;
 
 namespace {
 
-/// Hopper's warpgroup MMA: bf16/f16 operands, one m64 tile per warpgroup.
-bool wgmmaCanRun(tt::DotOp dot, int64_t threads) {
-  auto a = cast<RankedTensorType>(dot.getA().getType());
-  auto d = cast<RankedTensorType>(dot.getType());
-  Type e = a.getElementType();
-  return a.getRank() == 2 && d.getElementType().isF32() &&
-         e == cast<RankedTensorType>(dot.getB().getType()).getElementType() &&
-         (e.isBF16() || e.isF16()) && a.getDimSize(1) % 16 == 0 &&
-         wgmmaLayout(d.getDimSize(0), d.getDimSize(1), threads).has_value();
-}
-
 bool tensorCoresCanRun(tt::DotOp dot, int64_t threads) {
   auto a = cast<RankedTensorType>(dot.getA().getType());
   auto b = cast<RankedTensorType>(dot.getB().getType());
@@ -56,6 +45,15 @@ bool tensorCoresCanRun(tt::DotOp dot, int64_t threads) {
     return false;
   return a.getDimSize(1) % kStep == 0 &&
          MmaLayout::forShape(d.getDimSize(0), d.getDimSize(1), threads).has_value();
+}
+
+/// For a dot tensor cores can run: whether Hopper's warpgroup MMA can
+/// (bf16/f16 operands, one m64 tile per warpgroup).
+bool wgmmaCanRun(tt::DotOp dot, int64_t threads) {
+  auto d = cast<RankedTensorType>(dot.getType());
+  Type e = cast<RankedTensorType>(dot.getA().getType()).getElementType();
+  return (e.isBF16() || e.isF16()) &&
+         wgmmaLayout(d.getDimSize(0), d.getDimSize(1), threads).has_value();
 }
 
 /// Uses of `v` other than `except` now see `v` cast back to `plain`.
