@@ -16,21 +16,26 @@ using namespace mlir;
 using namespace mlir::pallas;
 using namespace mlir::pallas::cuda;
 
-/// 32 bits of shared memory at element (`row`, `col`) of a padded
-/// row-major array of `elem` with `stride` elements per row.
+/// The address of element (`row`, `col`) of a padded row-major array of
+/// `eb`-byte elements, `stride` elements per row, at byte `offset` of
+/// shared memory.
+static Value paddedAddress(OpBuilder &b, Location loc, SimtState &s, int64_t offset,
+                           int64_t stride, int64_t eb, Value row, Value col) {
+  Value index = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, row, constI32(b, loc, stride)), col);
+  Value bytes = arith::AddIOp::create(b, loc, constI32(b, loc, offset),
+                                      arith::MulIOp::create(b, loc, index, constI32(b, loc, eb)));
+  return smemByteAddress(b, loc, s.smem, bytes);
+}
+
+/// 32 bits of shared memory at element (`row` + `rowOffset`, `col` +
+/// `colOffset`) of a padded row-major array of `elem`.
 static Value loadWord(OpBuilder &b, Location loc, SimtState &s, int64_t offset,
                       int64_t stride, Type elem, Value row, int64_t rowOffset,
                       Value col, int64_t colOffset) {
-  int64_t eb = smemElementBytes(elem);
   Value r = arith::AddIOp::create(b, loc, row, constI32(b, loc, rowOffset));
   Value c = arith::AddIOp::create(b, loc, col, constI32(b, loc, colOffset));
-  Value index = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, r, constI32(b, loc, stride)), c);
-  Value bytes = arith::AddIOp::create(
-      b, loc, constI32(b, loc, offset),
-      arith::MulIOp::create(b, loc, index, constI32(b, loc, eb)));
-  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
-  Value ptr = LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), s.smem, ValueRange{bytes});
+  Value ptr = paddedAddress(b, loc, s, offset, stride, smemElementBytes(elem), r, c);
   return LLVM::LoadOp::create(b, loc, b.getI32Type(), ptr, /*alignment=*/4);
 }
 
@@ -47,15 +52,10 @@ static int64_t writePaddedRows(OpBuilder &b, Location loc, SimtState &s, int64_t
   BlockedLayout layout(type.getNumElements(), s.threads);
   SmallVector<Value> idx = slotElementIndices(b, loc, s, type.getNumElements());
   int64_t vec = cols % layout.vec == 0 ? layout.vec : 1;
-  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
   for (int64_t i = 0; i < layout.perThread; i += vec) {
     Value row = arith::DivUIOp::create(b, loc, idx[i], constI32(b, loc, cols));
     Value col = arith::RemUIOp::create(b, loc, idx[i], constI32(b, loc, cols));
-    Value at = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, row, constI32(b, loc, stride)), col);
-    Value bytesAt = arith::AddIOp::create(b, loc, constI32(b, loc, offset),
-                                          arith::MulIOp::create(b, loc, at, constI32(b, loc, eb)));
-    Value ptr = LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), s.smem, ValueRange{bytesAt});
+    Value ptr = paddedAddress(b, loc, s, offset, stride, eb, row, col);
     SmallVector<Value> vals;
     for (int64_t j = 0; j < vec; ++j)
       vals.push_back(extractSlot(b, loc, perThread, i + j));
@@ -69,12 +69,7 @@ static int64_t writePaddedRows(OpBuilder &b, Location loc, SimtState &s, int64_t
 /// gives the address of row `rowOf(l)`, column `colOf(l)`.
 static SmallVector<Value> ldmatrix4(OpBuilder &b, Location loc, SimtState &s, int64_t offset,
                                     int64_t stride, Value row, Value col, bool trans) {
-  Value index = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, row, constI32(b, loc, stride)), col);
-  Value bytes = arith::AddIOp::create(b, loc, constI32(b, loc, offset),
-                                      arith::MulIOp::create(b, loc, index, constI32(b, loc, 2)));
-  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
-  Value ptr = LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), s.smem, ValueRange{bytes});
+  Value ptr = paddedAddress(b, loc, s, offset, stride, /*eb=*/2, row, col);
   Type i32 = b.getI32Type();
   auto result = LLVM::LLVMStructType::getLiteral(b.getContext(), {i32, i32, i32, i32});
   Value m = NVVM::LdMatrixOp::create(
@@ -113,14 +108,8 @@ FailureOr<Value> cuda::lowerDotToMma(OpBuilder &b, tt::DotOp op, Value aVec, Val
   barrier(b, loc);
   bool pairedB = !tf32 && layout->tilesN % 2 == 0;
 
-  Value warp = arith::DivUIOp::create(b, loc, s.tid, constI32(b, loc, 32));
-  Value lane = arith::RemUIOp::create(b, loc, s.tid, constI32(b, loc, 32));
-  Value g = arith::DivUIOp::create(b, loc, lane, constI32(b, loc, 4));
-  Value q = arith::RemUIOp::create(b, loc, lane, constI32(b, loc, 4));
-  Value wm = arith::DivUIOp::create(b, loc, warp, constI32(b, loc, layout->warpsN));
-  Value wn = arith::RemUIOp::create(b, loc, warp, constI32(b, loc, layout->warpsN));
-  Value rowBase = arith::MulIOp::create(b, loc, wm, constI32(b, loc, m / layout->warpsM));
-  Value colBase = arith::MulIOp::create(b, loc, wn, constI32(b, loc, n / layout->warpsN));
+  MmaThread t = mmaThread(b, loc, s, *layout);
+  Value lane = t.lane, g = t.g, q = t.q, rowBase = t.rowBase, colBase = t.colBase;
   // ldmatrix: lane l addresses row l % 8 of matrix l / 8.
   Value lr = arith::RemUIOp::create(b, loc, lane, constI32(b, loc, 8));
   Value li = arith::DivUIOp::create(b, loc, lane, constI32(b, loc, 8));

@@ -120,6 +120,20 @@ SmallVector<Value> cuda::slotElementIndices(OpBuilder &b, Location loc,
   return out;
 }
 
+MmaThread cuda::mmaThread(OpBuilder &b, Location loc, const SimtState &s,
+                         const MmaLayout &l) {
+  MmaThread t;
+  Value warp = arith::DivUIOp::create(b, loc, s.tid, constI32(b, loc, 32));
+  t.lane = arith::RemUIOp::create(b, loc, s.tid, constI32(b, loc, 32));
+  t.g = arith::DivUIOp::create(b, loc, t.lane, constI32(b, loc, 4));
+  t.q = arith::RemUIOp::create(b, loc, t.lane, constI32(b, loc, 4));
+  Value wm = arith::DivUIOp::create(b, loc, warp, constI32(b, loc, l.warpsN));
+  Value wn = arith::RemUIOp::create(b, loc, warp, constI32(b, loc, l.warpsN));
+  t.rowBase = arith::MulIOp::create(b, loc, wm, constI32(b, loc, l.m / l.warpsM));
+  t.colBase = arith::MulIOp::create(b, loc, wn, constI32(b, loc, l.n / l.warpsN));
+  return t;
+}
+
 SmallVector<Value> cuda::slotElementIndices(OpBuilder &b, Location loc,
                                             const SimtState &s, RankedTensorType type) {
   if (!hasMmaLayout(type))
@@ -127,17 +141,10 @@ SmallVector<Value> cuda::slotElementIndices(OpBuilder &b, Location loc,
   MmaLayout l = *mmaLayoutOf(type, s.threads);
   // Thread (warp w, lane = 4g + q) holds rows g, g + 8 and columns 2q,
   // 2q + 1 of each of its warp's tiles.
-  Value warp = arith::DivUIOp::create(b, loc, s.tid, constI32(b, loc, 32));
-  Value lane = arith::RemUIOp::create(b, loc, s.tid, constI32(b, loc, 32));
-  Value g = arith::DivUIOp::create(b, loc, lane, constI32(b, loc, 4));
-  Value q = arith::RemUIOp::create(b, loc, lane, constI32(b, loc, 4));
-  Value wm = arith::DivUIOp::create(b, loc, warp, constI32(b, loc, l.warpsN));
-  Value wn = arith::RemUIOp::create(b, loc, warp, constI32(b, loc, l.warpsN));
-  Value row = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, wm, constI32(b, loc, l.m / l.warpsM)), g);
-  Value col = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, wn, constI32(b, loc, l.n / l.warpsN)),
-      arith::MulIOp::create(b, loc, q, constI32(b, loc, 2)));
+  MmaThread t = mmaThread(b, loc, s, l);
+  Value row = arith::AddIOp::create(b, loc, t.rowBase, t.g);
+  Value col = arith::AddIOp::create(b, loc, t.colBase,
+                                    arith::MulIOp::create(b, loc, t.q, constI32(b, loc, 2)));
   Value base = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, row, constI32(b, loc, l.n)), col);
   SmallVector<Value> out;
@@ -200,13 +207,17 @@ int64_t cuda::smemElementBytes(Type elem) {
   return std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
 }
 
+Value cuda::smemByteAddress(OpBuilder &b, Location loc, Value base, Value bytes) {
+  return LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3),
+                             b.getI8Type(), base, ValueRange{bytes});
+}
+
 static Value smemAddress(OpBuilder &b, Location loc, SimtState &s, Type stored,
                          int64_t offset, Value index) {
   Value bytes = arith::AddIOp::create(
       b, loc, constI32(b, loc, offset),
       arith::MulIOp::create(b, loc, index, constI32(b, loc, smemElementBytes(stored))));
-  auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 3);
-  return LLVM::GEPOp::create(b, loc, ptr, b.getI8Type(), s.smem, ValueRange{bytes});
+  return smemByteAddress(b, loc, s.smem, bytes);
 }
 
 Value cuda::smemLoad(OpBuilder &b, Location loc, SimtState &s, Type elem,

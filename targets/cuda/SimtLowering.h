@@ -97,6 +97,12 @@ Value constI64(OpBuilder &b, Location loc, int64_t v);
 /// The row-major element index of each of this thread's slots (i32).
 SmallVector<Value> slotElementIndices(OpBuilder &b, Location loc,
                                       const SimtState &s, int64_t numElements);
+/// Where a thread sits in an mma layout: lane = 4g + q within its warp, and
+/// the first row and column of its warp's part of the tensor.
+struct MmaThread {
+  Value lane, g, q, rowBase, colBase;
+};
+MmaThread mmaThread(OpBuilder &b, Location loc, const SimtState &s, const MmaLayout &l);
 /// The same for a tensor type in any layout (blocked or mma).
 SmallVector<Value> slotElementIndices(OpBuilder &b, Location loc,
                                       const SimtState &s, RankedTensorType type);
@@ -113,6 +119,8 @@ Value ravel(OpBuilder &b, Location loc, ArrayRef<Value> coords,
 Value extractSlot(OpBuilder &b, Location loc, Value vec, int64_t i);
 Value buildVector(OpBuilder &b, Location loc, ArrayRef<Value> elems);
 
+/// The shared-memory address `bytes` (i32) past `base` (!llvm.ptr<3>).
+Value smemByteAddress(OpBuilder &b, Location loc, Value base, Value bytes);
 /// Shared memory: element `index` (i32) of an array of `elem` at byte
 /// `offset`. i1 is kept as i8.
 Value smemLoad(OpBuilder &b, Location loc, SimtState &s, Type elem,

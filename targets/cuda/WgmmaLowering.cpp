@@ -38,7 +38,6 @@ static void writeCoreMatrices(OpBuilder &b, Location loc, SimtState &s, int64_t 
   int64_t perCore = 16 / eb;
   BlockedLayout layout(type.getNumElements(), s.threads);
   SmallVector<Value> idx = slotElementIndices(b, loc, s, type.getNumElements());
-  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
   int64_t vec = perCore % layout.vec == 0 && d1 % layout.vec == 0 ? layout.vec : 1;
   for (int64_t i = 0; i < layout.perThread; i += vec) {
     Value row = arith::DivUIOp::create(b, loc, idx[i], constI32(b, loc, d1));
@@ -53,7 +52,7 @@ static void writeCoreMatrices(OpBuilder &b, Location loc, SimtState &s, int64_t 
     for (Value t : {term(row, 8, 0, strideRows), term(col, perCore, 0, strideCols),
                     term(row, 1, 8, 16), term(col, 1, perCore, eb)})
       bytes = arith::AddIOp::create(b, loc, bytes, t);
-    Value ptr = LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), s.smem, ValueRange{bytes});
+    Value ptr = smemByteAddress(b, loc, s.smem, bytes);
     SmallVector<Value> vals;
     for (int64_t j = 0; j < vec; ++j)
       vals.push_back(extractSlot(b, loc, perThread, i + j));
@@ -119,8 +118,7 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, Value aVec, V
   Value groupOffset = arith::MulIOp::create(
       b, loc, arith::ExtUIOp::create(b, loc, b.getI64Type(), group),
       constI64(b, loc, 8 * aStride));
-  Value aBase = LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3),
-                                    b.getI8Type(), s.smem, ValueRange{groupOffset});
+  Value aBase = smemByteAddress(b, loc, s.smem, groupOffset);
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t ks = 0; ks < k / 16; ++ks) {
     // 16 of K: two core matrices along K for A (16-bit types), two 8-row
