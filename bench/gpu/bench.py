@@ -473,6 +473,20 @@ def main():
         record(S, "ours (pallasc sm_90a)", time_stream([f], K), flops, "TFLOP/s", k.arch + ", " + note)
     attempt(S, "ours (pallasc sm_90a)", ours_mm)
 
+    # Other tilings of the same GEMM (bench/kernels/matmul_kloop_*).
+    for case in sorted(os.listdir(GPU_DIR)):
+        if not case.startswith("matmul_kloop_"):
+            continue
+        def ours_variant(case=case):
+            k = ours(drv, case, S)
+            if k is None:
+                return
+            o = torch.full((M, M), float("nan"), device=dev, dtype=torch.bfloat16)
+            f = k.bind(a, b, o); f(); note = check_mm(o, f"ours {case}")
+            record(S, f"ours ({case})", time_stream([f], K), flops, "TFLOP/s",
+                   k.arch + ", " + note)
+        attempt(S, f"ours ({case})", ours_variant)
+
     @triton.jit
     def mm_kernel(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
                   BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, GROUP: tl.constexpr):

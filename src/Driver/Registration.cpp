@@ -2,6 +2,7 @@
 #include "pallas/Driver/Registration.h"
 
 #include "pallas/Dialect/Pallas.h"
+#include "pallas/Gpu/Gpu.h"
 #include "pallas/Mosaic/MosaicPasses.h"
 #include "pallas/Passes/Passes.h"
 #include "pallas/Triton/Triton.h"
@@ -13,7 +14,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
 void mlir::pallas::registerPallasDialects(DialectRegistry &registry) {
-  registry.insert<PallasDialect, tt::TTDialect, tpu::TPUDialect>();
+  registry.insert<PallasDialect, tt::TTDialect, pgpu::PallasGpuDialect, tpu::TPUDialect>();
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "AxisInfo.h"
 #include "SimtLowering.h"
+#include "pallas/Gpu/Gpu.h"
 
 #include "pallas/Passes/Passes.h"
 
@@ -640,10 +641,72 @@ FailureOr<gpu::GPUFuncOp> makeKernel(tt::FuncOp func, gpu::GPUModuleOp gpuModule
   }
   Value tid = gpu::ThreadIdOp::create(b, func.getLoc(), gpu::Dimension::x);
   state.tid = arith::IndexCastUIOp::create(b, func.getLoc(), b.getI32Type(), tid);
-  state.smem = LLVM::AddressOfOp::create(b, func.getLoc(), LLVM::LLVMPointerType::get(ctx, 3),
-                                         "__pallas_smem");
+  state.ringBase = LLVM::AddressOfOp::create(b, func.getLoc(),
+                                             LLVM::LLVMPointerType::get(ctx, 3), "__pallas_smem");
+  state.smem = state.scratchAfterRings
+                   ? smemByteAddress(b, func.getLoc(), state.ringBase,
+                                     constI32(b, func.getLoc(), state.scratchOffset()))
+                   : state.ringBase;
   func.erase();
   return kernel;
+}
+
+/// Whether lowering `op` may use the scratch area of shared memory (the
+/// ops that exchange values between threads; a dot unless both operands
+/// are staged in rings).
+bool mayUseScratch(Operation *op) {
+  if (auto dot = dyn_cast<tt::DotOp>(op))
+    return !dot.getA().getDefiningOp<pgpu::RingReadOp>() ||
+           !dot.getB().getDefiningOp<pgpu::RingReadOp>();
+  return isa<tt::BroadcastOp, tt::TransOp, tt::JoinOp, tt::ReduceOp, tt::ScanOp,
+             tensor::CastOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op);
+}
+
+/// Whether an op between `alloc` and its ring's last use may use scratch.
+bool scratchWhileLive(pgpu::AllocRingOp alloc) {
+  Operation *last = alloc;
+  for (Operation *user : alloc->getUsers())
+    if (Operation *inBlock = alloc->getBlock()->findAncestorOpInBlock(*user);
+        inBlock && last->isBeforeInBlock(inBlock))
+      last = inBlock;
+  for (Operation *op = alloc; op; op = op->getNextNode()) {
+    bool found = false;
+    op->walk([&](Operation *inner) {
+      if (mayUseScratch(inner))
+        found = true;
+    });
+    if (found)
+      return true;
+    if (op == last)
+      break;
+  }
+  return false;
+}
+
+/// Places the function's rings one after another at the start of shared
+/// memory, each buffer in the layout of the dot that reads it. The scratch
+/// area overlaps them unless something may use it while a ring is live
+/// (pallas-pipeline waits for every copy after the loop).
+void placeRings(tt::FuncOp func, SimtState &state) {
+  func->walk([&](pgpu::AllocRingOp alloc) {
+    pgpu::RingType ring = alloc.getType();
+    RingPlacement p;
+    p.layout = paddedRowLayout(ring.getTile());
+    for (Operation *user : alloc->getUsers())
+      if (auto read = dyn_cast<pgpu::RingReadOp>(user))
+        for (OpOperand &use : read->getUses())
+          if (auto dot = dyn_cast<tt::DotOp>(use.getOwner());
+              dot && use.getOperandNumber() < 2 && hasMmaLayout(dot.getType())) {
+            p.layout = dotOperandLayout(dot, use.getOperandNumber());
+            p.feedsWgmma = hasWgmmaLayout(dot.getType());
+          }
+    // Swizzled buffers start on 1024 bytes (the swizzle repeats there).
+    p.offset = (state.ringBytes + 1023) / 1024 * 1024;
+    p.slotBytes = p.layout.bytes;
+    state.rings[alloc] = p;
+    state.ringBytes = p.offset + ring.getStages() * p.slotBytes;
+    state.scratchAfterRings |= scratchWhileLive(alloc);
+  });
 }
 
 struct ConvertPallasToNVVMPass
@@ -668,7 +731,7 @@ struct ConvertPallasToNVVMPass
     b.setInsertionPointToStart(gpuModule.getBody());
     LLVM::GlobalOp::create(b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), 0),
                            /*isConstant=*/false, LLVM::Linkage::External, "__pallas_smem",
-                           Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+                           Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
     int64_t smemBytes = 0;
     for (tt::FuncOp func : funcs) {
       SimtState state;
@@ -682,15 +745,19 @@ struct ConvertPallasToNVVMPass
           if (auto store = dyn_cast<tt::StoreOp>(op))
             state.access[op] = {axis.get(store.getPtr()),
                                 store.getMask() ? axis.get(store.getMask()) : AxisInfo()};
+          if (auto copy = dyn_cast<pgpu::AsyncCopyOp>(op))
+            state.access[op] = {axis.get(copy.getPtr()),
+                                copy.getMask() ? axis.get(copy.getMask()) : AxisInfo()};
         });
       }
+      placeRings(func, state);
       FailureOr<gpu::GPUFuncOp> kernel = makeKernel(func, gpuModule, state);
       if (failed(kernel))
         return signalPassFailure();
 
       SimtTypeConverter tc(ctx, state.threads);
       ConversionTarget target(*ctx);
-      target.addIllegalDialect<tt::TTDialect>();
+      target.addIllegalDialect<tt::TTDialect, pgpu::PallasGpuDialect>();
       target.addLegalDialect<gpu::GPUDialect, LLVM::LLVMDialect, vector::VectorDialect,
                              NVVM::NVVMDialect>();
       target.markUnknownOpDynamicallyLegal([&](Operation *op) { return tc.isLegal(op); });
@@ -702,11 +769,14 @@ struct ConvertPallasToNVVMPass
                    StoreLowering, AtomicRMWLowering, AtomicCASLowering>(tc, ctx, state);
       patterns.add<ElementwiseLowering>(tc, ctx);
       populateSimtDataMovementPatterns(tc, patterns, state);
+      populateRingPatterns(tc, patterns, state);
       scf::populateSCFStructuralTypeConversionsAndLegality(tc, patterns, target);
       if (failed(applyPartialConversion(*kernel, target, std::move(patterns))))
         return signalPassFailure();
-      (*kernel)->setAttr("pallas.shared_bytes", b.getI64IntegerAttr(state.smemBytes));
-      smemBytes = std::max(smemBytes, state.smemBytes);
+      int64_t bytes = state.scratchAfterRings ? state.scratchOffset() + state.smemBytes
+                                              : std::max(state.ringBytes, state.smemBytes);
+      (*kernel)->setAttr("pallas.shared_bytes", b.getI64IntegerAttr(bytes));
+      smemBytes = std::max(smemBytes, bytes);
     }
     module->setAttr("pallas.shared_bytes", b.getI64IntegerAttr(smemBytes));
   }

@@ -113,9 +113,10 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module, const LaunchSpec &spec,
     std::string warps = std::to_string(spec.numWarps);
     std::string pipeline =
         "convert-pallas-to-triton, canonicalize, cse, loop-invariant-code-motion, "
-        "pallas-pipeline{num-stages=" + std::to_string(spec.numStages) + " num-warps=" + warps +
-        "}, canonicalize, cse, pallas-assign-layouts{num-warps=" + warps +
-        (wgmma ? " wgmma=true" : "") + "}, convert-pallas-to-nvvm{num-warps=" + warps +
+        "pallas-assign-layouts{num-warps=" + warps + (wgmma ? " wgmma=true" : "") +
+        "}, pallas-pipeline{num-stages=" + std::to_string(spec.numStages) + " num-warps=" + warps +
+        " shared-bytes=" + std::to_string(t.getInt("shared_memory_per_block", 49152)) +
+        "}, canonicalize, cse, convert-pallas-to-nvvm{num-warps=" + warps +
         "}, canonicalize, int-range-optimizations, canonicalize, cse";
     if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
       return emitError(loc) << "internal error: bad CUDA pipeline", failure();

@@ -1,7 +1,8 @@
 //===- MmaLowering.cpp - dots on tensor cores (mma.sync) ------------------===//
 //
-// A and B go to shared memory row-major, rows padded by 16 bytes so that
-// the eight rows a fragment load touches fall in different banks. Each warp
+// A and B are read from shared memory row-major, rows padded by 16 bytes
+// (paddedRowLayout) so that the eight rows a fragment load touches fall in
+// different banks; operands pallas-pipeline staged are there already. Each warp
 // then walks K in steps of 16 (bf16, f16: fragments by ldmatrix, B through
 // its .trans form) or 8 (tf32: 32-bit loads), issuing one mma.sync per 16x8
 // tile of its part of C, which stays in registers in the mma layout.
@@ -16,60 +17,22 @@ using namespace mlir;
 using namespace mlir::pallas;
 using namespace mlir::pallas::cuda;
 
-/// The address of element (`row`, `col`) of a padded row-major array of
-/// `eb`-byte elements, `stride` elements per row, at byte `offset` of
-/// shared memory.
-static Value paddedAddress(OpBuilder &b, Location loc, SimtState &s, int64_t offset,
-                           int64_t stride, int64_t eb, Value row, Value col) {
-  Value index = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, row, constI32(b, loc, stride)), col);
-  Value bytes = arith::AddIOp::create(b, loc, constI32(b, loc, offset),
-                                      arith::MulIOp::create(b, loc, index, constI32(b, loc, eb)));
-  return smemByteAddress(b, loc, s.smem, bytes);
-}
-
 /// 32 bits of shared memory at element (`row` + `rowOffset`, `col` +
-/// `colOffset`) of a padded row-major array of `elem`.
-static Value loadWord(OpBuilder &b, Location loc, SimtState &s, int64_t offset,
-                      int64_t stride, Type elem, Value row, int64_t rowOffset,
-                      Value col, int64_t colOffset) {
+/// `colOffset`) of an operand at `base` in `layout`.
+static Value loadWord(OpBuilder &b, Location loc, Value base, const OperandSmemLayout &layout,
+                      Value row, int64_t rowOffset, Value col, int64_t colOffset) {
   Value r = arith::AddIOp::create(b, loc, row, constI32(b, loc, rowOffset));
   Value c = arith::AddIOp::create(b, loc, col, constI32(b, loc, colOffset));
-  Value ptr = paddedAddress(b, loc, s, offset, stride, smemElementBytes(elem), r, c);
+  Value ptr = smemByteAddress(b, loc, base, layout.offsetOf(b, loc, r, c));
   return LLVM::LoadOp::create(b, loc, b.getI32Type(), ptr, /*alignment=*/4);
 }
 
-/// Writes an [rows, cols] tensor row-major into shared memory at `offset`,
-/// each row padded to `stride` elements. Chunks of the blocked layout stay
-/// within a row, so each is one vector store. The caller places barriers.
-static int64_t writePaddedRows(OpBuilder &b, Location loc, SimtState &s, int64_t offset,
-                               Value perThread, RankedTensorType type, int64_t stride) {
-  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
-  Type elem = type.getElementType();
-  int64_t eb = smemElementBytes(elem);
-  int64_t bytes = rows * stride * eb;
-  reserveSmem(s, offset + bytes);
-  BlockedLayout layout(type.getNumElements(), s.threads);
-  SmallVector<Value> idx = slotElementIndices(b, loc, s, type.getNumElements());
-  int64_t vec = cols % layout.vec == 0 ? layout.vec : 1;
-  for (int64_t i = 0; i < layout.perThread; i += vec) {
-    Value row = arith::DivUIOp::create(b, loc, idx[i], constI32(b, loc, cols));
-    Value col = arith::RemUIOp::create(b, loc, idx[i], constI32(b, loc, cols));
-    Value ptr = paddedAddress(b, loc, s, offset, stride, eb, row, col);
-    SmallVector<Value> vals;
-    for (int64_t j = 0; j < vec; ++j)
-      vals.push_back(extractSlot(b, loc, perThread, i + j));
-    Value v = vec == 1 ? vals[0] : buildVector(b, loc, vals);
-    LLVM::StoreOp::create(b, loc, v, ptr, vec * eb);
-  }
-  return (bytes + 15) / 16 * 16;
-}
-
-/// ldmatrix.x4 (`trans`: .trans) from a padded row-major array: lane l
-/// gives the address of row `rowOf(l)`, column `colOf(l)`.
-static SmallVector<Value> ldmatrix4(OpBuilder &b, Location loc, SimtState &s, int64_t offset,
-                                    int64_t stride, Value row, Value col, bool trans) {
-  Value ptr = paddedAddress(b, loc, s, offset, stride, /*eb=*/2, row, col);
+/// ldmatrix.x4 (`trans`: .trans) from an operand at `base` in `layout`:
+/// each lane gives the address of row `row`, column `col`.
+static SmallVector<Value> ldmatrix4(OpBuilder &b, Location loc, Value base,
+                                    const OperandSmemLayout &layout, Value row, Value col,
+                                    bool trans) {
+  Value ptr = smemByteAddress(b, loc, base, layout.offsetOf(b, loc, row, col));
   Type i32 = b.getI32Type();
   auto result = LLVM::LLVMStructType::getLiteral(b.getContext(), {i32, i32, i32, i32});
   Value m = NVVM::LdMatrixOp::create(
@@ -81,8 +44,8 @@ static SmallVector<Value> ldmatrix4(OpBuilder &b, Location loc, SimtState &s, in
   return regs;
 }
 
-FailureOr<Value> cuda::lowerDotToMma(OpBuilder &b, tt::DotOp op, Value aVec, Value bVec,
-                                     Value cVec, SimtState &s) {
+FailureOr<Value> cuda::lowerDotToMma(OpBuilder &b, tt::DotOp op, DotOperand aIn,
+                                     DotOperand bIn, Value cVec, SimtState &s) {
   Location loc = op.getLoc();
   auto aType = cast<RankedTensorType>(op.getA().getType());
   auto bType = cast<RankedTensorType>(op.getB().getType());
@@ -96,16 +59,27 @@ FailureOr<Value> cuda::lowerDotToMma(OpBuilder &b, tt::DotOp op, Value aVec, Val
                            : elem.isBF16() ? NVVM::MMATypes::bf16
                                            : NVVM::MMATypes::f16;
   int64_t kStep = tf32 ? 8 : 16;
-  int64_t eb = smemElementBytes(elem);
   // Rows padded by 16 bytes: the eight rows a fragment load touches fall in
   // different banks.
-  int64_t strideA = k + 16 / eb, strideB = n + 16 / eb;
-  // One barrier before (readers of the previous contents are done) and one
-  // after (every fragment is written).
-  barrier(b, loc);
-  int64_t bOffset = writePaddedRows(b, loc, s, 0, aVec, aType, strideA);
-  writePaddedRows(b, loc, s, bOffset, bVec, bType, strideB);
-  barrier(b, loc);
+  OperandSmemLayout aLayout = paddedRowLayout(aType), bLayout = paddedRowLayout(bType);
+  // Operands in registers go to the scratch area first: one barrier before
+  // (readers of the previous contents are done) and one after (every
+  // fragment is written).
+  Value aBase = aIn.smem, bBase = bIn.smem;
+  if (!aBase || !bBase) {
+    int64_t bOffset = aBase ? 0 : aLayout.bytes;
+    reserveSmem(s, bOffset + (bBase ? 0 : bLayout.bytes));
+    barrier(b, loc);
+    if (!aBase) {
+      aBase = s.smem;
+      writeOperand(b, loc, s, aBase, aIn.regs, aType, aLayout);
+    }
+    if (!bBase) {
+      bBase = smemByteAddress(b, loc, s.smem, constI32(b, loc, bOffset));
+      writeOperand(b, loc, s, bBase, bIn.regs, bType, bLayout);
+    }
+    barrier(b, loc);
+  }
   bool pairedB = !tf32 && layout->tilesN % 2 == 0;
 
   MmaThread t = mmaThread(b, loc, s, *layout);
@@ -139,25 +113,25 @@ FailureOr<Value> cuda::lowerDotToMma(OpBuilder &b, tt::DotOp op, Value aVec, Val
       Value colG = arith::AddIOp::create(b, loc, colBase, g);
       for (int64_t tm = 0; tm < layout->tilesM; ++tm) {
         int64_t r0 = tm * 16;
-        aFrags.push_back({loadWord(b, loc, s, 0, strideA, elem, rowG, r0, ks, 0),
-                          loadWord(b, loc, s, 0, strideA, elem, rowG, r0 + 8, ks, 0),
-                          loadWord(b, loc, s, 0, strideA, elem, rowG, r0, ks, 4),
-                          loadWord(b, loc, s, 0, strideA, elem, rowG, r0 + 8, ks, 4)});
+        aFrags.push_back({loadWord(b, loc, aBase, aLayout, rowG, r0, ks, 0),
+                          loadWord(b, loc, aBase, aLayout, rowG, r0 + 8, ks, 0),
+                          loadWord(b, loc, aBase, aLayout, rowG, r0, ks, 4),
+                          loadWord(b, loc, aBase, aLayout, rowG, r0 + 8, ks, 4)});
       }
       for (int64_t tn = 0; tn < layout->tilesN; ++tn)
-        bFrags[tn] = {loadWord(b, loc, s, bOffset, strideB, elem, ks, 0, colG, tn * 8),
-                      loadWord(b, loc, s, bOffset, strideB, elem, ks, 4, colG, tn * 8)};
+        bFrags[tn] = {loadWord(b, loc, bBase, bLayout, ks, 0, colG, tn * 8),
+                      loadWord(b, loc, bBase, bLayout, ks, 4, colG, tn * 8)};
     } else {
       Value col = arith::AddIOp::create(b, loc, aCol, k0);
       for (int64_t tm = 0; tm < layout->tilesM; ++tm)
         aFrags.push_back(ldmatrix4(
-            b, loc, s, 0, strideA,
+            b, loc, aBase, aLayout,
             arith::AddIOp::create(b, loc, aRow, constI32(b, loc, tm * 16)), col, false));
       Value row = arith::AddIOp::create(b, loc, bRow, k0);
       for (int64_t tn = 0; tn < layout->tilesN; tn += 2) {
         if (pairedB) {
           SmallVector<Value> r = ldmatrix4(
-              b, loc, s, bOffset, strideB, row,
+              b, loc, bBase, bLayout, row,
               arith::AddIOp::create(b, loc, bCol, constI32(b, loc, tn * 8)), true);
           bFrags[tn] = {r[0], r[1]};
           bFrags[tn + 1] = {r[2], r[3]};
@@ -168,7 +142,7 @@ FailureOr<Value> cuda::lowerDotToMma(OpBuilder &b, tt::DotOp op, Value aVec, Val
         for (int64_t t = tn; t < std::min(tn + 2, layout->tilesN); ++t) {
           Value c = arith::AddIOp::create(
               b, loc, colBase, constI32(b, loc, t * 8));
-          SmallVector<Value> r = ldmatrix4(b, loc, s, bOffset, strideB, row, c, true);
+          SmallVector<Value> r = ldmatrix4(b, loc, bBase, bLayout, row, c, true);
           bFrags[t] = {r[0], r[1]};
         }
       }

@@ -1,24 +1,43 @@
-//===- Pipeline.cpp - issue a loop's global loads one iteration ahead -----===//
+//===- Pipeline.cpp - stream a loop's blocks ahead of their use -----------===//
 //
 // In tile IR, a loop that streams blocks from global memory
 //
 //   for k: a = load(p(k)); ... use(a)
 //
-// becomes
+// gets its loads issued ahead of the iteration that uses them, in one of
+// two ways.
+//
+// Dot operands (a block whose only use is a tensor-core dot) are staged in
+// shared memory: a ring of `num-stages` buffers per operand, filled by
+// asynchronous copies (cp.async) num-stages - 1 iterations ahead:
+//
+//   copy p(lb + s) into slot s, s < num-stages - 1; commit
+//   for k (slot):
+//     wait until the copy into `slot` is done, CTA-wide
+//     copy p(k + num-stages - 1) into the slot read last iteration; commit
+//     a = ring_read slot; ... dot(a, ...)
+//
+// The dot then reads its operands where the copies put them, in the
+// layout the tensor cores read (convert-pallas-to-nvvm picks it), with no
+// trip through registers. Other loads are issued one iteration ahead into
+// registers:
 //
 //   a0 = load(p(lb))
 //   for k (a = a0): a' = load(p(min(k + step, ub - 1))); ... use(a); yield a'
 //
-// so each iteration's loads are in flight while the previous block is
-// computed on (software pipelining with the loaded values carried in
-// registers). Only loads whose addresses and masks depend on the induction
-// variable and loop invariants through pure ops are moved. Every load keeps
-// its own bounds mask, so the extra loads (before an empty loop, at the
-// last iteration) stay inside their arrays; their values are not used.
+// Only loads whose addresses and masks depend on the induction variable
+// and loop invariants through pure ops are moved, in loops that write no
+// memory. Blocks beyond the loop's end are not needed: their copies read
+// nothing (a false predicate), their register loads read a block inside
+// the iteration space again, so indices stay in range and bounds checks
+// that always hold still fold away.
 //
 //===----------------------------------------------------------------------===//
+#include "SimtLowering.h"
+#include "pallas/Gpu/Gpu.h"
 #include "pallas/Passes/Passes.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::pallas {
@@ -28,6 +47,7 @@ namespace mlir::pallas {
 
 using namespace mlir;
 using namespace mlir::pallas;
+using namespace mlir::pallas::cuda;
 
 namespace {
 
@@ -75,15 +95,140 @@ SmallVector<Value> cloneLoads(OpBuilder &b, ArrayRef<tt::LoadOp> loads,
   return out;
 }
 
-void pipeline(scf::ForOp loop, int64_t threads, int64_t registerBudget) {
-  // A loop that writes memory may write what a later iteration reads:
-  // loading that early would read the old value.
+/// A loop that writes memory may write what a later iteration reads:
+/// loading that early would read the old value.
+bool writesMemory(scf::ForOp loop) {
   bool writes = false;
   loop.getBody()->walk([&](Operation *op) {
     if (isa<tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op))
       writes = true;
   });
-  if (writes)
+  return writes;
+}
+
+/// The bytes a ring buffer of `tile` takes, as the tensor-core dots lay
+/// out their operands (an estimate: rows padded by 16 bytes).
+int64_t ringSlotBytes(RankedTensorType tile) {
+  int64_t eb = smemElementBytes(tile.getElementType());
+  return tile.getDimSize(0) * (tile.getDimSize(1) * eb + 16);
+}
+
+/// Whether `load` can be staged in shared memory: a 2-D block whose only
+/// use is as operand A or B of a tensor-core dot in the same body, with
+/// masked-off elements reading as zero (as the copies fill them).
+bool stageable(tt::LoadOp load, scf::ForOp loop) {
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  if (!type || type.getRank() != 2 || load.getIsVolatile() || !load->hasOneUse())
+    return false;
+  OpOperand &use = *load->getUses().begin();
+  auto dot = dyn_cast<tt::DotOp>(use.getOwner());
+  if (!dot || dot->getBlock() != loop.getBody() || use.getOperandNumber() > 1 ||
+      !hasMmaLayout(dot.getType()))
+    return false;
+  Value other = load.getOther();
+  return !other || matchPattern(other, m_AnyZeroFloat()) || matchPattern(other, m_Zero());
+}
+
+/// Stages the dot operands of `loop` in shared-memory rings of `stages`
+/// buffers (fewer when they would take more than `smemBudget` bytes).
+/// Returns the new loop, or `loop` when nothing was staged.
+scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget) {
+  SmallVector<tt::LoadOp> loads;
+  SetVector<Operation *> slice;
+  int64_t slotBytes = 0;
+  for (Operation &op : *loop.getBody()) {
+    auto load = dyn_cast<tt::LoadOp>(op);
+    if (!load || !stageable(load, loop))
+      continue;
+    SetVector<Operation *> s;
+    if (!collectSlice(loop, load->getOperands(), s))
+      continue;
+    loads.push_back(load);
+    slice.insert(s.begin(), s.end());
+    slotBytes += ringSlotBytes(cast<RankedTensorType>(load.getType()));
+  }
+  while (stages >= 2 && stages * slotBytes > smemBudget)
+    --stages;
+  if (loads.empty() || stages < 2)
+    return loop;
+  SmallVector<Operation *> ordered(slice.begin(), slice.end());
+  llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+
+  MLIRContext *ctx = loop.getContext();
+  Location loc = loop.getLoc();
+  OpBuilder b(loop);
+  Type i32 = b.getI32Type();
+  auto c = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, i32, v); };
+  Value lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
+  Value last = arith::SubIOp::create(b, loc, ub, c(1));
+  SmallVector<Value> rings;
+  for (tt::LoadOp load : loads)
+    rings.push_back(pgpu::AllocRingOp::create(
+        b, loc, pgpu::RingType::get(ctx, stages, cast<RankedTensorType>(load.getType()))));
+  // Copies the blocks of iteration `iv` into `slot` (none past the end;
+  // the addresses use an index inside the iteration space regardless).
+  auto copyBlocks = [&](Value iv, Value slot, Operation *inLoop) {
+    Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
+    IRMapping map;
+    map.map(inLoop ? cast<scf::ForOp>(inLoop).getInductionVar() : loop.getInductionVar(),
+            arith::MinSIOp::create(b, loc, iv, last));
+    for (Operation *op : ordered)
+      b.clone(*op, map);
+    for (auto [load, ring] : llvm::zip(loads, rings))
+      pgpu::AsyncCopyOp::create(b, loc, map.lookupOrDefault(load.getPtr()), ring, slot,
+                                load.getMask() ? map.lookupOrDefault(load.getMask()) : Value(), valid);
+    pgpu::AsyncCommitOp::create(b, loc);
+  };
+  for (int64_t s = 0; s + 1 < stages; ++s)
+    copyBlocks(arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, step, c(s))),
+               c(s), nullptr);
+
+  SmallVector<Value> inits(loop.getInitArgs());
+  inits.push_back(c(0));
+  auto newLoop = scf::ForOp::create(b, loc, lb, ub, step, inits);
+  Block *newBody = newLoop.getBody();
+  newBody->getOperations().splice(newBody->end(), loop.getBody()->getOperations());
+  loop.getInductionVar().replaceAllUsesWith(newLoop.getInductionVar());
+  for (auto [o, n] : llvm::zip(loop.getRegionIterArgs(), newLoop.getRegionIterArgs()))
+    o.replaceAllUsesWith(n);
+  Value slot = newLoop.getRegionIterArgs().back();
+
+  b.setInsertionPointToStart(newBody);
+  pgpu::AsyncWaitOp::create(b, loc, stages - 2);
+  Value atStart = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, slot, c(0));
+  Value previous = arith::SelectOp::create(b, loc, atStart, c(stages - 1),
+                                           arith::SubIOp::create(b, loc, slot, c(1)));
+  Value ahead = arith::AddIOp::create(
+      b, loc, newLoop.getInductionVar(), arith::MulIOp::create(b, loc, step, c(stages - 1)));
+  copyBlocks(ahead, previous, newLoop);
+  for (auto [load, ring] : llvm::zip(loads, rings)) {
+    b.setInsertionPoint(load);
+    load.getResult().replaceAllUsesWith(
+        pgpu::RingReadOp::create(b, loc, load.getType(), ring, slot));
+    load.erase();
+  }
+  auto yield = cast<scf::YieldOp>(newBody->getTerminator());
+  b.setInsertionPoint(yield);
+  Value next = arith::AddIOp::create(b, loc, slot, c(1));
+  Value wrapped = arith::SelectOp::create(
+      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next, c(stages)), c(0),
+      next);
+  SmallVector<Value> yielded(yield.getOperands());
+  yielded.push_back(wrapped);
+  scf::YieldOp::create(b, yield.getLoc(), yielded);
+  yield.erase();
+  // Copies still in flight (into buffers no one reads) end before the
+  // shared memory may be used for anything else.
+  b.setInsertionPointAfter(newLoop);
+  pgpu::AsyncWaitOp::create(b, loc, 0);
+  for (auto [o, n] : llvm::zip(loop.getResults(), newLoop.getResults()))
+    o.replaceAllUsesWith(n);
+  loop.erase();
+  return newLoop;
+}
+
+void pipeline(scf::ForOp loop, int64_t threads, int64_t registerBudget) {
+  if (writesMemory(loop))
     return;
   SmallVector<tt::LoadOp> loads;
   SetVector<Operation *> slice;
@@ -175,8 +320,11 @@ struct PipelinePass : pallas::impl::PallasPipelineBase<PipelinePass> {
       if (innermost && loop.getInductionVar().getType().isInteger(32))
         loops.push_back(loop);
     });
-    for (scf::ForOp loop : loops)
+    for (scf::ForOp loop : loops) {
+      if (!writesMemory(loop))
+        loop = stageDotOperands(loop, numStages, sharedBytes * 3 / 4);
       pipeline(loop, 32 * numWarps, /*registerBudget=*/200);
+    }
   }
 };
 

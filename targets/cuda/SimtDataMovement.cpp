@@ -471,9 +471,11 @@ struct DotLowering : SimtPattern<tt::DotOp> {
     int64_t m = aType.getDimSize(0), k = aType.getDimSize(1), n = bType.getDimSize(1);
     Type accType = cType.getElementType();
     if (hasMmaLayout(cType)) {
+      DotOperand x{a.getA(), stagedOperandAddress(rw, loc, op.getA(), state)};
+      DotOperand y{a.getB(), stagedOperandAddress(rw, loc, op.getB(), state)};
       FailureOr<Value> d = hasWgmmaLayout(cType)
-                               ? lowerDotToWgmma(rw, op, a.getA(), a.getB(), a.getC(), state)
-                               : lowerDotToMma(rw, op, a.getA(), a.getB(), a.getC(), state);
+                               ? lowerDotToWgmma(rw, op, x, y, a.getC(), state)
+                               : lowerDotToMma(rw, op, x, y, a.getC(), state);
       if (failed(d))
         return op.emitError("internal error: no mma layout for this dot");
       rw.replaceOp(op, *d);

@@ -1,5 +1,6 @@
 //===- SimtLowering.cpp - layouts, shared memory and small builders -------===//
 #include "SimtLowering.h"
+#include "pallas/Gpu/Gpu.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -79,6 +80,8 @@ SimtTypeConverter::SimtTypeConverter(MLIRContext *ctx, int64_t threads)
     : threads(threads) {
   addConversion([](Type t) { return t; });
   addConversion([ctx](tt::PointerType) -> Type { return IntegerType::get(ctx, 64); });
+  // A ring is its byte offset in the rings' area.
+  addConversion([ctx](pgpu::RingType) -> Type { return IntegerType::get(ctx, 32); });
   addConversion([this, ctx](RankedTensorType t) -> Type {
     Type elem = t.getElementType();
     if (isa<tt::PointerType>(elem))

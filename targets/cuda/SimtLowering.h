@@ -59,6 +59,38 @@ std::optional<MmaLayout> mmaLayoutOf(RankedTensorType type, int64_t threads);
 /// (one m64 tile per warpgroup, n a multiple of 8 up to 256).
 std::optional<MmaLayout> wgmmaLayout(int64_t m, int64_t n, int64_t threads);
 
+/// How a tensor-core dot lays out an operand tile [d0, d1] in shared
+/// memory. For wgmma: with the 128-byte swizzle where rows are a multiple
+/// of 128 bytes (`swizzled`: columns of 128-byte-wide atoms, each row of
+/// an atom 128 contiguous bytes whose 16-byte chunks are permuted by XOR
+/// with row % 8; atoms `atomColumnBytes` apart), else as core matrices (8
+/// rows x 16 bytes each, stored contiguously, `rowGroupBytes` apart per 8
+/// rows and `colGroupBytes` apart per 16 bytes of a row). For mma.sync:
+/// row-major with rows `rowBytes` apart (padded for its fragment loads).
+/// Either way 16 bytes of a row from a multiple of 16 bytes on are
+/// contiguous.
+struct OperandSmemLayout {
+  bool swizzled = false;
+  int64_t atomColumnBytes = 0;
+  bool coreMatrices = false;
+  int64_t rowGroupBytes = 0, colGroupBytes = 0;
+  int64_t rowBytes = 0;
+  int64_t elemBytes = 0;
+  /// The whole tile, a multiple of 16.
+  int64_t bytes = 0;
+  /// The byte offset (i32) of element (`row`, `col`).
+  Value offsetOf(OpBuilder &b, Location loc, Value row, Value col) const;
+};
+/// Where a ring (pallas_gpu.alloc_ring) lives in shared memory.
+struct RingPlacement {
+  int64_t offset = 0;    ///< from the start of the rings' area
+  int64_t slotBytes = 0; ///< one buffer
+  /// How a buffer holds its tile: as the dot that reads it wants.
+  OperandSmemLayout layout;
+  /// Whether wgmma reads it (through the async proxy).
+  bool feedsWgmma = false;
+};
+
 /// Per-kernel state shared by the patterns.
 struct SimtState {
   /// For each tensor load and store (computed before the conversion starts,
@@ -68,10 +100,21 @@ struct SimtState {
   int64_t threads = 128;
   /// The thread index (i32), defined at the kernel entry.
   Value tid;
-  /// The dynamic shared memory base (!llvm.ptr<3>), defined at the entry.
+  /// Where ops that exchange values through shared memory put them
+  /// (!llvm.ptr<3>, defined at the entry): the scratch area, at the start
+  /// or, when used while rings are live, right after the rings.
   Value smem;
-  /// The largest shared-memory footprint any op needs, in bytes.
+  /// The largest shared-memory footprint any op needs there, in bytes.
   int64_t smemBytes = 0;
+  /// The start of dynamic shared memory, where the rings are.
+  Value ringBase;
+  /// The rings (by their pallas_gpu.alloc_ring op) and the bytes they take.
+  llvm::DenseMap<Operation *, RingPlacement> rings;
+  int64_t ringBytes = 0;
+  bool scratchAfterRings = false;
+  /// Where the scratch area starts when it follows the rings (on 1024
+  /// bytes, where swizzled operands must start).
+  int64_t scratchOffset() const { return (ringBytes + 1023) / 1024 * 1024; }
 };
 
 /// Tensors become vector<R x elem> per thread; pointers become i64
@@ -145,13 +188,43 @@ void reserveSmem(SimtState &s, int64_t bytes);
 SmallVector<Value> combine(OpBuilder &b, Location loc, Region &region,
                            ValueRange acc, ValueRange x);
 
+// --- Dot operands in shared memory -----------------------------------------
+
+/// wgmma's layout for `tile` (either operand: A K-major, B MN-major):
+/// swizzled where it can be, else core matrices.
+OperandSmemLayout wgmmaOperandLayout(RankedTensorType tile);
+/// Row-major with rows padded by 16 bytes (mma.sync).
+OperandSmemLayout paddedRowLayout(RankedTensorType tile);
+/// The layout `dot` (by its result's encoding) reads operand `index` in.
+OperandSmemLayout dotOperandLayout(tt::DotOp dot, unsigned index);
+/// Writes a tensor held in the blocked layout into shared memory at
+/// `base` (!llvm.ptr<3>) in `layout`, a vector store per chunk. The caller
+/// places barriers.
+void writeOperand(OpBuilder &b, Location loc, SimtState &s, Value base, Value perThread,
+                  RankedTensorType type, const OperandSmemLayout &layout);
+/// An operand as a dot lowering gets it: in registers (blocked layout),
+/// or, when pallas-pipeline staged it, already in shared memory at `smem`
+/// in dotOperandLayout's layout.
+struct DotOperand {
+  Value regs;
+  Value smem;
+};
+
 /// The dot on tensor cores (mma.sync) for a result in the mma layout.
-FailureOr<Value> lowerDotToMma(OpBuilder &b, tt::DotOp op, Value a, Value bOperand,
+FailureOr<Value> lowerDotToMma(OpBuilder &b, tt::DotOp op, DotOperand a, DotOperand bOperand,
                                Value c, SimtState &state);
 /// The dot on Hopper's warpgroup MMA (wgmma) for a result in the wgmma
 /// layout.
-FailureOr<Value> lowerDotToWgmma(OpBuilder &b, tt::DotOp op, Value a, Value bOperand,
+FailureOr<Value> lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand a, DotOperand bOperand,
                                  Value c, SimtState &state);
+
+/// Patterns for the pallas_gpu ring ops (alloc_ring, async_copy,
+/// async_commit, async_wait, ring_read); rings become their i32 offset.
+void populateRingPatterns(const TypeConverter &tc, RewritePatternSet &patterns, SimtState &state);
+/// The staged operand `v` of a dot (a pallas_gpu.ring_read result): where
+/// its buffer is; null when `v` is not staged.
+Value stagedOperandAddress(ConversionPatternRewriter &rw, Location loc, Value v,
+                           const SimtState &state);
 
 /// Patterns for the ops that move elements between threads (broadcast,
 /// trans, join, reduce, scan, dot).

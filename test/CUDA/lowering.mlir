@@ -8,7 +8,7 @@
 
 // CHECK: module attributes {gpu.container_module, pallas.shared_bytes = [[MAXSMEM:[0-9]+]] : i64}
 // CHECK: gpu.module @pallas_kernels {
-// CHECK: llvm.mlir.global external @__pallas_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+// CHECK: llvm.mlir.global external @__pallas_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 
 // Elementwise over 512 elements on 128 threads: four consecutive elements
 // per thread, one vector<4xf32> each; a 16-byte vector access when the chunk

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
+#include "pallas/Gpu/Gpu.h"
 #include "pallas/Triton/Triton.h"
 
 namespace mlir::pallas {

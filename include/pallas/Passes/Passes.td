@@ -93,26 +93,36 @@ def ConvertPallasToTriton : Pass<"convert-pallas-to-triton", "::mlir::ModuleOp">
 }
 
 def PallasPipeline : Pass<"pallas-pipeline", "::mlir::ModuleOp"> {
-  let summary = "issue a loop's global loads one iteration ahead (tile IR)";
+  let summary = "issue a loop's global loads ahead of their use (tile IR)";
   let description = [{
-    Runs on tile IR for CUDA targets. In innermost scf.for loops that
-    write no memory (no stores or atomics), tensor loads whose addresses
-    and masks depend only on the induction variable
-    and loop invariants (through pure ops) are issued for the next
-    iteration at the top of the body and carried as loop values, the first
-    one before the loop; the last iteration loads a block of the iteration
-    space again (index min(k + step, ub - 1); the loads keep their bounds
-    masks, the values are dropped). The blocks of iteration k + 1 are then
-    in flight while iteration k computes
-    (num-stages = 2; fewer stages leave loops as they are). Loops whose two
-    blocks in flight and carried values would need more than 200 registers
-    per thread (estimated at 32 bits per element) are left alone.
+    Runs on tile IR for CUDA targets, after pallas-assign-layouts. In
+    innermost scf.for loops that write no memory (no stores or atomics),
+    tensor loads whose addresses and masks depend only on the induction
+    variable and loop invariants (through pure ops) are issued ahead:
+
+    * A 2-D block used only as operand A or B of a tensor-core dot (result
+      in an mma encoding) whose masked-off elements read as zero goes
+      through a `pallas_gpu` ring of num-stages shared-memory buffers:
+      asynchronous copies run num-stages - 1 iterations ahead, the dot
+      reads the buffer (`pallas_gpu.ring_read`). Fewer stages are used when
+      the rings would take more than 3/4 of `shared-bytes`; below two,
+      none.
+    * Other loads are issued one iteration ahead into registers, carried
+      as loop values (the last iteration loads a block of the iteration
+      space again, index min(k + step, ub - 1), its value dropped), unless
+      two blocks in flight and the carried values would need more than 200
+      registers per thread (estimated at 32 bits per element).
+
+    num-stages below 2 leaves loops as they are.
   }];
   let options = [Option<"numStages", "num-stages", "int64_t", "2",
-                        "pipeline depth (values above 2 act as 2)">,
+                        "pipeline depth (shared-memory buffers per dot operand)">,
                  Option<"numWarps", "num-warps", "int64_t", "4",
-                        "warps per CTA (to estimate registers per thread)">];
-  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+                        "warps per CTA (to estimate registers per thread)">,
+                 Option<"sharedBytes", "shared-bytes", "int64_t", "49152",
+                        "shared memory a CTA may use, in bytes">];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::pallas::pgpu::PallasGpuDialect"];
 }
 
 def PallasAssignLayouts : Pass<"pallas-assign-layouts", "::mlir::ModuleOp"> {

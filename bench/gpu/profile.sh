@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Profiles one compiled case on the GPU machine with Nsight Compute: random
+# inputs for its spec, one launch of its sm_90a artifact under `ncu`.
+# Run from the repository root with .device/ carried (bench/gpu/prepare.sh).
+#
+#   bench/gpu/profile.sh CASE [ncu options...]   (default: --set full)
+set -euo pipefail
+case=${1:?usage: bench/gpu/profile.sh CASE [ncu options...]}; shift
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+build="${PALLAS_LAUNCH_BUILD:-/tmp/pallas-launch-build}"
+gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
+cmake -S runtime -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release >"$build.log" 2>&1
+cmake --build "$build" -j >>"$build.log" 2>&1
+dir=.device/gpu/$case
+work=$(mktemp -d)
+python3 - "$dir/spec.json" "$work" <<'PY'
+import json, sys, numpy as np
+spec, work = json.load(open(sys.argv[1])), sys.argv[2]
+rng = np.random.default_rng(0)
+dt = {"f32": np.float32, "bf16": np.float32, "f16": np.float16, "i32": np.int32}
+for i, a in enumerate(spec["inputs"]):
+    x = rng.standard_normal(a["shape"]).astype(np.float32)
+    # bf16 as its bits (uint16), as the launcher reads it.
+    x = (x.view(np.uint32) >> 16).astype(np.uint16) if a["dtype"] == "bf16" else x.astype(dt[a["dtype"]])
+    np.save(f"{work}/in{i}.npy", x)
+print(" ".join(f"{work}/in{i}.npy" for i in range(len(spec["inputs"]))))
+PY
+ins=$(ls "$work"/in*.npy | sort)
+outs=$(python3 -c "import json;print(' '.join('$work/out%d.npy'%i for i in range(len(json.load(open('$dir/spec.json'))['outputs']))))")
+opts=("$@"); [ ${#opts[@]} -eq 0 ] && opts=(--set full)
+ncu "${opts[@]}" "$build/bin/pallas-launch" "$dir/sm_90a" --inputs $ins --outputs $outs

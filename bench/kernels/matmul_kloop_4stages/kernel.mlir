@@ -1,0 +1,19 @@
+// matmul_kloop (128x128 tiles) with four pipeline stages.
+pallas.kernel @matmul_kloop_4stages(%x: !pallas.ref<128x4096xbf16>, %y: !pallas.ref<4096x128xbf16>,
+                            %z: !pallas.ref<128x128xbf16>) {
+  %acc0 = arith.constant dense<0.0> : tensor<128x128xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %steps = arith.constant 64 : i32
+  %acc = scf.for %k = %c0 to %steps step %c1 iter_args(%acc_i = %acc0) -> (tensor<128x128xf32>) : i32 {
+    %off = arith.muli %k, %c64 : i32
+    %a = pallas.load %x[:, ds(%off, 64)] : !pallas.ref<128x4096xbf16> -> tensor<128x64xbf16>
+    %b = pallas.load %y[ds(%off, 64), :] : !pallas.ref<4096x128xbf16> -> tensor<64x128xbf16>
+    %p = pallas.dot %a, %b acc %acc_i : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32> -> tensor<128x128xf32>
+    scf.yield %p : tensor<128x128xf32>
+  }
+  %r = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xbf16>
+  pallas.store %z[...], %r : !pallas.ref<128x128xbf16>, tensor<128x128xbf16>
+  pallas.return
+}

@@ -1,0 +1,89 @@
+//===- GpuOps.td - tile IR ops for staging blocks in shared memory -*- tablegen -*-===//
+//
+// The CUDA target's additions to tile IR: pallas-pipeline streams a loop's
+// dot operands from global memory into rings of shared-memory buffers with
+// asynchronous copies (cp.async), several iterations ahead, and the dot
+// reads them from there. A ring is `stages` buffers of one tile each;
+// copies are issued and awaited in groups, per thread, as cp.async works.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PALLAS_GPU_OPS
+#define PALLAS_GPU_OPS
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/BuiltinTypes.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def PallasGpu_Dialect : Dialect {
+  let name = "pallas_gpu";
+  let summary = "shared-memory staging of tile IR blocks on CUDA targets";
+  let cppNamespace = "::mlir::pallas::pgpu";
+  let useDefaultTypePrinterParser = 1;
+}
+
+class PG_Op<string mnemonic, list<Trait> traits = []> : Op<PallasGpu_Dialect, mnemonic, traits>;
+
+def PG_RingType : TypeDef<PallasGpu_Dialect, "Ring"> {
+  let mnemonic = "ring";
+  let summary = "`stages` shared-memory buffers, each holding one tile";
+  let parameters = (ins "int64_t":$stages, "::mlir::RankedTensorType":$tile);
+  let assemblyFormat = "`<` $stages `,` $tile `>`";
+}
+
+def PG_PtrTensor : RankedTensorOf<[AnyType]>;
+def PG_BoolTensor : RankedTensorOf<[I1]>;
+
+def PG_AllocRingOp : PG_Op<"alloc_ring", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "a ring of shared-memory tile buffers, live for the kernel";
+  let results = (outs PG_RingType:$ring);
+  let assemblyFormat = "attr-dict `:` type($ring)";
+}
+
+def PG_AsyncCopyOp : PG_Op<"async_copy", [AttrSizedOperandSegments,
+                                          MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "start copying a tile from global memory into a ring buffer";
+  let description = [{
+    Each element of `ptr` (a tensor of `!tt.ptr`, shaped as the ring's
+    tile) is copied into buffer `slot` of the ring; elements whose `mask`
+    is false, or all of them when `pred` is false, become zero (their
+    addresses are not read). The copy completes at a later
+    `pallas_gpu.async_wait`, counted by `pallas_gpu.async_commit` groups.
+  }];
+  let arguments = (ins PG_PtrTensor:$ptr, PG_RingType:$ring, I32:$slot,
+                       Optional<PG_BoolTensor>:$mask, Optional<I1>:$pred);
+  let assemblyFormat = [{
+    $ptr `into` $ring `[` $slot `]` (`mask` $mask^)? (`if` $pred^)? attr-dict
+    `:` type($ptr) `,` qualified(type($ring)) (`,` type($mask)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def PG_AsyncCommitOp : PG_Op<"async_commit", [MemoryEffects<[MemWrite]>]> {
+  let summary = "close the group of copies this thread started since the last one";
+  let assemblyFormat = "attr-dict";
+}
+
+def PG_AsyncWaitOp : PG_Op<"async_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait until at most `pending` groups are in flight, CTA-wide";
+  let description = [{
+    Every thread waits for its own copies but the last `pending` groups,
+    then the CTA synchronizes: afterwards every thread sees every completed
+    copy, and every thread has finished what it did before (so buffers read
+    earlier may be overwritten).
+  }];
+  let arguments = (ins I64Attr:$pending);
+  let assemblyFormat = "$pending attr-dict";
+}
+
+def PG_RingReadOp : PG_Op<"ring_read", [MemoryEffects<[MemRead]>]> {
+  let summary = "the tile in buffer `slot` of a ring";
+  let arguments = (ins PG_RingType:$ring, I32:$slot);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $ring `[` $slot `]` attr-dict `:` qualified(type($ring)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif

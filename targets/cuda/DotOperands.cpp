@@ -1,0 +1,99 @@
+//===- DotOperands.cpp - where tensor-core dots read operands from --------===//
+//
+// Both tensor-core lowerings read A and B from shared memory, each in its
+// own layout; pallas-pipeline's copies put staged operands straight into
+// that layout. One description of the layouts serves the writers (from
+// registers, or cp.async from global memory) and the readers.
+//
+//===----------------------------------------------------------------------===//
+#include "SimtLowering.h"
+
+using namespace mlir;
+using namespace mlir::pallas;
+using namespace mlir::pallas::cuda;
+
+/// Core matrices are 128 bytes apart plus 16: row r of the core matrices
+/// next to each other along a row of the tile then falls in different banks
+/// (plain 128-byte spacing would put them all in the same ones).
+static constexpr int64_t kCoreSpacing = 144;
+
+static int64_t roundUp16(int64_t bytes) { return (bytes + 15) / 16 * 16; }
+
+OperandSmemLayout cuda::wgmmaOperandLayout(RankedTensorType tile) {
+  OperandSmemLayout l;
+  l.elemBytes = smemElementBytes(tile.getElementType());
+  int64_t rowBytes = tile.getDimSize(1) * l.elemBytes;
+  if (rowBytes % 128 == 0 && tile.getDimSize(0) % 8 == 0) {
+    // 128-byte swizzle: 16-byte pieces of a row that are neighbours in
+    // global memory stay neighbours here (so cp.async requests coalesce),
+    // and the 8 rows wgmma reads at once fall in different banks.
+    l.swizzled = true;
+    l.atomColumnBytes = tile.getDimSize(0) * 128;
+    l.bytes = l.atomColumnBytes * (rowBytes / 128);
+    return l;
+  }
+  l.coreMatrices = true;
+  l.elemBytes = smemElementBytes(tile.getElementType());
+  int64_t perCore = 16 / l.elemBytes;
+  l.colGroupBytes = kCoreSpacing;
+  l.rowGroupBytes = (tile.getDimSize(1) + perCore - 1) / perCore * kCoreSpacing;
+  l.bytes = roundUp16((tile.getDimSize(0) + 7) / 8 * l.rowGroupBytes);
+  return l;
+}
+
+OperandSmemLayout cuda::paddedRowLayout(RankedTensorType tile) {
+  OperandSmemLayout l;
+  l.elemBytes = smemElementBytes(tile.getElementType());
+  l.rowBytes = tile.getDimSize(1) * l.elemBytes + 16;
+  l.bytes = roundUp16(tile.getDimSize(0) * l.rowBytes);
+  return l;
+}
+
+OperandSmemLayout cuda::dotOperandLayout(tt::DotOp dot, unsigned index) {
+  auto tile = cast<RankedTensorType>(index == 0 ? dot.getA().getType() : dot.getB().getType());
+  return hasWgmmaLayout(dot.getType()) ? wgmmaOperandLayout(tile) : paddedRowLayout(tile);
+}
+
+Value OperandSmemLayout::offsetOf(OpBuilder &b, Location loc, Value row, Value col) const {
+  auto mul = [&](Value v, int64_t k) { return arith::MulIOp::create(b, loc, v, constI32(b, loc, k)); };
+  auto add = [&](Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); };
+  if (swizzled) {
+    // Byte b of row r: atom column b / 128, chunk (b % 128) / 16 stored at
+    // chunk ((b % 128) / 16) ^ (r % 8) of the row.
+    Value byte = mul(col, elemBytes);
+    auto div = [&](Value v, int64_t k) { return arith::DivUIOp::create(b, loc, v, constI32(b, loc, k)); };
+    auto rem = [&](Value v, int64_t k) { return arith::RemUIOp::create(b, loc, v, constI32(b, loc, k)); };
+    Value chunk = arith::XOrIOp::create(b, loc, div(rem(byte, 128), 16), rem(row, 8));
+    return add(add(mul(div(byte, 128), atomColumnBytes), mul(row, 128)),
+               add(mul(chunk, 16), rem(byte, 16)));
+  }
+  if (!coreMatrices)
+    return add(mul(row, rowBytes), mul(col, elemBytes));
+  int64_t perCore = 16 / elemBytes;
+  auto div = [&](Value v, int64_t k) { return arith::DivUIOp::create(b, loc, v, constI32(b, loc, k)); };
+  auto rem = [&](Value v, int64_t k) { return arith::RemUIOp::create(b, loc, v, constI32(b, loc, k)); };
+  return add(add(mul(div(row, 8), rowGroupBytes), mul(div(col, perCore), colGroupBytes)),
+             add(mul(rem(row, 8), 16), mul(rem(col, perCore), elemBytes)));
+}
+
+void cuda::writeOperand(OpBuilder &b, Location loc, SimtState &s, Value base, Value perThread,
+                        RankedTensorType type, const OperandSmemLayout &layout) {
+  int64_t cols = type.getDimSize(1);
+  BlockedLayout blocked(type.getNumElements(), s.threads);
+  SmallVector<Value> idx = slotElementIndices(b, loc, s, type.getNumElements());
+  // A chunk is one store when it stays within a row and, for core
+  // matrices, within 16 bytes.
+  int64_t vec = blocked.vec;
+  if (cols % vec || ((layout.coreMatrices || layout.swizzled) && vec * layout.elemBytes > 16))
+    vec = 1;
+  for (int64_t i = 0; i < blocked.perThread; i += vec) {
+    Value row = arith::DivUIOp::create(b, loc, idx[i], constI32(b, loc, cols));
+    Value col = arith::RemUIOp::create(b, loc, idx[i], constI32(b, loc, cols));
+    Value ptr = smemByteAddress(b, loc, base, layout.offsetOf(b, loc, row, col));
+    SmallVector<Value> vals;
+    for (int64_t j = 0; j < vec; ++j)
+      vals.push_back(extractSlot(b, loc, perThread, i + j));
+    LLVM::StoreOp::create(b, loc, vec == 1 ? vals[0] : buildVector(b, loc, vals), ptr,
+                          std::min<int64_t>(vec * layout.elemBytes, 16));
+  }
+}

@@ -1,0 +1,216 @@
+//===- RingLowering.cpp - shared-memory rings and cp.async ----------------===//
+//
+// The pallas_gpu ops pallas-pipeline adds, per thread: a ring is a byte
+// offset in the rings' area at the start of dynamic shared memory (placed
+// before the conversion, in the layout of the dot that reads it); an
+// async_copy is one cp.async per contiguous, aligned piece of the thread's
+// chunks (src-size 0 where masked off, which zero-fills), or plain loads and
+// stores where nothing is known of the addresses; commit and wait are
+// cp.async's groups, the wait followed by a CTA barrier. As in other
+// cp.async-to-wgmma pipelines, the wait and barrier order the copies before
+// the wgmma that reads them, with no proxy fence (whose memory barrier would
+// also wait for the copies still in flight).
+//
+//===----------------------------------------------------------------------===//
+#include "SimtLowering.h"
+#include "pallas/Gpu/Gpu.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::pallas;
+using namespace mlir::pallas::cuda;
+
+namespace {
+
+const RingPlacement *placementOf(Value ring, const SimtState &s) {
+  auto alloc = ring.getDefiningOp<pgpu::AllocRingOp>();
+  if (!alloc)
+    return nullptr;
+  auto it = s.rings.find(alloc);
+  return it == s.rings.end() ? nullptr : &it->second;
+}
+
+/// The address of buffer `slot` (i32) of the ring at `ringOffset` (i32).
+Value slotAddress(OpBuilder &b, Location loc, const SimtState &s, Value ringOffset, Value slot,
+                  const RingPlacement &p) {
+  Value bytes = arith::AddIOp::create(
+      b, loc, ringOffset, arith::MulIOp::create(b, loc, slot, constI32(b, loc, p.slotBytes)));
+  return smemByteAddress(b, loc, s.ringBase, bytes);
+}
+
+struct AllocRingLowering : SimtPattern<pgpu::AllocRingOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::AllocRingOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    auto it = state.rings.find(op);
+    if (it == state.rings.end())
+      return op.emitError("internal error: ring without a place in shared memory");
+    rw.replaceOp(op, constI32(rw, op.getLoc(), it->second.offset));
+    return success();
+  }
+};
+
+struct AsyncCopyLowering : SimtPattern<pgpu::AsyncCopyOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::AsyncCopyOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    const RingPlacement *p = placementOf(op.getRing(), state);
+    if (!p)
+      return op.emitError("internal error: copy into a ring of unknown place");
+    RankedTensorType tile = op.getRing().getType().getTile();
+    const OperandSmemLayout &layout = p->layout;
+    int64_t eb = layout.elemBytes, cols = tile.getDimSize(1);
+    Value base = slotAddress(rw, loc, state, a.getRing(), a.getSlot(), *p);
+    BlockedLayout blocked(tile.getNumElements(), state.threads);
+
+    // cp.async moves 4, 8 or 16 bytes: pieces of the chunks that are
+    // contiguous and aligned in global memory, under one mask bit, and
+    // within a row (and 16 bytes) in shared memory.
+    int64_t piece = std::min<int64_t>(blocked.vec, 16 / eb);
+    int64_t pieceBytes = piece * eb;
+    bool known = false;
+    if (auto it = state.access.find(op); it != state.access.end()) {
+      auto [ptrInfo, maskInfo] = it->second;
+      known = pieceBytes >= 4 && cols % piece == 0 && ptrInfo.contiguity >= piece &&
+              ptrInfo.divisibility >= pieceBytes &&
+              (!op.getMask() || maskInfo.constancy >= piece);
+    }
+    if (!known)
+      piece = 1;
+
+    auto emit = [&](OpBuilder &b, Location l) {
+      SmallVector<Value> idx = slotElementIndices(b, l, state, tile.getNumElements());
+      for (int64_t i = 0; i < blocked.perThread; i += piece) {
+        Value row = arith::DivUIOp::create(b, l, idx[i], constI32(b, l, cols));
+        Value col = arith::RemUIOp::create(b, l, idx[i], constI32(b, l, cols));
+        Value dst = smemByteAddress(b, l, base, layout.offsetOf(b, l, row, col));
+        Value src = LLVM::IntToPtrOp::create(b, l, LLVM::LLVMPointerType::get(b.getContext(), 1),
+                                             extractSlot(b, l, a.getPtr(), i));
+        Value valid = a.getPred();
+        if (a.getMask()) {
+          Value m = extractSlot(b, l, a.getMask(), i);
+          valid = valid ? (Value)arith::AndIOp::create(b, l, valid, m) : m;
+        }
+        if (known) {
+          Value srcSize;
+          if (valid)
+            srcSize = arith::SelectOp::create(b, l, valid, constI32(b, l, pieceBytes),
+                                              constI32(b, l, 0));
+          NVVM::CpAsyncOp::create(b, l, dst, src, static_cast<uint32_t>(pieceBytes),
+                                  pieceBytes == 16 ? NVVM::LoadCacheModifierKind::CG
+                                                   : NVVM::LoadCacheModifierKind::CA,
+                                  srcSize);
+          continue;
+        }
+        // Nothing known of the addresses: one element at a time, now.
+        Type elem = tile.getElementType();
+        Value v;
+        if (valid) {
+          auto ifOp = scf::IfOp::create(b, l, elem, valid, /*withElse=*/true);
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(ifOp.thenBlock());
+          scf::YieldOp::create(b, l, ValueRange{LLVM::LoadOp::create(b, l, elem, src, eb)});
+          b.setInsertionPointToStart(ifOp.elseBlock());
+          scf::YieldOp::create(
+              b, l, ValueRange{arith::ConstantOp::create(b, l, elem, b.getZeroAttr(elem))});
+          v = ifOp.getResult(0);
+        } else {
+          v = LLVM::LoadOp::create(b, l, elem, src, eb);
+        }
+        LLVM::StoreOp::create(b, l, v, dst, eb);
+      }
+    };
+    // wgmma reads through the async proxy: plain stores (unlike cp.async,
+    // whose completion the wait observes) need a proxy fence before it. A
+    // fence here would also wait for the copies in flight.
+    auto fenceStores = [&](OpBuilder &b, Location l) {
+      if (!known && p->feedsWgmma)
+        NVVM::FenceProxyOp::create(b, l, NVVM::ProxyKind::async_shared,
+                                   NVVM::SharedSpaceAttr::get(b.getContext(),
+                                                              NVVM::SharedSpace::shared_cta));
+    };
+    if (blocked.replicated()) {
+      // Replicas would copy the same elements again: only owners copy.
+      auto ifOp = scf::IfOp::create(rw, loc, isOwner(rw, loc, state, tile.getNumElements()),
+                                    /*withElse=*/false);
+      OpBuilder::InsertionGuard g(rw);
+      rw.setInsertionPointToStart(ifOp.thenBlock());
+      emit(rw, loc);
+    } else {
+      emit(rw, loc);
+    }
+    fenceStores(rw, loc);
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+struct AsyncCommitLowering : SimtPattern<pgpu::AsyncCommitOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::AsyncCommitOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    NVVM::CpAsyncCommitGroupOp::create(rw, op.getLoc());
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+struct AsyncWaitLowering : SimtPattern<pgpu::AsyncWaitOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::AsyncWaitOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    NVVM::CpAsyncWaitGroupOp::create(rw, loc, op.getPending());
+    barrier(rw, loc);
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+/// The tile into registers (blocked layout). A dot reading the buffer in
+/// place leaves these loads unused, and they are dropped.
+struct RingReadLowering : SimtPattern<pgpu::RingReadOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::RingReadOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    const RingPlacement *p = placementOf(op.getRing(), state);
+    if (!p)
+      return op.emitError("internal error: read of a ring of unknown place");
+    auto tile = cast<RankedTensorType>(op.getType());
+    int64_t cols = tile.getDimSize(1);
+    Value base = slotAddress(rw, loc, state, a.getRing(), a.getSlot(), *p);
+    SmallVector<Value> elems;
+    for (Value idx : slotElementIndices(rw, loc, state, tile)) {
+      Value row = arith::DivUIOp::create(rw, loc, idx, constI32(rw, loc, cols));
+      Value col = arith::RemUIOp::create(rw, loc, idx, constI32(rw, loc, cols));
+      Value ptr = smemByteAddress(rw, loc, base, p->layout.offsetOf(rw, loc, row, col));
+      elems.push_back(LLVM::LoadOp::create(rw, loc, tile.getElementType(), ptr,
+                                           p->layout.elemBytes));
+    }
+    rw.replaceOp(op, buildVector(rw, loc, elems));
+    return success();
+  }
+};
+
+} // namespace
+
+Value cuda::stagedOperandAddress(ConversionPatternRewriter &rw, Location loc, Value v,
+                                 const SimtState &state) {
+  auto read = v.getDefiningOp<pgpu::RingReadOp>();
+  if (!read)
+    return {};
+  const RingPlacement *p = placementOf(read.getRing(), state);
+  if (!p)
+    return {};
+  Value slot = rw.getRemappedValue(read.getSlot());
+  return slotAddress(rw, loc, state, constI32(rw, loc, p->offset), slot, *p);
+}
+
+void cuda::populateRingPatterns(const TypeConverter &tc, RewritePatternSet &patterns,
+                                SimtState &state) {
+  patterns.add<AllocRingLowering, AsyncCopyLowering, AsyncCommitLowering, AsyncWaitLowering,
+               RingReadLowering>(tc, patterns.getContext(), state);
+}

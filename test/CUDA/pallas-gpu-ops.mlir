@@ -1,0 +1,44 @@
+// The pallas_gpu ops print and parse back; malformed ones are rejected.
+// RUN: pallas-opt %s -split-input-file -verify-diagnostics | FileCheck %s
+
+// CHECK-LABEL: tt.func @ring_ops
+// CHECK: %[[R:.*]] = pallas_gpu.alloc_ring : <2, tensor<16x16xf16>>
+// CHECK: pallas_gpu.async_copy %{{.*}} into %[[R]][%{{.*}}] mask %{{.*}} if %{{.*}} : tensor<16x16x!tt.ptr<f16>>, !pallas_gpu.ring<2, tensor<16x16xf16>>, tensor<16x16xi1>
+// CHECK: pallas_gpu.async_commit
+// CHECK: pallas_gpu.async_wait 1
+// CHECK: pallas_gpu.ring_read %[[R]][%{{.*}}] : !pallas_gpu.ring<2, tensor<16x16xf16>> -> tensor<16x16xf16>
+tt.func @ring_ops(%p: tensor<16x16x!tt.ptr<f16>>, %m: tensor<16x16xi1>, %s: i32, %c: i1) {
+  %r = pallas_gpu.alloc_ring : <2, tensor<16x16xf16>>
+  pallas_gpu.async_copy %p into %r[%s] mask %m if %c : tensor<16x16x!tt.ptr<f16>>, !pallas_gpu.ring<2, tensor<16x16xf16>>, tensor<16x16xi1>
+  pallas_gpu.async_commit
+  pallas_gpu.async_wait 1
+  %t = pallas_gpu.ring_read %r[%s] : !pallas_gpu.ring<2, tensor<16x16xf16>> -> tensor<16x16xf16>
+  tt.return
+}
+
+// -----
+
+tt.func @copy_wrong_tile(%p: tensor<16x8x!tt.ptr<f16>>, %s: i32) {
+  %r = pallas_gpu.alloc_ring : <2, tensor<16x16xf16>>
+  // expected-error @+1 {{copies 'tensor<16x8x!tt.ptr<f16>>' into a ring of 'tensor<16x16xf16>'}}
+  pallas_gpu.async_copy %p into %r[%s] : tensor<16x8x!tt.ptr<f16>>, !pallas_gpu.ring<2, tensor<16x16xf16>>
+  tt.return
+}
+
+// -----
+
+tt.func @copy_wrong_mask(%p: tensor<16x16x!tt.ptr<f16>>, %m: tensor<16xi1>, %s: i32) {
+  %r = pallas_gpu.alloc_ring : <2, tensor<16x16xf16>>
+  // expected-error @+1 {{mask shape differs from the tile's}}
+  pallas_gpu.async_copy %p into %r[%s] mask %m : tensor<16x16x!tt.ptr<f16>>, !pallas_gpu.ring<2, tensor<16x16xf16>>, tensor<16xi1>
+  tt.return
+}
+
+// -----
+
+tt.func @read_wrong_type(%s: i32) {
+  %r = pallas_gpu.alloc_ring : <2, tensor<16x16xf16>>
+  // expected-error @+1 {{reads 'tensor<16x16xf32>' from a ring of 'tensor<16x16xf16>'}}
+  %t = pallas_gpu.ring_read %r[%s] : !pallas_gpu.ring<2, tensor<16x16xf16>> -> tensor<16x16xf32>
+  tt.return
+}
