@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "SimtLowering.h"
 
+#include "mlir/IR/Matchers.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -533,11 +535,19 @@ struct LayoutCastLowering : SimtPattern<tensor::CastOp> {
       rw.replaceOp(op, a.getSource());
       return success();
     }
-    smemWriteTensor(rw, loc, state, 0, a.getSource(), src);
+    // A splat needs no exchange: every thread already holds the value.
+    SplatElementsAttr splat;
+    if (matchPattern(op.getSource(), m_Constant(&splat))) {
+      auto type = cast<VectorType>(getTypeConverter()->convertType(dst));
+      rw.replaceOpWithNewOp<arith::ConstantOp>(
+          op, type, SplatElementsAttr::get(type, splat.getSplatValue<Attribute>()));
+      return success();
+    }
+    smemWriteTensor(rw, loc, state, 0, a.getSource(), src, /*padded=*/true);
     Type elem = cast<VectorType>(a.getSource().getType()).getElementType();
     SmallVector<Value> elems;
     for (Value idx : slotElementIndices(rw, loc, state, dst))
-      elems.push_back(smemLoad(rw, loc, state, elem, 0, idx));
+      elems.push_back(smemLoad(rw, loc, state, elem, 0, paddedIndex(rw, loc, idx)));
     rw.replaceOp(op, buildVector(rw, loc, elems));
     return success();
   }

@@ -251,17 +251,24 @@ int64_t cuda::smemWriteTensor(OpBuilder &b, Location loc, SimtState &s,
   return smemWriteTensor(b, loc, s, offset, perThread, type);
 }
 
+Value cuda::paddedIndex(OpBuilder &b, Location loc, Value index) {
+  return arith::AddIOp::create(b, loc, index,
+                               arith::DivUIOp::create(b, loc, index, constI32(b, loc, 32)));
+}
+
 int64_t cuda::smemWriteTensor(OpBuilder &b, Location loc, SimtState &s,
-                              int64_t offset, Value perThread, RankedTensorType type) {
+                              int64_t offset, Value perThread, RankedTensorType type,
+                              bool padded) {
   Type elem = cast<VectorType>(perThread.getType()).getElementType();
   int64_t n = type.getNumElements();
-  int64_t bytes = n * smemElementBytes(elem);
+  int64_t bytes = (padded ? n + n / 32 : n) * smemElementBytes(elem);
   reserveSmem(s, offset + bytes);
   barrier(b, loc);
   SmallVector<Value> idx = slotElementIndices(b, loc, s, type);
   auto write = [&](OpBuilder &w, Location l) {
     for (auto [i, index] : llvm::enumerate(idx))
-      smemStore(w, l, s, offset, index, extractSlot(w, l, perThread, i));
+      smemStore(w, l, s, offset, padded ? paddedIndex(w, l, index) : index,
+                extractSlot(w, l, perThread, i));
   };
   if (!hasMmaLayout(type) && BlockedLayout(n, s.threads).replicated()) {
     // Replicas hold the same values: only owners write.

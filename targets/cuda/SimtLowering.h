@@ -177,9 +177,15 @@ int64_t smemElementBytes(Type elem);
 /// caller may read any element right away. Returns the bytes used.
 int64_t smemWriteTensor(OpBuilder &b, Location loc, SimtState &s,
                         int64_t offset, Value perThread, int64_t numElements);
-/// The same for a tensor in any layout (blocked or mma).
+/// The same for a tensor in any layout (blocked or mma). `padded`: element
+/// i at paddedIndex(i) instead.
 int64_t smemWriteTensor(OpBuilder &b, Location loc, SimtState &s,
-                        int64_t offset, Value perThread, RankedTensorType type);
+                        int64_t offset, Value perThread, RankedTensorType type,
+                        bool padded = false);
+/// i + i / 32: one spare word per 32 elements, so that neither the mma
+/// layouts' rows nor the blocked layout's chunks of 8 meet in the same
+/// banks when a tensor is exchanged through shared memory.
+Value paddedIndex(OpBuilder &b, Location loc, Value index);
 void barrier(OpBuilder &b, Location loc);
 /// Notes that the kernel uses `bytes` of shared memory.
 void reserveSmem(SimtState &s, int64_t bytes);
