@@ -118,6 +118,31 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
       b.setInsertionPointAfter(dot);
       castBackUses(b, dot.getResult(), plain, nullptr);
     }
+    narrowBeforeLeaving();
+  }
+
+  /// A value leaving a tensor-core layout only to be narrowed (f32 results
+  /// stored as bf16) is narrowed first: the exchange between layouts then
+  /// moves half the bytes.
+  void narrowBeforeLeaving() {
+    SmallVector<tensor::CastOp> casts;
+    getOperation().walk([&](tensor::CastOp c) {
+      if (hasMmaLayout(c.getSource().getType()) && !hasMmaLayout(c.getType()) &&
+          c->hasOneUse() && isa<arith::TruncFOp>(*c->getUsers().begin()))
+        casts.push_back(c);
+    });
+    for (tensor::CastOp c : casts) {
+      auto trunc = cast<arith::TruncFOp>(*c->getUsers().begin());
+      auto source = cast<RankedTensorType>(c.getSource().getType());
+      auto narrow = cast<RankedTensorType>(trunc.getType());
+      OpBuilder b(trunc);
+      Value inLayout = arith::TruncFOp::create(
+          b, trunc.getLoc(), narrow.cloneWithEncoding(source.getEncoding()), c.getSource());
+      trunc.replaceAllUsesWith(
+          tensor::CastOp::create(b, trunc.getLoc(), narrow, inLayout).getResult());
+      trunc.erase();
+      c.erase();
+    }
   }
 };
 

@@ -46,6 +46,11 @@ struct AllocRingLowering : SimtPattern<pgpu::AllocRingOp> {
     auto it = state.rings.find(op);
     if (it == state.rings.end())
       return op.emitError("internal error: ring without a place in shared memory");
+    // Rings sharing memory with the exchange area: whoever read an exchange
+    // before (a loop earlier, or the last iteration of an enclosing loop)
+    // is done before the first copy lands.
+    if (!state.scratchAfterRings)
+      barrier(rw, op.getLoc());
     rw.replaceOp(op, constI32(rw, op.getLoc(), it->second.offset));
     return success();
   }

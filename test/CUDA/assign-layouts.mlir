@@ -108,4 +108,17 @@ module {
     }
     tt.return %r : tensor<32x32xf32>
   }
+
+// A result that leaves the mma layout only to be narrowed is narrowed in
+// it, so the layout change moves bf16 rather than f32.
+// CHECK-LABEL: tt.func public @narrowed
+// CHECK: %[[D:.*]] = tt.dot {{.*}} -> tensor<32x32xf32, "pallas.mma">
+// CHECK-NEXT: %[[N:.*]] = arith.truncf %[[D]] : tensor<32x32xf32, "pallas.mma"> to tensor<32x32xbf16, "pallas.mma">
+// CHECK-NEXT: %[[P:.*]] = tensor.cast %[[N]] : tensor<32x32xbf16, "pallas.mma"> to tensor<32x32xbf16>
+// CHECK-NEXT: tt.return %[[P]]
+  tt.func public @narrowed(%a: tensor<32x16xbf16>, %b: tensor<16x32xbf16>, %c: tensor<32x32xf32>) -> tensor<32x32xbf16> {
+    %d = tt.dot %a, %b, %c : tensor<32x16xbf16> * tensor<16x32xbf16> -> tensor<32x32xf32>
+    %n = arith.truncf %d : tensor<32x32xf32> to tensor<32x32xbf16>
+    tt.return %n : tensor<32x32xbf16>
+  }
 }

@@ -55,6 +55,13 @@
 // 576), B (128-byte rows) with the 128-byte swizzle (bit 62; leading
 // offset 4096 between 64-column atoms, stride 1024 between 8-row groups).
 // RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts="num-warps=4 wgmma=true" --pallas-pipeline="num-stages=3 num-warps=4 shared-bytes=232448" --canonicalize --convert-pallas-to-nvvm=num-warps=4 --canonicalize | FileCheck %s --check-prefix=NVVM
+// The zero accumulator starts in the wgmma layout with no exchange; one
+// barrier comes before the first copy, as the rings share memory with the
+// exchange area (used after the loop).
+// NVVM-NOT: gpu.barrier
+// NVVM: arith.constant dense<0.000000e+00> : vector<32xf32>
+// NVVM: gpu.barrier
+// NVVM-NOT: gpu.barrier
 // NVVM: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache =  ca
 // NVVM: nvvm.cp.async.commit.group
 // NVVM: nvvm.cp.async.commit.group

@@ -134,7 +134,8 @@ def PallasAssignLayouts : Pass<"pallas-assign-layouts", "::mlir::ModuleOp"> {
     shape tiles over the warps in 16x8 pieces) get the `"pallas.mma"`
     encoding on their result and accumulator; a loop that carries the
     accumulator carries that layout. `tensor.cast` marks every change of
-    layout.
+    layout; a result leaving the mma layout only to be truncated
+    (`arith.truncf`) is truncated first, in the mma layout.
   }];
   let options = [Option<"numWarps", "num-warps", "int64_t", "4",
                         "warps per CTA">,
