@@ -4,7 +4,7 @@ bench/gpu/prepare.sh compiled into .device/gpu/, runs the host artifact and the
 sm_90a artifact through pallas-launch on the same seeded random non-zero
 inputs, compares every output element, fails on NaN left in an output (the
 launcher poisons outputs, so NaN is an element never written), and runs the
-GPU launch again under compute-sanitizer memcheck. First it checks the
+GPU launch again under compute-sanitizer memcheck and racecheck. First it checks the
 launcher's CUDA path on the hand-written self-test artifact
 (.device/gpu/selftest). Prints a table (also to $OUT/check.md when OUT is set);
 exits 1 if anything failed.
@@ -91,13 +91,15 @@ def first_line(text, n=150):
     return (lines[0] if lines else "")[:n]
 
 
-def memcheck(launcher, art, files, ofiles, name=None, timeout=300):
+def sanitize(tool, launcher, art, files, ofiles, name=None, timeout=300):
+    """One launch under compute-sanitizer's `tool`: "clean" or what it found."""
     sanitizer = shutil.which("compute-sanitizer") or (
         "/usr/local/cuda/bin/compute-sanitizer"
         if os.path.exists("/usr/local/cuda/bin/compute-sanitizer") else None)
     if not sanitizer:
         return "no compute-sanitizer"
-    cmd = [sanitizer, "--tool", "memcheck", "--error-exitcode", "9", launcher, art]
+    extra = ["--racecheck-report", "hazard"] if tool == "racecheck" else []
+    cmd = [sanitizer, "--tool", tool, *extra, "--error-exitcode", "9", launcher, art]
     cmd += (["--name", name] if name else []) + ["--inputs", *files, "--outputs", *ofiles]
     rc, out, err = run(cmd, timeout)
     if rc == 0:
@@ -105,8 +107,18 @@ def memcheck(launcher, art, files, ofiles, name=None, timeout=300):
     if rc == 9:
         errs = [l for l in (out + err).splitlines() if "=========" in l and
                 ("Invalid" in l or "Error" in l or "error" in l)]
-        return "ERRORS: " + (errs[0].replace("=========", "").strip()[:120] if errs else "")
-    return f"failed (rc {rc}): {first_line(out + err)}"
+        return f"{tool} ERRORS: " + (errs[0].replace("=========", "").strip()[:120] if errs else "")
+    return f"{tool} failed (rc {rc}): {first_line(out + err)}"
+
+
+def memcheck(launcher, art, files, ofiles, name=None):
+    """memcheck (out-of-bounds and misaligned accesses), then racecheck
+    (shared-memory hazards between threads): "clean" when both are."""
+    for tool in ("memcheck", "racecheck"):
+        result = sanitize(tool, launcher, art, files, ofiles, name)
+        if result != "clean":
+            return result
+    return "clean"
 
 
 def compare(case, p, got, want, has_dot):
@@ -231,7 +243,7 @@ def main():
                 if not args.no_memcheck else "skipped"
             failed |= (not ok) or mc not in ("clean", "skipped", "no compute-sanitizer")
             rows.append((case, *status.values(), match, mc, "; ".join(notes)))
-    head = "| case | host | sm_90a | sm_80 | match (max abs err) | memcheck | notes |"
+    head = "| case | host | sm_90a | sm_80 | match (max abs err) | memcheck, racecheck | notes |"
     lines = [head, "|---|---|---|---|---|---|---|"]
     lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
     table = "\n".join(lines)

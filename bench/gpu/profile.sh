@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Profiles one compiled case on the GPU machine with Nsight Compute: random
-# inputs for its spec, one launch of its sm_90a artifact under `ncu`.
+# inputs for its spec, one launch of its sm_90a artifact under `ncu` (or
+# under $TOOL, e.g. TOOL=compute-sanitizer with `--tool racecheck`).
 # Run from the repository root with .device/ carried (bench/gpu/prepare.sh).
 #
-#   bench/gpu/profile.sh CASE [ncu options...]   (default: --set full)
+#   bench/gpu/profile.sh CASE [options...]   (ncu's default: --set full)
 set -euo pipefail
 case=${1:?usage: bench/gpu/profile.sh CASE [ncu options...]}; shift
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -28,5 +29,6 @@ print(" ".join(f"{work}/in{i}.npy" for i in range(len(spec["inputs"]))))
 PY
 ins=$(ls "$work"/in*.npy | sort)
 outs=$(python3 -c "import json;print(' '.join('$work/out%d.npy'%i for i in range(len(json.load(open('$dir/spec.json'))['outputs']))))")
-opts=("$@"); [ ${#opts[@]} -eq 0 ] && opts=(--set full)
-ncu "${opts[@]}" "$build/bin/pallas-launch" "$dir/sm_90a" --inputs $ins --outputs $outs
+tool=${TOOL:-ncu}
+opts=("$@"); [ ${#opts[@]} -eq 0 ] && [ "$tool" = ncu ] && opts=(--set full)
+"$tool" "${opts[@]}" "$build/bin/pallas-launch" "$dir/sm_90a" --inputs $ins --outputs $outs

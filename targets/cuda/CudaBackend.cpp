@@ -106,22 +106,43 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module, const LaunchSpec &spec,
   // Each chip gets its own lowering of the expanded kernel: the code
   // differs (wgmma on sm_90a), the launch geometry does not.
   for (const TargetDescription &t : targets) {
-    OwningOpRef<ModuleOp> chipModule = module.clone();
     bool wgmma = t.has("tensor_cores", "wgmma");
-    PassManager pm(ctx);
-    printIRIfAsked(pm, options);
-    std::string warps = std::to_string(spec.numWarps);
-    std::string pipeline =
-        "convert-pallas-to-triton, canonicalize, cse, loop-invariant-code-motion, "
-        "pallas-assign-layouts{num-warps=" + warps + (wgmma ? " wgmma=true" : "") +
-        "}, pallas-pipeline{num-stages=" + std::to_string(spec.numStages) + " num-warps=" + warps +
-        " shared-bytes=" + std::to_string(t.getInt("shared_memory_per_block", 49152)) +
-        "}, canonicalize, cse, convert-pallas-to-nvvm{num-warps=" + warps +
-        "}, canonicalize, int-range-optimizations, canonicalize, cse";
-    if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
-      return emitError(loc) << "internal error: bad CUDA pipeline", failure();
-    if (failed(pm.run(*chipModule)))
+    int64_t limit = t.getInt("shared_memory_per_block", 49152);
+    // Lowers a copy of the kernel; `ringBytes` is the shared memory
+    // pallas-pipeline may stage blocks in.
+    auto lowerTile = [&](int64_t ringBytes) -> FailureOr<OwningOpRef<ModuleOp>> {
+      OwningOpRef<ModuleOp> copy = module.clone();
+      PassManager pm(ctx);
+      printIRIfAsked(pm, options);
+      std::string warps = std::to_string(spec.numWarps);
+      std::string pipeline =
+          "convert-pallas-to-triton, canonicalize, cse, loop-invariant-code-motion, "
+          "pallas-assign-layouts{num-warps=" + warps + (wgmma ? " wgmma=true" : "") +
+          "}, pallas-pipeline{num-stages=" + std::to_string(spec.numStages) +
+          " num-warps=" + warps + " shared-bytes=" + std::to_string(ringBytes) +
+          "}, canonicalize, cse, convert-pallas-to-nvvm{num-warps=" + warps +
+          "}, canonicalize, int-range-optimizations, canonicalize, cse";
+      if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
+        return emitError(loc) << "internal error: bad CUDA pipeline", failure();
+      if (failed(pm.run(*copy)))
+        return failure();
+      return copy;
+    };
+    auto sharedBytesOf = [](ModuleOp m) -> int64_t {
+      auto sb = m->getAttrOfType<IntegerAttr>("pallas.shared_bytes");
+      return sb ? sb.getInt() : 0;
+    };
+    FailureOr<OwningOpRef<ModuleOp>> lowered = lowerTile(limit);
+    if (failed(lowered))
       return failure();
+    // Rings next to a large exchange area can overflow the chip: the loops
+    // then stream through registers instead.
+    if (sharedBytesOf(**lowered) > limit) {
+      lowered = lowerTile(0);
+      if (failed(lowered))
+        return failure();
+    }
+    OwningOpRef<ModuleOp> chipModule = std::move(*lowered);
 
     std::string chip = t.fields.count("ptx_target") ? t.fields.at("ptx_target") : t.name;
     // --emit mlir: the per-thread GPU code, before NVVM and PTX.
@@ -135,11 +156,8 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module, const LaunchSpec &spec,
       for (int64_t i = 0; i < 3 && i < g.size(); ++i)
         launch.grid[i] = g[i];
     (*chipModule)->removeAttr("pallas.triton_grid");
-    int64_t shared = 0;
-    if (auto sb = (*chipModule)->getAttrOfType<IntegerAttr>("pallas.shared_bytes"))
-      shared = sb.getInt();
+    int64_t shared = sharedBytesOf(*chipModule);
     (*chipModule)->removeAttr("pallas.shared_bytes");
-    int64_t limit = t.getInt("shared_memory_per_block", 49152);
     if (shared > limit)
       return emitError(loc) << "the kernel needs " << shared
                             << " bytes of shared memory per CTA; " << t.name
