@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "SimtLowering.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
 using namespace mlir;
 using namespace mlir::pallas;
 using namespace mlir::pallas::cuda;
@@ -96,4 +98,35 @@ void cuda::writeOperand(OpBuilder &b, Location loc, SimtState &s, Value base, Va
     LLVM::StoreOp::create(b, loc, vec == 1 ? vals[0] : buildVector(b, loc, vals), ptr,
                           std::min<int64_t>(vec * layout.elemBytes, 16));
   }
+}
+
+std::pair<Value, Value> cuda::placeDotOperands(OpBuilder &b, Location loc, SimtState &s,
+                                               tt::DotOp op, DotOperand a, DotOperand bOperand,
+                                               const OperandSmemLayout &aLayout,
+                                               const OperandSmemLayout &bLayout,
+                                               bool asyncProxy) {
+  Value aBase = a.smem, bBase = bOperand.smem;
+  if (aBase && bBase)
+    return {aBase, bBase};
+  auto aType = cast<RankedTensorType>(op.getA().getType());
+  auto bType = cast<RankedTensorType>(op.getB().getType());
+  int64_t bOffset = aBase ? 0 : aLayout.bytes;
+  if (asyncProxy)
+    bOffset = (bOffset + 1023) / 1024 * 1024; // where the swizzle repeats
+  reserveSmem(s, bOffset + (bBase ? 0 : bLayout.bytes));
+  barrier(b, loc);
+  if (!aBase) {
+    aBase = s.smem;
+    writeOperand(b, loc, s, aBase, a.regs, aType, aLayout);
+  }
+  if (!bBase) {
+    bBase = smemByteAddress(b, loc, s.smem, constI32(b, loc, bOffset));
+    writeOperand(b, loc, s, bBase, bOperand.regs, bType, bLayout);
+  }
+  if (asyncProxy)
+    NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_shared,
+                               NVVM::SharedSpaceAttr::get(b.getContext(),
+                                                          NVVM::SharedSpace::shared_cta));
+  barrier(b, loc);
+  return {aBase, bBase};
 }

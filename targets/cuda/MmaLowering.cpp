@@ -62,24 +62,8 @@ FailureOr<Value> cuda::lowerDotToMma(OpBuilder &b, tt::DotOp op, DotOperand aIn,
   // Rows padded by 16 bytes: the eight rows a fragment load touches fall in
   // different banks.
   OperandSmemLayout aLayout = paddedRowLayout(aType), bLayout = paddedRowLayout(bType);
-  // Operands in registers go to the scratch area first: one barrier before
-  // (readers of the previous contents are done) and one after (every
-  // fragment is written).
-  Value aBase = aIn.smem, bBase = bIn.smem;
-  if (!aBase || !bBase) {
-    int64_t bOffset = aBase ? 0 : aLayout.bytes;
-    reserveSmem(s, bOffset + (bBase ? 0 : bLayout.bytes));
-    barrier(b, loc);
-    if (!aBase) {
-      aBase = s.smem;
-      writeOperand(b, loc, s, aBase, aIn.regs, aType, aLayout);
-    }
-    if (!bBase) {
-      bBase = smemByteAddress(b, loc, s.smem, constI32(b, loc, bOffset));
-      writeOperand(b, loc, s, bBase, bIn.regs, bType, bLayout);
-    }
-    barrier(b, loc);
-  }
+  auto [aBase, bBase] = placeDotOperands(b, loc, s, op, aIn, bIn, aLayout, bLayout,
+                                         /*asyncProxy=*/false);
   bool pairedB = !tf32 && layout->tilesN % 2 == 0;
 
   MmaThread t = mmaThread(b, loc, s, *layout);

@@ -39,6 +39,17 @@ Value slotAddress(OpBuilder &b, Location loc, const SimtState &s, Value ringOffs
   return smemByteAddress(b, loc, s.ringBase, bytes);
 }
 
+/// A ring op's buffer: its placement and address (converted ring and slot
+/// operands), or an error on the op.
+template <typename Op, typename Adaptor>
+FailureOr<std::pair<const RingPlacement *, Value>>
+bufferOf(Op op, Adaptor a, const SimtState &s, OpBuilder &b) {
+  const RingPlacement *p = placementOf(op.getRing(), s);
+  if (!p)
+    return op.emitError("internal error: a ring of unknown place"), failure();
+  return std::make_pair(p, slotAddress(b, op.getLoc(), s, a.getRing(), a.getSlot(), *p));
+}
+
 struct AllocRingLowering : SimtPattern<pgpu::AllocRingOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(pgpu::AllocRingOp op, OpAdaptor,
@@ -61,13 +72,14 @@ struct AsyncCopyLowering : SimtPattern<pgpu::AsyncCopyOp> {
   LogicalResult matchAndRewrite(pgpu::AsyncCopyOp op, OpAdaptor a,
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
-    const RingPlacement *p = placementOf(op.getRing(), state);
-    if (!p)
-      return op.emitError("internal error: copy into a ring of unknown place");
+    auto buffer = bufferOf(op, a, state, rw);
+    if (failed(buffer))
+      return failure();
+    const RingPlacement *p = buffer->first;
+    Value base = buffer->second;
     RankedTensorType tile = op.getRing().getType().getTile();
     const OperandSmemLayout &layout = p->layout;
     int64_t eb = layout.elemBytes, cols = tile.getDimSize(1);
-    Value base = slotAddress(rw, loc, state, a.getRing(), a.getSlot(), *p);
     BlockedLayout blocked(tile.getNumElements(), state.threads);
 
     // cp.async moves 4, 8 or 16 bytes: pieces of the chunks that are
@@ -181,12 +193,12 @@ struct RingReadLowering : SimtPattern<pgpu::RingReadOp> {
   LogicalResult matchAndRewrite(pgpu::RingReadOp op, OpAdaptor a,
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
-    const RingPlacement *p = placementOf(op.getRing(), state);
-    if (!p)
-      return op.emitError("internal error: read of a ring of unknown place");
+    auto buffer = bufferOf(op, a, state, rw);
+    if (failed(buffer))
+      return failure();
+    auto [p, base] = *buffer;
     auto tile = cast<RankedTensorType>(op.getType());
     int64_t cols = tile.getDimSize(1);
-    Value base = slotAddress(rw, loc, state, a.getRing(), a.getSlot(), *p);
     SmallVector<Value> elems;
     for (Value idx : slotElementIndices(rw, loc, state, tile)) {
       Value row = arith::DivUIOp::create(rw, loc, idx, constI32(rw, loc, cols));

@@ -216,6 +216,16 @@ struct DotOperand {
   Value smem;
 };
 
+/// Where a dot's operands are in shared memory: staged ones where they
+/// are, the others written to the scratch area (A, then B) in their layouts
+/// between two barriers (readers of the previous contents are done; every
+/// element is written). `asyncProxy` (wgmma): B starts on 1024 bytes and a
+/// proxy fence orders the writes before reads through the async proxy.
+std::pair<Value, Value> placeDotOperands(OpBuilder &b, Location loc, SimtState &s,
+                                         tt::DotOp op, DotOperand a, DotOperand bOperand,
+                                         const OperandSmemLayout &aLayout,
+                                         const OperandSmemLayout &bLayout, bool asyncProxy);
+
 /// The dot on tensor cores (mma.sync) for a result in the mma layout.
 FailureOr<Value> lowerDotToMma(OpBuilder &b, tt::DotOp op, DotOperand a, DotOperand bOperand,
                                Value c, SimtState &state);

@@ -82,28 +82,9 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
   OperandSmemLayout aLayout = wgmmaOperandLayout(aType), bLayout = wgmmaOperandLayout(bType);
   OperandWalk aWalk = walkA(aLayout), bWalk = walkB(bLayout);
 
-  // Operands in registers go to the scratch area first.
-  Value aBase = aIn.smem, bBase = bIn.smem;
-  if (!aBase || !bBase) {
-    // Swizzled operands start on 1024 bytes (the swizzle repeats there).
-    int64_t bOffset = aBase ? 0 : (aLayout.bytes + 1023) / 1024 * 1024;
-    reserveSmem(s, bOffset + (bBase ? 0 : bLayout.bytes));
-    // Readers of the previous contents (the last dot's wgmma) are done.
-    barrier(b, loc);
-    if (!aBase) {
-      aBase = s.smem;
-      writeOperand(b, loc, s, aBase, aIn.regs, aType, aLayout);
-    }
-    if (!bBase) {
-      bBase = smemByteAddress(b, loc, s.smem, constI32(b, loc, bOffset));
-      writeOperand(b, loc, s, bBase, bIn.regs, bType, bLayout);
-    }
-    // wgmma reads through the async proxy: order the writes before it.
-    NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_shared,
-                               NVVM::SharedSpaceAttr::get(b.getContext(),
-                                                          NVVM::SharedSpace::shared_cta));
-    barrier(b, loc);
-  }
+  // wgmma reads through the async proxy.
+  auto [aBase, bBase] = placeDotOperands(b, loc, s, op, aIn, bIn, aLayout, bLayout,
+                                         /*asyncProxy=*/true);
 
   int64_t regs = layout->perThread();
   Type f32 = b.getF32Type();
