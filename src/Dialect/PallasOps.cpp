@@ -77,7 +77,18 @@ LogicalResult KernelOp::verify() {
     if (!isa<RefType, SemaphoreType, DMASemaphoreType>(t))
       return emitOpError("argument #")
              << i << " must be a !pallas.ref or a semaphore, got " << t;
-  return success();
+  // The dialects the compiler lowers kernels to are its own business: a
+  // kernel that used them directly would bypass every check.
+  WalkResult internal = getBody().walk([](Operation *op) {
+    StringRef ns = op->getName().getDialectNamespace();
+    if (ns == "tt" || ns == "pallas_gpu" || ns == "tpu") {
+      op->emitOpError("is not allowed in a pallas.kernel: '")
+          << ns << "' is a dialect pallasc lowers to, not one kernels are written in";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(internal.wasInterrupted());
 }
 
 //===----------------------------------------------------------------------===//

@@ -1097,3 +1097,20 @@ pallas.kernel @k(%a: !pallas.ref<64x64xf32, any>) {
   %b = pallas.block %a[%i, %i] [8, 8] : !pallas.ref<64x64xf32, any> -> !pallas.ref<8x8xf32>
   pallas.return
 }
+
+// -----
+
+// The dialects pallasc lowers to are not for kernels.
+pallas.kernel @internal_gpu(%x: !pallas.ref<8xf32>) {
+  // expected-error @+1 {{'pallas_gpu.alloc_ring' op is not allowed in a pallas.kernel: 'pallas_gpu' is a dialect pallasc lowers to, not one kernels are written in}}
+  %r = pallas_gpu.alloc_ring : <2, tensor<16x16xf16>>
+  pallas.return
+}
+
+// -----
+
+pallas.kernel @internal_tt(%x: !pallas.ref<8xf32>) {
+  // expected-error @+1 {{'tt.get_program_id' op is not allowed in a pallas.kernel: 'tt' is a dialect pallasc lowers to}}
+  %p = tt.get_program_id x : i32
+  pallas.return
+}
