@@ -106,13 +106,6 @@ bool writesMemory(scf::ForOp loop) {
   return writes;
 }
 
-/// The bytes a ring buffer of `tile` takes, as the tensor-core dots lay
-/// out their operands (an estimate: rows padded by 16 bytes).
-int64_t ringSlotBytes(RankedTensorType tile) {
-  int64_t eb = smemElementBytes(tile.getElementType());
-  return tile.getDimSize(0) * (tile.getDimSize(1) * eb + 16);
-}
-
 /// Whether `load` can be staged in shared memory: a 2-D block whose only
 /// use is as operand A or B of a tensor-core dot in the same body, with
 /// masked-off elements reading as zero (as the copies fill them).
@@ -145,7 +138,9 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget)
       continue;
     loads.push_back(load);
     slice.insert(s.begin(), s.end());
-    slotBytes += ringSlotBytes(cast<RankedTensorType>(load.getType()));
+    // A buffer is laid out as the dot reading it wants (DotOperands.cpp).
+    OpOperand &use = *load->getUses().begin();
+    slotBytes += dotOperandLayout(cast<tt::DotOp>(use.getOwner()), use.getOperandNumber()).bytes;
   }
   while (stages >= 2 && stages * slotBytes > smemBudget)
     --stages;
