@@ -78,6 +78,13 @@ Value OperandSmemLayout::offsetOf(OpBuilder &b, Location loc, Value row, Value c
              add(mul(rem(row, 8), 16), mul(rem(col, perCore), elemBytes)));
 }
 
+Value OperandSmemLayout::addressOf(OpBuilder &b, Location loc, Value base, Value index,
+                                   int64_t cols) const {
+  Value row = arith::DivUIOp::create(b, loc, index, constI32(b, loc, cols));
+  Value col = arith::RemUIOp::create(b, loc, index, constI32(b, loc, cols));
+  return smemByteAddress(b, loc, base, offsetOf(b, loc, row, col));
+}
+
 void cuda::writeOperand(OpBuilder &b, Location loc, SimtState &s, Value base, Value perThread,
                         RankedTensorType type, const OperandSmemLayout &layout) {
   int64_t cols = type.getDimSize(1);
@@ -89,9 +96,7 @@ void cuda::writeOperand(OpBuilder &b, Location loc, SimtState &s, Value base, Va
   if (cols % vec || ((layout.coreMatrices || layout.swizzled) && vec * layout.elemBytes > 16))
     vec = 1;
   for (int64_t i = 0; i < blocked.perThread; i += vec) {
-    Value row = arith::DivUIOp::create(b, loc, idx[i], constI32(b, loc, cols));
-    Value col = arith::RemUIOp::create(b, loc, idx[i], constI32(b, loc, cols));
-    Value ptr = smemByteAddress(b, loc, base, layout.offsetOf(b, loc, row, col));
+    Value ptr = layout.addressOf(b, loc, base, idx[i], cols);
     SmallVector<Value> vals;
     for (int64_t j = 0; j < vec; ++j)
       vals.push_back(extractSlot(b, loc, perThread, i + j));

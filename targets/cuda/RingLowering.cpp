@@ -100,9 +100,7 @@ struct AsyncCopyLowering : SimtPattern<pgpu::AsyncCopyOp> {
     auto emit = [&](OpBuilder &b, Location l) {
       SmallVector<Value> idx = slotElementIndices(b, l, state, tile.getNumElements());
       for (int64_t i = 0; i < blocked.perThread; i += piece) {
-        Value row = arith::DivUIOp::create(b, l, idx[i], constI32(b, l, cols));
-        Value col = arith::RemUIOp::create(b, l, idx[i], constI32(b, l, cols));
-        Value dst = smemByteAddress(b, l, base, layout.offsetOf(b, l, row, col));
+        Value dst = layout.addressOf(b, l, base, idx[i], cols);
         Value src = LLVM::IntToPtrOp::create(b, l, LLVM::LLVMPointerType::get(b.getContext(), 1),
                                              extractSlot(b, l, a.getPtr(), i));
         Value valid = a.getPred();
@@ -201,9 +199,7 @@ struct RingReadLowering : SimtPattern<pgpu::RingReadOp> {
     int64_t cols = tile.getDimSize(1);
     SmallVector<Value> elems;
     for (Value idx : slotElementIndices(rw, loc, state, tile)) {
-      Value row = arith::DivUIOp::create(rw, loc, idx, constI32(rw, loc, cols));
-      Value col = arith::RemUIOp::create(rw, loc, idx, constI32(rw, loc, cols));
-      Value ptr = smemByteAddress(rw, loc, base, p->layout.offsetOf(rw, loc, row, col));
+      Value ptr = p->layout.addressOf(rw, loc, base, idx, cols);
       elems.push_back(LLVM::LoadOp::create(rw, loc, tile.getElementType(), ptr,
                                            p->layout.elemBytes));
     }

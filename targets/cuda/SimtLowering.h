@@ -80,6 +80,9 @@ struct OperandSmemLayout {
   int64_t bytes = 0;
   /// The byte offset (i32) of element (`row`, `col`).
   Value offsetOf(OpBuilder &b, Location loc, Value row, Value col) const;
+  /// The address (!llvm.ptr<3>) of element `index` (i32, row-major, rows of
+  /// `cols`) of the tile at `base`.
+  Value addressOf(OpBuilder &b, Location loc, Value base, Value index, int64_t cols) const;
 };
 /// Where a ring (pallas_gpu.alloc_ring) lives in shared memory.
 struct RingPlacement {
