@@ -703,9 +703,8 @@ void placeRings(tt::FuncOp func, SimtState &state) {
           }
     // Swizzled buffers start on 1024 bytes (the swizzle repeats there).
     p.offset = (state.ringBytes + 1023) / 1024 * 1024;
-    p.slotBytes = p.layout.bytes;
     state.rings[alloc] = p;
-    state.ringBytes = p.offset + ring.getStages() * p.slotBytes;
+    state.ringBytes = p.offset + ring.getStages() * p.layout.bytes;
     state.scratchAfterRings |= scratchWhileLive(alloc);
   });
 }

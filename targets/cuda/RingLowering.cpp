@@ -35,7 +35,7 @@ const RingPlacement *placementOf(Value ring, const SimtState &s) {
 Value slotAddress(OpBuilder &b, Location loc, const SimtState &s, Value ringOffset, Value slot,
                   const RingPlacement &p) {
   Value bytes = arith::AddIOp::create(
-      b, loc, ringOffset, arith::MulIOp::create(b, loc, slot, constI32(b, loc, p.slotBytes)));
+      b, loc, ringOffset, arith::MulIOp::create(b, loc, slot, constI32(b, loc, p.layout.bytes)));
   return smemByteAddress(b, loc, s.ringBase, bytes);
 }
 

@@ -86,9 +86,9 @@ struct OperandSmemLayout {
 };
 /// Where a ring (pallas_gpu.alloc_ring) lives in shared memory.
 struct RingPlacement {
-  int64_t offset = 0;    ///< from the start of the rings' area
-  int64_t slotBytes = 0; ///< one buffer
-  /// How a buffer holds its tile: as the dot that reads it wants.
+  int64_t offset = 0; ///< from the start of the rings' area
+  /// How a buffer holds its tile: as the dot that reads it wants
+  /// (`layout.bytes` apart).
   OperandSmemLayout layout;
   /// Whether wgmma reads it (through the async proxy).
   bool feedsWgmma = false;
