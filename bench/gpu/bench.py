@@ -256,7 +256,7 @@ def attempt(section, impl, fn):
             traceback.print_exc()
 
 
-def ours(drv, case, section):
+def ours(drv, case, section, label="ours (pallasc sm_90a)"):
     art = os.path.join(GPU_DIR, case, "sm_90a")
     if not os.path.isdir(art):
         why = "not compiled"
@@ -265,10 +265,10 @@ def ours(drv, case, section):
             lines = [l for l in open(err).read().splitlines() if "error:" in l]
             if lines:
                 why += " (" + lines[0].split("error:", 1)[1].strip()[:90] + ")"
-        failed(section, "ours (pallasc sm_90a)", why)
+        failed(section, label, why)
         return None
     if drv is None:
-        failed(section, "ours (pallasc sm_90a)", "no CUDA driver through ctypes")
+        failed(section, label, "no CUDA driver through ctypes")
         return None
     return OurKernel(drv, art)
 
@@ -464,28 +464,21 @@ def main():
                flops, "TFLOP/s", note)
     attempt(S, "torch.matmul (cuBLAS)", torch_mm)
 
-    def ours_mm():
-        k = ours(drv, "matmul_kloop", S)
+    def ours_mm(case, label):
+        k = ours(drv, case, S, label)
         if k is None:
             return
         o = torch.full((M, M), float("nan"), device=dev, dtype=torch.bfloat16)
-        f = k.bind(a, b, o); f(); note = check_mm(o, "ours")
-        record(S, "ours (pallasc sm_90a)", time_stream([f], K), flops, "TFLOP/s", k.arch + ", " + note)
-    attempt(S, "ours (pallasc sm_90a)", ours_mm)
+        f = k.bind(a, b, o); f(); note = check_mm(o, label)
+        record(S, label, time_stream([f], K), flops, "TFLOP/s", k.arch + ", " + note)
 
-    # Other tilings of the same GEMM (bench/kernels/matmul_kloop_*).
-    for case in sorted(os.listdir(GPU_DIR)):
-        if not case.startswith("matmul_kloop_"):
-            continue
-        def ours_variant(case=case):
-            k = ours(drv, case, S)
-            if k is None:
-                return
-            o = torch.full((M, M), float("nan"), device=dev, dtype=torch.bfloat16)
-            f = k.bind(a, b, o); f(); note = check_mm(o, f"ours {case}")
-            record(S, f"ours ({case})", time_stream([f], K), flops, "TFLOP/s",
-                   k.arch + ", " + note)
-        attempt(S, f"ours ({case})", ours_variant)
+    # matmul_kloop, then other tilings of the same GEMM
+    # (bench/kernels/matmul_kloop_*).
+    cases = [("matmul_kloop", "ours (pallasc sm_90a)")]
+    cases += [(c, f"ours ({c})") for c in sorted(os.listdir(GPU_DIR))
+              if c.startswith("matmul_kloop_")]
+    for case, label in cases:
+        attempt(S, label, lambda case=case, label=label: ours_mm(case, label))
 
     @triton.jit
     def mm_kernel(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
