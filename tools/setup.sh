@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs what building and testing pallasc needs and is missing: Debian
 # packages (LLVM/MLIR 22, clang 22, CLI11, nlohmann-json, yaml-cpp, Catch2,
-# Ninja) and Python packages (NumPy, ml_dtypes, jsonschema, Triton, whose
-# compiler checks the emitted Triton IR, and JAX (CPU), whose jaxlib verifies
-# the emitted Mosaic modules) for the tests.
+# Ninja) and the Python packages pinned in requirements.txt (NumPy, ml_dtypes,
+# jsonschema, Triton, whose compiler checks the emitted Triton IR, and JAX
+# (CPU), whose jaxlib verifies the emitted Mosaic modules) for the tests.
 # Safe to run any number of times.
 set -euo pipefail
 
@@ -22,15 +22,8 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
 fi
 
-python_missing=()
-for m in numpy ml_dtypes jsonschema triton; do
-  python3 -c "import $m" 2>/dev/null || python_missing+=("$m")
-done
-# test/Mosaic pins the jaxlib whose Mosaic (stable_mosaic up to 15) it checks.
-python3 -c "import jax, sys; sys.exit(jax.__version__ != '0.10.2')" 2>/dev/null ||
-  python_missing+=("jax==0.10.2")
-if ((${#python_missing[@]})); then
-  echo "setup: pip installing ${python_missing[*]}"
-  python3 -m pip install -q "${python_missing[@]}" ||
-    python3 -m pip install -q --break-system-packages "${python_missing[@]}"
-fi
+# Python packages: exactly the versions in requirements.txt (pip leaves a
+# package alone when the pinned version is already installed).
+requirements="$(dirname "$0")/requirements.txt"
+python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -r "$requirements" ||
+  python3 -m pip install -q --disable-pip-version-check --break-system-packages --root-user-action=ignore -r "$requirements"
