@@ -9,7 +9,7 @@ bin="${PALLAS_BUILD_DIR:-$root/build}/bin"
 out="$root/.device"
 rm -rf "$out" && mkdir -p "$out/bin" "$out/cases"
 cp "$bin/pallas-launch" "$out/bin/"
-cp "$root/bench/run_triton_vs_host.py" "$out/"
+cp "$root/bench/run_triton_vs_host.py" "$root/bench/dtypes.py" "$out/"
 conf="$root/../shared/conformance"
 compile() { # dir case [spec]
   for t in host triton; do

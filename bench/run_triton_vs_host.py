@@ -8,10 +8,10 @@ import triton
 from triton.backends.compiler import GPUTarget
 
 here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, here)
+from dtypes import INTS, random_input, to_float, to_torch, from_torch, torch_dtype
 cap = torch.cuda.get_device_capability()
 target = GPUTarget("cuda", cap[0] * 10 + cap[1], 32)
-NP = {"f32": np.float32, "i32": np.int32, "bf16": np.uint16, "f16": np.float16}
-TORCH = {"f32": torch.float32, "i32": torch.int32, "bf16": torch.bfloat16}
 results = []
 for case in sorted(glob.glob(os.path.join(here, "cases", "*"))):
     name = os.path.basename(case)
@@ -23,19 +23,13 @@ for case in sorted(glob.glob(os.path.join(here, "cases", "*"))):
     outs = [p for p in params if p["role"] == "output"]
     arrays = []
     for p in ins:
-        shape = p["shape"]
-        if p["dtype"] == "i32":
-            if name == "gather_oob":  # unique, some out of range
-                a = rng.permutation(110)[: int(np.prod(shape))] - 20
-            elif name in ("gather2d", "prefetch_rows"):  # mostly in range
-                a = rng.integers(-2, 34 if name == "gather2d" else 16, shape)
-            else:
-                a = rng.integers(0, 1000, shape)
-            a = np.asarray(a, np.int32).reshape(shape)
+        shape, dt = p["shape"], p["dtype"]
+        if dt in INTS and name == "gather_oob":  # unique, some out of range
+            a = (rng.permutation(110)[: int(np.prod(shape))] - 20).astype(np.int32).reshape(shape)
+        elif dt in INTS and name in ("gather2d", "prefetch_rows"):  # mostly in range
+            a = random_input(rng, shape, dt, (-2, 34 if name == "gather2d" else 16))
         else:
-            f = rng.standard_normal(shape).astype(np.float32)
-            f[np.abs(f) < 1e-3] = 0.5
-            a = f if p["dtype"] == "f32" else (f.view(np.uint32) >> 16).astype(np.uint16)
+            a = random_input(rng, shape, dt)
         arrays.append(a)
     with tempfile.TemporaryDirectory() as tmp:
         files = []
@@ -47,17 +41,14 @@ for case in sorted(glob.glob(os.path.join(here, "cases", "*"))):
         if r.returncode:
             results.append((name, "host failed: " + r.stderr.strip())); continue
         host = [np.load(f) for f in ofiles]
-    def dev(a, dtype):
-        t = torch.from_numpy(a.view(np.int16) if dtype == "bf16" else a).cuda()
-        return t.view(torch.bfloat16) if dtype == "bf16" else t
-    dargs = [dev(a, p["dtype"]) for a, p in zip(arrays, ins)]
+    dargs = [to_torch(a, p["dtype"]) for a, p in zip(arrays, ins)]
     douts = []
     for p in outs:
         if "aliases" in p:
             douts.append(dargs[p["aliases"]])
         else:
-            t = torch.empty(p["shape"], dtype=TORCH[p["dtype"]], device="cuda")
-            t.fill_(float("nan") if p["dtype"] != "i32" else -0x32323233)
+            t = torch.empty(p["shape"], dtype=torch_dtype(p["dtype"]), device="cuda")
+            t.fill_(-0x32323233 % 128 if p["dtype"] in INTS else float("nan"))
             douts.append(t)
     try:
         ttir = glob.glob(os.path.join(case, "triton", "*.ttir"))[0]
@@ -77,12 +68,12 @@ for case in sorted(glob.glob(os.path.join(here, "cases", "*"))):
         results.append((name, f"triton failed: {type(e).__name__}: {str(e)[:200]}")); continue
     worst = 0.0; ok = True
     for p, h, d in zip(outs, host, first):
-        g = d.float().cpu().numpy() if p["dtype"] == "bf16" else d.cpu().numpy()
-        hh = (h.astype(np.uint32) << 16).view(np.float32) if p["dtype"] == "bf16" else h
-        if p["dtype"] == "i32":
+        g = to_float(from_torch(d, p["dtype"]), p["dtype"])
+        hh = to_float(h, p["dtype"])
+        if p["dtype"] in INTS:
             good = np.array_equal(g, hh)
         else:
-            tol = (2e-2 if ("matmul" in name or p["dtype"] == "bf16")
+            tol = (2e-2 if ("matmul" in name or p["dtype"] in ("bf16", "f16"))
                    else 1e-4 if name == "ops_tour" else 1e-5)
             if "matmul" in name:
                 # TF32/bf16 dots: error measured against the output's scale.

@@ -28,8 +28,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 TARGETS = ("host", "sm_90a", "sm_80")
 NO_DRIVER = "cannot load the CUDA driver"
-NP = {"f32": np.float32, "f64": np.float64, "f16": np.float16, "bf16": np.uint16,
-      "i32": np.int32, "i64": np.int64, "i16": np.int16, "i8": np.int8, "i1": np.bool_}
+sys.path.insert(0, os.path.dirname(HERE))
+from dtypes import NPY as NP, from_float, to_float  # noqa: E402  every dialect dtype
 
 
 def find_launcher(given):
@@ -39,17 +39,6 @@ def find_launcher(given):
         if c and os.path.exists(c):
             return c
     sys.exit("check.py: error: no pallas-launch (build runtime/ or pass --launcher)")
-
-
-def bf16_from_f32(f):
-    """Round-to-nearest-even f32 -> bf16 bits (what the launcher's bf16 .npy holds)."""
-    u = f.astype(np.float32).view(np.uint32).astype(np.uint64)
-    u = (u + 0x7FFF + ((u >> 16) & 1)) >> 16
-    return u.astype(np.uint16)
-
-
-def f32_from_bf16(b):
-    return (b.astype(np.uint32) << 16).view(np.float32)
 
 
 def make_inputs(case, params, rng):
@@ -73,7 +62,7 @@ def make_inputs(case, params, rng):
         else:
             f = rng.standard_normal(shape, dtype=np.float32)
             f[np.abs(f) < 1e-3] = 0.5
-            a = bf16_from_f32(f) if dt == "bf16" else f.astype(NP[dt])
+            a = from_float(f, dt)
         arrays.append(a)
     return arrays
 
@@ -128,8 +117,8 @@ def compare(case, p, got, want, has_dot):
         bad = int(np.count_nonzero(got != want))
         diff = 0.0 if bad == 0 else float(np.abs(got.astype(np.int64) - want.astype(np.int64)).max())
         return bad == 0, diff, f"{bad} element(s) differ" if bad else ""
-    g = f32_from_bf16(got) if dt == "bf16" else got.astype(np.float64)
-    h = f32_from_bf16(want) if dt == "bf16" else want.astype(np.float64)
+    g = to_float(got, dt)
+    h = to_float(want, dt)
     g = g.astype(np.float64); h = h.astype(np.float64)
     nan = int(np.isnan(g).sum())
     if nan:
