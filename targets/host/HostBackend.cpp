@@ -35,16 +35,21 @@ using namespace mlir::pallas;
 static const char *kHostPipeline =
     "convert-pallas-to-host, canonicalize, cse,"
     "convert-elementwise-to-linalg, linalg-fuse-elementwise-ops, canonicalize,"
-    "one-shot-bufferize{bufferize-function-boundaries=1 "
+    "one-shot-bufferize{bufferize-function-boundaries=1 allow-return-allocs-from-loops=1 "
     "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-deallocation-pipeline, canonicalize,"
+    // The deallocation helper takes dynamically shaped memrefs, which the
+    // bare-pointer calling convention cannot pass: it is inlined.
+    "buffer-deallocation-pipeline, inline, canonicalize, pallas-host-copies-to-linalg,"
     "convert-linalg-to-loops, lower-affine, convert-scf-to-cf,"
     "expand-strided-metadata, lower-affine,"
+    "math-extend-to-supported-types{target-type=f32},"
     "arith-expand{include-bf16=1},"
     "arith-emulate-unsupported-floats{source-types=bf16,f16,f8E4M3FN,f8E5M2 "
     "target-type=f32},"
     "arith-expand{include-bf16=1},"
-    "finalize-memref-to-llvm, convert-math-to-libm, convert-math-to-llvm,"
+    // Math ops with an LLVM intrinsic first (ctpop, rsqrt as 1/sqrt, ...),
+    // the rest as libm calls (the artifacts link -lm).
+    "finalize-memref-to-llvm, convert-math-to-llvm{approximate-log1p=0}, convert-math-to-libm,"
     "convert-arith-to-llvm, convert-index-to-llvm, convert-cf-to-llvm,"
     "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
     "reconcile-unrealized-casts, canonicalize";

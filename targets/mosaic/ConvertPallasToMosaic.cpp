@@ -680,10 +680,10 @@ LogicalResult BodyLowering::lowerReduce(ReduceOp op) {
 LogicalResult BodyLowering::lowerDot(DotOp op) {
   Location loc = op.getLoc();
   auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
-  if (lhsType.getRank() != 2)
-    return op.emitOpError("batched dots are not supported by the mosaic "
-                          "target yet"),
-           failure();
+  // A 3-D dot has one leading batch dim (the verifier checks it): dims are
+  // offset by it, and the output lists it first, as JAX's dot_general
+  // lowering writes it.
+  int64_t batch = lhsType.getRank() - 2;
   auto resultType = cast<VectorType>(convertType(op.getType()));
   bool isFloat = isa<FloatType>(lhsType.getElementType());
   Type accElement = isFloat ? (Type)b.getF32Type() : (Type)b.getI32Type();
@@ -691,10 +691,17 @@ LogicalResult BodyLowering::lowerDot(DotOp op) {
   Value zero = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(accType, b.getZeroAttr(accElement)));
   bool tl = op.getTransposeLhs(), tr = op.getTransposeRhs();
-  int64_t lhsC = tl ? 0 : 1, rhsC = tr ? 1 : 0;
-  auto dims = tpu::DotDimensionNumbersAttr::get(
-      b.getContext(), {lhsC}, {rhsC}, {1 - lhsC}, {1 - rhsC},
-      {0, 1 - lhsC, 1, 1 - rhsC}, {}, {});
+  int64_t lhsC = batch + (tl ? 0 : 1), rhsC = batch + (tr ? 1 : 0);
+  int64_t lhsN = batch + (tl ? 1 : 0), rhsN = batch + (tr ? 0 : 1);
+  SmallVector<int64_t> order;
+  SmallVector<int64_t> batchDims;
+  if (batch) {
+    order = {0, 0};
+    batchDims = {0};
+  }
+  order.append({0, lhsN, 1, rhsN});
+  auto dims = tpu::DotDimensionNumbersAttr::get(b.getContext(), {lhsC}, {rhsC}, {lhsN},
+                                                {rhsN}, order, batchDims, batchDims);
   Value r = tpu::MatmulOp::create(b, loc, accType, values.lookup(op.getLhs()),
                                   values.lookup(op.getRhs()), zero,
                                   b.getBoolAttr(false), b.getBoolAttr(false), dims);

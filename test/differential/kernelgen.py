@@ -361,16 +361,18 @@ def np_int_bits(op, x, dtype):
     return out.astype(NP_DTYPE[dtype])
 
 
-def fam_math(r, name):
-    """One `math` op on one to three inputs, drawn from its domain."""
-    if r.random() < 0.2:
-        dtype = r.choice(INTS)
-        op = r.choice(sorted(MATH_INT))
+def fam_math(r, name, op=None, dtype=None):
+    """One `math` op on one to three inputs, drawn from its domain (a random
+    op and dtype unless given)."""
+    if op is None:
+        if r.random() < 0.2:
+            op, dtype = r.choice(sorted(MATH_INT)), r.choice(INTS)
+        else:
+            op, dtype = r.choice(sorted(MATH_FLOAT)), r.choice(FLOATS)
+    if op in MATH_INT:
         arity = 1
-        rng_range = (-100, 100) if dtype == "i32" else (-100, 100)
+        rng_range = (-100, 100)
     else:
-        dtype = r.choice(FLOATS)
-        op = r.choice(sorted(MATH_FLOAT))
         _, rng_range, arity = MATH_FLOAT[op]
     rank = r.choice([1, 2])
     shape, block, grid = pick_shape(r, rank, tpu=r.random() < 0.3)
@@ -1001,13 +1003,24 @@ FAMILIES = [
 ]
 
 
+def math_sweep():
+    """Every math op the generator knows, on every dtype it applies to."""
+    return ([(op, dt) for op in sorted(MATH_FLOAT) for dt in FLOATS] +
+            [(op, dt) for op in sorted(MATH_INT) for dt in INTS])
+
+
 def generate(seed, count):
+    """`count` random kernels of every family, then the math sweep (one
+    kernel per math op and dtype, shapes random)."""
     r = random.Random(seed)
     table = [f for f, w in FAMILIES for _ in range(w)]
     for i in range(count):
         fam = table[i % len(table)] if i < len(table) else r.choice(table)
         name = "k%03d_%s" % (i, fam.__name__[4:])
         yield fam(random.Random(r.getrandbits(64)), name)
+    for op, dtype in math_sweep():
+        name = "m_%s_%s" % (op.split(".")[1], dtype)
+        yield fam_math(random.Random(r.getrandbits(64)), name, op, dtype)
 
 
 def tolerance(case, out_index, dtype):

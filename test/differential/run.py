@@ -205,7 +205,7 @@ def main():
     parser.add_argument("--bin", default=os.path.join(
         os.environ.get("PALLAS_BUILD_DIR", os.path.join(ROOT, "build")), "bin"))
     parser.add_argument("--keep", help="write the kernels and artifacts here")
-    parser.add_argument("--only", help="run only the kernels whose name contains this")
+    parser.add_argument("--only", help="run only the kernels whose name matches this regex")
     parser.add_argument("--targets", default=",".join(t.replace(",", "+") for t in TARGETS))
     parser.add_argument("--results", help="write per-kernel results (JSON) here")
     args = parser.parse_args()
@@ -213,7 +213,7 @@ def main():
     cases = list(kernelgen.generate(args.seed, args.count))
     workdir = args.keep or tempfile.mkdtemp(prefix="pallas-differential-")
     jobs = [(args.seed, args.count, i, args.bin, workdir, targets)
-            for i, c in enumerate(cases) if not args.only or args.only in c.name]
+            for i, c in enumerate(cases) if not args.only or re.search(args.only, c.name)]
     with multiprocessing.Pool(args.jobs) as pool:
         results = list(pool.imap(check_case, jobs))
     if "tpu_v5e" in targets:

@@ -74,6 +74,18 @@ def ConvertPallasToHost : Pass<"convert-pallas-to-host", "::mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def PallasHostCopiesToLinalg : Pass<"pallas-host-copies-to-linalg", "::mlir::ModuleOp"> {
+  let summary = "turn memref.copy into linalg.copy, so copies become loops";
+  let description = [{
+    Bufferization copies into strided views (a concatenate along an inner
+    dim, say) with `memref.copy`, which finalize-memref-to-llvm turns into a
+    call to `memrefCopy` of MLIR's runtime library when either side is not
+    contiguous. Host artifacts link no such library: as `linalg.copy`, the
+    copy becomes plain loops under convert-linalg-to-loops.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def ConvertPallasToTriton : Pass<"convert-pallas-to-triton", "::mlir::ModuleOp"> {
   let summary = "lower expanded kernels to Triton IR (tt dialect)";
   let description = [{
