@@ -181,8 +181,11 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module, const LaunchSpec &spec,
     PassManager lower(ctx);
     printIRIfAsked(lower, options);
     if (failed(parsePassPipeline(
+            // convert-gpu-to-nvvm takes the math ops libdevice implements;
+            // convert-math-to-llvm the rest (trunc, absi, bit counts).
             "gpu.module(convert-nvvm-to-llvm, convert-scf-to-cf, convert-gpu-to-nvvm, "
-            "convert-vector-to-llvm, canonicalize, cse, reconcile-unrealized-casts), "
+            "convert-math-to-llvm, convert-vector-to-llvm, canonicalize, cse, "
+            "reconcile-unrealized-casts), "
             "gpu-module-to-binary{format=isa toolkit=" + toolkit + "}",
             lower, llvm::errs())))
       return emitError(loc) << "internal error: bad NVVM pipeline", failure();

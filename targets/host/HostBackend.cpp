@@ -39,7 +39,7 @@ static const char *kHostPipeline =
     "function-boundary-type-conversion=identity-layout-map},"
     // The deallocation helper takes dynamically shaped memrefs, which the
     // bare-pointer calling convention cannot pass: it is inlined.
-    "buffer-deallocation-pipeline, inline, canonicalize, pallas-host-copies-to-linalg,"
+    "buffer-deallocation-pipeline, inline, canonicalize, pallas-host-legalize,"
     "convert-linalg-to-loops, lower-affine, convert-scf-to-cf,"
     "expand-strided-metadata, lower-affine,"
     "math-extend-to-supported-types{target-type=f32},"

@@ -74,16 +74,19 @@ def ConvertPallasToHost : Pass<"convert-pallas-to-host", "::mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
-def PallasHostCopiesToLinalg : Pass<"pallas-host-copies-to-linalg", "::mlir::ModuleOp"> {
-  let summary = "turn memref.copy into linalg.copy, so copies become loops";
+def PallasHostLegalize : Pass<"pallas-host-legalize", "::mlir::ModuleOp"> {
+  let summary = "rewrite what the host's LLVM lowering would leave to runtime libraries";
   let description = [{
-    Bufferization copies into strided views (a concatenate along an inner
-    dim, say) with `memref.copy`, which finalize-memref-to-llvm turns into a
-    call to `memrefCopy` of MLIR's runtime library when either side is not
-    contiguous. Host artifacts link no such library: as `linalg.copy`, the
-    copy becomes plain loops under convert-linalg-to-loops.
+    Host artifacts link only libc, libm and pthreads. Two upstream lowerings
+    would call further libraries: finalize-memref-to-llvm turns a
+    `memref.copy` with a non-contiguous side (a concatenate along an inner
+    dim, say) into a call to MLIR's `memrefCopy`, so copies become
+    `linalg.copy` (loops, under convert-linalg-to-loops); and `math.fma` on
+    f16/bf16, which math-extend-to-supported-types leaves alone, would need
+    compiler-rt's conversions, so it runs in f32 (exact products, one
+    rounding of the sum, then the result's).
   }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::arith::ArithDialect"];
 }
 
 def ConvertPallasToTriton : Pass<"convert-pallas-to-triton", "::mlir::ModuleOp"> {
@@ -102,6 +105,19 @@ def ConvertPallasToTriton : Pass<"convert-pallas-to-triton", "::mlir::ModuleOp">
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::pallas::tt::TTDialect"];
+}
+
+def PallasTritonMathToLibdevice : Pass<"pallas-triton-math-to-libdevice", "::mlir::ModuleOp"> {
+  let summary = "math ops Triton cannot lower become libdevice calls";
+  let description = [{
+    Triton lowers only some `math` ops itself (exp, log, sin, sqrt, erf, fma,
+    ...). The others (tanh, atan2, powf, log1p, trunc, the bit counts, ...)
+    become `tt.extern_elementwise` calls of libdevice's `__nv_*` functions,
+    which Triton's NVIDIA backend links, as JAX's Pallas-Triton lowering
+    does. libdevice has f32 and f64 versions only: f16 and bf16 operands are
+    extended to f32 and the result truncated; i8/i16 bit counts run on i32.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::pallas::tt::TTDialect"];
 }
 
 def PallasPipeline : Pass<"pallas-pipeline", "::mlir::ModuleOp"> {

@@ -226,6 +226,16 @@ def TT_DotOp : TT_Op<"dot", [Pure,
   }];
 }
 
+// A call of a device library function per element (libdevice's `__nv_*`,
+// which Triton's NVIDIA backend links), as Triton's own libdevice wrappers
+// and JAX's Pallas-Triton lowering emit it.
+def TT_ExternElementwiseOp : TT_Op<"extern_elementwise", [Pure]> {
+  let arguments = (ins Variadic<AnyType>:$srcs, StrAttr:$libname, StrAttr:$libpath,
+                       StrAttr:$symbol, BoolAttr:$pure);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, $result)";
+}
+
 def TT_JoinOp : TT_Op<"join", [NoMemoryEffect, AllTypesMatch<["lhs", "rhs"]>]> {
   let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$rhs);
   let results = (outs AnyRankedTensor:$result);
