@@ -131,6 +131,15 @@ FailureOr<Value> cuda::lowerDotToMma(OpBuilder &b, tt::DotOp op, DotOperand aIn,
         }
       }
     }
+    // ldmatrix gives 32-bit registers; mma.sync takes f16 pairs as
+    // vector<2xf16> (bf16 and tf32 as i32).
+    if (elem.isF16()) {
+      Type pair = VectorType::get({2}, b.getF16Type());
+      for (auto *frags : {&aFrags, &bFrags})
+        for (SmallVector<Value> &regs : *frags)
+          for (Value &r : regs)
+            r = LLVM::BitcastOp::create(b, loc, pair, r);
+    }
     Type f32 = b.getF32Type();
     auto resultType = LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
     SmallVector<Value> out;

@@ -461,7 +461,8 @@ Value convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
 }
 
 /// The dot on CUDA cores: operands in shared memory, each thread
-/// accumulating its own output elements in order of k.
+/// accumulating its own output elements in order of k. A 3-D dot is a batch
+/// of 2-D ones (leading dim), all in shared memory at once.
 struct DotLowering : SimtPattern<tt::DotOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(tt::DotOp op, OpAdaptor a,
@@ -470,7 +471,10 @@ struct DotLowering : SimtPattern<tt::DotOp> {
     auto aType = cast<RankedTensorType>(op.getA().getType());
     auto bType = cast<RankedTensorType>(op.getB().getType());
     auto cType = cast<RankedTensorType>(op.getC().getType());
-    int64_t m = aType.getDimSize(0), k = aType.getDimSize(1), n = bType.getDimSize(1);
+    int64_t rank = aType.getRank();
+    int64_t batch = rank == 3 ? aType.getDimSize(0) : 1;
+    int64_t m = aType.getDimSize(rank - 2), k = aType.getDimSize(rank - 1),
+            n = bType.getDimSize(rank - 1);
     Type accType = cType.getElementType();
     if (hasMmaLayout(cType)) {
       DotOperand x{a.getA(), stagedOperandAddress(rw, loc, op.getA(), state)};
@@ -483,14 +487,21 @@ struct DotLowering : SimtPattern<tt::DotOp> {
       rw.replaceOp(op, *d);
       return success();
     }
-    int64_t bOffset = smemWriteTensor(rw, loc, state, 0, a.getA(), m * k);
-    smemWriteTensor(rw, loc, state, bOffset, a.getB(), k * n);
+    int64_t bOffset = smemWriteTensor(rw, loc, state, 0, a.getA(), batch * m * k);
+    smemWriteTensor(rw, loc, state, bOffset, a.getB(), batch * k * n);
+    // Per output element: where its row of A starts (b*m*k + r*k) and its
+    // column of B (b*k*n + c).
     SmallVector<Value> rows, cols;
-    for (Value idx : slotElementIndices(rw, loc, state, m * n)) {
-      rows.push_back(arith::MulIOp::create(
-          rw, loc, arith::DivUIOp::create(rw, loc, idx, constI32(rw, loc, n)),
-          constI32(rw, loc, k)));
-      cols.push_back(arith::RemUIOp::create(rw, loc, idx, constI32(rw, loc, n)));
+    for (Value idx : slotElementIndices(rw, loc, state, batch * m * n)) {
+      Value bi = arith::DivUIOp::create(rw, loc, idx, constI32(rw, loc, m * n));
+      Value rc = arith::RemUIOp::create(rw, loc, idx, constI32(rw, loc, m * n));
+      Value r = arith::DivUIOp::create(rw, loc, rc, constI32(rw, loc, n));
+      rows.push_back(arith::AddIOp::create(
+          rw, loc, arith::MulIOp::create(rw, loc, bi, constI32(rw, loc, m * k)),
+          arith::MulIOp::create(rw, loc, r, constI32(rw, loc, k))));
+      cols.push_back(arith::AddIOp::create(
+          rw, loc, arith::MulIOp::create(rw, loc, bi, constI32(rw, loc, k * n)),
+          arith::RemUIOp::create(rw, loc, rc, constI32(rw, loc, n))));
     }
     auto loop = scf::ForOp::create(rw, loc, constI32(rw, loc, 0), constI32(rw, loc, k),
                                    constI32(rw, loc, 1), ValueRange{a.getC()});
