@@ -84,6 +84,29 @@ static void addPackedEntry(llvm::Module &m, StringRef name, unsigned numArgs) {
   b.CreateRetVoid();
 }
 
+/// `__truncsfbf2` (f32 -> bf16, round to nearest even), defined weak and
+/// hidden in every object: x86 code generation keeps bf16 values in f32
+/// registers and calls it where they are narrowed again (a select or phi of
+/// bf16), and host artifacts link no compiler-rt that would provide it.
+static void addBf16Truncation(llvm::Module &m) {
+  llvm::LLVMContext &c = m.getContext();
+  auto *type = llvm::FunctionType::get(llvm::Type::getBFloatTy(c),
+                                       {llvm::Type::getFloatTy(c)}, false);
+  auto *fn = llvm::Function::Create(type, llvm::GlobalValue::WeakAnyLinkage,
+                                    "__truncsfbf2", m);
+  fn->setVisibility(llvm::GlobalValue::HiddenVisibility);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(c, "entry", fn));
+  llvm::Value *x = fn->getArg(0);
+  llvm::Value *u = b.CreateBitCast(x, b.getInt32Ty());
+  llvm::Value *lsb = b.CreateAnd(b.CreateLShr(u, 16), 1);
+  llvm::Value *rounded = b.CreateAdd(u, b.CreateAdd(lsb, b.getInt32(0x7FFF)));
+  // NaN stays NaN (quiet), whatever rounding would carry into the exponent.
+  llvm::Value *quiet = b.CreateOr(u, b.getInt32(0x400000));
+  llvm::Value *isNan = b.CreateFCmpUNO(x, x);
+  llvm::Value *bits = b.CreateLShr(b.CreateSelect(isNan, quiet, rounded), 16);
+  b.CreateRet(b.CreateBitCast(b.CreateTrunc(bits, b.getInt16Ty()), llvm::Type::getBFloatTy(c)));
+}
+
 static std::string headerText(const LaunchSpec &spec, int64_t workItems) {
   std::string name = spec.name, guard = "PALLAS_HOST_" + llvm::StringRef(name).upper() + "_H";
   std::string s;
@@ -225,6 +248,7 @@ LogicalResult mlir::pallas::emitHost(ModuleOp module, const LaunchSpec &spec,
     return emitError(loc) << "translation to LLVM IR failed", failure();
   unsigned numParams = spec.inputs.size() + spec.outputs.size();
   addPackedEntry(*llvmModule, name, numParams);
+  addBf16Truncation(*llvmModule);
 
   std::string triple = llvm::sys::getProcessTriple();
   std::string error;

@@ -11,7 +11,7 @@ using namespace mlir::pallas;
 
 /// The lowering from expanded kernels to the tt dialect.
 static const char *kTritonPipeline =
-    "convert-pallas-to-triton, pallas-triton-math-to-libdevice, canonicalize, cse";
+    "convert-pallas-to-triton, pallas-triton-legalize, canonicalize, cse";
 
 static std::string headerText(const LaunchSpec &spec, ArrayRef<int64_t> grid) {
   std::string name = spec.name;

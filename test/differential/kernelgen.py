@@ -196,7 +196,7 @@ def identity_map(rank):
 # Families
 # ---------------------------------------------------------------------------
 
-BIN_FLOAT = ["arith.addf", "arith.subf", "arith.mulf", "arith.divf",
+BIN_FLOAT = ["arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.remf",
              "arith.maximumf", "arith.minimumf"]
 BIN_INT = ["arith.addi", "arith.subi", "arith.muli", "arith.divsi", "arith.remsi",
            "arith.andi", "arith.ori", "arith.xori", "arith.maxsi", "arith.minsi",
@@ -207,7 +207,7 @@ def np_binary(op, a, b, dtype):
     if is_float(dtype):
         a32, b32 = a.astype(np.float32), b.astype(np.float32)
         f = {"arith.addf": np.add, "arith.subf": np.subtract, "arith.mulf": np.multiply,
-             "arith.divf": np.divide, "arith.maximumf": np.maximum,
+             "arith.divf": np.divide, "arith.remf": np.fmod, "arith.maximumf": np.maximum,
              "arith.minimumf": np.minimum}[op]
         return cast(f(a32, b32), dtype)
     a64, b64 = a.astype(np.int64), b.astype(np.int64)

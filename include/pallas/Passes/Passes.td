@@ -107,8 +107,8 @@ def ConvertPallasToTriton : Pass<"convert-pallas-to-triton", "::mlir::ModuleOp">
                            "::mlir::pallas::tt::TTDialect"];
 }
 
-def PallasTritonMathToLibdevice : Pass<"pallas-triton-math-to-libdevice", "::mlir::ModuleOp"> {
-  let summary = "math ops Triton cannot lower become libdevice calls";
+def PallasTritonLegalize : Pass<"pallas-triton-legalize", "::mlir::ModuleOp"> {
+  let summary = "rewrite arith and math ops Triton's backend cannot lower";
   let description = [{
     Triton lowers only some `math` ops itself (exp, log, sin, sqrt, erf, fma,
     ...). The others (tanh, atan2, powf, log1p, trunc, the bit counts, ...)
@@ -116,6 +116,7 @@ def PallasTritonMathToLibdevice : Pass<"pallas-triton-math-to-libdevice", "::mli
     which Triton's NVIDIA backend links, as JAX's Pallas-Triton lowering
     does. libdevice has f32 and f64 versions only: f16 and bf16 operands are
     extended to f32 and the result truncated; i8/i16 bit counts run on i32.
+    Triton divides (divf, remf) only f32 and f64: f16 and bf16 divide in f32.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::pallas::tt::TTDialect"];
 }

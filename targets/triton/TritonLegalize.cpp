@@ -1,8 +1,9 @@
-//===- MathToLibdevice.cpp - math ops Triton cannot lower, as libdevice ---===//
+//===- TritonLegalize.cpp - arith/math ops in forms Triton lowers ---------===//
 //
-// pallas-triton-math-to-libdevice: each `math` op outside the set Triton
-// lowers itself becomes a `tt.extern_elementwise` call of libdevice's
-// `__nv_*` function (Triton's NVIDIA backend links libdevice for them).
+// pallas-triton-legalize: each `math` op outside the set Triton lowers
+// itself becomes a `tt.extern_elementwise` call of libdevice's `__nv_*`
+// function (Triton's NVIDIA backend links libdevice for them); f16/bf16
+// division runs in f32.
 //
 //===----------------------------------------------------------------------===//
 #include "pallas/Passes/Passes.h"
@@ -14,7 +15,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::pallas {
-#define GEN_PASS_DEF_PALLASTRITONMATHTOLIBDEVICE
+#define GEN_PASS_DEF_PALLASTRITONLEGALIZE
 #include "pallas/Passes/Passes.h.inc"
 } // namespace mlir::pallas
 
@@ -116,8 +117,27 @@ struct BitCountToLibdevice : OpRewritePattern<OpTy> {
   }
 };
 
-struct PallasTritonMathToLibdevicePass
-    : pallas::impl::PallasTritonMathToLibdeviceBase<PallasTritonMathToLibdevicePass> {
+/// divf/remf of 16-bit floats: in f32, then truncated.
+template <typename OpTy>
+struct SmallFloatInF32 : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rw) const override {
+    Type type = op.getType();
+    auto element = dyn_cast<FloatType>(getElementTypeOrSelf(type));
+    if (!element || element.getWidth() != 16)
+      return failure();
+    Location loc = op.getLoc();
+    Type f32 = withElement(type, rw.getF32Type());
+    Value lhs = arith::ExtFOp::create(rw, loc, f32, op.getLhs());
+    Value rhs = arith::ExtFOp::create(rw, loc, f32, op.getRhs());
+    Value r = OpTy::create(rw, loc, lhs, rhs);
+    rw.replaceOpWithNewOp<arith::TruncFOp>(op, type, r);
+    return success();
+  }
+};
+
+struct PallasTritonLegalizePass
+    : pallas::impl::PallasTritonLegalizeBase<PallasTritonLegalizePass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
@@ -134,7 +154,8 @@ struct PallasTritonMathToLibdevicePass
       patterns.add<FloatToLibdevice>(ctx, op, base);
     patterns.add<BitCountToLibdevice<math::CountLeadingZerosOp>,
                  BitCountToLibdevice<math::CountTrailingZerosOp>,
-                 BitCountToLibdevice<math::CtPopOp>>(ctx);
+                 BitCountToLibdevice<math::CtPopOp>, SmallFloatInF32<arith::DivFOp>,
+                 SmallFloatInF32<arith::RemFOp>>(ctx);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
