@@ -749,6 +749,13 @@ LogicalResult TritonLowering::lowerDot(DotOp op) {
         return op.emitOpError("the triton target needs dot operands of at least "
                               "16x16, got ")
                << v.getType();
+  // Triton's minimum dot size: 8-bit operands contract over at least 32
+  // (its tensor-core instructions are k32; shorter K computes wrong sums).
+  int64_t contracted = cast<RankedTensorType>(a.getType()).getShape().back();
+  if (op.getLhs().getType().getElementType().getIntOrFloatBitWidth() == 8 && contracted < 32)
+    return op.emitOpError("the triton target needs 8-bit dot operands to contract "
+                          "over at least 32 elements (Triton's minimum dot size), got ")
+           << contracted;
   Value acc = op.getAcc() ? values.lookup(op.getAcc())
                           : (Value)arith::ConstantOp::create(
                                 b, loc, cast<TypedAttr>(b.getZeroAttr(resultType)));

@@ -92,18 +92,47 @@ def run_triton(case, ins, outs, target):
     return "ok"
 
 
+def warm_triton_cache(case):
+    """Compiles one case's .ttir in a worker: Triton's on-disk cache then
+    hands the main process the result at once."""
+    import triton
+    from triton.backends.compiler import GPUTarget
+    art = os.path.join(case, "triton")
+    if not os.path.isdir(art):
+        return
+    launch = json.load(open(os.path.join(art, "k.manifest.json")))["launch"]
+    cap = warm_triton_cache.capability
+    try:
+        triton.compile(os.path.join(art, "k.ttir"), target=GPUTarget("cuda", cap, 32),
+                       options={"num_warps": launch["num_warps"],
+                                "num_stages": launch["num_stages"]})
+    except Exception:
+        pass  # reported by the main process
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("dir")
     parser.add_argument("--launcher", default=os.environ.get("PALLAS_LAUNCH", "pallas-launch"))
     args = parser.parse_args()
+    cases = sorted(glob.glob(os.path.join(args.dir, "*", "check.json")))
+    cases = [os.path.dirname(c) for c in cases]
+    # Compile every .ttir in parallel first, before CUDA is initialised in
+    # this process (forked workers must not inherit a CUDA context).
+    smi = subprocess.run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"],
+                         capture_output=True, text=True)
+    major, minor = smi.stdout.strip().splitlines()[0].split(".")
+    warm_triton_cache.capability = int(major) * 10 + int(minor)
+    import multiprocessing
+    with multiprocessing.get_context("fork").Pool(min(16, os.cpu_count() or 1)) as pool:
+        pool.map(warm_triton_cache, cases)
     import torch
     from triton.backends.compiler import GPUTarget
     cap = torch.cuda.get_device_capability()
     target = GPUTarget("cuda", cap[0] * 10 + cap[1], 32)
     print("device: %s" % torch.cuda.get_device_name())
     failed, counts = 0, {}
-    for case in sorted(glob.glob(os.path.join(args.dir, "k*"))):
+    for case in cases:
         check = os.path.join(case, "check.json")
         if not os.path.exists(check):
             continue
