@@ -30,4 +30,5 @@ config.substitutions.append(("%conformance", os.path.join(shared_dir, "conforman
 config.substitutions.append(("%examples", os.path.join(src_root, "examples")))
 config.substitutions.append(("%srcroot", src_root))
 config.substitutions.append(("%python", "python3"))
+config.substitutions.append(("%bindir", os.path.join(build_dir, "bin")))
 config.substitutions.append(("%exit1", os.path.join(src_root, "tools", "expect-exit.sh") + " 1"))

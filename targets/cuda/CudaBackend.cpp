@@ -116,7 +116,8 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module, const LaunchSpec &spec,
       printIRIfAsked(pm, options);
       std::string warps = std::to_string(spec.numWarps);
       std::string pipeline =
-          "convert-pallas-to-triton, canonicalize, cse, loop-invariant-code-motion, "
+          "convert-pallas-to-triton{triton-dot-limits=false}, canonicalize, cse, "
+          "loop-invariant-code-motion, "
           "pallas-assign-layouts{num-warps=" + warps + (wgmma ? " wgmma=true" : "") +
           "}, pallas-pipeline{num-stages=" + std::to_string(spec.numStages) +
           " num-warps=" + warps + " shared-bytes=" + std::to_string(ringBytes) +

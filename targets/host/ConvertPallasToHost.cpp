@@ -867,6 +867,24 @@ struct ConvertPallasToHostPass
                            "lowering to the host");
         return signalPassFailure();
       }
+      // LLVM has no 8-bit float types: the host moves f8 data (loads,
+      // stores, copies) but computes nothing on it.
+      WalkResult f8 = kernel.walk([&](Operation *op) {
+        if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
+          return WalkResult::advance();
+        for (Type t : llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes())) {
+          Type e = getElementTypeOrSelf(t);
+          if (isa<Float8E4M3FNType, Float8E5M2Type>(e)) {
+            op->emitOpError("computes on ")
+                << e << ", which the host target only loads and stores (no f8 arithmetic "
+                        "or conversions on the host)";
+            return WalkResult::interrupt();
+          }
+        }
+        return WalkResult::advance();
+      });
+      if (f8.wasInterrupted())
+        return signalPassFailure();
       OpBuilder b(kernel);
       if (failed(KernelLowering(kernel, b).run(module)))
         return signalPassFailure();

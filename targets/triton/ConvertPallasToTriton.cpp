@@ -45,7 +45,8 @@ struct View {
 
 class TritonLowering {
 public:
-  TritonLowering(KernelOp kernel, OpBuilder &b) : kernel(kernel), b(b) {}
+  TritonLowering(KernelOp kernel, OpBuilder &b, bool tritonDotLimits)
+      : kernel(kernel), b(b), tritonDotLimits(tritonDotLimits) {}
   LogicalResult run();
 
 private:
@@ -106,6 +107,8 @@ private:
 
   KernelOp kernel;
   OpBuilder &b;
+  // Whether Triton compiles the result (its minimum dot size applies).
+  bool tritonDotLimits;
   Location loc = kernel.getLoc();
   IRMapping values;
   DenseMap<Value, View> views;
@@ -745,14 +748,15 @@ LogicalResult TritonLowering::lowerDot(DotOp op) {
     bb = transposed(bb);
   for (Value v : {a, bb})
     for (int64_t d : cast<RankedTensorType>(v.getType()).getShape().take_back(2))
-      if (d < 16)
+      if (d < 16 && tritonDotLimits)
         return op.emitOpError("the triton target needs dot operands of at least "
                               "16x16, got ")
                << v.getType();
   // Triton's minimum dot size: 8-bit operands contract over at least 32
   // (its tensor-core instructions are k32; shorter K computes wrong sums).
   int64_t contracted = cast<RankedTensorType>(a.getType()).getShape().back();
-  if (op.getLhs().getType().getElementType().getIntOrFloatBitWidth() == 8 && contracted < 32)
+  if (tritonDotLimits &&
+      op.getLhs().getType().getElementType().getIntOrFloatBitWidth() == 8 && contracted < 32)
     return op.emitOpError("the triton target needs 8-bit dot operands to contract "
                           "over at least 32 elements (Triton's minimum dot size), got ")
            << contracted;
@@ -934,6 +938,7 @@ LogicalResult TritonLowering::lowerOp(Operation *op) {
 
 struct ConvertPallasToTritonPass
     : public pallas::impl::ConvertPallasToTritonBase<ConvertPallasToTritonPass> {
+  using ConvertPallasToTritonBase::ConvertPallasToTritonBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
@@ -944,7 +949,7 @@ struct ConvertPallasToTritonPass
         return signalPassFailure();
       }
       OpBuilder b(kernel);
-      if (failed(TritonLowering(kernel, b).run()))
+      if (failed(TritonLowering(kernel, b, tritonDotLimits).run()))
         return signalPassFailure();
       // The launch grid outlives the kernel on the module.
       module->setAttr("pallas.triton_grid", kernel->getAttr("pallas.triton_grid"));

@@ -12,6 +12,7 @@ Arrays are NumPy arrays of the logical dtype (ml_dtypes.bfloat16 for bf16);
 import itertools
 import math
 import random
+import re
 
 import ml_dtypes
 import numpy as np
@@ -98,6 +99,30 @@ class Body:
         return self.op("arith.constant %s : %s" % (value, ty), indent)
 
 
+_OP = re.compile(r"^\s*(?:%[\w#:]+ = )?([a-z_]+\.[a-z_.0-9]+)\b(.*)$")
+_ELEMENT = re.compile(r"x(f32|bf16|f16|i32|i8|i1)>|: (f32|bf16|f16|i32|i8)\b")
+
+
+def op_dtypes(mlir):
+    """(op, element type) for every op of the kernel: the element type of
+    the first type its text names (the data it loads, stores or computes
+    on; for a reduction or dot, its operands)."""
+    pairs = set()
+    for line in mlir.splitlines()[1:]:
+        m = _OP.match(line)
+        if not m or m.group(1) in ("pallas.return", "scf.yield"):
+            continue
+        types = m.group(2).split(" : ", 1)[-1] if " : " in m.group(2) else ""
+        # A store's and a select's data is their second type (after the
+        # ref, or the condition).
+        if m.group(1) in ("pallas.store", "arith.select"):
+            types = types.split(", ", 1)[-1]
+        e = _ELEMENT.search(types)
+        if e:
+            pairs.add((m.group(1), e.group(1) or e.group(2)))
+    return sorted(pairs)
+
+
 def kernel_text(name, args, body):
     params = ", ".join("%%%s: %s" % (n, t) for n, t in args)
     return "pallas.kernel @%s(%s) {\n%s\n  pallas.return\n}\n" % (
@@ -165,14 +190,15 @@ def random_values(rng, shape, dtype, lo=None, hi=None):
     return x.astype(NP_DTYPE[dtype])
 
 
-def pick_shape(r, rank, pow2_blocks=True, tpu=False):
+def pick_shape(r, rank, tpu=False):
     """(array shape, block shape, grid): arrays that do and don't divide."""
     if tpu and rank == 2:
         block = [8 * r.choice([1, 2]), 128]
         shape = [block[0] * r.randint(1, 3), 128 * r.randint(1, 2)]
     elif tpu:
-        block = [128 * r.choice([1, 2])]
-        shape = [block[0] * r.randint(1, 3)]
+        # Rank-1 TPU blocks: a multiple of 1024 holds for every dtype.
+        block = [1024]
+        shape = [1024 * r.randint(1, 2)]
     else:
         block = [r.choice([4, 8, 16, 32]) for _ in range(rank)]
         if rank == 1:
@@ -361,9 +387,9 @@ def np_int_bits(op, x, dtype):
     return out.astype(NP_DTYPE[dtype])
 
 
-def fam_math(r, name, op=None, dtype=None):
+def fam_math(r, name, op=None, dtype=None, tpu=None):
     """One `math` op on one to three inputs, drawn from its domain (a random
-    op and dtype unless given)."""
+    op and dtype unless given; shapes the TPU rules accept when `tpu`)."""
     if op is None:
         if r.random() < 0.2:
             op, dtype = r.choice(sorted(MATH_INT)), r.choice(INTS)
@@ -375,7 +401,7 @@ def fam_math(r, name, op=None, dtype=None):
     else:
         _, rng_range, arity = MATH_FLOAT[op]
     rank = r.choice([1, 2])
-    shape, block, grid = pick_shape(r, rank, tpu=r.random() < 0.3)
+    shape, block, grid = pick_shape(r, rank, tpu=r.random() < 0.3 if tpu is None else tpu)
     ty = tensor(block, dtype)
     rt = ref_type(block, dtype)
     body = Body()
@@ -1020,7 +1046,7 @@ def generate(seed, count):
         yield fam(random.Random(r.getrandbits(64)), name)
     for op, dtype in math_sweep():
         name = "m_%s_%s" % (op.split(".")[1], dtype)
-        yield fam_math(random.Random(r.getrandbits(64)), name, op, dtype)
+        yield fam_math(random.Random(r.getrandbits(64)), name, op, dtype, tpu=True)
 
 
 def tolerance(case, out_index, dtype):

@@ -128,7 +128,8 @@ def check_case(job):
         f.write(case.mlir)
     with open(spath, "w") as f:
         json.dump(spec, f, indent=1)
-    result = {"name": case.name, "family": case.family, "ops": sorted(case.features["ops"]),
+    result = {"name": case.name, "family": case.family,
+              "op_dtypes": kernelgen.op_dtypes(case.mlir),
               "dtypes": sorted(case.features["dtypes"]), "targets": {}, "problems": []}
     rng = np.random.default_rng([ord(c) for c in case.name])
     inputs = case.make_inputs(rng)

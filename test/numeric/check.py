@@ -86,6 +86,24 @@ def matmul_bf16(x, y):
     return from_bf16_bits(x) @ from_bf16_bits(y)
 
 
+def flash_attention_ref(q, k, v):
+    """Causal attention with scale 1/sqrt(64), in float64 from the f16
+    inputs; the kernel scales q in f16 (exact) and returns f16."""
+    q, k, v = (a.astype(np.float64) for a in (q, k, v))
+    s = np.einsum("bqd,bkd->bqk", q * 0.125, k)
+    n = s.shape[-1]
+    s = np.where(np.tril(np.ones((n, n), bool)), s, -np.inf)
+    p = np.exp(s - s.max(axis=-1, keepdims=True))
+    return [(p / p.sum(axis=-1, keepdims=True)) @ v]
+
+
+def layernorm_ref(x, w, b):
+    x64 = x.astype(np.float64)
+    mean = x64.mean(axis=1, keepdims=True)
+    var = ((x64 - mean) ** 2).mean(axis=1, keepdims=True)
+    return [(x64 - mean) / np.sqrt(var + 1e-5) * w + b]
+
+
 # name: (folder, spec, inputs(rng), reference(*inputs), rtol, atol, decode)
 CASES = {
     "add_vectors": (os.path.join(CONFORMANCE, "add_vectors"), "spec.json",
@@ -141,6 +159,19 @@ CASES = {
                       lambda rows, x: [2 * x[rows]], 1e-6, 0, None),
     "gather2d": (os.path.join(EXAMPLES, "gather2d"), "spec.json",
                  gather2d_inputs, gather2d_ref, 0, 0, None),
+    "flash_attention_f16": (os.path.join(EXAMPLES, "flash_attention_f16"), "spec.json",
+                            lambda r: [nonzero_normal(r, (2, 256, 64), np.float16)
+                                       for _ in range(3)],
+                            flash_attention_ref, 1e-2, 4e-3, None),
+    "batched_dot_f16": (os.path.join(EXAMPLES, "batched_dot_f16"), "spec.json",
+                        lambda r: [nonzero_normal(r, (8, 64, 32), np.float16)
+                                   for _ in range(2)],
+                        lambda a, b: [np.einsum("bqd,bkd->bqk", a.astype(np.float64),
+                                                b.astype(np.float64))], 1e-5, 1e-5, None),
+    "layernorm": (os.path.join(EXAMPLES, "layernorm"), "spec.json",
+                  lambda r: [nonzero_normal(r, (128, 256)) * 3 + 1, nonzero_normal(r, (256,)),
+                             nonzero_normal(r, (256,))],
+                  layernorm_ref, 1e-5, 1e-5, None),
     "ops_tour": (os.path.join(EXAMPLES, "ops_tour"), "spec.json",
                  lambda r: [nonzero_normal(r, (16, 32))], ops_tour_ref,
                  1e-5, 1e-5, None),

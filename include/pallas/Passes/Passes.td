@@ -102,6 +102,10 @@ def ConvertPallasToTriton : Pass<"convert-pallas-to-triton", "::mlir::ModuleOp">
     Triton needs power-of-two tensor sizes: other sizes are an error naming
     the op. The launch grid goes into the kernel's `pallas.triton_grid`.
   }];
+  let options = [Option<"tritonDotLimits", "triton-dot-limits", "bool", "true",
+                         "refuse dots below Triton's minimum dot size (16x16 operands; "
+                         "8-bit operands contracting over 32); off where pallasc lowers "
+                         "the Triton IR itself (CUDA targets)">];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::pallas::tt::TTDialect"];
