@@ -453,28 +453,25 @@ def fam_reduce(r, name):
     kind = r.choice(["reduce", "reduce", "argmax", "argmin", "cumsum"])
     shape, block, grid = pick_shape(r, 2, tpu=r.random() < 0.3)
     axis = r.choice([0, 1])
+    keep = 1 - axis
+    if kind != "cumsum":
+        # A reduction sees the whole reduced axis: one program along it.
+        block = list(block)
+        block[axis] = 1 << (shape[axis] - 1).bit_length()
     ty = tensor(block, dtype)
     rt = ref_type(block, dtype)
+    imap_in = "(i, j) -> (i, j)"
     body = Body()
     x = body.op("pallas.load %%x[...] : %s -> %s" % (rt, ty))
-    keep = 1 - axis
-    imap_in = "(i, j) -> (i, j)"
-    # The output keeps the other axis; its blocks follow the program along it.
     if kind == "cumsum":
         rev = r.random() < 0.4
         out_dtype, out_block, out_shape = dtype, block, shape
         y = body.op("pallas.cumsum %s [%d]%s : %s" % (x, axis, " {reverse}" if rev else "", ty))
         grid_out = "(i, j) -> (i, j)"
     else:
+        # The output keeps the other axis; its blocks follow the program along it.
         out_block = [block[keep]]
         out_shape = [shape[keep]]
-        # The reduced axis is whole in the block: one program along it.
-        block = list(block)
-        block[axis] = 1 << (shape[axis] - 1).bit_length()
-        ty = tensor(block, dtype)
-        rt = ref_type(block, dtype)
-        body = Body()
-        x = body.op("pallas.load %%x[...] : %s -> %s" % (rt, ty))
         if kind == "reduce":
             rk = r.choice(REDUCE_FLOAT if is_float(dtype) else REDUCE_INT)
             out_dtype = dtype
@@ -816,7 +813,7 @@ def fam_online_softmax(r, name):
     off = body.op("arith.muli %%j, %s : i32" % cb, 2)
     kk = body.op("pallas.load %%k[ds(%s, %d), :] : %s -> %s" % (off, bk, ref_type([seq, d], dtype), kt), 2)
     vv = body.op("pallas.load %%v[ds(%s, %d), :] : %s -> %s" % (off, bk, ref_type([seq, d], dtype), kt), 2)
-    prec = ' , precision = "highest"'.replace(" ,", ",") if dtype == "f32" else ""
+    prec = ', precision = "highest"' if dtype == "f32" else ""
     s = body.op("pallas.dot %s, %s {transpose_rhs%s} : %s, %s -> %s" % (q, kk, prec, qt, kt, f32([m, bk])), 2)
     mx = body.op("pallas.reduce max %s [1] : %s -> %s" % (s, f32([m, bk]), f32([m])), 2)
     mn = body.op("arith.maximumf %%mi, %s : %s" % (mx, f32([m])), 2)
