@@ -29,8 +29,8 @@ void PallasDialect::initialize() {
 // RefType
 //===----------------------------------------------------------------------===//
 
-/// Element types a ref may hold (DESIGN.md §1), plus the semaphore types for
-/// arrays of semaphores.
+/// Element types a ref may hold (f64, f32, f16, bf16, the two f8 types, i1
+/// to i64), plus the semaphore types for arrays of semaphores.
 static bool isRefElementType(Type t) {
   if (t.isF64() || t.isF32() || t.isF16() || t.isBF16())
     return true;

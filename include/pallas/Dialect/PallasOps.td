@@ -1,9 +1,9 @@
 //===- PallasOps.td - operations of the pallas dialect -----*- tablegen -*-===//
 //
-// One op per Pallas primitive (DESIGN.md §1). Ops that index a ref
+// One op per Pallas primitive. Ops that index a ref
 // (`load`, `store`, `swap`, atomics, `ref_slice`, copies) share one indexer
-// syntax, parsed and printed by IndexerSyntax.cpp and stored in the
-// `indexers` property (see IndexerList in PallasOps.h).
+// syntax, parsed and printed by src/Dialect/Indexers.cpp and stored in the
+// `indexers` property (see IndexerList in Indexers.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PALLAS_OPS

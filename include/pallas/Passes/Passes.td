@@ -5,7 +5,7 @@
 include "mlir/Pass/PassBase.td"
 
 def PallasExpandGrid : Pass<"pallas-expand-grid", "::mlir::ModuleOp"> {
-  let summary = "turn block refs into views of whole arrays (DESIGN.md §3)";
+  let summary = "turn block refs into views of whole arrays";
   let description = [{
     Works on kernels carrying launch attributes (`pallas.grid` on the kernel;
     `pallas.role`, `pallas.shape`, `pallas.block`, `pallas.index_map` or

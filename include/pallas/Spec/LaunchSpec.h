@@ -1,6 +1,6 @@
 //===- LaunchSpec.h - the JSON launch spec ----------------------*- C++ -*-===//
 //
-// DESIGN.md §2. `loadLaunchSpec` parses and validates a spec (the rules of
+// The launch spec (README: Use). `loadLaunchSpec` parses and validates a spec (the rules of
 // schemas/launch.schema.json plus what a schema cannot say, e.g. that an
 // index map parses) and reports each problem as an MLIR diagnostic located
 // in the JSON file, naming the JSON path.

@@ -1,6 +1,6 @@
 //===- TargetDescription.h - chips as data ----------------------*- C++ -*-===//
 //
-// targets/*.yaml describe what pallasc compiles for (DESIGN.md §5). They are
+// targets/*.yaml describe what pallasc compiles for. They are
 // embedded in the binaries at build time; `--target-file` loads another.
 //
 //===----------------------------------------------------------------------===//
