@@ -2,10 +2,13 @@
 #include "pallas/Driver/Registration.h"
 
 #include "pallas/Dialect/Pallas.h"
+#include "pallas/Cuda/CudaPasses.h"
 #include "pallas/Gpu/Gpu.h"
+#include "pallas/Host/HostPasses.h"
 #include "pallas/Mosaic/MosaicPasses.h"
 #include "pallas/Passes/Passes.h"
 #include "pallas/Triton/Triton.h"
+#include "pallas/Triton/TritonPasses.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -25,6 +28,9 @@ void mlir::pallas::registerAllPallasPasses() {
   static bool once = [] {
     registerAllPasses();
     registerPallasPasses();
+    registerHostPasses();
+    registerTritonPasses();
+    registerCudaPasses();
     registerMosaicPasses();
     return true;
   }();

@@ -12,13 +12,13 @@
 //===----------------------------------------------------------------------===//
 #include "SimtLowering.h"
 
-#include "pallas/Passes/Passes.h"
+#include "pallas/Cuda/CudaPasses.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace mlir::pallas {
 #define GEN_PASS_DEF_PALLASASSIGNLAYOUTS
-#include "pallas/Passes/Passes.h.inc"
+#include "pallas/Cuda/CudaPasses.h.inc"
 } // namespace mlir::pallas
 
 using namespace mlir;

@@ -12,7 +12,7 @@
 #include "SimtLowering.h"
 #include "pallas/Gpu/Gpu.h"
 
-#include "pallas/Passes/Passes.h"
+#include "pallas/Cuda/CudaPasses.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -21,7 +21,7 @@
 
 namespace mlir::pallas {
 #define GEN_PASS_DEF_CONVERTPALLASTONVVM
-#include "pallas/Passes/Passes.h.inc"
+#include "pallas/Cuda/CudaPasses.h.inc"
 } // namespace mlir::pallas
 
 using namespace mlir;

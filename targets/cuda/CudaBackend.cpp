@@ -9,7 +9,7 @@
 #include "CudaHeader.h"
 
 #include "pallas/Driver/Compile.h"
-#include "pallas/Passes/Passes.h"
+#include "pallas/Cuda/CudaPasses.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"

@@ -35,14 +35,14 @@
 //===----------------------------------------------------------------------===//
 #include "SimtLowering.h"
 #include "pallas/Gpu/Gpu.h"
-#include "pallas/Passes/Passes.h"
+#include "pallas/Cuda/CudaPasses.h"
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::pallas {
 #define GEN_PASS_DEF_PALLASPIPELINE
-#include "pallas/Passes/Passes.h.inc"
+#include "pallas/Cuda/CudaPasses.h.inc"
 } // namespace mlir::pallas
 
 using namespace mlir;

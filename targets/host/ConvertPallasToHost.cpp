@@ -10,17 +10,18 @@
 #include "pallas/Dialect/Pallas.h"
 #include "pallas/Dialect/Reductions.h"
 #include "pallas/Passes/CloneLowering.h"
-#include "pallas/Passes/Passes.h"
+#include "pallas/Host/HostPasses.h"
 #include "pallas/Spec/LaunchAttributes.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace mlir::pallas {
 #define GEN_PASS_DEF_CONVERTPALLASTOHOST
-#include "pallas/Passes/Passes.h.inc"
+#include "pallas/Host/HostPasses.h.inc"
 } // namespace mlir::pallas
 
 using namespace mlir;

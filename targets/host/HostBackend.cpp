@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pallas/Driver/Compile.h"
-#include "pallas/Passes/Passes.h"
+#include "pallas/Host/HostPasses.h"
 #include "pallas/Spec/LaunchAttributes.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"

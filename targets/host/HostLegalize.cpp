@@ -5,7 +5,7 @@
 // through compiler-rt's conversions).
 //
 //===----------------------------------------------------------------------===//
-#include "pallas/Passes/Passes.h"
+#include "pallas/Host/HostPasses.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -16,7 +16,7 @@
 
 namespace mlir::pallas {
 #define GEN_PASS_DEF_PALLASHOSTLEGALIZE
-#include "pallas/Passes/Passes.h.inc"
+#include "pallas/Host/HostPasses.h.inc"
 } // namespace mlir::pallas
 
 using namespace mlir;

@@ -9,17 +9,18 @@
 #include "pallas/Dialect/Pallas.h"
 #include "pallas/Dialect/Reductions.h"
 #include "pallas/Passes/CloneLowering.h"
-#include "pallas/Passes/Passes.h"
+#include "pallas/Triton/TritonPasses.h"
 #include "pallas/Spec/LaunchAttributes.h"
 #include "pallas/Triton/Triton.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace mlir::pallas {
 #define GEN_PASS_DEF_CONVERTPALLASTOTRITON
-#include "pallas/Passes/Passes.h.inc"
+#include "pallas/Triton/TritonPasses.h.inc"
 } // namespace mlir::pallas
 
 using namespace mlir;

@@ -1,6 +1,6 @@
 //===- TritonBackend.cpp - Triton IR, manifest and CUDA launch header -----===//
 #include "pallas/Driver/Compile.h"
-#include "pallas/Passes/Passes.h"
+#include "pallas/Triton/TritonPasses.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"

@@ -6,7 +6,7 @@
 // division runs in f32.
 //
 //===----------------------------------------------------------------------===//
-#include "pallas/Passes/Passes.h"
+#include "pallas/Triton/TritonPasses.h"
 #include "pallas/Triton/Triton.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -16,7 +16,7 @@
 
 namespace mlir::pallas {
 #define GEN_PASS_DEF_PALLASTRITONLEGALIZE
-#include "pallas/Passes/Passes.h.inc"
+#include "pallas/Triton/TritonPasses.h.inc"
 } // namespace mlir::pallas
 
 using namespace mlir;

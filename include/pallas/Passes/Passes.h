@@ -1,21 +1,11 @@
-//===- Passes.h - target-independent pallas passes --------------*- C++ -*-===//
+//===- Passes.h - target-independent pallas passes -*- C++ -*-===//
 #ifndef PALLAS_PASSES_PASSES_H
 #define PALLAS_PASSES_PASSES_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
-#include "pallas/Gpu/Gpu.h"
-#include "pallas/Triton/Triton.h"
 
 namespace mlir::pallas {
 

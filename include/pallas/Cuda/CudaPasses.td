@@ -1,0 +1,88 @@
+//===- CudaPasses.td - the CUDA backend's passes -*- tablegen -*-===//
+#ifndef PALLAS_CUDA_PASSES
+#define PALLAS_CUDA_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def PallasPipeline : Pass<"pallas-pipeline", "::mlir::ModuleOp"> {
+  let summary = "issue a loop's global loads ahead of their use (tile IR)";
+  let description = [{
+    Runs on tile IR for CUDA targets, after pallas-assign-layouts. In
+    innermost scf.for loops that write no memory (no stores or atomics),
+    tensor loads whose addresses and masks depend only on the induction
+    variable and loop invariants (through pure ops) are issued ahead:
+
+    * A 2-D block used only as operand A or B of a tensor-core dot (result
+      in an mma encoding) whose masked-off elements read as zero goes
+      through a `pallas_gpu` ring of num-stages shared-memory buffers:
+      asynchronous copies run num-stages - 1 iterations ahead, the dot
+      reads the buffer (`pallas_gpu.ring_read`). Fewer stages are used when
+      the rings would take more than 3/4 of `shared-bytes`; below two,
+      none.
+    * Other loads are issued one iteration ahead into registers, carried
+      as loop values (the last iteration loads a block of the iteration
+      space again, index min(k + step, ub - 1), its value dropped), unless
+      two blocks in flight and the carried values would need more than 200
+      registers per thread (estimated at 32 bits per element).
+
+    num-stages below 2 leaves loops as they are.
+  }];
+  let options = [Option<"numStages", "num-stages", "int64_t", "2",
+                        "pipeline depth (shared-memory buffers per dot operand)">,
+                 Option<"numWarps", "num-warps", "int64_t", "4",
+                        "warps per CTA (to estimate registers per thread)">,
+                 Option<"sharedBytes", "shared-bytes", "int64_t", "49152",
+                        "shared memory a CTA may use, in bytes">];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::pallas::pgpu::PallasGpuDialect"];
+}
+
+def PallasAssignLayouts : Pass<"pallas-assign-layouts", "::mlir::ModuleOp"> {
+  let summary = "choose how tile IR tensors are spread over a CTA's threads";
+  let description = [{
+    Runs on tile IR (after convert-pallas-to-triton) for CUDA targets.
+    Tensors default to the blocked layout. Dots that tensor cores can run
+    (bf16/f16 operands, or f32 at TF32 precision, with an f32 result whose
+    shape tiles over the warps in 16x8 pieces) get the `"pallas.mma"`
+    encoding on their result and accumulator; a loop that carries the
+    accumulator carries that layout. `tensor.cast` marks every change of
+    layout; a result leaving the mma layout only to be truncated
+    (`arith.truncf`) is truncated first, in the mma layout.
+  }];
+  let options = [Option<"numWarps", "num-warps", "int64_t", "4",
+                        "warps per CTA">,
+                 Option<"wgmma", "wgmma", "bool", "false",
+                        "use Hopper's warpgroup MMA (sm_90a) where it fits: "
+                        "the \"pallas.wgmma\" encoding">];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
+def ConvertPallasToNVVM : Pass<"convert-pallas-to-nvvm", "::mlir::ModuleOp"> {
+  let summary = "lower tile IR (tt) to per-thread code in a gpu.module";
+  let description = [{
+    Runs after convert-pallas-to-triton. Each `tt.func` becomes a
+    `gpu.func` kernel (one program = one CTA of 32 * num-warps threads) in
+    the `gpu.module @pallas_kernels`, taking one global pointer per array.
+    Tensors are spread over the threads by the blocked layout (chunks of up
+    to four consecutive elements per thread, round robin) and become one
+    vector per thread. Loads and stores of contiguous, aligned, unmasked
+    chunks are single vector accesses (checked at run time); others are
+    predicated per element. Broadcast, transpose, join, scan and dot read
+    their operands from dynamic shared memory; reductions fold per thread,
+    then across lanes with shuffles and across warps through shared memory.
+    f32 `math.exp` becomes `ex2.approx` of x * log2(e) and f32 division
+    `div.approx` (both within 2 ulp), as fast device code. The shared memory
+    a kernel needs goes into `pallas.shared_bytes`.
+  }];
+  let options = [Option<"numWarps", "num-warps", "int64_t", "4",
+                        "warps per CTA (threads = 32 * num-warps)">];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+#endif // PALLAS_CUDA_PASSES

@@ -1,0 +1,23 @@
+//===- HostPasses.h - the host backend's passes -*- C++ -*-===//
+#ifndef PALLAS_HOST_HOSTPASSES_H
+#define PALLAS_HOST_HOSTPASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::pallas {
+
+#define GEN_PASS_DECL
+#include "pallas/Host/HostPasses.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "pallas/Host/HostPasses.h.inc"
+
+} // namespace mlir::pallas
+
+#endif
