@@ -686,7 +686,7 @@ bool scratchWhileLive(pgpu::AllocRingOp alloc) {
 /// Places the function's rings one after another at the start of shared
 /// memory, each buffer in the layout of the dot that reads it. The scratch
 /// area overlaps them unless something may use it while a ring is live
-/// (pallas-pipeline waits for every copy after the loop; a barrier comes
+/// (pallas-stage-loads waits for every copy after the loop; a barrier comes
 /// before the first copy).
 void placeRings(tt::FuncOp func, SimtState &state) {
   func->walk([&](pgpu::AllocRingOp alloc) {

@@ -109,7 +109,7 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module, const LaunchSpec &spec,
     bool wgmma = t.has("tensor_cores", "wgmma");
     int64_t limit = t.getInt("shared_memory_per_block", 49152);
     // Lowers a copy of the kernel; `ringBytes` is the shared memory
-    // pallas-pipeline may stage blocks in.
+    // pallas-stage-loads may stage blocks in.
     auto lowerTile = [&](int64_t ringBytes) -> FailureOr<OwningOpRef<ModuleOp>> {
       OwningOpRef<ModuleOp> copy = module.clone();
       PassManager pm(ctx);
@@ -119,7 +119,7 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module, const LaunchSpec &spec,
           "convert-pallas-to-triton{triton-dot-limits=false}, canonicalize, cse, "
           "loop-invariant-code-motion, "
           "pallas-assign-layouts{num-warps=" + warps + (wgmma ? " wgmma=true" : "") +
-          "}, pallas-pipeline{num-stages=" + std::to_string(spec.numStages) +
+          "}, pallas-stage-loads{num-stages=" + std::to_string(spec.numStages) +
           " num-warps=" + warps + " shared-bytes=" + std::to_string(ringBytes) +
           "}, canonicalize, cse, convert-pallas-to-nvvm{num-warps=" + warps +
           "}, canonicalize, int-range-optimizations, canonicalize, cse";

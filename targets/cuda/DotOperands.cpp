@@ -1,7 +1,7 @@
 //===- DotOperands.cpp - where tensor-core dots read operands from --------===//
 //
 // Both tensor-core lowerings read A and B from shared memory, each in its
-// own layout; pallas-pipeline's copies put staged operands straight into
+// own layout; pallas-stage-loads's copies put staged operands straight into
 // that layout. One description of the layouts serves the writers (from
 // registers, or cp.async from global memory) and the readers.
 //

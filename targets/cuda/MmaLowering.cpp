@@ -2,7 +2,7 @@
 //
 // A and B are read from shared memory row-major, rows padded by 16 bytes
 // (paddedRowLayout) so that the eight rows a fragment load touches fall in
-// different banks; operands pallas-pipeline staged are there already. Each warp
+// different banks; operands pallas-stage-loads staged are there already. Each warp
 // then walks K in steps of 16 (bf16, f16: fragments by ldmatrix, B through
 // its .trans form) or 8 (tf32: 32-bit loads), issuing one mma.sync per 16x8
 // tile of its part of C, which stays in registers in the mma layout.

@@ -1,6 +1,6 @@
 //===- RingLowering.cpp - shared-memory rings and cp.async ----------------===//
 //
-// The pallas_gpu ops pallas-pipeline adds, per thread: a ring is a byte
+// The pallas_gpu ops pallas-stage-loads adds, per thread: a ring is a byte
 // offset in the rings' area at the start of dynamic shared memory (placed
 // before the conversion, in the layout of the dot that reads it); an
 // async_copy is one cp.async per contiguous, aligned piece of the thread's

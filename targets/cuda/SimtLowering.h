@@ -212,7 +212,7 @@ OperandSmemLayout dotOperandLayout(tt::DotOp dot, unsigned index);
 void writeOperand(OpBuilder &b, Location loc, SimtState &s, Value base, Value perThread,
                   RankedTensorType type, const OperandSmemLayout &layout);
 /// An operand as a dot lowering gets it: in registers (blocked layout),
-/// or, when pallas-pipeline staged it, already in shared memory at `smem`
+/// or, when pallas-stage-loads staged it, already in shared memory at `smem`
 /// in dotOperandLayout's layout.
 struct DotOperand {
   Value regs;

@@ -5,7 +5,7 @@
 // flag), with the 128-byte swizzle where rows are whole multiples of 128
 // bytes, else as no-swizzle core matrices (8 rows x 16 bytes each). Either
 // way the 16-byte pieces threads hold (or cp.async copies, when
-// pallas-pipeline staged the operands) land in one store. The descriptors
+// pallas-stage-loads staged the operands) land in one store. The descriptors
 // give the layout's spacings. Each warpgroup (4 warps) computes 64 rows of
 // C with one wgmma.mma_async m64nNk16 per 16 of K; C stays in registers in
 // the "pallas.wgmma" layout, which is the wgmma accumulator layout.

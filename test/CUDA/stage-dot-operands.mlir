@@ -1,9 +1,9 @@
-// pallas-pipeline stages a K loop's dot operands in shared-memory rings:
+// pallas-stage-loads stages a K loop's dot operands in shared-memory rings:
 // copies num-stages - 1 iterations ahead (two before the loop), a wait at
 // the top of each iteration, the next copy into the buffer read the
 // iteration before, the dot reading the current one, and a last wait after
 // the loop.
-// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts="num-warps=4 wgmma=true" --pallas-pipeline="num-stages=3 num-warps=4 shared-bytes=232448" --canonicalize | FileCheck %s
+// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts="num-warps=4 wgmma=true" --pallas-stage-loads="num-stages=3 num-warps=4 shared-bytes=232448" --canonicalize | FileCheck %s
 
 // CHECK: %[[RA:.*]] = pallas_gpu.alloc_ring : <3, tensor<64x32xbf16>>
 // CHECK: %[[RB:.*]] = pallas_gpu.alloc_ring : <3, tensor<32x64xbf16>>
@@ -34,15 +34,15 @@
 
 // Rings that would not fit in 3/4 of shared-bytes get fewer stages (two:
 // one copy ahead, waiting for all before each iteration) ...
-// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts="num-warps=4 wgmma=true" --pallas-pipeline="num-stages=3 num-warps=4 shared-bytes=30000" | FileCheck %s --check-prefix=TWO
+// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts="num-warps=4 wgmma=true" --pallas-stage-loads="num-stages=3 num-warps=4 shared-bytes=30000" | FileCheck %s --check-prefix=TWO
 // TWO: pallas_gpu.alloc_ring : <2, tensor<64x32xbf16>>
 // TWO: scf.for
 // TWO-NEXT: pallas_gpu.async_wait 0
 // ... or none, and the loads are issued one iteration ahead into registers.
-// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts="num-warps=4 wgmma=true" --pallas-pipeline="num-stages=3 num-warps=4 shared-bytes=20000" | FileCheck %s --check-prefix=REGS
+// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts="num-warps=4 wgmma=true" --pallas-stage-loads="num-stages=3 num-warps=4 shared-bytes=20000" | FileCheck %s --check-prefix=REGS
 // A dot off the tensor cores (no mma encoding) does not read shared memory
 // in place either.
-// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-pipeline="num-stages=3 num-warps=4 shared-bytes=232448" | FileCheck %s --check-prefix=REGS
+// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-stage-loads="num-stages=3 num-warps=4 shared-bytes=232448" | FileCheck %s --check-prefix=REGS
 // REGS-NOT: pallas_gpu
 // REGS: tt.load
 // REGS: scf.for {{.*}} iter_args(%{{[^,]*}}, %[[A:[^,]*]] = %{{[^,]*}}, %[[B:[^,]*]] = %{{[^)]*}})
@@ -54,7 +54,7 @@
 // place: A (64-byte rows) as core matrices (leading offset 144, stride
 // 576), B (128-byte rows) with the 128-byte swizzle (bit 62; leading
 // offset 4096 between 64-column atoms, stride 1024 between 8-row groups).
-// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts="num-warps=4 wgmma=true" --pallas-pipeline="num-stages=3 num-warps=4 shared-bytes=232448" --canonicalize --convert-pallas-to-nvvm=num-warps=4 --canonicalize | FileCheck %s --check-prefix=NVVM
+// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts="num-warps=4 wgmma=true" --pallas-stage-loads="num-stages=3 num-warps=4 shared-bytes=232448" --canonicalize --convert-pallas-to-nvvm=num-warps=4 --canonicalize | FileCheck %s --check-prefix=NVVM
 // The zero accumulator starts in the wgmma layout with no exchange; one
 // barrier comes before the first copy, as the rings share memory with the
 // exchange area (used after the loop).
@@ -83,7 +83,7 @@
 // NVVM-NEXT: gpu.barrier
 
 // On mma.sync (no wgmma): the same copies, ldmatrix from the buffers.
-// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts="num-warps=4" --pallas-pipeline="num-stages=3 num-warps=4 shared-bytes=232448" --canonicalize --convert-pallas-to-nvvm=num-warps=4 --canonicalize | FileCheck %s --check-prefix=MMA
+// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts="num-warps=4" --pallas-stage-loads="num-stages=3 num-warps=4 shared-bytes=232448" --canonicalize --convert-pallas-to-nvvm=num-warps=4 --canonicalize | FileCheck %s --check-prefix=MMA
 // MMA: scf.for
 // MMA-NEXT: nvvm.cp.async.wait.group 1
 // MMA: nvvm.cp.async.shared.global

@@ -4,7 +4,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def PallasPipeline : Pass<"pallas-pipeline", "::mlir::ModuleOp"> {
+def PallasStageLoads : Pass<"pallas-stage-loads", "::mlir::ModuleOp"> {
   let summary = "issue a loop's global loads ahead of their use (tile IR)";
   let description = [{
     Runs on tile IR for CUDA targets, after pallas-assign-layouts. In

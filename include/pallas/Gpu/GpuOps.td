@@ -1,6 +1,6 @@
 //===- GpuOps.td - tile IR ops for staging blocks in shared memory -*- tablegen -*-===//
 //
-// The CUDA target's additions to tile IR: pallas-pipeline streams a loop's
+// The CUDA target's additions to tile IR: pallas-stage-loads streams a loop's
 // dot operands from global memory into rings of shared-memory buffers with
 // asynchronous copies (cp.async), several iterations ahead, and the dot
 // reads them from there. A ring is `stages` buffers of one tile each;

@@ -1,4 +1,4 @@
-//===- Pipeline.cpp - stream a loop's blocks ahead of their use -----------===//
+//===- StageLoads.cpp - stream a loop's blocks ahead of their use ---------===//
 //
 // In tile IR, a loop that streams blocks from global memory
 //
@@ -41,7 +41,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::pallas {
-#define GEN_PASS_DEF_PALLASPIPELINE
+#define GEN_PASS_DEF_PALLASSTAGELOADS
 #include "pallas/Cuda/CudaPasses.h.inc"
 } // namespace mlir::pallas
 
@@ -303,8 +303,8 @@ void pipeline(scf::ForOp loop, int64_t threads, int64_t registerBudget) {
   loop.erase();
 }
 
-struct PipelinePass : pallas::impl::PallasPipelineBase<PipelinePass> {
-  using PallasPipelineBase::PallasPipelineBase;
+struct StageLoadsPass : pallas::impl::PallasStageLoadsBase<StageLoadsPass> {
+  using PallasStageLoadsBase::PallasStageLoadsBase;
   void runOnOperation() override {
     if (numStages < 2)
       return;
