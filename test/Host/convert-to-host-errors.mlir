@@ -1,0 +1,29 @@
+// RUN: pallas-opt %s -pallas-expand-grid -convert-pallas-to-host -split-input-file -verify-diagnostics
+// Every error convert-pallas-to-host reports for a kernel it cannot lower,
+// at the op it concerns.
+
+// expected-error @+1 {{'pallas.kernel' op must be expanded (pallas-expand-grid) before lowering to the host}}
+pallas.kernel @not_expanded(%x: !pallas.ref<8xf32>) {
+  pallas.return
+}
+
+// -----
+
+pallas.kernel @f8_math(%x: !pallas.ref<64xf8E4M3FN> {pallas.role = "input", pallas.shape = array<i64: 64>, pallas.block = array<i64: 64>, pallas.index_map = affine_map<(i) -> (i)>},
+                       %o: !pallas.ref<64xf8E4M3FN> {pallas.role = "output", pallas.shape = array<i64: 64>, pallas.block = array<i64: 64>, pallas.index_map = affine_map<(i) -> (i)>})
+    attributes {pallas.grid = array<i64: 1>, pallas.symbol = "f8"} {
+  %v = pallas.load %x[...] : !pallas.ref<64xf8E4M3FN> -> tensor<64xf8E4M3FN>
+  // expected-error @+1 {{'arith.addf' op computes on 'f8E4M3FN', which the host target only loads and stores (no f8 arithmetic or conversions on the host)}}
+  %w = arith.addf %v, %v : tensor<64xf8E4M3FN>
+  pallas.store %o[...], %w : !pallas.ref<64xf8E4M3FN>, tensor<64xf8E4M3FN>
+  pallas.return
+}
+
+// -----
+
+pallas.kernel @print(%x: !pallas.ref<8xf32> {pallas.role = "input", pallas.shape = array<i64: 8>, pallas.block = array<i64: 8>, pallas.index_map = affine_map<(i) -> (i)>})
+    attributes {pallas.grid = array<i64: 1>, pallas.symbol = "p"} {
+  // expected-error @+1 {{'pallas.debug_print' op is not supported on the host target yet}}
+  pallas.debug_print "hello"
+  pallas.return
+}
