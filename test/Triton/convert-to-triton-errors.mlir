@@ -1,0 +1,54 @@
+// RUN: pallas-opt %s -pallas-expand-grid -convert-pallas-to-triton -split-input-file -verify-diagnostics
+// Errors convert-pallas-to-triton reports for what Triton cannot express,
+// at the op they concern.
+
+// expected-error @+1 {{'pallas.kernel' op must be expanded (pallas-expand-grid) before lowering to Triton}}
+pallas.kernel @not_expanded(%x: !pallas.ref<8xf32>) {
+  pallas.return
+}
+
+// -----
+
+pallas.kernel @odd(%x: !pallas.ref<100xf32> {pallas.role = "input", pallas.shape = array<i64: 100>, pallas.block = array<i64: 100>, pallas.index_map = affine_map<(i) -> (i)>},
+                   %o: !pallas.ref<100xf32> {pallas.role = "output", pallas.shape = array<i64: 100>, pallas.block = array<i64: 100>, pallas.index_map = affine_map<(i) -> (i)>})
+    attributes {pallas.grid = array<i64: 1>, pallas.symbol = "odd"} {
+  // expected-error @+1 {{'pallas.load' op produces 'tensor<100xf32>', but the triton target needs power-of-two tensor sizes; use a power-of-two block (with a masked edge)}}
+  %v = pallas.load %x[...] : !pallas.ref<100xf32> -> tensor<100xf32>
+  pallas.store %o[...], %v : !pallas.ref<100xf32>, tensor<100xf32>
+  pallas.return
+}
+
+// -----
+
+pallas.kernel @i8_short_k(%a: !pallas.ref<64x16xi8> {pallas.role = "input", pallas.shape = array<i64: 64, 16>, pallas.block = array<i64: 64, 16>, pallas.index_map = affine_map<(i) -> (0, 0)>},
+                          %b: !pallas.ref<16x32xi8> {pallas.role = "input", pallas.shape = array<i64: 16, 32>, pallas.block = array<i64: 16, 32>, pallas.index_map = affine_map<(i) -> (0, 0)>},
+                          %o: !pallas.ref<64x32xi32> {pallas.role = "output", pallas.shape = array<i64: 64, 32>, pallas.block = array<i64: 64, 32>, pallas.index_map = affine_map<(i) -> (0, 0)>})
+    attributes {pallas.grid = array<i64: 1>, pallas.symbol = "i8k"} {
+  %x = pallas.load %a[...] : !pallas.ref<64x16xi8> -> tensor<64x16xi8>
+  %y = pallas.load %b[...] : !pallas.ref<16x32xi8> -> tensor<16x32xi8>
+  // expected-error @+1 {{'pallas.dot' op the triton target needs 8-bit dot operands to contract over at least 32 elements (Triton's minimum dot size), got 16}}
+  %d = pallas.dot %x, %y : tensor<64x16xi8>, tensor<16x32xi8> -> tensor<64x32xi32>
+  pallas.store %o[...], %d : !pallas.ref<64x32xi32>, tensor<64x32xi32>
+  pallas.return
+}
+
+// -----
+
+pallas.kernel @small(%a: !pallas.ref<8x8xf32> {pallas.role = "input", pallas.shape = array<i64: 8, 8>, pallas.block = array<i64: 8, 8>, pallas.index_map = affine_map<(i) -> (0, 0)>},
+                     %o: !pallas.ref<8x8xf32> {pallas.role = "output", pallas.shape = array<i64: 8, 8>, pallas.block = array<i64: 8, 8>, pallas.index_map = affine_map<(i) -> (0, 0)>})
+    attributes {pallas.grid = array<i64: 1>, pallas.symbol = "small"} {
+  %x = pallas.load %a[...] : !pallas.ref<8x8xf32> -> tensor<8x8xf32>
+  // expected-error @+1 {{'pallas.dot' op the triton target needs dot operands of at least 16x16, got 'tensor<8x8xf32>'}}
+  %d = pallas.dot %x, %x : tensor<8x8xf32>, tensor<8x8xf32> -> tensor<8x8xf32>
+  pallas.store %o[...], %d : !pallas.ref<8x8xf32>, tensor<8x8xf32>
+  pallas.return
+}
+
+// -----
+
+pallas.kernel @print(%x: !pallas.ref<8xf32> {pallas.role = "input", pallas.shape = array<i64: 8>, pallas.block = array<i64: 8>, pallas.index_map = affine_map<(i) -> (i)>})
+    attributes {pallas.grid = array<i64: 1>, pallas.symbol = "p"} {
+  // expected-error @+1 {{'pallas.debug_print' op is not supported by the triton target yet}}
+  pallas.debug_print "hello"
+  pallas.return
+}
