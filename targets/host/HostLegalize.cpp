@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pallas/Host/HostPasses.h"
+#include "pallas/Passes/ComputeInF32.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -30,30 +31,11 @@ struct CopyToLinalg : OpRewritePattern<memref::CopyOp> {
   }
 };
 
-struct SmallFloatFmaInF32 : OpRewritePattern<math::FmaOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(math::FmaOp op, PatternRewriter &rewriter) const override {
-    Type type = op.getType();
-    auto element = dyn_cast<FloatType>(getElementTypeOrSelf(type));
-    if (!element || element.getWidth() >= 32)
-      return failure();
-    Location loc = op.getLoc();
-    Type f32 = rewriter.getF32Type();
-    if (auto shaped = dyn_cast<ShapedType>(type))
-      f32 = shaped.clone(f32);
-    SmallVector<Value> wide;
-    for (Value v : op->getOperands())
-      wide.push_back(arith::ExtFOp::create(rewriter, loc, f32, v));
-    Value r = math::FmaOp::create(rewriter, loc, wide[0], wide[1], wide[2]);
-    rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, type, r);
-    return success();
-  }
-};
-
 struct PallasHostLegalizePass : pallas::impl::PallasHostLegalizeBase<PallasHostLegalizePass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<CopyToLinalg, SmallFloatFmaInF32>(&getContext());
+    patterns.add<CopyToLinalg>(&getContext());
+    patterns.add<pallas::ComputeInF32>(&getContext(), math::FmaOp::getOperationName());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -6,10 +6,12 @@
 // division runs in f32.
 //
 //===----------------------------------------------------------------------===//
+#include "pallas/Passes/ComputeInF32.h"
 #include "pallas/Triton/TritonPasses.h"
 #include "pallas/Triton/Triton.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -39,31 +41,19 @@ Value callLibdevice(PatternRewriter &rw, Location loc, StringRef symbol, Type re
       .getResult();
 }
 
-/// A float op with a libdevice function `__nv_<base>f` (f32) / `__nv_<base>`
-/// (f64); f16 and bf16 go through f32.
+/// An f32 or f64 op with a libdevice function `__nv_<base>f` (f32) /
+/// `__nv_<base>` (f64). f16 and bf16 ops reach it in f32 (ComputeInF32).
 struct FloatToLibdevice : RewritePattern {
   FloatToLibdevice(MLIRContext *ctx, StringRef opName, StringRef base)
       : RewritePattern(opName, 1, ctx), base(base.str()) {}
 
   LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rw) const override {
     Type type = op->getResult(0).getType();
-    auto element = dyn_cast<FloatType>(getElementTypeOrSelf(type));
-    if (!element)
+    Type element = getElementTypeOrSelf(type);
+    if (!element.isF32() && !element.isF64())
       return failure();
-    Location loc = op->getLoc();
-    bool f64 = element.isF64();
-    Type f32 = rw.getF32Type();
-    SmallVector<Value> args;
-    for (Value v : op->getOperands())
-      args.push_back(f64 || element.isF32()
-                         ? v
-                         : arith::ExtFOp::create(rw, loc, withElement(v.getType(), f32), v)
-                               .getResult());
-    Type callType = f64 || element.isF32() ? type : withElement(type, f32);
-    Value r = callLibdevice(rw, loc, "__nv_" + base + (f64 ? "" : "f"), callType, args);
-    if (callType != type)
-      r = arith::TruncFOp::create(rw, loc, type, r);
-    rw.replaceOp(op, r);
+    std::string symbol = "__nv_" + base + (element.isF64() ? "" : "f");
+    rw.replaceOp(op, callLibdevice(rw, op->getLoc(), symbol, type, op->getOperands()));
     return success();
   }
   std::string base;
@@ -85,13 +75,7 @@ struct BitCountToLibdevice : OpRewritePattern<OpTy> {
     bool wide = width == 64;
     if (width < 32)
       x = arith::ExtUIOp::create(rw, loc, i32, x);
-    auto constant = [&](Type t, int64_t v) -> Value {
-      Type e = getElementTypeOrSelf(t);
-      TypedAttr attr = rw.getIntegerAttr(e, v);
-      if (auto s = dyn_cast<ShapedType>(t))
-        attr = DenseElementsAttr::get(s, attr);
-      return arith::ConstantOp::create(rw, loc, attr);
-    };
+    auto constant = [&](Type t, int64_t v) { return createScalarOrSplatConstant(rw, loc, t, v); };
     std::string suffix = wide ? "ll" : "";
     Value r;
     if (std::is_same<OpTy, math::CountLeadingZerosOp>::value) {
@@ -117,25 +101,6 @@ struct BitCountToLibdevice : OpRewritePattern<OpTy> {
   }
 };
 
-/// divf/remf of 16-bit floats: in f32, then truncated.
-template <typename OpTy>
-struct SmallFloatInF32 : OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
-  LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rw) const override {
-    Type type = op.getType();
-    auto element = dyn_cast<FloatType>(getElementTypeOrSelf(type));
-    if (!element || element.getWidth() != 16)
-      return failure();
-    Location loc = op.getLoc();
-    Type f32 = withElement(type, rw.getF32Type());
-    Value lhs = arith::ExtFOp::create(rw, loc, f32, op.getLhs());
-    Value rhs = arith::ExtFOp::create(rw, loc, f32, op.getRhs());
-    Value r = OpTy::create(rw, loc, lhs, rhs);
-    rw.replaceOpWithNewOp<arith::TruncFOp>(op, type, r);
-    return success();
-  }
-};
-
 struct PallasTritonLegalizePass
     : pallas::impl::PallasTritonLegalizeBase<PallasTritonLegalizePass> {
   void runOnOperation() override {
@@ -150,12 +115,16 @@ struct PallasTritonLegalizePass
         {"math.log10", "log10"},     {"math.log1p", "log1p"},   {"math.powf", "pow"},
         {"math.round", "round"},     {"math.roundeven", "rint"}, {"math.sinh", "sinh"},
         {"math.tan", "tan"},         {"math.tanh", "tanh"},     {"math.trunc", "trunc"}};
-    for (auto [op, base] : kFloatOps)
+    for (auto [op, base] : kFloatOps) {
       patterns.add<FloatToLibdevice>(ctx, op, base);
+      patterns.add<ComputeInF32>(ctx, op);
+    }
+    // Triton divides only f32 and f64.
+    patterns.add<ComputeInF32>(ctx, arith::DivFOp::getOperationName());
+    patterns.add<ComputeInF32>(ctx, arith::RemFOp::getOperationName());
     patterns.add<BitCountToLibdevice<math::CountLeadingZerosOp>,
                  BitCountToLibdevice<math::CountTrailingZerosOp>,
-                 BitCountToLibdevice<math::CtPopOp>, SmallFloatInF32<arith::DivFOp>,
-                 SmallFloatInF32<arith::RemFOp>>(ctx);
+                 BitCountToLibdevice<math::CtPopOp>>(ctx);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -213,6 +213,18 @@ def pick_shape(r, rank, tpu=False):
     return shape, block, grid
 
 
+def elementwise_signature(name, count, shape, dtype, block, grid):
+    """Kernel arguments and spec of `count` inputs x0.. and one output o,
+    all of `shape` and `dtype`, blocks following the program ids."""
+    rt = ref_type(block, dtype)
+    imap = identity_map(len(block))
+    args = [("x%d" % i, rt) for i in range(count)] + [("o", rt)]
+    spec = {"kernel": name, "grid": grid,
+            "inputs": [spec_array("x%d" % i, shape, dtype, block, imap) for i in range(count)],
+            "outputs": [spec_array("o", shape, dtype, block, imap)]}
+    return args, spec
+
+
 def identity_map(rank):
     names = "ijk"[:rank]
     return "(%s) -> (%s)" % (", ".join(names), ", ".join(names))
@@ -302,19 +314,14 @@ def fam_elementwise(r, name):
             env.append(body.op("%s %s, %s : %s" % (op, env[a], rhs, ty)))
             prog.append((op, a, b))
     body.emit("pallas.store %%o[...], %s : %s, %s" % (env[-1], rt, ty))
-    imap = identity_map(rank)
-    args = [("x%d" % i, rt) for i in range(nin)] + [("o", rt)]
-    spec = {"kernel": name, "grid": grid,
-            "inputs": [spec_array("x%d" % i, shape, dtype, block, imap) for i in range(nin)],
-            "outputs": [spec_array("o", shape, dtype, block, imap)]}
+    args, spec = elementwise_signature(name, nin, shape, dtype, block, grid)
 
     def evaluate(xs):
         env = list(xs)
         for op, a, b in prog:
             if op == "const":
-                c = np.asarray(b, dtype=np.float32 if is_float(dtype) else np.int64)
                 if is_float(dtype):
-                    env.append(cast(env[a].astype(np.float32) * c, dtype))
+                    env.append(cast(env[a].astype(np.float32) * np.float32(b), dtype))
                 else:
                     env.append(np_binary("arith.addi", env[a], np.full_like(env[a], b), dtype))
             elif op == "select":
@@ -408,11 +415,7 @@ def fam_math(r, name, op=None, dtype=None, tpu=None):
     xs = [body.op("pallas.load %%x%d[...] : %s -> %s" % (i, rt, ty)) for i in range(arity)]
     y = body.op("%s %s : %s" % (op, ", ".join(xs), ty))
     body.emit("pallas.store %%o[...], %s : %s, %s" % (y, rt, ty))
-    imap = identity_map(rank)
-    args = [("x%d" % i, rt) for i in range(arity)] + [("o", rt)]
-    spec = {"kernel": name, "grid": grid,
-            "inputs": [spec_array("x%d" % i, shape, dtype, block, imap) for i in range(arity)],
-            "outputs": [spec_array("o", shape, dtype, block, imap)]}
+    args, spec = elementwise_signature(name, arity, shape, dtype, block, grid)
 
     def reference(inputs):
         if dtype in INTS:
