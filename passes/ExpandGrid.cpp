@@ -43,16 +43,14 @@ struct ExpandGridPass
     : public pallas::impl::PallasExpandGridBase<ExpandGridPass> {
   void runOnOperation() override {
     for (KernelOp kernel : getOperation().getOps<KernelOp>())
-      if (kernel->hasAttr(attr::kGrid) && !kernel->hasAttr(attr::kExpanded))
-        if (failed(expand(kernel)))
+      if (LaunchAttr launch = getLaunch(kernel); launch && !launch.getExpanded())
+        if (failed(expand(kernel, launch)))
           return signalPassFailure();
   }
 
-  LogicalResult expand(KernelOp kernel) {
-    SmallVector<int64_t> grid = kernelGrid(kernel);
-    int64_t batchAxes = 0;
-    if (auto a = kernel->getAttrOfType<IntegerAttr>(attr::kBatchAxes))
-      batchAxes = a.getInt();
+  LogicalResult expand(KernelOp kernel, LaunchAttr launch) {
+    ArrayRef<int64_t> grid = launch.getGrid();
+    int64_t batchAxes = launch.getBatchAxes();
     Block &entry = kernel.getBody().front();
     OpBuilder b = OpBuilder::atBlockBegin(&entry);
     Location loc = kernel.getLoc();
@@ -63,31 +61,25 @@ struct ExpandGridPass
       pids.push_back(ProgramIdOp::create(b, loc, b.getI32Type(), axis));
     SmallVector<Value> prefetch;
     for (BlockArgument arg : entry.getArguments())
-      if (auto role = kernel.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                          attr::kRole);
-          role && role.getValue() == "prefetch")
+      if (BlockSpecAttr spec = getBlockSpec(kernel, arg.getArgNumber());
+          spec && spec.getRole() == ArgRole::prefetch)
         prefetch.push_back(arg);
 
     SmallVector<Type> argTypes(kernel.getArgumentTypes());
     for (BlockArgument arg : entry.getArguments()) {
       unsigned i = arg.getArgNumber();
-      auto role = kernel.getArgAttrOfType<StringAttr>(i, attr::kRole);
-      if (!role)
+      BlockSpecAttr spec = getBlockSpec(kernel, i);
+      if (!spec)
         return kernel.emitOpError("argument #")
-               << i << " has no pallas.role; attach the launch spec first";
-      if (role.getValue() != "input" && role.getValue() != "output")
+               << i << " has no pallas.block_spec; attach the launch spec first";
+      if (!spec.isBlocked())
         continue;
-      auto shape = kernel.getArgAttrOfType<DenseI64ArrayAttr>(i, attr::kShape);
-      auto block = kernel.getArgAttrOfType<DenseI64ArrayAttr>(i, attr::kBlock);
-      auto blockRef = dyn_cast<RefType>(arg.getType());
-      if (!shape || !block || !blockRef ||
-          shape.size() != block.size())
-        return kernel.emitOpError("argument #")
-               << i << " lacks a consistent pallas.shape / pallas.block";
+      ArrayRef<int64_t> shape = spec.getShape();
+      auto blockRef = cast<RefType>(arg.getType());
 
       // Block indices from the index map or the index function.
       SmallVector<Value> indices;
-      if (auto fnRef = kernel.getArgAttrOfType<FlatSymbolRefAttr>(i, attr::kIndexFn)) {
+      if (FlatSymbolRefAttr fnRef = spec.getIndexFn()) {
         auto fn = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(kernel, fnRef);
         if (!fn)
           return kernel.emitOpError("index function ") << fnRef << " not found";
@@ -97,12 +89,12 @@ struct ExpandGridPass
         if (failed(r))
           return failure();
         indices = *r;
-      } else if (auto map = kernel.getArgAttrOfType<AffineMapAttr>(i, attr::kIndexMap)) {
-        if (map.getValue().getNumDims() != pids.size())
+      } else if (AffineMap map = spec.getIndexMap()) {
+        if (map.getNumDims() != pids.size())
           return kernel.emitOpError("index map of argument #")
-                 << i << " takes " << map.getValue().getNumDims()
+                 << i << " takes " << map.getNumDims()
                  << " grid indices, the grid has " << pids.size();
-        for (AffineExpr e : map.getValue().getResults())
+        for (AffineExpr e : map.getResults())
           indices.push_back(emitAffineExpr(b, loc, e, pids));
       } else {
         Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
@@ -113,19 +105,14 @@ struct ExpandGridPass
                << i << " gives " << indices.size() << " block indices for rank "
                << shape.size();
 
-      SmallVector<int64_t> dims, squeezed;
-      for (auto [d, size] : llvm::enumerate(block.asArrayRef())) {
-        dims.push_back(size == 0 ? 1 : size);
-        if (size == 0)
-          squeezed.push_back(d);
-      }
-      auto arrayType = RefType::get(kernel.getContext(), shape.asArrayRef(),
+      auto arrayType = RefType::get(kernel.getContext(), shape,
                                     blockRef.getElementType(), MemorySpace::none);
       arg.setType(arrayType);
       argTypes[i] = arrayType;
       auto view = BlockOp::create(
-          b, loc, blockRef, arg, indices, b.getDenseI64ArrayAttr(dims),
-          squeezed.empty() ? DenseI64ArrayAttr() : b.getDenseI64ArrayAttr(squeezed));
+          b, loc, blockRef, arg, indices, b.getDenseI64ArrayAttr(spec.getBlock()),
+          spec.getSqueezed().empty() ? DenseI64ArrayAttr()
+                                     : b.getDenseI64ArrayAttr(spec.getSqueezed()));
       arg.replaceAllUsesExcept(view.getResult(), view);
     }
     kernel.setFunctionTypeAttr(TypeAttr::get(
@@ -153,7 +140,7 @@ struct ExpandGridPass
               .getResult());
       n.erase();
     }
-    kernel->setAttr(attr::kExpanded, UnitAttr::get(kernel.getContext()));
+    setLaunch(kernel, launch.asExpanded());
     return success();
   }
 };

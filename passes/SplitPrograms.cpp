@@ -79,8 +79,8 @@ struct SplitProgramsPass
 
   void runOnOperation() override {
     for (KernelOp kernel : getOperation().getOps<KernelOp>())
-      if (kernel->hasAttr(attr::kGrid) && !kernel->hasAttr(attr::kExpanded))
-        split(kernel);
+      if (LaunchAttr launch = getLaunch(kernel); launch && !launch.getExpanded())
+        split(kernel, launch);
   }
 
   /// Collects the constraints; returns false if the kernel must not be split
@@ -90,10 +90,9 @@ struct SplitProgramsPass
     Block &entry = kernel.getBody().front();
     for (BlockArgument arg : entry.getArguments()) {
       dims.add(arg);
-      auto role = kernel.getArgAttrOfType<StringAttr>(arg.getArgNumber(), attr::kRole);
-      bool affine = kernel.getArgAttr(arg.getArgNumber(), attr::kIndexMap) != nullptr;
-      if (!role || role.getValue() == "prefetch" ||
-          (role.getValue() != "scratch" && !affine))
+      BlockSpecAttr spec = getBlockSpec(kernel, arg.getArgNumber());
+      if (!spec || spec.getRole() == ArgRole::prefetch ||
+          (spec.getRole() != ArgRole::scratch && !spec.getIndexMap()))
         dims.block(arg);
     }
     kernel.walk([&](Operation *op) {
@@ -199,7 +198,7 @@ struct SplitProgramsPass
     return ok;
   }
 
-  void split(KernelOp kernel) {
+  void split(KernelOp kernel, LaunchAttr launch) {
     DimClasses dims;
     if (!analyse(kernel, dims))
       return;
@@ -208,8 +207,8 @@ struct SplitProgramsPass
     SmallVector<Slot> chosen;
     SmallVector<int64_t> factors;
     for (BlockArgument arg : entry.getArguments()) {
-      auto role = kernel.getArgAttrOfType<StringAttr>(arg.getArgNumber(), attr::kRole);
-      if (!role || role.getValue() != "output")
+      BlockSpecAttr spec = getBlockSpec(kernel, arg.getArgNumber());
+      if (!spec || spec.getRole() != ArgRole::output)
         continue;
       ArrayRef<int64_t> shape = shapeOf(arg.getType());
       if (maxElements > 0 && ShapedType::getNumElements(shape) <= maxElements)
@@ -233,28 +232,16 @@ struct SplitProgramsPass
     }
 
     MLIRContext *ctx = kernel.getContext();
-    Builder b(ctx);
-    SmallVector<int64_t> grid = kernelGrid(kernel);
-    SmallVector<bool> parallel(grid.size(), true);
-    auto sem = kernel->getAttrOfType<ArrayAttr>(attr::kDimensionSemantics);
-    if (sem)
-      for (auto [i, s] : llvm::enumerate(sem.getAsValueRange<StringAttr>()))
-        parallel[i] = s == "parallel";
-    unsigned p = 0;
-    while (p < grid.size() && parallel[p])
-      ++p;
-    int64_t batch = 0;
-    if (auto a = kernel->getAttrOfType<IntegerAttr>(attr::kBatchAxes))
-      batch = a.getInt();
+    unsigned p = launch.numLeadingParallelAxes();
+    int64_t batch = launch.getBatchAxes();
 
-    // Grid and semantics gain the new axis at p.
+    // Grid and semantics gain the new (parallel) axis at p.
+    SmallVector<int64_t> grid(launch.getGrid());
     grid.insert(grid.begin() + p, total);
-    kernel->setAttr(attr::kGrid, b.getDenseI64ArrayAttr(grid));
-    if (sem) {
-      SmallVector<Attribute> s(sem.begin(), sem.end());
-      s.insert(s.begin() + p, b.getStringAttr("parallel"));
-      kernel->setAttr(attr::kDimensionSemantics, b.getArrayAttr(s));
-    }
+    SmallVector<DimensionSemantics> semantics(launch.getDimensionSemantics());
+    if (launch.hasDimensionSemantics())
+      semantics.insert(semantics.begin() + p, DimensionSemantics::parallel);
+    setLaunch(kernel, launch.withGrid(grid, semantics));
     kernel.walk([&](Operation *op) {
       if (auto pid = dyn_cast<ProgramIdOp>(op)) {
         if (pid.getAxis() + batch >= p)
@@ -293,30 +280,29 @@ struct SplitProgramsPass
     AffineExpr piece = getAffineDimExpr(p, ctx);
     for (BlockArgument arg : entry.getArguments()) {
       unsigned i = arg.getArgNumber();
-      if (auto map = kernel.getArgAttrOfType<AffineMapAttr>(i, attr::kIndexMap)) {
-        AffineMap m = map.getValue();
+      BlockSpecAttr spec = getBlockSpec(kernel, i);
+      if (spec && spec.getIndexMap()) {
+        AffineMap m = spec.getIndexMap();
         SmallVector<AffineExpr> shifted;
         for (unsigned d = 0; d < m.getNumDims(); ++d)
           shifted.push_back(getAffineDimExpr(d < p ? d : d + 1, ctx));
         SmallVector<AffineExpr> results;
         for (AffineExpr e : m.getResults())
           results.push_back(e.replaceDims(shifted));
-        auto block = kernel.getArgAttrOfType<DenseI64ArrayAttr>(i, attr::kBlock);
-        SmallVector<int64_t> blockDims(block.asArrayRef());
+        SmallVector<int64_t> blockDims(spec.getBlock());
         unsigned refDim = 0;
         for (unsigned k = 0; k < blockDims.size(); ++k) {
-          if (blockDims[k] == 0)
-            continue; // squeezed
+          if (spec.isSqueezed(k))
+            continue;
           auto [f, stride] = factorOf(arg, refDim++);
           if (f == 1)
             continue;
           blockDims[k] /= f;
           results[k] = results[k] * f + (piece.floorDiv(stride) % f);
         }
-        kernel.setArgAttr(i, attr::kIndexMap,
-                          AffineMapAttr::get(AffineMap::get(m.getNumDims() + 1, 0,
-                                                            results, ctx)));
-        kernel.setArgAttr(i, attr::kBlock, b.getDenseI64ArrayAttr(blockDims));
+        setBlockSpec(kernel, i,
+                     spec.withBlock(blockDims, AffineMap::get(m.getNumDims() + 1,
+                                                              0, results, ctx)));
       }
       shrink(arg);
     }

@@ -15,6 +15,7 @@ using namespace mlir::pallas;
 #include "pallas/Dialect/PallasTypes.cpp.inc"
 
 void PallasDialect::initialize() {
+  registerAttributes();
   addTypes<
 #define GET_TYPEDEF_LIST
 #include "pallas/Dialect/PallasTypes.cpp.inc"

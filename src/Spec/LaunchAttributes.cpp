@@ -6,55 +6,63 @@
 using namespace mlir;
 using namespace mlir::pallas;
 
-static void annotateOperand(KernelOp kernel, unsigned arg, StringRef role,
-                            const SpecOperand &op) {
-  Builder b(kernel.getContext());
-  kernel.setArgAttr(arg, attr::kRole, b.getStringAttr(role));
-  kernel.setArgAttr(arg, attr::kName, b.getStringAttr(op.name));
-  kernel.setArgAttr(arg, attr::kShape, b.getDenseI64ArrayAttr(op.shape));
-  SmallVector<int64_t> block;
-  for (std::optional<int64_t> d : op.blockShape)
-    block.push_back(d.value_or(0));
-  kernel.setArgAttr(arg, attr::kBlock, b.getDenseI64ArrayAttr(block));
+static BlockSpecAttr blockSpecOf(MLIRContext *ctx, ArgRole role,
+                                 const SpecOperand &op) {
+  SmallVector<int64_t> squeezed;
+  for (auto [d, size] : llvm::enumerate(op.blockShape))
+    if (!size)
+      squeezed.push_back(d);
+  FlatSymbolRefAttr fn;
   if (!op.indexFn.empty())
-    kernel.setArgAttr(arg, attr::kIndexFn,
-                      FlatSymbolRefAttr::get(b.getContext(), op.indexFn));
-  else
-    kernel.setArgAttr(arg, attr::kIndexMap, AffineMapAttr::get(op.indexMap));
+    fn = FlatSymbolRefAttr::get(ctx, op.indexFn);
+  return BlockSpecAttr::get(ctx, role, op.name, op.shape, op.blockDims(),
+                            squeezed, fn ? AffineMap() : op.indexMap, fn);
 }
 
 void mlir::pallas::attachLaunchAttributes(KernelOp kernel,
                                           const LaunchSpec &spec,
                                           unsigned batchAxes) {
-  Builder b(kernel.getContext());
-  kernel->setAttr(attr::kGrid, b.getDenseI64ArrayAttr(spec.grid));
-  kernel->setAttr(attr::kSymbol, b.getStringAttr(spec.name));
-  if (!spec.dimensionSemantics.empty()) {
-    SmallVector<Attribute> sem;
-    for (DimensionSemantics s : spec.dimensionSemantics)
-      sem.push_back(b.getStringAttr(s == DimensionSemantics::Parallel
-                                        ? "parallel"
-                                        : "arbitrary"));
-    kernel->setAttr(attr::kDimensionSemantics, b.getArrayAttr(sem));
-  }
-  if (batchAxes)
-    kernel->setAttr(attr::kBatchAxes, b.getI64IntegerAttr(batchAxes));
+  MLIRContext *ctx = kernel.getContext();
+  setLaunch(kernel, LaunchAttr::get(ctx, spec.name, spec.grid,
+                                    spec.dimensionSemantics, batchAxes,
+                                    spec.numWarps, spec.numStages,
+                                    /*expanded=*/false));
   unsigned arg = 0;
   for (auto [i, op] : llvm::enumerate(spec.inputs))
-    annotateOperand(kernel, arg++,
-                    static_cast<int64_t>(i) < spec.numScalarPrefetch ? "prefetch"
-                                                                     : "input",
-                    op);
+    setBlockSpec(kernel, arg++,
+                 blockSpecOf(ctx,
+                             static_cast<int64_t>(i) < spec.numScalarPrefetch
+                                 ? ArgRole::prefetch
+                                 : ArgRole::input,
+                             op));
   for (const SpecOperand &op : spec.outputs)
-    annotateOperand(kernel, arg++, "output", op);
-  for (const SpecScratch &s : spec.scratch) {
-    (void)s;
-    kernel.setArgAttr(arg++, attr::kRole, b.getStringAttr("scratch"));
-  }
+    setBlockSpec(kernel, arg++, blockSpecOf(ctx, ArgRole::output, op));
+  for (size_t s = 0; s < spec.scratch.size(); ++s)
+    setBlockSpec(kernel, arg++,
+                 BlockSpecAttr::get(ctx, ArgRole::scratch, "", {}, {}, {},
+                                    AffineMap(), FlatSymbolRefAttr()));
 }
 
-SmallVector<int64_t> mlir::pallas::kernelGrid(KernelOp kernel) {
-  if (auto grid = kernel->getAttrOfType<DenseI64ArrayAttr>(attr::kGrid))
-    return SmallVector<int64_t>(grid.asArrayRef());
-  return {};
+LaunchAttr mlir::pallas::getLaunch(Operation *kernel) {
+  return kernel->getAttrOfType<LaunchAttr>(PallasDialect::kLaunchAttrName);
+}
+
+void mlir::pallas::setLaunch(Operation *kernel, LaunchAttr launch) {
+  kernel->setAttr(PallasDialect::kLaunchAttrName, launch);
+}
+
+BlockSpecAttr mlir::pallas::getBlockSpec(FunctionOpInterface kernel,
+                                         unsigned arg) {
+  return kernel.getArgAttrOfType<BlockSpecAttr>(arg,
+                                                PallasDialect::kBlockSpecAttrName);
+}
+
+void mlir::pallas::setBlockSpec(FunctionOpInterface kernel, unsigned arg,
+                                BlockSpecAttr spec) {
+  kernel.setArgAttr(arg, PallasDialect::kBlockSpecAttrName, spec);
+}
+
+bool mlir::pallas::isScratchArg(FunctionOpInterface kernel, unsigned arg) {
+  BlockSpecAttr spec = getBlockSpec(kernel, arg);
+  return spec && spec.getRole() == ArgRole::scratch;
 }

@@ -678,9 +678,9 @@ bool SpecReader::read(const json &doc) {
         std::string p = "dimension_semantics[" + std::to_string(i) + "]";
         std::optional<std::string> s = readString(d[i], p);
         if (s && *s == "parallel")
-          spec.dimensionSemantics.push_back(DimensionSemantics::Parallel);
+          spec.dimensionSemantics.push_back(DimensionSemantics::parallel);
         else if (s && *s == "arbitrary")
-          spec.dimensionSemantics.push_back(DimensionSemantics::Arbitrary);
+          spec.dimensionSemantics.push_back(DimensionSemantics::arbitrary);
         else if (s)
           error(p) << "unknown dimension semantics '" << *s
                    << "' (expected parallel or arbitrary)";
@@ -797,7 +797,7 @@ LaunchSpec mlir::pallas::applyVmap(const LaunchSpec &spec) {
   out.grid.insert(out.grid.begin(), vmap.size);
   if (!out.dimensionSemantics.empty())
     out.dimensionSemantics.insert(out.dimensionSemantics.begin(),
-                                  DimensionSemantics::Parallel);
+                                  DimensionSemantics::parallel);
   auto batch = [&](SpecOperand &op, std::optional<int64_t> axis) {
     unsigned rank = op.shape.size();
     if (op.indexFn.empty())

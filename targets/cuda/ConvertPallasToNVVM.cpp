@@ -13,6 +13,8 @@
 #include "pallas/Gpu/Gpu.h"
 
 #include "pallas/Cuda/CudaPasses.h"
+#include "pallas/Spec/LaunchAttributes.h"
+#include "pallas/Triton/ProgramGrid.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -620,11 +622,11 @@ FailureOr<gpu::GPUFuncOp> makeKernel(tt::FuncOp func, gpu::GPUModuleOp gpuModule
   kernel.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({(int32_t)state.threads, 1, 1}));
   // The launch grid bounds the block ids, which lets range analysis drop
   // bounds checks that always hold.
-  if (auto grid = func->getParentOfType<ModuleOp>()->getAttrOfType<DenseI64ArrayAttr>(
-          "pallas.triton_grid"))
-    if (grid.size() == 3)
-      kernel.setKnownGridSizeAttr(b.getDenseI32ArrayAttr(
-          {(int32_t)grid[0], (int32_t)grid[1], (int32_t)grid[2]}));
+  if (LaunchAttr launch = getLaunch(func)) {
+    SmallVector<int64_t, 3> grid = programGridOf(launch).launch;
+    kernel.setKnownGridSizeAttr(b.getDenseI32ArrayAttr(
+        {(int32_t)grid[0], (int32_t)grid[1], (int32_t)grid[2]}));
+  }
   // Replace the generated entry block by the function's body.
   kernel.getBody().front().erase();
   kernel.getBody().takeBody(func.getBody());
@@ -775,10 +777,10 @@ struct ConvertPallasToNVVMPass
         return signalPassFailure();
       int64_t bytes = state.scratchAfterRings ? state.scratchOffset() + state.smemBytes
                                               : std::max(state.ringBytes, state.smemBytes);
-      (*kernel)->setAttr("pallas.shared_bytes", b.getI64IntegerAttr(bytes));
+      (*kernel)->setAttr(kSharedBytesAttrName, b.getI64IntegerAttr(bytes));
       smemBytes = std::max(smemBytes, bytes);
     }
-    module->setAttr("pallas.shared_bytes", b.getI64IntegerAttr(smemBytes));
+    module->setAttr(kSharedBytesAttrName, b.getI64IntegerAttr(smemBytes));
   }
 };
 

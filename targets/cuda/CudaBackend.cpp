@@ -130,7 +130,7 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module, const LaunchSpec &spec,
       return copy;
     };
     auto sharedBytesOf = [](ModuleOp m) -> int64_t {
-      auto sb = m->getAttrOfType<IntegerAttr>("pallas.shared_bytes");
+      auto sb = m->getAttrOfType<IntegerAttr>(kSharedBytesAttrName);
       return sb ? sb.getInt() : 0;
     };
     FailureOr<OwningOpRef<ModuleOp>> lowered = lowerTile(limit);
@@ -153,12 +153,13 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module, const LaunchSpec &spec,
       chipModule->print(os);
       result.artifacts.push_back({spec.name + "." + chip + ".gpu.mlir", text, "mlir"});
     }
-    if (auto g = (*chipModule)->getAttrOfType<DenseI64ArrayAttr>("pallas.triton_grid"))
-      for (int64_t i = 0; i < 3 && i < g.size(); ++i)
-        launch.grid[i] = g[i];
-    (*chipModule)->removeAttr("pallas.triton_grid");
+    chipModule->walk([&](gpu::GPUFuncOp fn) {
+      if (auto g = fn.getKnownGridSizeAttr())
+        for (int64_t i = 0; i < 3 && i < g.size(); ++i)
+          launch.grid[i] = g[i];
+    });
     int64_t shared = sharedBytesOf(*chipModule);
-    (*chipModule)->removeAttr("pallas.shared_bytes");
+    (*chipModule)->removeAttr(kSharedBytesAttrName);
     if (shared > limit)
       return emitError(loc) << "the kernel needs " << shared
                             << " bytes of shared memory per CTA; " << t.name

@@ -123,19 +123,12 @@ static MemRefType memrefFor(RefType ref) {
 }
 
 LogicalResult KernelLowering::run(ModuleOp module) {
-  auto symbol = kernel->getAttrOfType<StringAttr>(attr::kSymbol);
-  std::string name = (symbol ? symbol.getValue() : kernel.getSymName()).str();
-  SmallVector<int64_t> grid = kernelGrid(kernel);
-  SmallVector<bool> parallel(grid.size(), true);
-  if (auto sem = kernel->getAttrOfType<ArrayAttr>(attr::kDimensionSemantics))
-    for (auto [i, s] : llvm::enumerate(sem.getAsValueRange<StringAttr>()))
-      if (i < parallel.size())
-        parallel[i] = s == "parallel";
+  LaunchAttr launch = getLaunch(kernel);
+  std::string name = launch.getSymbol().str();
+  ArrayRef<int64_t> grid = launch.getGrid();
   // Axes up to the first sequential one are spread over threads; the rest
   // run in order inside each work item.
-  unsigned numOuter = 0;
-  while (numOuter < grid.size() && parallel[numOuter])
-    ++numOuter;
+  unsigned numOuter = launch.numLeadingParallelAxes();
 
   Block &entry = kernel.getBody().front();
   SmallVector<Type> argTypes{b.getI64Type(), b.getI64Type()};
@@ -145,8 +138,7 @@ LogicalResult KernelLowering::run(ModuleOp module) {
     if (!ref)
       return kernel.emitOpError("the host target does not support semaphore "
                                 "arguments yet");
-    auto role = kernel.getArgAttrOfType<StringAttr>(arg.getArgNumber(), attr::kRole);
-    if (role && role.getValue() == "scratch") {
+    if (isScratchArg(kernel, arg.getArgNumber())) {
       scratchArgs.push_back(arg.getArgNumber());
       continue;
     }
@@ -863,7 +855,7 @@ struct ConvertPallasToHostPass
     ModuleOp module = getOperation();
     SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
     for (KernelOp kernel : kernels) {
-      if (!kernel->hasAttr(attr::kExpanded)) {
+      if (LaunchAttr launch = getLaunch(kernel); !launch || !launch.getExpanded()) {
         kernel.emitOpError("must be expanded (pallas-expand-grid) before "
                            "lowering to the host");
         return signalPassFailure();

@@ -781,7 +781,7 @@ struct ConvertPallasToMosaicPass
     ModuleOp module = getOperation();
     SmallVector<KernelOp> kernels;
     for (KernelOp k : module.getOps<KernelOp>())
-      if (k->hasAttr(attr::kGrid))
+      if (getLaunch(k))
         kernels.push_back(k);
     for (KernelOp k : kernels)
       if (failed(convert(k)))
@@ -790,13 +790,14 @@ struct ConvertPallasToMosaicPass
     // modules hold only the kernel and its transforms.
     SmallVector<Operation *> dead;
     for (Operation &op : module.getOps())
-      if (auto fn = dyn_cast<func::FuncOp>(op); fn && fn->hasAttr(kIndexFnMark))
-        dead.push_back(fn);
+      if (copiedIndexFns.contains(&op))
+        dead.push_back(&op);
     for (Operation *op : dead)
       op->erase();
   }
 
-  static constexpr StringLiteral kIndexFnMark = "pallas.mosaic_index_fn";
+  /// Index functions copied into transform functions.
+  llvm::SmallPtrSet<Operation *, 4> copiedIndexFns;
 
   LogicalResult convert(KernelOp kernel);
   FailureOr<func::FuncOp> transform(KernelOp kernel, Operation *after,
@@ -810,11 +811,10 @@ LogicalResult ConvertPallasToMosaicPass::convert(KernelOp kernel) {
   MLIRContext *ctx = kernel.getContext();
   OpBuilder b(kernel);
   Location loc = kernel.getLoc();
-  SmallVector<int64_t> grid = kernelGrid(kernel);
-  int64_t batchAxes = 0;
-  if (auto a = kernel->getAttrOfType<IntegerAttr>(attr::kBatchAxes))
-    batchAxes = a.getInt();
-  if (kernel->hasAttr(attr::kExpanded))
+  LaunchAttr launch = getLaunch(kernel);
+  ArrayRef<int64_t> grid = launch.getGrid();
+  int64_t batchAxes = launch.getBatchAxes();
+  if (launch.getExpanded())
     return kernel.emitOpError("the mosaic target takes blocked kernels; do not "
                               "run pallas-expand-grid before it");
 
@@ -827,13 +827,13 @@ LogicalResult ConvertPallasToMosaicPass::convert(KernelOp kernel) {
   int64_t numScratch = 0;
   for (BlockArgument arg : entry.getArguments()) {
     unsigned i = arg.getArgNumber();
-    auto role = kernel.getArgAttrOfType<StringAttr>(i, attr::kRole);
-    if (!role)
+    BlockSpecAttr spec = getBlockSpec(kernel, i);
+    if (!spec)
       return kernel.emitOpError("argument #")
-             << i << " has no pallas.role; attach the launch spec first";
+             << i << " has no pallas.block_spec; attach the launch spec first";
     Type t = arg.getType();
     if (!isa<RefType>(t)) {
-      if (role.getValue() != "scratch")
+      if (spec.getRole() != ArgRole::scratch)
         return kernel.emitOpError("argument #") << i << " must be a ref";
       argTypes.push_back(semaphoreMemref(t));
       views.push_back({});
@@ -850,32 +850,25 @@ LogicalResult ConvertPallasToMosaicPass::convert(KernelOp kernel) {
     }
     SmallVector<int64_t> shape(ref.getShape());
     SmallVector<bool> hidden(ref.getRank(), false);
-    if (role.getValue() == "prefetch") {
+    if (spec.getRole() == ArgRole::prefetch) {
       space = tpu::MemorySpace::smem;
       prefetchArgs.push_back(i);
-    } else if (role.getValue() == "scratch") {
+    } else if (spec.getRole() == ArgRole::scratch) {
       ++numScratch;
     } else {
-      auto block = kernel.getArgAttrOfType<DenseI64ArrayAttr>(i, attr::kBlock);
-      auto arrayShape = kernel.getArgAttrOfType<DenseI64ArrayAttr>(i, attr::kShape);
-      if (!block || !arrayShape || block.size() != arrayShape.size())
-        return kernel.emitOpError("argument #")
-               << i << " lacks a consistent pallas.shape / pallas.block";
       windowed.push_back(i);
       if (space == tpu::MemorySpace::any) {
-        shape.assign(arrayShape.asArrayRef().begin(), arrayShape.asArrayRef().end());
+        shape.assign(spec.getShape().begin(), spec.getShape().end());
       } else {
-        shape.clear();
+        shape.assign(spec.getBlock().begin(), spec.getBlock().end());
         hidden.clear();
-        for (int64_t d : block.asArrayRef()) {
-          shape.push_back(d == 0 ? 1 : d);
-          hidden.push_back(d == 0);
-        }
+        for (unsigned d = 0; d < shape.size(); ++d)
+          hidden.push_back(spec.isSqueezed(d));
       }
     }
     MemRefType m = memrefOf(shape, element, space);
     argTypes.push_back(m);
-    if (role.getValue() == "prefetch")
+    if (spec.getRole() == ArgRole::prefetch)
       prefetchTypes.push_back(m);
     views.push_back({Value(), hidden});
   }
@@ -887,12 +880,10 @@ LogicalResult ConvertPallasToMosaicPass::convert(KernelOp kernel) {
 
   // Function attributes, as JAX sets them.
   SmallVector<Attribute> semantics;
-  auto given = kernel->getAttrOfType<ArrayAttr>(attr::kDimensionSemantics);
   for (unsigned a = 0; a < grid.size(); ++a) {
     // Without dimension_semantics JAX marks every axis arbitrary (always
     // correct: programs run in order on one core).
-    bool parallel = given && a < given.size() &&
-                    cast<StringAttr>(given[a]).getValue() == "parallel";
+    bool parallel = launch.hasDimensionSemantics() && launch.isParallel(a);
     semantics.push_back(tpu::DimensionSemanticsAttr::get(
         ctx, parallel ? tpu::DimensionSemantics::parallel
                       : tpu::DimensionSemantics::arbitrary));
@@ -920,18 +911,15 @@ LogicalResult ConvertPallasToMosaicPass::convert(KernelOp kernel) {
       if (failed(t))
         return failure();
       last = *t;
-      auto block = kernel.getArgAttrOfType<DenseI64ArrayAttr>(i, attr::kBlock);
-      SmallVector<int64_t> bounds;
-      for (int64_t d : block.asArrayRef())
-        bounds.push_back(d == 0 ? 1 : d);
+      BlockSpecAttr spec = getBlockSpec(kernel, i);
+      ArrayRef<int64_t> bounds = spec.getBlock();
       SmallVector<NamedAttribute> params{
           b.getNamedAttr("transform_indices", FlatSymbolRefAttr::get(ctx, tname)),
           b.getNamedAttr("window_bounds", b.getDenseI64ArrayAttr(bounds))};
       // A whole array at block (0, ...) needs no double buffering.
-      auto shape = kernel.getArgAttrOfType<DenseI64ArrayAttr>(i, attr::kShape);
-      auto map = kernel.getArgAttrOfType<AffineMapAttr>(i, attr::kIndexMap);
-      bool trivial = bounds == ArrayRef<int64_t>(shape.asArrayRef()) && map &&
-                     llvm::all_of(map.getValue().getResults(), [](AffineExpr e) {
+      AffineMap map = spec.getIndexMap();
+      bool trivial = bounds == spec.getShape() && map &&
+                     llvm::all_of(map.getResults(), [](AffineExpr e) {
                        auto c = dyn_cast<AffineConstantExpr>(e);
                        return c && c.getValue() == 0;
                      });
@@ -973,7 +961,8 @@ FailureOr<func::FuncOp> ConvertPallasToMosaicPass::transform(
   OpBuilder b(kernel.getContext());
   b.setInsertionPointAfter(after);
   Location loc = kernel.getLoc();
-  auto shape = kernel.getArgAttrOfType<DenseI64ArrayAttr>(arg, attr::kShape);
+  BlockSpecAttr spec = getBlockSpec(kernel, arg);
+  ArrayRef<int64_t> shape = spec.getShape();
   SmallVector<Type> args(grid.size(), b.getI32Type());
   llvm::append_range(args, prefetchTypes);
   SmallVector<Type> results(shape.size(), b.getI32Type());
@@ -982,7 +971,7 @@ FailureOr<func::FuncOp> ConvertPallasToMosaicPass::transform(
   OpBuilder fb = OpBuilder::atBlockEnd(body);
   SmallVector<Value> gridArgs(body->getArguments().take_front(grid.size()));
 
-  if (auto fnRef = kernel.getArgAttrOfType<FlatSymbolRefAttr>(arg, attr::kIndexFn)) {
+  if (FlatSymbolRefAttr fnRef = spec.getIndexFn()) {
     auto indexFn = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(kernel, fnRef);
     if (!indexFn || !indexFn.getBody().hasOneBlock())
       return kernel.emitOpError("index function ")
@@ -1013,17 +1002,16 @@ FailureOr<func::FuncOp> ConvertPallasToMosaicPass::transform(
     }
     if (failed(lowering.lowerBlock(src)))
       return fn.erase(), failure();
-    indexFn->setAttr(kIndexFnMark, b.getUnitAttr());
+    copiedIndexFns.insert(indexFn);
     return fn;
   }
   SmallVector<Value> indices;
-  if (auto map = kernel.getArgAttrOfType<AffineMapAttr>(arg, attr::kIndexMap)) {
-    if (map.getValue().getNumDims() != grid.size() ||
-        map.getValue().getNumResults() != shape.size())
+  if (AffineMap map = spec.getIndexMap()) {
+    if (map.getNumDims() != grid.size() || map.getNumResults() != shape.size())
       return kernel.emitOpError("index map of argument #")
              << arg << " does not match the grid and the array rank",
              failure();
-    for (AffineExpr e : map.getValue().getResults())
+    for (AffineExpr e : map.getResults())
       indices.push_back(emitAffineExpr(fb, loc, e, gridArgs));
   } else {
     Value zero = arith::ConstantOp::create(fb, loc, fb.getI32IntegerAttr(0));

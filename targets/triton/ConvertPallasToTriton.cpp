@@ -11,6 +11,7 @@
 #include "pallas/Passes/CloneLowering.h"
 #include "pallas/Triton/TritonPasses.h"
 #include "pallas/Spec/LaunchAttributes.h"
+#include "pallas/Triton/ProgramGrid.h"
 #include "pallas/Triton/Triton.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -161,17 +162,10 @@ Value TritonLowering::expandTo(Value t, ArrayRef<int64_t> dimsOfT,
 }
 
 LogicalResult TritonLowering::run() {
-  auto symbol = kernel->getAttrOfType<StringAttr>(attr::kSymbol);
-  std::string name = (symbol ? symbol.getValue() : kernel.getSymName()).str();
-  SmallVector<int64_t> grid = kernelGrid(kernel);
-  SmallVector<bool> parallel(grid.size(), true);
-  if (auto sem = kernel->getAttrOfType<ArrayAttr>(attr::kDimensionSemantics))
-    for (auto [i, s] : llvm::enumerate(sem.getAsValueRange<StringAttr>()))
-      if (i < parallel.size())
-        parallel[i] = s == "parallel";
-  unsigned numOuter = 0;
-  while (numOuter < grid.size() && parallel[numOuter])
-    ++numOuter;
+  LaunchAttr launch = getLaunch(kernel);
+  std::string name = launch.getSymbol().str();
+  ArrayRef<int64_t> grid = launch.getGrid();
+  unsigned numOuter = launch.numLeadingParallelAxes();
 
   // Signature: one pointer per array; scratch lives in registers.
   Block &entry = kernel.getBody().front();
@@ -181,8 +175,7 @@ LogicalResult TritonLowering::run() {
     auto ref = dyn_cast<RefType>(arg.getType());
     if (!ref)
       return kernel.emitOpError("semaphores are not supported by the triton target");
-    auto role = kernel.getArgAttrOfType<StringAttr>(arg.getArgNumber(), attr::kRole);
-    if (role && role.getValue() == "scratch")
+    if (isScratchArg(kernel, arg.getArgNumber()))
       continue;
     if (ref.getNumElements() >= (int64_t{1} << 31))
       return kernel.emitOpError("argument #")
@@ -217,8 +210,7 @@ LogicalResult TritonLowering::run() {
     views[entry.getArgument(argNo)] =
         wholeView(body->getArgument(i), cast<RefType>(entry.getArgument(argNo).getType()));
   for (BlockArgument arg : entry.getArguments()) {
-    auto role = kernel.getArgAttrOfType<StringAttr>(arg.getArgNumber(), attr::kRole);
-    if (!role || role.getValue() != "scratch")
+    if (!isScratchArg(kernel, arg.getArgNumber()))
       continue;
     auto ref = cast<RefType>(arg.getType());
     Type t = ref.getRank() ? (Type)RankedTensorType::get(ref.getShape(), ref.getElementType())
@@ -226,35 +218,24 @@ LogicalResult TritonLowering::run() {
     scratch[arg] = arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(t)));
   }
 
-  // Program ids: up to three parallel axes map onto x, y, z; more (or ones
-  // beyond Triton's y/z limit) fold into x.
+  // Program ids: the leading parallel axes (ProgramGrid.h).
+  ProgramGrid programs = programGridOf(launch);
   pids.assign(grid.size(), Value());
-  SmallVector<int64_t> launch;
-  bool direct = numOuter <= 3;
-  for (unsigned a = 1; a < numOuter && direct; ++a)
-    direct = grid[a] <= 65535;
-  if (direct) {
-    for (unsigned a = 0; a < numOuter; ++a) {
-      pids[a] = tt::GetProgramIdOp::create(b, loc, b.getI32Type(), static_cast<tt::ProgramIDDim>(a));
-      launch.push_back(grid[a]);
-    }
-  } else {
-    int64_t total = 1;
+  if (!programs.folded) {
     for (unsigned a = 0; a < numOuter; ++a)
-      total *= grid[a];
-    if (total > (int64_t{1} << 31) - 1)
+      pids[a] = tt::GetProgramIdOp::create(b, loc, b.getI32Type(), static_cast<tt::ProgramIDDim>(a));
+  } else {
+    if (programs.launch[0] > (int64_t{1} << 31) - 1)
       return kernel.emitOpError("the grid's parallel axes hold ")
-             << total << " programs, more than Triton's 2^31 - 1";
+             << programs.launch[0] << " programs, more than Triton's 2^31 - 1";
     Value rest = tt::GetProgramIdOp::create(b, loc, b.getI32Type(), tt::ProgramIDDim::X);
     for (int a = numOuter - 1; a >= 0; --a) {
       pids[a] = arith::RemSIOp::create(b, loc, rest, i32(grid[a]));
       rest = arith::DivSIOp::create(b, loc, rest, i32(grid[a]));
     }
-    launch.push_back(total);
   }
-  while (launch.size() < 3)
-    launch.push_back(1);
-  kernel->setAttr("pallas.triton_grid", b.getDenseI64ArrayAttr(launch));
+  // The backends read the launch (and the program grid) off the function.
+  setLaunch(fn, launch);
 
   // Sequential axes: loops inside the program, carrying the scratch values.
   std::function<LogicalResult(unsigned)> emit = [&](unsigned axis) -> LogicalResult {
@@ -944,7 +925,7 @@ struct ConvertPallasToTritonPass
     ModuleOp module = getOperation();
     SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
     for (KernelOp kernel : kernels) {
-      if (!kernel->hasAttr(attr::kExpanded)) {
+      if (LaunchAttr launch = getLaunch(kernel); !launch || !launch.getExpanded()) {
         kernel.emitOpError("must be expanded (pallas-expand-grid) before "
                            "lowering to Triton");
         return signalPassFailure();
@@ -952,8 +933,6 @@ struct ConvertPallasToTritonPass
       OpBuilder b(kernel);
       if (failed(TritonLowering(kernel, b, tritonDotLimits).run()))
         return signalPassFailure();
-      // The launch grid outlives the kernel on the module.
-      module->setAttr("pallas.triton_grid", kernel->getAttr("pallas.triton_grid"));
       kernel.erase();
     }
     SmallVector<func::FuncOp> dead;

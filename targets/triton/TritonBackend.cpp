@@ -1,5 +1,7 @@
 //===- TritonBackend.cpp - Triton IR, manifest and CUDA launch header -----===//
 #include "pallas/Driver/Compile.h"
+#include "pallas/Spec/LaunchAttributes.h"
+#include "pallas/Triton/ProgramGrid.h"
 #include "pallas/Triton/TritonPasses.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -129,10 +131,13 @@ LogicalResult mlir::pallas::emitTriton(ModuleOp module, const LaunchSpec &spec,
            failure();
   if (failed(pm.run(module)))
     return failure();
-  auto gridAttr = module->getAttrOfType<DenseI64ArrayAttr>("pallas.triton_grid");
-  SmallVector<int64_t> grid = gridAttr ? SmallVector<int64_t>(gridAttr.asArrayRef())
-                                       : SmallVector<int64_t>{1, 1, 1};
-  module->removeAttr("pallas.triton_grid");
+  // The launch rides on the tt.func; Triton does not read it.
+  SmallVector<int64_t> grid{1, 1, 1};
+  for (tt::FuncOp fn : module.getOps<tt::FuncOp>())
+    if (LaunchAttr launch = getLaunch(fn)) {
+      grid.assign(programGridOf(launch).launch);
+      fn->removeAttr(PallasDialect::kLaunchAttrName);
+    }
   std::string text;
   llvm::raw_string_ostream os(text);
   module.print(os);

@@ -6,7 +6,7 @@
 // Every tt.func becomes a kernel of the one gpu.module; the module records
 // the largest shared-memory footprint of its kernels.
 
-// CHECK: module attributes {gpu.container_module, pallas.shared_bytes = [[MAXSMEM:[0-9]+]] : i64}
+// CHECK: module attributes {gpu.container_module, pallas_gpu.shared_bytes = [[MAXSMEM:[0-9]+]] : i64}
 // CHECK: gpu.module @pallas_kernels {
 // CHECK: llvm.mlir.global external @__pallas_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 
@@ -14,7 +14,7 @@
 // per thread, one vector<4xf32> each; a 16-byte vector access when the chunk
 // is contiguous and aligned (checked at run time), scalar accesses otherwise.
 // No shared memory.
-// CHECK-LABEL: gpu.func @ew(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 128, 1, 1>, pallas.shared_bytes = 0 : i64}
+// CHECK-LABEL: gpu.func @ew(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 128, 1, 1>, pallas_gpu.shared_bytes = 0 : i64}
 // CHECK: %[[TIDX:.*]] = gpu.thread_id x
 // CHECK: %[[TID:.*]] = arith.index_castui %[[TIDX]] : index to i32
 // CHECK: gpu.block_id x
@@ -102,7 +102,7 @@ module {
 // shared memory: the 64-element source is written between two barriers,
 // then each thread reads the elements it holds of the 32x64 result.
 // CHECK-LABEL: gpu.func @bcast
-// CHECK-SAME: pallas.shared_bytes = 256 : i64
+// CHECK-SAME: pallas_gpu.shared_bytes = 256 : i64
 // CHECK: %[[SMEM:.*]] = llvm.mlir.addressof @__pallas_smem : !llvm.ptr<3>
 // CHECK: gpu.barrier
 // CHECK: llvm.getelementptr %[[SMEM]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
@@ -128,7 +128,7 @@ module {
 // Broadcasting index arithmetic recomputes each element instead: no shared
 // memory, no barrier.
 // CHECK-LABEL: gpu.func @bcast_index
-// CHECK-SAME: pallas.shared_bytes = 0 : i64
+// CHECK-SAME: pallas_gpu.shared_bytes = 0 : i64
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.return
   tt.func public @bcast_index(%o: !tt.ptr<i32>) {
@@ -145,7 +145,7 @@ module {
 
 // A transpose goes through shared memory: 16x32 f32 is 2048 bytes.
 // CHECK-LABEL: gpu.func @trans
-// CHECK-SAME: pallas.shared_bytes = 2048 : i64
+// CHECK-SAME: pallas_gpu.shared_bytes = 2048 : i64
 // CHECK: gpu.barrier
 // CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
 // CHECK: gpu.barrier

@@ -9,9 +9,9 @@ pallas.kernel @not_expanded(%x: !pallas.ref<8xf32>) {
 
 // -----
 
-pallas.kernel @f8_math(%x: !pallas.ref<64xf8E4M3FN> {pallas.role = "input", pallas.shape = array<i64: 64>, pallas.block = array<i64: 64>, pallas.index_map = affine_map<(i) -> (i)>},
-                       %o: !pallas.ref<64xf8E4M3FN> {pallas.role = "output", pallas.shape = array<i64: 64>, pallas.block = array<i64: 64>, pallas.index_map = affine_map<(i) -> (i)>})
-    attributes {pallas.grid = array<i64: 1>, pallas.symbol = "f8"} {
+pallas.kernel @f8_math(%x: !pallas.ref<64xf8E4M3FN> {pallas.block_spec = #pallas.block_spec<input, shape = [64], block = [64], index_map = affine_map<(i) -> (i)>>},
+                       %o: !pallas.ref<64xf8E4M3FN> {pallas.block_spec = #pallas.block_spec<output, shape = [64], block = [64], index_map = affine_map<(i) -> (i)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "f8", grid = [1]>} {
   %v = pallas.load %x[...] : !pallas.ref<64xf8E4M3FN> -> tensor<64xf8E4M3FN>
   // expected-error @+1 {{'arith.addf' op computes on 'f8E4M3FN', which the host target only loads and stores (no f8 arithmetic or conversions on the host)}}
   %w = arith.addf %v, %v : tensor<64xf8E4M3FN>
@@ -21,8 +21,8 @@ pallas.kernel @f8_math(%x: !pallas.ref<64xf8E4M3FN> {pallas.role = "input", pall
 
 // -----
 
-pallas.kernel @print(%x: !pallas.ref<8xf32> {pallas.role = "input", pallas.shape = array<i64: 8>, pallas.block = array<i64: 8>, pallas.index_map = affine_map<(i) -> (i)>})
-    attributes {pallas.grid = array<i64: 1>, pallas.symbol = "p"} {
+pallas.kernel @print(%x: !pallas.ref<8xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8], block = [8], index_map = affine_map<(i) -> (i)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "p", grid = [1]>} {
   // expected-error @+1 {{'pallas.debug_print' op is not supported on the host target yet}}
   pallas.debug_print "hello"
   pallas.return

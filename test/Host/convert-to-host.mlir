@@ -19,10 +19,10 @@
 // CHECK: scf.if
 // CHECK: memref.store %{{.*}}, %[[O]]
 // CHECK-NOT: pallas.
-pallas.kernel @row_sum(%x: !pallas.ref<16x128xf32> {pallas.role = "input", pallas.shape = array<i64: 100, 300>, pallas.block = array<i64: 16, 128>, pallas.index_map = affine_map<(i, k) -> (i, k)>},
-                       %o: !pallas.ref<16xf32> {pallas.role = "output", pallas.shape = array<i64: 100>, pallas.block = array<i64: 16>, pallas.index_map = affine_map<(i, k) -> (i)>},
-                       %acc: !pallas.ref<16xf32, vmem> {pallas.role = "scratch"})
-    attributes {pallas.grid = array<i64: 7, 3>, pallas.dimension_semantics = ["parallel", "arbitrary"], pallas.symbol = "rs"} {
+pallas.kernel @row_sum(%x: !pallas.ref<16x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [100, 300], block = [16, 128], index_map = affine_map<(i, k) -> (i, k)>>},
+                       %o: !pallas.ref<16xf32> {pallas.block_spec = #pallas.block_spec<output, shape = [100], block = [16], index_map = affine_map<(i, k) -> (i)>>},
+                       %acc: !pallas.ref<16xf32, vmem> {pallas.block_spec = #pallas.block_spec<scratch>})
+    attributes {pallas.launch = #pallas.launch<symbol = "rs", grid = [7, 3], dimension_semantics = [parallel, arbitrary]>} {
   %v = pallas.load %x[...] : !pallas.ref<16x128xf32> -> tensor<16x128xf32>
   %s = pallas.reduce sum %v [1] : tensor<16x128xf32> -> tensor<16xf32>
   pallas.store %o[...], %s : !pallas.ref<16xf32>, tensor<16xf32>
@@ -38,9 +38,9 @@ pallas.kernel @row_sum(%x: !pallas.ref<16x128xf32> {pallas.role = "input", palla
 // CHECK: arith.extf %{{.*}} : bf16 to f32
 // CHECK: arith.mulf
 // CHECK: arith.addf
-pallas.kernel @mm(%a: !pallas.ref<16x8xbf16> {pallas.role = "input", pallas.shape = array<i64: 16, 8>, pallas.block = array<i64: 16, 8>, pallas.index_map = affine_map<() -> (0, 0)>},
-                  %z: !pallas.ref<16x16xf32> {pallas.role = "output", pallas.shape = array<i64: 16, 16>, pallas.block = array<i64: 16, 16>, pallas.index_map = affine_map<() -> (0, 0)>})
-    attributes {pallas.grid = array<i64>, pallas.symbol = "mm"} {
+pallas.kernel @mm(%a: !pallas.ref<16x8xbf16> {pallas.block_spec = #pallas.block_spec<input, shape = [16, 8], block = [16, 8], index_map = affine_map<() -> (0, 0)>>},
+                  %z: !pallas.ref<16x16xf32> {pallas.block_spec = #pallas.block_spec<output, shape = [16, 16], block = [16, 16], index_map = affine_map<() -> (0, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "mm", grid = []>} {
   %v = pallas.load %a[...] : !pallas.ref<16x8xbf16> -> tensor<16x8xbf16>
   %d = pallas.dot %v, %v {transpose_rhs} : tensor<16x8xbf16>, tensor<16x8xbf16> -> tensor<16x16xf32>
   pallas.store %z[...], %d : !pallas.ref<16x16xf32>, tensor<16x16xf32>
@@ -56,8 +56,8 @@ pallas.kernel @not_annotated(%x: !pallas.ref<8xf32>) {
 
 // -----
 
-pallas.kernel @semaphores(%x: !pallas.ref<8xf32> {pallas.role = "input", pallas.shape = array<i64: 8>, pallas.block = array<i64: 8>, pallas.index_map = affine_map<() -> (0)>})
-    attributes {pallas.grid = array<i64>} {
+pallas.kernel @semaphores(%x: !pallas.ref<8xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8], block = [8], index_map = affine_map<() -> (0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "semaphores", grid = []>} {
   // expected-error @+1 {{'pallas.debug_print' op is not supported on the host target yet}}
   pallas.debug_print "x"
   pallas.return

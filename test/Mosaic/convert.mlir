@@ -44,11 +44,11 @@
 // CHECK: return %{{.*}}, %{{.*}} : i32, i32
 // CHECK: func.func @transform_2(%[[UB:.*]]: i32, %[[UI:.*]]: i32, %{{.*}}: i32) -> (i32, i32, i32)
 // CHECK: return %[[UB]], %[[UI]], %{{.*}} : i32, i32, i32
-pallas.kernel @blocks(%x: !pallas.ref<256x512xbf16> {pallas.role = "input", pallas.shape = array<i64: 4, 1024, 512>, pallas.block = array<i64: 0, 256, 512>, pallas.index_map = affine_map<(b, i, k) -> (b, i floordiv 2, k mod 3)>},
-                      %y: !pallas.ref<512x128xbf16> {pallas.role = "input", pallas.shape = array<i64: 512, 128>, pallas.block = array<i64: 512, 128>, pallas.index_map = affine_map<(b, i, k) -> (0, 0)>},
-                      %z: !pallas.ref<256x128xf32> {pallas.role = "output", pallas.shape = array<i64: 4, 1024, 128>, pallas.block = array<i64: 0, 256, 128>, pallas.index_map = affine_map<(b, i, k) -> (b, i, 0)>},
-                      %acc: !pallas.ref<256x128xf32, vmem> {pallas.role = "scratch"})
-    attributes {pallas.grid = array<i64: 4, 4, 3>, pallas.batch_axes = 1 : i64, pallas.dimension_semantics = ["parallel", "parallel", "arbitrary"]} {
+pallas.kernel @blocks(%x: !pallas.ref<256x512xbf16> {pallas.block_spec = #pallas.block_spec<input, shape = [4, 1024, 512], block = [1, 256, 512], squeezed = [0], index_map = affine_map<(b, i, k) -> (b, i floordiv 2, k mod 3)>>},
+                      %y: !pallas.ref<512x128xbf16> {pallas.block_spec = #pallas.block_spec<input, shape = [512, 128], block = [512, 128], index_map = affine_map<(b, i, k) -> (0, 0)>>},
+                      %z: !pallas.ref<256x128xf32> {pallas.block_spec = #pallas.block_spec<output, shape = [4, 1024, 128], block = [1, 256, 128], squeezed = [0], index_map = affine_map<(b, i, k) -> (b, i, 0)>>},
+                      %acc: !pallas.ref<256x128xf32, vmem> {pallas.block_spec = #pallas.block_spec<scratch>})
+    attributes {pallas.launch = #pallas.launch<symbol = "blocks", grid = [4, 4, 3], dimension_semantics = [parallel, parallel, arbitrary], batch_axes = 1>} {
   %k = pallas.program_id 1 : i32
   %nk = pallas.num_programs 1 : i32
   %a = pallas.load %x[...] : !pallas.ref<256x512xbf16> -> tensor<256x512xbf16>
@@ -108,12 +108,12 @@ func.func @pick(%i: i32, %rows: !pallas.ref<8xi32, smem>) -> (i32, i32) {
   %c0 = arith.constant 0 : i32
   return %r, %c0 : i32, i32
 }
-pallas.kernel @copies(%rows: !pallas.ref<8xi32, smem> {pallas.role = "prefetch", pallas.shape = array<i64: 8>, pallas.block = array<i64: 8>, pallas.index_map = affine_map<(i) -> (0)>},
-                      %x: !pallas.ref<4x64x128xf32, any> {pallas.role = "input", pallas.shape = array<i64: 4, 64, 128>, pallas.block = array<i64: 4, 64, 128>, pallas.index_map = affine_map<(i) -> (0, 0, 0)>},
-                      %y: !pallas.ref<8x128xf32> {pallas.role = "input", pallas.shape = array<i64: 64, 128>, pallas.block = array<i64: 8, 128>, pallas.index_fn = @pick},
-                      %o: !pallas.ref<8x128xf32> {pallas.role = "output", pallas.shape = array<i64: 64, 128>, pallas.block = array<i64: 8, 128>, pallas.index_map = affine_map<(i) -> (i, 0)>},
-                      %sem: !pallas.semaphore {pallas.role = "scratch"})
-    attributes {pallas.grid = array<i64: 8>} {
+pallas.kernel @copies(%rows: !pallas.ref<8xi32, smem> {pallas.block_spec = #pallas.block_spec<prefetch, shape = [8], block = [8], index_map = affine_map<(i) -> (0)>>},
+                      %x: !pallas.ref<4x64x128xf32, any> {pallas.block_spec = #pallas.block_spec<input, shape = [4, 64, 128], block = [4, 64, 128], index_map = affine_map<(i) -> (0, 0, 0)>>},
+                      %y: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [64, 128], block = [8, 128], index_fn = @pick>},
+                      %o: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<output, shape = [64, 128], block = [8, 128], index_map = affine_map<(i) -> (i, 0)>>},
+                      %sem: !pallas.semaphore {pallas.block_spec = #pallas.block_spec<scratch>})
+    attributes {pallas.launch = #pallas.launch<symbol = "copies", grid = [8]>} {
   %i = pallas.program_id 0 : i32
   %r = pallas.load %rows[%i] : !pallas.ref<8xi32, smem>, i32 -> i32
   %plane = pallas.ref_slice %x[%r, :, :] : !pallas.ref<4x64x128xf32, any>, i32 -> !pallas.ref<64x128xf32, any>

@@ -9,9 +9,9 @@ pallas.kernel @not_expanded(%x: !pallas.ref<8xf32>) {
 
 // -----
 
-pallas.kernel @odd(%x: !pallas.ref<100xf32> {pallas.role = "input", pallas.shape = array<i64: 100>, pallas.block = array<i64: 100>, pallas.index_map = affine_map<(i) -> (i)>},
-                   %o: !pallas.ref<100xf32> {pallas.role = "output", pallas.shape = array<i64: 100>, pallas.block = array<i64: 100>, pallas.index_map = affine_map<(i) -> (i)>})
-    attributes {pallas.grid = array<i64: 1>, pallas.symbol = "odd"} {
+pallas.kernel @odd(%x: !pallas.ref<100xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [100], block = [100], index_map = affine_map<(i) -> (i)>>},
+                   %o: !pallas.ref<100xf32> {pallas.block_spec = #pallas.block_spec<output, shape = [100], block = [100], index_map = affine_map<(i) -> (i)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "odd", grid = [1]>} {
   // expected-error @+1 {{'pallas.load' op produces 'tensor<100xf32>', but the triton target needs power-of-two tensor sizes; use a power-of-two block (with a masked edge)}}
   %v = pallas.load %x[...] : !pallas.ref<100xf32> -> tensor<100xf32>
   pallas.store %o[...], %v : !pallas.ref<100xf32>, tensor<100xf32>
@@ -20,10 +20,10 @@ pallas.kernel @odd(%x: !pallas.ref<100xf32> {pallas.role = "input", pallas.shape
 
 // -----
 
-pallas.kernel @i8_short_k(%a: !pallas.ref<64x16xi8> {pallas.role = "input", pallas.shape = array<i64: 64, 16>, pallas.block = array<i64: 64, 16>, pallas.index_map = affine_map<(i) -> (0, 0)>},
-                          %b: !pallas.ref<16x32xi8> {pallas.role = "input", pallas.shape = array<i64: 16, 32>, pallas.block = array<i64: 16, 32>, pallas.index_map = affine_map<(i) -> (0, 0)>},
-                          %o: !pallas.ref<64x32xi32> {pallas.role = "output", pallas.shape = array<i64: 64, 32>, pallas.block = array<i64: 64, 32>, pallas.index_map = affine_map<(i) -> (0, 0)>})
-    attributes {pallas.grid = array<i64: 1>, pallas.symbol = "i8k"} {
+pallas.kernel @i8_short_k(%a: !pallas.ref<64x16xi8> {pallas.block_spec = #pallas.block_spec<input, shape = [64, 16], block = [64, 16], index_map = affine_map<(i) -> (0, 0)>>},
+                          %b: !pallas.ref<16x32xi8> {pallas.block_spec = #pallas.block_spec<input, shape = [16, 32], block = [16, 32], index_map = affine_map<(i) -> (0, 0)>>},
+                          %o: !pallas.ref<64x32xi32> {pallas.block_spec = #pallas.block_spec<output, shape = [64, 32], block = [64, 32], index_map = affine_map<(i) -> (0, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "i8k", grid = [1]>} {
   %x = pallas.load %a[...] : !pallas.ref<64x16xi8> -> tensor<64x16xi8>
   %y = pallas.load %b[...] : !pallas.ref<16x32xi8> -> tensor<16x32xi8>
   // expected-error @+1 {{'pallas.dot' op the triton target needs 8-bit dot operands to contract over at least 32 elements (Triton's minimum dot size), got 16}}
@@ -34,9 +34,9 @@ pallas.kernel @i8_short_k(%a: !pallas.ref<64x16xi8> {pallas.role = "input", pall
 
 // -----
 
-pallas.kernel @small(%a: !pallas.ref<8x8xf32> {pallas.role = "input", pallas.shape = array<i64: 8, 8>, pallas.block = array<i64: 8, 8>, pallas.index_map = affine_map<(i) -> (0, 0)>},
-                     %o: !pallas.ref<8x8xf32> {pallas.role = "output", pallas.shape = array<i64: 8, 8>, pallas.block = array<i64: 8, 8>, pallas.index_map = affine_map<(i) -> (0, 0)>})
-    attributes {pallas.grid = array<i64: 1>, pallas.symbol = "small"} {
+pallas.kernel @small(%a: !pallas.ref<8x8xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8, 8], block = [8, 8], index_map = affine_map<(i) -> (0, 0)>>},
+                     %o: !pallas.ref<8x8xf32> {pallas.block_spec = #pallas.block_spec<output, shape = [8, 8], block = [8, 8], index_map = affine_map<(i) -> (0, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "small", grid = [1]>} {
   %x = pallas.load %a[...] : !pallas.ref<8x8xf32> -> tensor<8x8xf32>
   // expected-error @+1 {{'pallas.dot' op the triton target needs dot operands of at least 16x16, got 'tensor<8x8xf32>'}}
   %d = pallas.dot %x, %x : tensor<8x8xf32>, tensor<8x8xf32> -> tensor<8x8xf32>
@@ -46,8 +46,8 @@ pallas.kernel @small(%a: !pallas.ref<8x8xf32> {pallas.role = "input", pallas.sha
 
 // -----
 
-pallas.kernel @print(%x: !pallas.ref<8xf32> {pallas.role = "input", pallas.shape = array<i64: 8>, pallas.block = array<i64: 8>, pallas.index_map = affine_map<(i) -> (i)>})
-    attributes {pallas.grid = array<i64: 1>, pallas.symbol = "p"} {
+pallas.kernel @print(%x: !pallas.ref<8xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8], block = [8], index_map = affine_map<(i) -> (i)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "p", grid = [1]>} {
   // expected-error @+1 {{'pallas.debug_print' op is not supported by the triton target yet}}
   pallas.debug_print "hello"
   pallas.return

@@ -72,7 +72,9 @@ def ConvertPallasToNVVM : Pass<"convert-pallas-to-nvvm", "::mlir::ModuleOp"> {
     then across lanes with shuffles and across warps through shared memory.
     f32 `math.exp` becomes `ex2.approx` of x * log2(e) and f32 division
     `div.approx` (both within 2 ulp), as fast device code. The shared memory
-    a kernel needs goes into `pallas.shared_bytes`.
+    a kernel needs goes into `pallas_gpu.shared_bytes` (on each gpu.func
+    and, the largest, on the module); the launch grid into the gpu.func's
+    `known_grid_size`.
   }];
   let options = [Option<"numWarps", "num-warps", "int64_t", "4",
                         "warps per CTA (threads = 32 * num-warps)">];

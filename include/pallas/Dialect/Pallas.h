@@ -17,6 +17,9 @@
 #include "pallas/Dialect/PallasDialect.h.inc"
 #include "pallas/Dialect/PallasEnums.h.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "pallas/Dialect/PallasAttrs.h.inc"
+
 #define GET_TYPEDEF_CLASSES
 #include "pallas/Dialect/PallasTypes.h.inc"
 

@@ -15,6 +15,17 @@ def Pallas_Dialect : Dialect {
   let summary = "Pallas kernels: refs, blocks and the primitives of pl.*";
   let cppNamespace = "::mlir::pallas";
   let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  // pallas.launch on kernels, pallas.block_spec on their arguments.
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let extraClassDeclaration = [{
+    static constexpr ::llvm::StringLiteral kLaunchAttrName = "pallas.launch";
+    static constexpr ::llvm::StringLiteral kBlockSpecAttrName = "pallas.block_spec";
+  private:
+    void registerAttributes();
+  public:
+  }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::tensor::TensorDialect"];
 }

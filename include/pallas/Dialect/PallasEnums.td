@@ -29,4 +29,18 @@ def Pallas_AtomicKind : I32EnumAttr<"AtomicKind", "atomic read-modify-write kind
   let cppNamespace = "::mlir::pallas";
 }
 
+// How a grid axis may run (the spec's `dimension_semantics`).
+def Pallas_DimensionSemantics : I32EnumAttr<"DimensionSemantics",
+    "whether the programs along a grid axis are independent", [
+    I32EnumAttrCase<"parallel", 0>, I32EnumAttrCase<"arbitrary", 1>]> {
+  let cppNamespace = "::mlir::pallas";
+}
+
+// What a kernel argument is, in Pallas's argument order.
+def Pallas_ArgRole : I32EnumAttr<"ArgRole", "role of a kernel argument", [
+    I32EnumAttrCase<"prefetch", 0>, I32EnumAttrCase<"input", 1>,
+    I32EnumAttrCase<"output", 2>, I32EnumAttrCase<"scratch", 3>]> {
+  let cppNamespace = "::mlir::pallas";
+}
+
 #endif // PALLAS_ENUMS

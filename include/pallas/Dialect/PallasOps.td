@@ -12,6 +12,7 @@
 include "pallas/Dialect/PallasDialect.td"
 include "pallas/Dialect/PallasTypes.td"
 include "pallas/Dialect/PallasEnums.td"
+include "pallas/Dialect/PallasAttrs.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"

@@ -15,7 +15,7 @@ def ConvertPallasToHost : Pass<"convert-pallas-to-host", "::mlir::ModuleOp"> {
     are read with bounds checks (out-of-bounds elements read 0 or `other`)
     and written under them (out-of-bounds writes are dropped); no access
     leaves its array. Tensor computations stay on tensors (tensor, linalg)
-    for upstream bufferization. SYM is the kernel's `pallas.symbol`.
+    for upstream bufferization. SYM is the launch's `symbol`.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",

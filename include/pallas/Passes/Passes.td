@@ -7,14 +7,14 @@ include "mlir/Pass/PassBase.td"
 def PallasExpandGrid : Pass<"pallas-expand-grid", "::mlir::ModuleOp"> {
   let summary = "turn block refs into views of whole arrays";
   let description = [{
-    Works on kernels carrying launch attributes (`pallas.grid` on the kernel;
-    `pallas.role`, `pallas.shape`, `pallas.block`, `pallas.index_map` or
-    `pallas.index_fn` on each argument; see LaunchAttributes.h). Each block
+    Works on kernels carrying the launch (`pallas.launch` on the kernel,
+    `pallas.block_spec` on each argument; PallasAttrs.td). Each block
     argument becomes the whole array, and the kernel body starts with one
     `pallas.block` view per block at `index_map(program ids)`; squeezed dims
     are dropped from the view. `@fn` index maps become calls, inlined.
-    `pallas.num_programs` folds to the grid size. Under vmap
-    (`pallas.batch_axes`), program ids of the kernel move past the batch axes.
+    `pallas.num_programs` folds to the grid size. Under vmap (the launch's
+    `batch_axes`), program ids of the kernel move past the batch axes. The
+    launch is then marked `expanded`.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect"];

@@ -1,17 +1,9 @@
 //===- LaunchAttributes.h - the launch spec as IR attributes ----*- C++ -*-===//
 //
-// The driver writes the (vmap-applied) spec onto the kernel as attributes, so
-// that passes read the launch from the IR alone and run in pallas-opt:
-//
-//   kernel:   pallas.grid = array<i64: ...>
-//             pallas.dimension_semantics = ["parallel", "arbitrary", ...]
-//             pallas.batch_axes = N          (leading grid axes added by vmap)
-//             pallas.symbol = "name"         (artifact and C symbol prefix)
-//   argument: pallas.role = "prefetch" | "input" | "output" | "scratch"
-//             pallas.name = "x"
-//             pallas.shape = array<i64: ...> (the whole array)
-//             pallas.block = array<i64: ...> (0 marks a squeezed dim)
-//             pallas.index_map = affine_map<...> | pallas.index_fn = @fn
+// The driver writes the (vmap-applied) spec onto the kernel once, as
+// `pallas.launch = #pallas.launch<...>` and one
+// `pallas.block_spec = #pallas.block_spec<...>` per argument
+// (PallasAttrs.td); passes read the launch from the IR alone.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PALLAS_SPEC_LAUNCHATTRIBUTES_H
@@ -19,19 +11,7 @@
 
 #include "pallas/Spec/LaunchSpec.h"
 
-namespace mlir::pallas::attr {
-constexpr llvm::StringLiteral kGrid = "pallas.grid";
-constexpr llvm::StringLiteral kDimensionSemantics = "pallas.dimension_semantics";
-constexpr llvm::StringLiteral kBatchAxes = "pallas.batch_axes";
-constexpr llvm::StringLiteral kExpanded = "pallas.expanded";
-constexpr llvm::StringLiteral kSymbol = "pallas.symbol";
-constexpr llvm::StringLiteral kRole = "pallas.role";
-constexpr llvm::StringLiteral kName = "pallas.name";
-constexpr llvm::StringLiteral kShape = "pallas.shape";
-constexpr llvm::StringLiteral kBlock = "pallas.block";
-constexpr llvm::StringLiteral kIndexMap = "pallas.index_map";
-constexpr llvm::StringLiteral kIndexFn = "pallas.index_fn";
-} // namespace mlir::pallas::attr
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlir::pallas {
 
@@ -40,8 +20,16 @@ namespace mlir::pallas {
 void attachLaunchAttributes(KernelOp kernel, const LaunchSpec &spec,
                             unsigned batchAxes);
 
-/// The grid a kernel carries, empty when it has none.
-SmallVector<int64_t> kernelGrid(KernelOp kernel);
+/// The launch a kernel (or the function lowered from it) carries; null
+/// when it has none.
+LaunchAttr getLaunch(Operation *kernel);
+void setLaunch(Operation *kernel, LaunchAttr launch);
+
+/// The BlockSpec of argument `arg`; null when it has none.
+BlockSpecAttr getBlockSpec(FunctionOpInterface kernel, unsigned arg);
+void setBlockSpec(FunctionOpInterface kernel, unsigned arg, BlockSpecAttr spec);
+/// Whether argument `arg` is a scratch buffer.
+bool isScratchArg(FunctionOpInterface kernel, unsigned arg);
 
 } // namespace mlir::pallas
 

@@ -32,7 +32,6 @@ constexpr int64_t kMaxArrayDim = (int64_t{1} << 31) - 1;
 constexpr int64_t kMaxArrayElements = int64_t{1} << 40;
 constexpr unsigned kMaxGridRank = 6;
 
-enum class DimensionSemantics { Parallel, Arbitrary };
 
 /// One entry of `inputs` or `outputs`: an array and its BlockSpec.
 struct SpecOperand {
@@ -104,7 +103,7 @@ struct LaunchSpec {
   int64_t numPrograms() const;
   bool isParallel(unsigned axis) const {
     return axis >= dimensionSemantics.size() ||
-           dimensionSemantics[axis] == DimensionSemantics::Parallel;
+           dimensionSemantics[axis] == DimensionSemantics::parallel;
   }
   /// Whether input `i` shares its buffer with an output.
   std::optional<int64_t> aliasedOutput(int64_t input) const;

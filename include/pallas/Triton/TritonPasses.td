@@ -15,7 +15,8 @@ def ConvertPallasToTriton : Pass<"convert-pallas-to-triton", "::mlir::ModuleOp">
     scratch refs carried through them as loop values. Accesses become
     tensors of pointers with masks that keep every access inside its array.
     Triton needs power-of-two tensor sizes: other sizes are an error naming
-    the op. The launch grid goes into the kernel's `pallas.triton_grid`.
+    the op. The `tt.func` keeps the kernel's `pallas.launch`; its program
+    grid is `programGridOf` (ProgramGrid.h).
   }];
   let options = [Option<"tritonDotLimits", "triton-dot-limits", "bool", "true",
                          "refuse dots below Triton's minimum dot size (16x16 operands; "

@@ -1,0 +1,105 @@
+//===- PallasAttrs.td - the launch as typed attributes -----*- tablegen -*-===//
+//
+// The driver reads the JSON spec once and writes it onto the kernel as two
+// attributes, so that every pass reads the launch from the IR alone (and
+// runs in pallas-opt):
+//
+//   kernel:    pallas.launch = #pallas.launch<...>
+//   argument:  pallas.block_spec = #pallas.block_spec<...>
+//
+// The dialect verifies both where they stand (PallasAttrs.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PALLAS_ATTRS
+#define PALLAS_ATTRS
+
+include "pallas/Dialect/PallasDialect.td"
+include "pallas/Dialect/PallasEnums.td"
+
+class Pallas_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Pallas_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def Pallas_LaunchAttr : Pallas_Attr<"Launch", "launch"> {
+  let summary = "the grid and the compiler params of a kernel";
+  let description = [{
+    ```
+    #pallas.launch<symbol = "matmul", grid = [32, 32, 64],
+                   dimension_semantics = [parallel, parallel, arbitrary],
+                   batch_axes = 1, num_warps = 8, num_stages = 3, expanded>
+    ```
+    `symbol` names the artifacts and the C entry point. `dimension_semantics`
+    is absent when the spec gives none (each backend has its default:
+    parallel on host, GPU and Triton, arbitrary on TPU, as in JAX).
+    `batch_axes` counts the leading grid axes `vmap` added. `expanded`
+    marks a kernel whose refs are whole arrays (after pallas-expand-grid).
+    Defaults (batch_axes 0, num_warps 4, num_stages 3) are not printed.
+  }];
+  let parameters = (ins
+      StringRefParameter<"artifact and C symbol name">:$symbol,
+      ArrayRefParameter<"int64_t", "programs along each grid axis">:$grid,
+      OptionalArrayRefParameter<"::mlir::pallas::DimensionSemantics",
+          "per grid axis; empty when the spec gives none">:$dimensionSemantics,
+      DefaultValuedParameter<"int64_t", "0">:$batchAxes,
+      DefaultValuedParameter<"int64_t", "4">:$numWarps,
+      DefaultValuedParameter<"int64_t", "3">:$numStages,
+      DefaultValuedParameter<"bool", "false">:$expanded);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Whether the spec gave dimension_semantics.
+    bool hasDimensionSemantics() const { return !getDimensionSemantics().empty(); }
+    /// Axis `axis` is parallel (the default where the spec gives none).
+    bool isParallel(unsigned axis) const;
+    /// The grid axes before the first arbitrary one: those a backend may
+    /// spread over threads, CTAs or cores. The rest run in order.
+    unsigned numLeadingParallelAxes() const;
+    int64_t numPrograms() const;
+    /// A copy with some fields replaced.
+    LaunchAttr withGrid(::llvm::ArrayRef<int64_t> grid,
+        ::llvm::ArrayRef<::mlir::pallas::DimensionSemantics> semantics) const;
+    LaunchAttr asExpanded() const;
+  }];
+}
+
+def Pallas_BlockSpecAttr : Pallas_Attr<"BlockSpec", "block_spec"> {
+  let summary = "what a kernel argument is: its array, block and index map";
+  let description = [{
+    ```
+    #pallas.block_spec<input "x", shape = [4, 1024, 512], block = [1, 128, 512],
+                       squeezed = [0], index_map = affine_map<(i, j) -> (i, j, 0)>>
+    #pallas.block_spec<output "o", shape = [64], block = [64], index_fn = @o_map>
+    #pallas.block_spec<scratch>
+    ```
+    `shape` is the whole array, `block` the block's dims (a squeezed dim is
+    1 and listed in `squeezed`; the kernel's ref drops it). The index map
+    takes the grid indices (and, as `index_fn`, the scalar-prefetch refs)
+    and gives one block index per array dim. Scratch carries no array.
+  }];
+  let parameters = (ins
+      EnumParameter<Pallas_ArgRole>:$role,
+      StringRefParameter<"the spec's name for the array", "\"\"">:$name,
+      OptionalArrayRefParameter<"int64_t", "the whole array">:$shape,
+      OptionalArrayRefParameter<"int64_t", "block dims, squeezed ones 1">:$block,
+      OptionalArrayRefParameter<"int64_t", "squeezed block dims">:$squeezed,
+      OptionalParameter<"::mlir::AffineMap">:$indexMap,
+      OptionalParameter<"::mlir::FlatSymbolRefAttr">:$indexFn);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Inputs and outputs move through blocks; prefetch and scratch do not.
+    bool isBlocked() const {
+      return getRole() == ::mlir::pallas::ArgRole::input ||
+             getRole() == ::mlir::pallas::ArgRole::output;
+    }
+    bool isSqueezed(unsigned dim) const;
+    /// The ref the kernel sees: block dims without the squeezed ones.
+    ::llvm::SmallVector<int64_t> refShape() const;
+    /// A copy with other block dims (same squeezed dims) and index map.
+    BlockSpecAttr withBlock(::llvm::ArrayRef<int64_t> block,
+                            ::mlir::AffineMap indexMap) const;
+  }];
+}
+
+#endif // PALLAS_ATTRS

@@ -1,0 +1,329 @@
+//===- PallasAttrs.cpp - #pallas.launch and #pallas.block_spec ------------===//
+//
+// Both attributes print as `<key = value, ...>` lists whose keys may come in
+// any order and whose defaults are left out (PallasAttrs.td shows the
+// syntax); the dialect checks where they stand.
+//
+//===----------------------------------------------------------------------===//
+#include "pallas/Dialect/Pallas.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::pallas;
+
+#define GET_ATTRDEF_CLASSES
+#include "pallas/Dialect/PallasAttrs.cpp.inc"
+
+void PallasDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "pallas/Dialect/PallasAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Parsing helpers: `key = value` entries and `[a, b, ...]` lists
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseIntList(AsmParser &p, SmallVectorImpl<int64_t> &out) {
+  return p.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+    return p.parseInteger(out.emplace_back());
+  });
+}
+
+static void printIntList(AsmPrinter &p, ArrayRef<int64_t> values) {
+  p << '[';
+  llvm::interleaveComma(values, p);
+  p << ']';
+}
+
+/// Parses `, key = value` entries up to `>`; `entry` parses one value for
+/// `key` and fails on keys it does not know.
+static ParseResult
+parseEntries(AsmParser &p, bool needComma,
+             function_ref<ParseResult(StringRef key, SMLoc at)> entry) {
+  llvm::StringSet<> seen;
+  while (failed(p.parseOptionalGreater())) {
+    if (needComma && p.parseComma())
+      return failure();
+    needComma = true;
+    SMLoc at = p.getCurrentLocation();
+    StringRef key;
+    if (p.parseKeyword(&key))
+      return failure();
+    if (!seen.insert(key).second)
+      return p.emitError(at, "field '") << key << "' given twice";
+    if (entry(key, at))
+      return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LaunchAttr
+//===----------------------------------------------------------------------===//
+
+Attribute LaunchAttr::parse(AsmParser &p, Type) {
+  std::string symbol;
+  bool haveSymbol = false, haveGrid = false, expanded = false;
+  SmallVector<int64_t> grid;
+  SmallVector<DimensionSemantics> semantics;
+  int64_t batchAxes = 0, numWarps = 4, numStages = 3;
+  if (p.parseLess())
+    return {};
+  auto entry = [&](StringRef key, SMLoc at) -> ParseResult {
+    if (key == "expanded")
+      return expanded = true, success();
+    if (p.parseEqual())
+      return failure();
+    if (key == "symbol")
+      return haveSymbol = true, p.parseString(&symbol);
+    if (key == "grid")
+      return haveGrid = true, parseIntList(p, grid);
+    if (key == "dimension_semantics")
+      return p.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+        FailureOr<DimensionSemantics> s = FieldParser<DimensionSemantics>::parse(p);
+        if (failed(s))
+          return failure();
+        semantics.push_back(*s);
+        return success();
+      });
+    if (key == "batch_axes")
+      return p.parseInteger(batchAxes);
+    if (key == "num_warps")
+      return p.parseInteger(numWarps);
+    if (key == "num_stages")
+      return p.parseInteger(numStages);
+    return p.emitError(at, "unknown #pallas.launch field '") << key << "'";
+  };
+  if (parseEntries(p, /*needComma=*/false, entry))
+    return {};
+  if (!haveSymbol || !haveGrid)
+    return p.emitError(p.getNameLoc(), "#pallas.launch needs a symbol and a grid"), Attribute();
+  return p.getChecked<LaunchAttr>(p.getContext(), symbol, grid, semantics,
+                                  batchAxes, numWarps, numStages, expanded);
+}
+
+void LaunchAttr::print(AsmPrinter &p) const {
+  p << "<symbol = \"" << getSymbol() << "\", grid = ";
+  printIntList(p, getGrid());
+  if (hasDimensionSemantics()) {
+    p << ", dimension_semantics = [";
+    llvm::interleaveComma(getDimensionSemantics(), p,
+                          [&](DimensionSemantics s) { p << stringifyDimensionSemantics(s); });
+    p << ']';
+  }
+  if (getBatchAxes())
+    p << ", batch_axes = " << getBatchAxes();
+  if (getNumWarps() != 4)
+    p << ", num_warps = " << getNumWarps();
+  if (getNumStages() != 3)
+    p << ", num_stages = " << getNumStages();
+  if (getExpanded())
+    p << ", expanded";
+  p << '>';
+}
+
+LogicalResult LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef symbol, ArrayRef<int64_t> grid,
+                                 ArrayRef<DimensionSemantics> semantics,
+                                 int64_t batchAxes, int64_t numWarps,
+                                 int64_t numStages, bool expanded) {
+  if (symbol.empty())
+    return emitError() << "#pallas.launch needs a non-empty symbol";
+  if (llvm::any_of(grid, [](int64_t n) { return n < 1; }))
+    return emitError() << "#pallas.launch grid sizes must be at least 1";
+  if (!semantics.empty() && semantics.size() != grid.size())
+    return emitError() << "#pallas.launch has " << semantics.size()
+                       << " dimension_semantics for a grid of rank " << grid.size();
+  if (batchAxes < 0 || batchAxes > static_cast<int64_t>(grid.size()))
+    return emitError() << "#pallas.launch batch_axes " << batchAxes
+                       << " exceeds the grid's rank " << grid.size();
+  if (numWarps < 1 || numStages < 1)
+    return emitError() << "#pallas.launch num_warps and num_stages must be at least 1";
+  return success();
+}
+
+bool LaunchAttr::isParallel(unsigned axis) const {
+  return !hasDimensionSemantics() || axis >= getDimensionSemantics().size() ||
+         getDimensionSemantics()[axis] == DimensionSemantics::parallel;
+}
+
+unsigned LaunchAttr::numLeadingParallelAxes() const {
+  unsigned n = 0;
+  while (n < getGrid().size() && isParallel(n))
+    ++n;
+  return n;
+}
+
+int64_t LaunchAttr::numPrograms() const {
+  int64_t n = 1;
+  for (int64_t g : getGrid())
+    n *= g;
+  return n;
+}
+
+LaunchAttr LaunchAttr::withGrid(ArrayRef<int64_t> grid,
+                                ArrayRef<DimensionSemantics> semantics) const {
+  return get(getContext(), getSymbol(), grid, semantics, getBatchAxes(),
+             getNumWarps(), getNumStages(), getExpanded());
+}
+
+LaunchAttr LaunchAttr::asExpanded() const {
+  return get(getContext(), getSymbol(), getGrid(), getDimensionSemantics(),
+             getBatchAxes(), getNumWarps(), getNumStages(), /*expanded=*/true);
+}
+
+//===----------------------------------------------------------------------===//
+// BlockSpecAttr
+//===----------------------------------------------------------------------===//
+
+Attribute BlockSpecAttr::parse(AsmParser &p, Type) {
+  FailureOr<ArgRole> role;
+  std::string name;
+  SmallVector<int64_t> shape, block, squeezed;
+  AffineMap indexMap;
+  FlatSymbolRefAttr indexFn;
+  if (p.parseLess() || failed(role = FieldParser<ArgRole>::parse(p)))
+    return {};
+  (void)p.parseOptionalString(&name);
+  auto entry = [&](StringRef key, SMLoc at) -> ParseResult {
+    if (p.parseEqual())
+      return failure();
+    if (key == "shape")
+      return parseIntList(p, shape);
+    if (key == "block")
+      return parseIntList(p, block);
+    if (key == "squeezed")
+      return parseIntList(p, squeezed);
+    if (key == "index_map") {
+      AffineMapAttr map;
+      if (p.parseAttribute(map))
+        return failure();
+      return indexMap = map.getValue(), success();
+    }
+    if (key == "index_fn")
+      return p.parseAttribute(indexFn);
+    return p.emitError(at, "unknown #pallas.block_spec field '") << key << "'";
+  };
+  if (parseEntries(p, /*needComma=*/true, entry))
+    return {};
+  return p.getChecked<BlockSpecAttr>(p.getContext(), *role, name, shape, block,
+                                     squeezed, indexMap, indexFn);
+}
+
+void BlockSpecAttr::print(AsmPrinter &p) const {
+  p << '<' << stringifyArgRole(getRole());
+  if (!getName().empty())
+    p << " \"" << getName() << '"';
+  if (!getShape().empty() || getRole() != ArgRole::scratch) {
+    p << ", shape = ";
+    printIntList(p, getShape());
+    p << ", block = ";
+    printIntList(p, getBlock());
+  }
+  if (!getSqueezed().empty()) {
+    p << ", squeezed = ";
+    printIntList(p, getSqueezed());
+  }
+  if (getIndexMap()) {
+    p << ", index_map = ";
+    p.printAttribute(AffineMapAttr::get(getIndexMap()));
+  }
+  if (getIndexFn())
+    p << ", index_fn = " << getIndexFn();
+  p << '>';
+}
+
+LogicalResult BlockSpecAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                    ArgRole role, StringRef name,
+                                    ArrayRef<int64_t> shape, ArrayRef<int64_t> block,
+                                    ArrayRef<int64_t> squeezed, AffineMap indexMap,
+                                    FlatSymbolRefAttr indexFn) {
+  if (role == ArgRole::scratch) {
+    if (!shape.empty() || !block.empty() || indexMap || indexFn)
+      return emitError() << "#pallas.block_spec: scratch has no array, block or index map";
+    return success();
+  }
+  if (shape.size() != block.size())
+    return emitError() << "#pallas.block_spec: block rank " << block.size()
+                       << " differs from the array rank " << shape.size();
+  for (int64_t d : squeezed)
+    if (d < 0 || d >= static_cast<int64_t>(block.size()) || block[d] != 1)
+      return emitError() << "#pallas.block_spec: squeezed dim " << d
+                         << " is not a block dim of size 1";
+  if (llvm::any_of(block, [](int64_t n) { return n < 1; }) ||
+      llvm::any_of(shape, [](int64_t n) { return n < 0; }))
+    return emitError() << "#pallas.block_spec: block dims must be at least 1";
+  if (indexMap && indexFn)
+    return emitError() << "#pallas.block_spec: index_map and index_fn exclude each other";
+  if (indexMap && indexMap.getNumResults() != shape.size())
+    return emitError() << "#pallas.block_spec: the index map gives "
+                       << indexMap.getNumResults() << " block indices for rank "
+                       << shape.size();
+  return success();
+}
+
+bool BlockSpecAttr::isSqueezed(unsigned dim) const {
+  return llvm::is_contained(getSqueezed(), static_cast<int64_t>(dim));
+}
+
+SmallVector<int64_t> BlockSpecAttr::refShape() const {
+  SmallVector<int64_t> shape;
+  for (auto [d, n] : llvm::enumerate(getBlock()))
+    if (!isSqueezed(d))
+      shape.push_back(n);
+  return shape;
+}
+
+BlockSpecAttr BlockSpecAttr::withBlock(ArrayRef<int64_t> block,
+                                       AffineMap indexMap) const {
+  return get(getContext(), getRole(), getName(), getShape(), block,
+             getSqueezed(), indexMap, indexMap ? FlatSymbolRefAttr() : getIndexFn());
+}
+
+//===----------------------------------------------------------------------===//
+// Where the attributes may stand
+//===----------------------------------------------------------------------===//
+
+LogicalResult PallasDialect::verifyOperationAttribute(Operation *op,
+                                                      NamedAttribute attr) {
+  if (attr.getName() == kLaunchAttrName) {
+    if (!isa<LaunchAttr>(attr.getValue()))
+      return op->emitOpError("'") << kLaunchAttrName << "' must be a #pallas.launch";
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitOpError("'") << kLaunchAttrName << "' belongs on a kernel function";
+    return success();
+  }
+  return op->emitOpError("unknown pallas attribute '") << attr.getName().getValue() << "'";
+}
+
+LogicalResult PallasDialect::verifyRegionArgAttribute(Operation *op, unsigned,
+                                                      unsigned argIndex,
+                                                      NamedAttribute attr) {
+  if (attr.getName() != kBlockSpecAttrName)
+    return op->emitOpError("unknown pallas argument attribute '")
+           << attr.getName().getValue() << "'";
+  auto spec = dyn_cast<BlockSpecAttr>(attr.getValue());
+  if (!spec)
+    return op->emitOpError("'") << kBlockSpecAttrName << "' of argument #"
+                                << argIndex << " must be a #pallas.block_spec";
+  auto kernel = dyn_cast<KernelOp>(op);
+  if (!kernel || argIndex >= kernel.getNumArguments() || !spec.isBlocked())
+    return success();
+  // The kernel's ref is the block (the whole array once expanded).
+  auto ref = dyn_cast<RefType>(kernel.getArgumentTypes()[argIndex]);
+  if (!ref)
+    return kernel.emitOpError("argument #") << argIndex << " ('" << spec.getName()
+                                            << "') must be a ref";
+  SmallVector<int64_t> blockRef = spec.refShape();
+  if (ref.getShape() != ArrayRef<int64_t>(blockRef) && ref.getShape() != spec.getShape())
+    return kernel.emitOpError("argument #")
+           << argIndex << " ('" << spec.getName() << "') is " << ref
+           << ", neither its block nor its array";
+  return success();
+}
