@@ -1,14 +1,13 @@
 //===- Compile.cpp - the compilation pipeline, kernel to artifacts --------===//
 #include "pallas/Driver/Compile.h"
 
-#include "pallas/Passes/Passes.h"
+#include "pallas/Driver/Backend.h"
+
 #include "pallas/Spec/LaunchAttributes.h"
 #include "pallas/Spec/SpecChecker.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 using namespace mlir;
@@ -89,6 +88,18 @@ static Artifact buildManifest(const LaunchSpec &spec, const LaunchSpec &expanded
   return {spec.name + ".manifest.json", m.dump(2) + "\n", "manifest"};
 }
 
+void mlir::pallas::addMlirArtifact(BackendResult &result,
+                                   const CompileOptions &options,
+                                   std::string filename, Operation *op) {
+  if (!llvm::is_contained(options.emit, "mlir"))
+    return;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  op->print(os);
+  os << "\n";
+  result.artifacts.push_back({std::move(filename), std::move(text), "mlir"});
+}
+
 void mlir::pallas::printIRIfAsked(PassManager &pm, const CompileOptions &options) {
   if (!options.printIRAfterAll)
     return;
@@ -166,31 +177,11 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
     if (other != *kernel)
       other.erase();
 
-  // Every target kind has a backend: host, triton, cuda (sm_*), tpu (tpu_*).
-
-  PassManager pm(&ctx);
-  printIRIfAsked(pm, options);
-  pm.addPass(createInlinerPass());
-  if (target.kind == TargetKind::Triton || target.kind == TargetKind::Cuda) {
-    // One program holds one CTA's worth of data: cut big output tiles over
-    // more programs and stream long dot contractions.
-    // CUDA CTAs keep blocks of up to 16K elements whole (128 per thread).
-    int64_t maxElements = target.kind == TargetKind::Cuda ? 16384 : 0;
-    pm.addPass(createPallasSplitPrograms({/*maxTile=*/128, maxElements}));
-    pm.addPass(createPallasStreamDotK({/*kChunk=*/64}));
-  }
-  // Mosaic keeps the blocked form: it pipelines the blocks itself.
-  if (target.kind != TargetKind::Tpu)
-    pm.addPass(createPallasExpandGrid());
-  if (failed(pm.run(*module)))
-    return failure();
-
+  // The input of `pallas-opt --pallas-<backend>-pipeline`.
   BackendResult result;
+  addMlirArtifact(result, options, spec->name + ".launch.mlir", *module);
   LogicalResult emitted =
-      target.kind == TargetKind::Host     ? emitHost(*module, expanded, target, options, result)
-      : target.kind == TargetKind::Triton ? emitTriton(*module, expanded, target, options, result)
-      : target.kind == TargetKind::Tpu    ? emitMosaic(*module, expanded, target, options, result)
-                                          : emitCuda(*module, expanded, targets, options, result);
+      backendFor(target.kind).emit(*module, expanded, targets, options, result);
   if (failed(emitted))
     return failure();
   Artifact manifest = buildManifest(*spec, expanded, target, result);

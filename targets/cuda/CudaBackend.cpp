@@ -8,8 +8,9 @@
 //===----------------------------------------------------------------------===//
 #include "CudaHeader.h"
 
-#include "pallas/Driver/Compile.h"
+#include "pallas/Driver/Backend.h"
 #include "pallas/Cuda/CudaPasses.h"
+#include "pallas/Cuda/CudaPipeline.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -73,10 +74,11 @@ static LogicalResult runPtxas(Location loc, StringRef ptxas, StringRef chip,
   return success();
 }
 
-LogicalResult mlir::pallas::emitCuda(ModuleOp module, const LaunchSpec &spec,
-                                     ArrayRef<TargetDescription> targets,
-                                     const CompileOptions &options,
-                                     BackendResult &result) {
+static LogicalResult emitCuda(ModuleOp module,
+                              const LaunchSpec &spec,
+                              ArrayRef<TargetDescription> targets,
+                              const CompileOptions &options,
+                              BackendResult &result) {
   MLIRContext *ctx = module.getContext();
   Location loc = module.getLoc();
   for (auto k : module.getOps<KernelOp>())
@@ -103,7 +105,7 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module, const LaunchSpec &spec,
   CudaLaunch launch;
   launch.function = spec.name;
   launch.threads = threads;
-  // Each chip gets its own lowering of the expanded kernel: the code
+  // Each chip gets its own lowering of the kernel: the code
   // differs (wgmma on sm_90a), the launch geometry does not.
   for (const TargetDescription &t : targets) {
     bool wgmma = t.has("tensor_cores", "wgmma");
@@ -114,17 +116,12 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module, const LaunchSpec &spec,
       OwningOpRef<ModuleOp> copy = module.clone();
       PassManager pm(ctx);
       printIRIfAsked(pm, options);
-      std::string warps = std::to_string(spec.numWarps);
-      std::string pipeline =
-          "convert-pallas-to-triton{triton-dot-limits=false}, canonicalize, cse, "
-          "loop-invariant-code-motion, "
-          "pallas-assign-layouts{num-warps=" + warps + (wgmma ? " wgmma=true" : "") +
-          "}, pallas-stage-loads{num-stages=" + std::to_string(spec.numStages) +
-          " num-warps=" + warps + " shared-bytes=" + std::to_string(ringBytes) +
-          "}, canonicalize, cse, convert-pallas-to-nvvm{num-warps=" + warps +
-          "}, canonicalize, int-range-optimizations, canonicalize, cse";
-      if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
-        return emitError(loc) << "internal error: bad CUDA pipeline", failure();
+      CudaPipelineOptions chipOptions;
+      chipOptions.numWarps = spec.numWarps;
+      chipOptions.numStages = spec.numStages;
+      chipOptions.wgmma = wgmma;
+      chipOptions.sharedBytes = ringBytes;
+      buildCudaPipeline(pm, chipOptions);
       if (failed(pm.run(*copy)))
         return failure();
       return copy;
@@ -147,12 +144,7 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module, const LaunchSpec &spec,
 
     std::string chip = t.fields.count("ptx_target") ? t.fields.at("ptx_target") : t.name;
     // --emit mlir: the per-thread GPU code, before NVVM and PTX.
-    if (llvm::is_contained(options.emit, "mlir")) {
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      chipModule->print(os);
-      result.artifacts.push_back({spec.name + "." + chip + ".gpu.mlir", text, "mlir"});
-    }
+    addMlirArtifact(result, options, spec.name + "." + chip + ".gpu.mlir", *chipModule);
     chipModule->walk([&](gpu::GPUFuncOp fn) {
       if (auto g = fn.getKnownGridSizeAttr())
         for (int64_t i = 0; i < 3 && i < g.size(); ++i)
@@ -225,4 +217,19 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module, const LaunchSpec &spec,
                    {"shared_bytes", launch.sharedBytes},
                    {"cubins", cubins}};
   return success();
+}
+
+namespace {
+struct CudaBackend final : Backend {
+  LogicalResult emit(ModuleOp module, const LaunchSpec &spec,
+                     ArrayRef<TargetDescription> targets,
+                     const CompileOptions &options,
+                     BackendResult &result) const override {
+    return emitCuda(module, spec, targets, options, result);
+  }
+};
+} // namespace
+
+std::unique_ptr<Backend> mlir::pallas::createCudaBackend() {
+  return std::make_unique<CudaBackend>();
 }

@@ -4,8 +4,9 @@
 // generation for this machine's architecture, and the C launch header.
 //
 //===----------------------------------------------------------------------===//
-#include "pallas/Driver/Compile.h"
+#include "pallas/Driver/Backend.h"
 #include "pallas/Host/HostPasses.h"
+#include "pallas/Host/HostPipeline.h"
 #include "pallas/Spec/LaunchAttributes.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -29,30 +30,6 @@
 
 using namespace mlir;
 using namespace mlir::pallas;
-
-/// The lowering from expanded kernels to the LLVM dialect (passes on the
-/// module).
-static const char *kHostPipeline =
-    "convert-pallas-to-host, canonicalize, cse,"
-    "convert-elementwise-to-linalg, linalg-fuse-elementwise-ops, canonicalize,"
-    "one-shot-bufferize{bufferize-function-boundaries=1 allow-return-allocs-from-loops=1 "
-    "function-boundary-type-conversion=identity-layout-map},"
-    // The deallocation helper takes dynamically shaped memrefs, which the
-    // bare-pointer calling convention cannot pass: it is inlined.
-    "buffer-deallocation-pipeline, inline, canonicalize, pallas-host-legalize,"
-    "convert-linalg-to-loops, lower-affine, convert-scf-to-cf,"
-    "expand-strided-metadata, lower-affine,"
-    "math-extend-to-supported-types{target-type=f32},"
-    "arith-expand{include-bf16=1},"
-    "arith-emulate-unsupported-floats{source-types=bf16,f16,f8E4M3FN,f8E5M2 "
-    "target-type=f32},"
-    "arith-expand{include-bf16=1},"
-    // Math ops with an LLVM intrinsic first (ctpop, rsqrt as 1/sqrt, ...),
-    // the rest as libm calls (the artifacts link -lm).
-    "finalize-memref-to-llvm, convert-math-to-llvm{approximate-log1p=0}, convert-math-to-libm,"
-    "convert-arith-to-llvm, convert-index-to-llvm, convert-cf-to-llvm,"
-    "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
-    "reconcile-unrealized-casts, canonicalize";
 
 static std::string cType(Type t) {
   if (t.isF64()) return "double";
@@ -220,25 +197,20 @@ static FailureOr<std::string> linkShared(StringRef object, Location loc) {
   return (*so)->getBuffer().str();
 }
 
-LogicalResult mlir::pallas::emitHost(ModuleOp module, const LaunchSpec &spec,
-                                     const TargetDescription &target,
-                                     const CompileOptions &options,
-                                     BackendResult &result) {
+static LogicalResult emitHost(ModuleOp module,
+                              const LaunchSpec &spec,
+                              const TargetDescription &target,
+                              const CompileOptions &options,
+                              BackendResult &result) {
   MLIRContext *ctx = module.getContext();
   Location loc = module.getLoc();
   PassManager pm(ctx);
   printIRIfAsked(pm, options);
-  if (failed(parsePassPipeline(kHostPipeline, pm, llvm::errs())))
-    return emitError(loc) << "internal error: bad host pipeline", failure();
+  buildHostPipeline(pm);
   if (failed(pm.run(module)))
     return failure();
   std::string name = spec.name;
-  if (llvm::is_contained(options.emit, "mlir")) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    module.print(os);
-    result.artifacts.push_back({name + ".host.mlir", text, "mlir"});
-  }
+  addMlirArtifact(result, options, name + ".host.mlir", module);
 
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
@@ -332,4 +304,19 @@ LogicalResult mlir::pallas::emitHost(ModuleOp module, const LaunchSpec &spec,
                    {"sanitizer", options.sanitize.empty() ? "none" : options.sanitize},
                    {"triple", triple}};
   return success();
+}
+
+namespace {
+struct HostBackend final : Backend {
+  LogicalResult emit(ModuleOp module, const LaunchSpec &spec,
+                     ArrayRef<TargetDescription> targets,
+                     const CompileOptions &options,
+                     BackendResult &result) const override {
+    return emitHost(module, spec, targets.front(), options, result);
+  }
+};
+} // namespace
+
+std::unique_ptr<Backend> mlir::pallas::createHostBackend() {
+  return std::make_unique<HostBackend>();
 }

@@ -5,8 +5,11 @@
 // and the `tpu_custom_call` backend config that carries it in base64.
 //
 //===----------------------------------------------------------------------===//
-#include "pallas/Driver/Compile.h"
+#include "pallas/Driver/Backend.h"
 #include "pallas/Mosaic/MosaicPasses.h"
+#include "pallas/Mosaic/MosaicPipeline.h"
+
+#include "mlir/Transforms/Passes.h"
 #include "pallas/Mosaic/TpuRules.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
@@ -89,11 +92,18 @@ static CostEstimate estimateCost(KernelOp kernel, const LaunchSpec &spec) {
   return c;
 }
 
-LogicalResult mlir::pallas::emitMosaic(ModuleOp module, const LaunchSpec &spec,
-                                       const TargetDescription &target,
-                                       const CompileOptions &options,
-                                       BackendResult &result) {
+static LogicalResult emitMosaic(ModuleOp module,
+                                const LaunchSpec &spec,
+                                const TargetDescription &target,
+                                const CompileOptions &options,
+                                BackendResult &result) {
   MLIRContext *ctx = module.getContext();
+  // The TPU rules and the cost estimate read the kernel with its helper
+  // functions inlined, as the pipeline will see it.
+  PassManager inliner(ctx);
+  inliner.addPass(createInlinerPass());
+  if (failed(inliner.run(module)))
+    return failure();
   auto kernels = module.getOps<KernelOp>();
   if (kernels.empty())
     return emitError(module.getLoc()) << "no kernel to compile", failure();
@@ -106,16 +116,11 @@ LogicalResult mlir::pallas::emitMosaic(ModuleOp module, const LaunchSpec &spec,
 
   PassManager pm(ctx);
   printIRIfAsked(pm, options);
-  pm.addPass(createConvertPallasToMosaic());
+  buildMosaicPipeline(pm);
   if (failed(pm.run(module)))
     return failure();
   std::string name = spec.name;
-  if (llvm::is_contained(options.emit, "mlir")) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    module.print(os);
-    result.artifacts.push_back({name + ".mosaic.mlir", text, "mlir"});
-  }
+  addMlirArtifact(result, options, name + ".mosaic.mlir", module);
 
   // stable_mosaic ops are unregistered: the verifier after the pass must
   // accept them.
@@ -177,4 +182,19 @@ LogicalResult mlir::pallas::emitMosaic(ModuleOp module, const LaunchSpec &spec,
                    {"vmem_limit_bytes", memory->vmemLimit},
                    {"smem_bytes", memory->smem}};
   return success();
+}
+
+namespace {
+struct MosaicBackend final : Backend {
+  LogicalResult emit(ModuleOp module, const LaunchSpec &spec,
+                     ArrayRef<TargetDescription> targets,
+                     const CompileOptions &options,
+                     BackendResult &result) const override {
+    return emitMosaic(module, spec, targets.front(), options, result);
+  }
+};
+} // namespace
+
+std::unique_ptr<Backend> mlir::pallas::createMosaicBackend() {
+  return std::make_unique<MosaicBackend>();
 }

@@ -1,8 +1,9 @@
 //===- TritonBackend.cpp - Triton IR, manifest and CUDA launch header -----===//
-#include "pallas/Driver/Compile.h"
+#include "pallas/Driver/Backend.h"
 #include "pallas/Spec/LaunchAttributes.h"
 #include "pallas/Triton/ProgramGrid.h"
 #include "pallas/Triton/TritonPasses.h"
+#include "pallas/Triton/TritonPipeline.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
@@ -12,8 +13,6 @@ using namespace mlir;
 using namespace mlir::pallas;
 
 /// The lowering from expanded kernels to the tt dialect.
-static const char *kTritonPipeline =
-    "convert-pallas-to-triton, pallas-triton-legalize, canonicalize, cse";
 
 static std::string headerText(const LaunchSpec &spec, ArrayRef<int64_t> grid) {
   std::string name = spec.name;
@@ -119,18 +118,18 @@ static std::string headerText(const LaunchSpec &spec, ArrayRef<int64_t> grid) {
   return s;
 }
 
-LogicalResult mlir::pallas::emitTriton(ModuleOp module, const LaunchSpec &spec,
-                                       const TargetDescription &target,
-                                       const CompileOptions &options,
-                                       BackendResult &result) {
+static LogicalResult emitTriton(ModuleOp module,
+                                const LaunchSpec &spec,
+                                const TargetDescription &target,
+                                const CompileOptions &options,
+                                BackendResult &result) {
   MLIRContext *ctx = module.getContext();
   PassManager pm(ctx);
   printIRIfAsked(pm, options);
-  if (failed(parsePassPipeline(kTritonPipeline, pm, llvm::errs())))
-    return emitError(module.getLoc()) << "internal error: bad triton pipeline",
-           failure();
+  buildTritonPipeline(pm);
   if (failed(pm.run(module)))
     return failure();
+  addMlirArtifact(result, options, spec.name + ".triton.mlir", module);
   // The launch rides on the tt.func; Triton does not read it.
   SmallVector<int64_t> grid{1, 1, 1};
   for (tt::FuncOp fn : module.getOps<tt::FuncOp>())
@@ -155,4 +154,19 @@ LogicalResult mlir::pallas::emitTriton(ModuleOp module, const LaunchSpec &spec,
                     "kernel's metadata reports no global scratch"}};
   (void)target;
   return success();
+}
+
+namespace {
+struct TritonBackend final : Backend {
+  LogicalResult emit(ModuleOp module, const LaunchSpec &spec,
+                     ArrayRef<TargetDescription> targets,
+                     const CompileOptions &options,
+                     BackendResult &result) const override {
+    return emitTriton(module, spec, targets.front(), options, result);
+  }
+};
+} // namespace
+
+std::unique_ptr<Backend> mlir::pallas::createTritonBackend() {
+  return std::make_unique<TritonBackend>();
 }

@@ -37,6 +37,11 @@ struct BackendResult {
   nlohmann::json launch = nlohmann::json::object();
 };
 
+/// With `--emit mlir`, adds `op` printed as MLIR text (what `pallas-opt`
+/// prints) to the artifacts as `filename`.
+void addMlirArtifact(BackendResult &result, const CompileOptions &options,
+                     std::string filename, Operation *op);
+
 /// Prints the whole module after every pass of `pm` when
 /// --print-ir-after-all asks for it (the context runs single-threaded
 /// then, so that the dumps come in order).
@@ -49,28 +54,6 @@ void printIRIfAsked(mlir::PassManager &pm, const CompileOptions &options);
 LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr,
                       const CompileOptions &options,
                       std::vector<Artifact> &artifacts);
-
-/// The host backend: native object, shared library and C header.
-LogicalResult emitHost(ModuleOp module, const LaunchSpec &spec,
-                       const TargetDescription &target,
-                       const CompileOptions &options, BackendResult &result);
-
-/// The Triton backend: Triton IR (.ttir) and a CUDA launch header.
-LogicalResult emitTriton(ModuleOp module, const LaunchSpec &spec,
-                         const TargetDescription &target,
-                         const CompileOptions &options, BackendResult &result);
-
-/// The CUDA backend: one cubin (and its PTX) per requested architecture and
-/// a C launch header embedding them.
-LogicalResult emitCuda(ModuleOp module, const LaunchSpec &spec,
-                       ArrayRef<TargetDescription> targets,
-                       const CompileOptions &options, BackendResult &result);
-
-/// The Mosaic backend (TPU targets): the serialised Mosaic module (.mlirbc)
-/// and its tpu_custom_call backend config.
-LogicalResult emitMosaic(ModuleOp module, const LaunchSpec &spec,
-                         const TargetDescription &target,
-                         const CompileOptions &options, BackendResult &result);
 
 } // namespace mlir::pallas
 

@@ -1,0 +1,40 @@
+//===- CudaPipeline.cpp - kernel to per-thread GPU code -------------------===//
+#include "pallas/Cuda/CudaPipeline.h"
+
+#include "pallas/Cuda/CudaPasses.h"
+#include "pallas/Triton/TritonPasses.h"
+#include "pallas/Triton/TritonPipeline.h"
+
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::pallas;
+
+void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
+                                     const CudaPipelineOptions &options) {
+  // CUDA CTAs keep blocks of up to 16K elements whole (128 per thread).
+  addProgramShaping(pm, /*maxElements=*/16384);
+  pm.addPass(createConvertPallasToTriton({/*tritonDotLimits=*/false}));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createLoopInvariantCodeMotionPass());
+  pm.addPass(createPallasAssignLayouts({options.numWarps, options.wgmma}));
+  pm.addPass(createPallasStageLoads(
+      {options.numStages, options.numWarps, options.sharedBytes}));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createConvertPallasToNVVM({options.numWarps}));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(arith::createIntRangeOptimizationsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void mlir::pallas::registerCudaPipeline() {
+  PassPipelineRegistration<CudaPipelineOptions>(
+      "pallas-cuda-pipeline",
+      "lower a kernel carrying its launch to a per-thread gpu.module (NVVM)",
+      buildCudaPipeline);
+}
