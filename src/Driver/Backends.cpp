@@ -4,20 +4,16 @@
 using namespace mlir;
 using namespace mlir::pallas;
 
-const Backend &mlir::pallas::backendFor(TargetKind kind) {
-  static const std::unique_ptr<Backend> host = createHostBackend(),
-                                        triton = createTritonBackend(),
-                                        cuda = createCudaBackend(),
-                                        mosaic = createMosaicBackend();
+Backend mlir::pallas::backendFor(TargetKind kind) {
   switch (kind) {
   case TargetKind::Host:
-    return *host;
+    return emitHost;
   case TargetKind::Triton:
-    return *triton;
+    return emitTriton;
   case TargetKind::Cuda:
-    return *cuda;
+    return emitCuda;
   case TargetKind::Tpu:
-    return *mosaic;
+    return emitMosaic;
   }
   llvm_unreachable("every target kind has a backend");
 }

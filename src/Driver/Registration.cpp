@@ -3,16 +3,12 @@
 
 #include "pallas/Dialect/Pallas.h"
 #include "pallas/Cuda/CudaPasses.h"
-#include "pallas/Cuda/CudaPipeline.h"
 #include "pallas/Gpu/Gpu.h"
 #include "pallas/Host/HostPasses.h"
-#include "pallas/Host/HostPipeline.h"
 #include "pallas/Mosaic/MosaicPasses.h"
-#include "pallas/Mosaic/MosaicPipeline.h"
 #include "pallas/Passes/Passes.h"
 #include "pallas/Triton/Triton.h"
 #include "pallas/Triton/TritonPasses.h"
-#include "pallas/Triton/TritonPipeline.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"

@@ -10,7 +10,6 @@
 
 #include "pallas/Driver/Backend.h"
 #include "pallas/Cuda/CudaPasses.h"
-#include "pallas/Cuda/CudaPipeline.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -74,11 +73,11 @@ static LogicalResult runPtxas(Location loc, StringRef ptxas, StringRef chip,
   return success();
 }
 
-static LogicalResult emitCuda(ModuleOp module,
-                              const LaunchSpec &spec,
-                              ArrayRef<TargetDescription> targets,
-                              const CompileOptions &options,
-                              BackendResult &result) {
+LogicalResult mlir::pallas::emitCuda(ModuleOp module,
+                                     const LaunchSpec &spec,
+                                     ArrayRef<TargetDescription> targets,
+                                     const CompileOptions &options,
+                                     BackendResult &result) {
   MLIRContext *ctx = module.getContext();
   Location loc = module.getLoc();
   for (auto k : module.getOps<KernelOp>())
@@ -219,17 +218,3 @@ static LogicalResult emitCuda(ModuleOp module,
   return success();
 }
 
-namespace {
-struct CudaBackend final : Backend {
-  LogicalResult emit(ModuleOp module, const LaunchSpec &spec,
-                     ArrayRef<TargetDescription> targets,
-                     const CompileOptions &options,
-                     BackendResult &result) const override {
-    return emitCuda(module, spec, targets, options, result);
-  }
-};
-} // namespace
-
-std::unique_ptr<Backend> mlir::pallas::createCudaBackend() {
-  return std::make_unique<CudaBackend>();
-}

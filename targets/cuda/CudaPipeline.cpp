@@ -1,9 +1,7 @@
 //===- CudaPipeline.cpp - kernel to per-thread GPU code -------------------===//
-#include "pallas/Cuda/CudaPipeline.h"
 
 #include "pallas/Cuda/CudaPasses.h"
 #include "pallas/Triton/TritonPasses.h"
-#include "pallas/Triton/TritonPipeline.h"
 
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"

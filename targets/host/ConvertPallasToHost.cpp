@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "pallas/Dialect/Pallas.h"
 #include "pallas/Dialect/Reductions.h"
+#include "pallas/Passes/BlockView.h"
 #include "pallas/Passes/CloneLowering.h"
 #include "pallas/Host/HostPasses.h"
 #include "pallas/Spec/LaunchAttributes.h"
@@ -29,21 +30,7 @@ using namespace mlir::pallas;
 
 namespace {
 
-/// A ref as seen by the kernel: a window of a memref. Each base dimension is
-/// either fixed at an index or walked by one view dimension.
-struct View {
-  Value base;
-  SmallVector<int64_t> baseShape;
-  SmallVector<Value> fixed; ///< per base dim: index value, or null
-  struct Dim {
-    unsigned baseDim;
-    Value offset; ///< index
-    int64_t stride;
-    int64_t size;
-  };
-  SmallVector<Dim> dims;
-  Type elementType;
-};
+using View = BlockView;
 
 class KernelLowering {
 public:
@@ -108,14 +95,7 @@ private:
 
 View KernelLowering::wholeView(Value memref) {
   auto type = cast<MemRefType>(memref.getType());
-  View v;
-  v.base = memref;
-  v.baseShape.assign(type.getShape().begin(), type.getShape().end());
-  v.fixed.assign(type.getRank(), Value());
-  v.elementType = type.getElementType();
-  for (unsigned d = 0; d < type.getRank(); ++d)
-    v.dims.push_back({d, idx(0), 1, type.getShape()[d]});
-  return v;
+  return BlockView::whole(memref, type.getShape(), type.getElementType(), idx(0));
 }
 
 static MemRefType memrefFor(RefType ref) {
@@ -219,67 +199,25 @@ LogicalResult KernelLowering::lowerBlockView(BlockOp op) {
   auto it = views.find(op.getRef());
   if (it == views.end())
     return op.emitOpError("block of an unknown ref");
-  View v = it->second;
-  ArrayRef<int64_t> dims = op.getBlockShape();
-  SmallVector<bool> squeezed(dims.size(), false);
-  for (int64_t d : op.getSqueezed().value_or(ArrayRef<int64_t>()))
-    squeezed[d] = true;
-  View out;
-  out.base = v.base;
-  out.baseShape = v.baseShape;
-  out.fixed = v.fixed;
-  out.elementType = v.elementType;
-  for (auto [d, vd] : llvm::enumerate(v.dims)) {
-    Value start = arith::MulIOp::create(b, loc, toIndex(values.lookupOrDefault(op.getIndices()[d])),
-                                        idx(dims[d]));
-    Value offset = arith::AddIOp::create(
-        b, loc, vd.offset, arith::MulIOp::create(b, loc, start, idx(vd.stride)));
-    if (squeezed[d])
-      out.fixed[vd.baseDim] = offset;
-    else
-      out.dims.push_back({vd.baseDim, offset, vd.stride, dims[d]});
-  }
-  views[op.getResult()] = out;
+  SmallVector<Value> indices;
+  for (Value i : op.getIndices())
+    indices.push_back(toIndex(values.lookupOrDefault(i)));
+  views[op.getResult()] =
+      it->second.block(b, loc, indices, op.getBlockShape(),
+                       op.getSqueezed().value_or(ArrayRef<int64_t>()));
   return success();
 }
 
 LogicalResult KernelLowering::lowerRefSlice(RefSliceOp op) {
-  const View &v = views.find(op.getRef())->second;
   IndexerList list = IndexerList::decode(op.getIndexers())
                          .expandedFor(cast<RefType>(op.getRef().getType()).getRank());
-  View out = v;
-  out.dims.clear();
-  unsigned next = 0;
-  for (auto [d, i] : llvm::enumerate(list.get())) {
-    const View::Dim &vd = v.dims[d];
-    Value operand = i.takesOperand()
-                        ? toIndex(values.lookupOrDefault(op.getIndices()[next++]))
-                        : Value();
-    auto at = [&](Value c) {
-      return arith::AddIOp::create(
-          b, loc, vd.offset, arith::MulIOp::create(b, loc, c, idx(vd.stride)));
-    };
-    switch (i.kind) {
-    case IndexerKind::Full:
-      out.dims.push_back(vd);
-      break;
-    case IndexerKind::Scalar:
-      out.fixed[vd.baseDim] = at(operand);
-      break;
-    case IndexerKind::ScalarConst:
-      out.fixed[vd.baseDim] = at(idx(i.start));
-      break;
-    case IndexerKind::Slice:
-    case IndexerKind::SliceConst:
-      out.dims.push_back({vd.baseDim,
-                          at(i.kind == IndexerKind::Slice ? operand : idx(i.start)),
-                          vd.stride * i.stride, i.size});
-      break;
-    case IndexerKind::Tensor:
-      return op.emitOpError("tensor indexers cannot make a view");
-    }
-  }
-  views[op.getResult()] = out;
+  SmallVector<Value> operands;
+  for (Value i : op.getIndices())
+    operands.push_back(toIndex(values.lookupOrDefault(i)));
+  FailureOr<View> out = views.find(op.getRef())->second.slice(b, loc, list, operands);
+  if (failed(out))
+    return op.emitOpError("tensor indexers cannot make a view");
+  views[op.getResult()] = *out;
   return success();
 }
 
@@ -369,16 +307,16 @@ SmallVector<Value> KernelLowering::elementIndices(
   }
   SmallVector<Value> base(view.fixed.begin(), view.fixed.end());
   for (auto [d, vd] : llvm::enumerate(view.dims))
-    base[vd.baseDim] = arith::AddIOp::create(
+    base[vd.arrayDim] = arith::AddIOp::create(
         ib, loc, vd.offset, arith::MulIOp::create(ib, loc, coords[d], cst(vd.stride)));
   inBounds = arith::ConstantIntOp::create(ib, loc, 1, 1);
   SmallVector<Value> clamped;
   for (auto [k, i] : llvm::enumerate(base)) {
-    Value size = cst(view.baseShape[k]);
+    Value size = cst(view.arrayShape[k]);
     // Unsigned compare: negative indices are huge and fail too.
     Value ok = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::ult, i, size);
     inBounds = arith::AndIOp::create(ib, loc, inBounds, ok);
-    clamped.push_back(arith::MinUIOp::create(ib, loc, i, cst(view.baseShape[k] - 1)));
+    clamped.push_back(arith::MinUIOp::create(ib, loc, i, cst(view.arrayShape[k] - 1)));
   }
   return clamped;
 }

@@ -6,7 +6,6 @@
 //===----------------------------------------------------------------------===//
 #include "pallas/Driver/Backend.h"
 #include "pallas/Host/HostPasses.h"
-#include "pallas/Host/HostPipeline.h"
 #include "pallas/Spec/LaunchAttributes.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -197,11 +196,12 @@ static FailureOr<std::string> linkShared(StringRef object, Location loc) {
   return (*so)->getBuffer().str();
 }
 
-static LogicalResult emitHost(ModuleOp module,
-                              const LaunchSpec &spec,
-                              const TargetDescription &target,
-                              const CompileOptions &options,
-                              BackendResult &result) {
+LogicalResult mlir::pallas::emitHost(ModuleOp module,
+                                     const LaunchSpec &spec,
+                                     ArrayRef<TargetDescription> targets,
+                                     const CompileOptions &options,
+                                     BackendResult &result) {
+  const TargetDescription &target = targets.front();
   MLIRContext *ctx = module.getContext();
   Location loc = module.getLoc();
   PassManager pm(ctx);
@@ -306,17 +306,3 @@ static LogicalResult emitHost(ModuleOp module,
   return success();
 }
 
-namespace {
-struct HostBackend final : Backend {
-  LogicalResult emit(ModuleOp module, const LaunchSpec &spec,
-                     ArrayRef<TargetDescription> targets,
-                     const CompileOptions &options,
-                     BackendResult &result) const override {
-    return emitHost(module, spec, targets.front(), options, result);
-  }
-};
-} // namespace
-
-std::unique_ptr<Backend> mlir::pallas::createHostBackend() {
-  return std::make_unique<HostBackend>();
-}

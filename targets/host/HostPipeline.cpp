@@ -1,5 +1,5 @@
 //===- HostPipeline.cpp - kernel to LLVM dialect for the host -------------===//
-#include "pallas/Host/HostPipeline.h"
+#include "pallas/Host/HostPasses.h"
 
 #include "pallas/Passes/Passes.h"
 

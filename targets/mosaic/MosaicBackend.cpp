@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 #include "pallas/Driver/Backend.h"
 #include "pallas/Mosaic/MosaicPasses.h"
-#include "pallas/Mosaic/MosaicPipeline.h"
 
 #include "mlir/Transforms/Passes.h"
 #include "pallas/Mosaic/TpuRules.h"
@@ -92,11 +91,12 @@ static CostEstimate estimateCost(KernelOp kernel, const LaunchSpec &spec) {
   return c;
 }
 
-static LogicalResult emitMosaic(ModuleOp module,
-                                const LaunchSpec &spec,
-                                const TargetDescription &target,
-                                const CompileOptions &options,
-                                BackendResult &result) {
+LogicalResult mlir::pallas::emitMosaic(ModuleOp module,
+                                       const LaunchSpec &spec,
+                                       ArrayRef<TargetDescription> targets,
+                                       const CompileOptions &options,
+                                       BackendResult &result) {
+  const TargetDescription &target = targets.front();
   MLIRContext *ctx = module.getContext();
   // The TPU rules and the cost estimate read the kernel with its helper
   // functions inlined, as the pipeline will see it.
@@ -184,17 +184,3 @@ static LogicalResult emitMosaic(ModuleOp module,
   return success();
 }
 
-namespace {
-struct MosaicBackend final : Backend {
-  LogicalResult emit(ModuleOp module, const LaunchSpec &spec,
-                     ArrayRef<TargetDescription> targets,
-                     const CompileOptions &options,
-                     BackendResult &result) const override {
-    return emitMosaic(module, spec, targets.front(), options, result);
-  }
-};
-} // namespace
-
-std::unique_ptr<Backend> mlir::pallas::createMosaicBackend() {
-  return std::make_unique<MosaicBackend>();
-}

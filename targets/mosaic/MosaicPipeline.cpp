@@ -1,5 +1,4 @@
 //===- MosaicPipeline.cpp - kernel to a Mosaic module ---------------------===//
-#include "pallas/Mosaic/MosaicPipeline.h"
 
 #include "pallas/Mosaic/MosaicPasses.h"
 

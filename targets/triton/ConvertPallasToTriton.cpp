@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "pallas/Dialect/Pallas.h"
 #include "pallas/Dialect/Reductions.h"
+#include "pallas/Passes/BlockView.h"
 #include "pallas/Passes/CloneLowering.h"
 #include "pallas/Triton/TritonPasses.h"
 #include "pallas/Spec/LaunchAttributes.h"
@@ -29,21 +30,7 @@ using namespace mlir::pallas;
 
 namespace {
 
-/// A ref: a base pointer into a row-major array and a window of it. Each
-/// array dimension is fixed at an index or walked by one view dimension.
-struct View {
-  Value base; ///< !tt.ptr<T>
-  SmallVector<int64_t> shape;
-  SmallVector<Value> fixed; ///< i32 index per array dim, or null
-  struct Dim {
-    unsigned arrayDim;
-    Value offset; ///< i32
-    int64_t stride;
-    int64_t size;
-  };
-  SmallVector<Dim> dims;
-  Type elementType;
-};
+using View = BlockView;
 
 class TritonLowering {
 public:
@@ -127,14 +114,7 @@ static bool isPow2Shape(Type t) {
 }
 
 View TritonLowering::wholeView(Value ptr, RefType type) {
-  View v;
-  v.base = ptr;
-  v.shape.assign(type.getShape().begin(), type.getShape().end());
-  v.fixed.assign(type.getRank(), Value());
-  v.elementType = type.getElementType();
-  for (unsigned d = 0; d < type.getRank(); ++d)
-    v.dims.push_back({d, i32(0), 1, type.getShape()[d]});
-  return v;
+  return BlockView::whole(ptr, type.getShape(), type.getElementType(), i32(0));
 }
 
 Value TritonLowering::rangeAlong(unsigned d, ArrayRef<int64_t> shape) {
@@ -396,22 +376,12 @@ LogicalResult TritonLowering::lowerBlockView(BlockOp op) {
   auto it = views.find(op.getRef());
   if (it == views.end())
     return op.emitOpError("block of an unknown ref");
-  View v = it->second, out = v;
-  out.dims.clear();
-  ArrayRef<int64_t> dims = op.getBlockShape();
-  SmallVector<bool> squeezed(dims.size(), false);
-  for (int64_t d : op.getSqueezed().value_or(ArrayRef<int64_t>()))
-    squeezed[d] = true;
-  for (auto [d, vd] : llvm::enumerate(v.dims)) {
-    Value start = arith::MulIOp::create(
-        b, loc, toI32(values.lookupOrDefault(op.getIndices()[d])), i32(dims[d] * vd.stride));
-    Value offset = arith::AddIOp::create(b, loc, vd.offset, start);
-    if (squeezed[d])
-      out.fixed[vd.arrayDim] = offset;
-    else
-      out.dims.push_back({vd.arrayDim, offset, vd.stride, dims[d]});
-  }
-  views[op.getResult()] = out;
+  SmallVector<Value> indices;
+  for (Value i : op.getIndices())
+    indices.push_back(toI32(values.lookupOrDefault(i)));
+  views[op.getResult()] =
+      it->second.block(b, loc, indices, op.getBlockShape(),
+                       op.getSqueezed().value_or(ArrayRef<int64_t>()));
   return success();
 }
 
@@ -419,31 +389,15 @@ LogicalResult TritonLowering::lowerRefSlice(RefSliceOp op) {
   auto it = views.find(op.getRef());
   if (it == views.end())
     return op.emitOpError("slices a ref the triton target cannot trace to an array");
-  const View &v = it->second;
   IndexerList list = IndexerList::decode(op.getIndexers())
                          .expandedFor(cast<RefType>(op.getRef().getType()).getRank());
-  View out = v;
-  out.dims.clear();
-  unsigned next = 0;
-  for (auto [d, i] : llvm::enumerate(list.get())) {
-    const View::Dim &vd = v.dims[d];
-    Value operand = i.takesOperand() ? toI32(values.lookupOrDefault(op.getIndices()[next++]))
-                                     : Value();
-    auto at = [&](Value c) {
-      return arith::AddIOp::create(b, loc, vd.offset,
-                                   arith::MulIOp::create(b, loc, c, i32(vd.stride)));
-    };
-    if (i.kind == IndexerKind::Full)
-      out.dims.push_back(vd);
-    else if (i.kind == IndexerKind::Scalar)
-      out.fixed[vd.arrayDim] = at(operand);
-    else if (i.kind == IndexerKind::ScalarConst)
-      out.fixed[vd.arrayDim] = at(i32(i.start));
-    else
-      out.dims.push_back({vd.arrayDim, at(i.kind == IndexerKind::Slice ? operand : i32(i.start)),
-                          vd.stride * i.stride, i.size});
-  }
-  views[op.getResult()] = out;
+  SmallVector<Value> operands;
+  for (Value i : op.getIndices())
+    operands.push_back(toI32(values.lookupOrDefault(i)));
+  FailureOr<View> out = it->second.slice(b, loc, list, operands);
+  if (failed(out))
+    return op.emitOpError("tensor indexers cannot make a view");
+  views[op.getResult()] = *out;
   return success();
 }
 
@@ -528,18 +482,18 @@ LogicalResult TritonLowering::access(Operation *op, Value ref,
   mask = Value();
   Value linear;
   int64_t stride = 1;
-  for (int k = view.shape.size() - 1; k >= 0; --k) {
+  for (int k = view.arrayShape.size() - 1; k >= 0; --k) {
     Value lo = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index[k],
                                      splat(i32(0), shape));
     Value hi = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index[k],
-                                     splat(i32(view.shape[k]), shape));
+                                     splat(i32(view.arrayShape[k]), shape));
     Value ok = arith::AndIOp::create(b, loc, lo, hi);
     mask = mask ? (Value)arith::AndIOp::create(b, loc, mask, ok) : ok;
     Value term = stride == 1 ? index[k]
                              : (Value)arith::MulIOp::create(b, loc, index[k],
                                                            splat(i32(stride), shape));
     linear = linear ? (Value)arith::AddIOp::create(b, loc, linear, term) : term;
-    stride *= view.shape[k];
+    stride *= view.arrayShape[k];
   }
   if (!linear) { // rank-0 array
     linear = splat(i32(0), shape);

@@ -3,7 +3,6 @@
 #include "pallas/Spec/LaunchAttributes.h"
 #include "pallas/Triton/ProgramGrid.h"
 #include "pallas/Triton/TritonPasses.h"
-#include "pallas/Triton/TritonPipeline.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
@@ -118,11 +117,12 @@ static std::string headerText(const LaunchSpec &spec, ArrayRef<int64_t> grid) {
   return s;
 }
 
-static LogicalResult emitTriton(ModuleOp module,
-                                const LaunchSpec &spec,
-                                const TargetDescription &target,
-                                const CompileOptions &options,
-                                BackendResult &result) {
+LogicalResult mlir::pallas::emitTriton(ModuleOp module,
+                                       const LaunchSpec &spec,
+                                       ArrayRef<TargetDescription> targets,
+                                       const CompileOptions &options,
+                                       BackendResult &result) {
+  const TargetDescription &target = targets.front();
   MLIRContext *ctx = module.getContext();
   PassManager pm(ctx);
   printIRIfAsked(pm, options);
@@ -156,17 +156,3 @@ static LogicalResult emitTriton(ModuleOp module,
   return success();
 }
 
-namespace {
-struct TritonBackend final : Backend {
-  LogicalResult emit(ModuleOp module, const LaunchSpec &spec,
-                     ArrayRef<TargetDescription> targets,
-                     const CompileOptions &options,
-                     BackendResult &result) const override {
-    return emitTriton(module, spec, targets.front(), options, result);
-  }
-};
-} // namespace
-
-std::unique_ptr<Backend> mlir::pallas::createTritonBackend() {
-  return std::make_unique<TritonBackend>();
-}

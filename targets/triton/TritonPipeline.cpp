@@ -1,5 +1,4 @@
 //===- TritonPipeline.cpp - kernel to Triton IR ---------------------------===//
-#include "pallas/Triton/TritonPipeline.h"
 
 #include "pallas/Passes/Passes.h"
 #include "pallas/Triton/TritonPasses.h"

@@ -11,29 +11,27 @@
 
 #include "pallas/Driver/Compile.h"
 
-#include <memory>
-
 namespace mlir::pallas {
 
-class Backend {
-public:
-  virtual ~Backend() = default;
-  /// Lowers `module` for `targets` (one target, or several CUDA chips) and
-  /// collects the artifacts and the manifest's `launch` entry in `result`.
-  virtual LogicalResult emit(ModuleOp module, const LaunchSpec &spec,
-                             ArrayRef<TargetDescription> targets,
-                             const CompileOptions &options,
-                             BackendResult &result) const = 0;
-};
+/// Lowers `module` for `targets` (one target, or several CUDA chips) and
+/// collects the artifacts and the manifest's `launch` entry in `result`.
+using Backend = LogicalResult (*)(ModuleOp module, const LaunchSpec &spec,
+                                  ArrayRef<TargetDescription> targets,
+                                  const CompileOptions &options,
+                                  BackendResult &result);
 
 /// The backend of a target kind.
-const Backend &backendFor(TargetKind kind);
+Backend backendFor(TargetKind kind);
 
 /// The backends, one per target folder.
-std::unique_ptr<Backend> createHostBackend();
-std::unique_ptr<Backend> createTritonBackend();
-std::unique_ptr<Backend> createCudaBackend();
-std::unique_ptr<Backend> createMosaicBackend();
+LogicalResult emitHost(ModuleOp, const LaunchSpec &, ArrayRef<TargetDescription>,
+                       const CompileOptions &, BackendResult &);
+LogicalResult emitTriton(ModuleOp, const LaunchSpec &, ArrayRef<TargetDescription>,
+                         const CompileOptions &, BackendResult &);
+LogicalResult emitCuda(ModuleOp, const LaunchSpec &, ArrayRef<TargetDescription>,
+                       const CompileOptions &, BackendResult &);
+LogicalResult emitMosaic(ModuleOp, const LaunchSpec &, ArrayRef<TargetDescription>,
+                         const CompileOptions &, BackendResult &);
 
 } // namespace mlir::pallas
 

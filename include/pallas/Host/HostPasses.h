@@ -9,6 +9,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
 
 namespace mlir::pallas {
 
@@ -17,6 +18,12 @@ namespace mlir::pallas {
 
 #define GEN_PASS_REGISTRATION
 #include "pallas/Host/HostPasses.h.inc"
+
+/// The host lowering of a kernel that carries its launch: grid expansion,
+/// convert-pallas-to-host, bufferization and the LLVM dialect
+/// (`pallas-opt --pallas-host-pipeline`; pallasc runs the same).
+void buildHostPipeline(OpPassManager &pm);
+void registerHostPipeline();
 
 } // namespace mlir::pallas
 
