@@ -1,0 +1,556 @@
+//===- SpecReader.cpp - the JSON spec into a LaunchSpec -------------------===//
+//
+// Each field of the spec (schemas/launch.schema.json) is checked where it is
+// read, plus what a schema cannot say (an index map parses, block dims fit
+// the array, aliases pair equal arrays, ...).
+//
+//===----------------------------------------------------------------------===//
+#include "SpecReader.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+using namespace mlir;
+using namespace mlir::pallas;
+using json = nlohmann::json;
+
+bool SpecReader::checkKeys(const json &obj, const std::string &path,
+                           std::initializer_list<const char *> allowed) {
+  bool ok = true;
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    const std::string &key = it.key();
+    if (llvm::any_of(allowed, [&](const char *a) { return key == a; }))
+      continue;
+    std::string known;
+    for (const char *a : allowed)
+      known += (known.empty() ? "" : ", ") + std::string(a);
+    std::string sub = path.empty() ? key : path + "." + key;
+    error(sub) << "unknown field '" << key << "' (known: " << known << ")";
+    ok = false;
+  }
+  return ok;
+}
+
+std::optional<int64_t> SpecReader::readInt(const json &v,
+                                           const std::string &path, int64_t lo,
+                                           int64_t hi, StringRef what) {
+  if (!isInt(v)) {
+    error(path) << "expected " << what << " (an integer), got " << kindOf(v);
+    return std::nullopt;
+  }
+  if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX)) {
+    error(path) << what << " " << v.get<uint64_t>() << " is too large (at most "
+                << hi << ")";
+    return std::nullopt;
+  }
+  int64_t x = v.get<int64_t>();
+  if (x < lo || x > hi) {
+    error(path) << what << " " << x << " is out of range [" << lo << ", " << hi
+                << "]";
+    return std::nullopt;
+  }
+  return x;
+}
+
+std::optional<std::string> SpecReader::readString(const json &v,
+                                                  const std::string &path) {
+  if (!v.is_string()) {
+    error(path) << "expected a string, got " << kindOf(v);
+    return std::nullopt;
+  }
+  return v.get<std::string>();
+}
+
+bool SpecReader::readShape(const json &v, const std::string &path,
+                           SmallVectorImpl<int64_t> &shape) {
+  if (!v.is_array()) {
+    error(path) << "expected an array of dimension sizes, got " << kindOf(v);
+    return false;
+  }
+  bool ok = true;
+  int64_t elements = 1;
+  for (size_t i = 0; i < v.size(); ++i) {
+    std::string p = path + "[" + std::to_string(i) + "]";
+    if (v[i].is_string()) {
+      error(p) << "symbolic size '" << v[i].get<std::string>()
+               << "' is not supported yet; give a number";
+      ok = false;
+      continue;
+    }
+    std::optional<int64_t> d = readInt(v[i], p, 1, kMaxArrayDim, "dimension size");
+    if (!d) {
+      ok = false;
+      continue;
+    }
+    shape.push_back(*d);
+    // elements <= 2^40 and *d < 2^31: compare before multiplying, which
+    // could overflow.
+    if (elements > kMaxArrayElements / *d) {
+      error(path) << "array has more than 2^40 elements";
+      return false;
+    }
+    elements *= *d;
+  }
+  if (v.size() > 8) {
+    error(path) << "arrays of rank " << v.size() << " are not supported (at most 8)";
+    return false;
+  }
+  return ok;
+}
+
+Type SpecReader::readDType(const json &v, const std::string &path,
+                           bool allowSemaphore) {
+  std::optional<std::string> s = readString(v, path);
+  if (!s)
+    return {};
+  if (allowSemaphore && *s == "semaphore")
+    return SemaphoreType::get(ctx);
+  if (allowSemaphore && *s == "dma_semaphore")
+    return DMASemaphoreType::get(ctx);
+  Type t = parseDType(*s, ctx);
+  if (!t)
+    error(path) << "unknown dtype '" << *s
+                << "' (expected f64, f32, f16, bf16, f8E4M3FN, f8E5M2, i1, i8, "
+                   "i16, i32 or i64)";
+  return t;
+}
+
+std::optional<MemorySpace> SpecReader::readMemorySpace(const json &v,
+                                                       const std::string &path) {
+  std::optional<std::string> s = readString(v, path);
+  if (!s)
+    return std::nullopt;
+  std::optional<MemorySpace> m = symbolizeMemorySpace(*s);
+  if (!m || *m == MemorySpace::none) {
+    error(path) << "unknown memory space '" << *s
+                << "' (expected any, vmem, smem or gmem)";
+    return std::nullopt;
+  }
+  return m;
+}
+
+bool SpecReader::readIndexMap(const json &v, const std::string &path,
+                              SpecOperand &op) {
+  std::optional<std::string> text = readString(v, path);
+  if (!text)
+    return false;
+  StringRef t = StringRef(*text).trim();
+  if (t.consume_front("@")) {
+    if (t.empty() || !llvm::all_of(t, [](char c) {
+          return llvm::isAlnum(c) || c == '_' || c == '.' || c == '$';
+        })) {
+      error(path) << "'@" << t << "' is not a function name";
+      return false;
+    }
+    op.indexFn = t.str();
+    return true;
+  }
+  // Parse as an affine map; parser diagnostics are caught and re-reported at
+  // the JSON path.
+  std::string parserMessage;
+  Attribute attr;
+  {
+    ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &d) {
+      if (parserMessage.empty())
+        parserMessage = d.str();
+      return success();
+    });
+    size_t numRead = 0;
+    attr = parseAttribute("affine_map<" + *text + ">", ctx, Type(), &numRead);
+  }
+  auto map = dyn_cast_or_null<AffineMapAttr>(attr);
+  if (!map) {
+    error(path) << "index map '" << *text << "' is not an affine map ("
+                << (parserMessage.empty() ? "parse error" : parserMessage)
+                << "); write e.g. \"(i, j) -> (i, 0)\"";
+    return false;
+  }
+  if (map.getValue().getNumSymbols() != 0) {
+    error(path) << "index map '" << *text << "' has symbols; use only grid indices";
+    return false;
+  }
+  op.indexMap = map.getValue();
+  return true;
+}
+
+bool SpecReader::readOperand(const json &v, const std::string &path,
+                             SpecOperand &op, bool isPrefetch) {
+  op.path = path;
+  if (!v.is_object()) {
+    error(path) << "expected an object with name, shape and dtype, got "
+                << kindOf(v);
+    return false;
+  }
+  bool ok = checkKeys(v, path, {"name", "shape", "dtype", "block_shape",
+                                "index_map", "memory_space"});
+  for (const char *required : {"shape", "dtype"})
+    if (!v.contains(required)) {
+      error(path) << "missing required field '" << required << "'";
+      ok = false;
+    }
+  if (!ok)
+    return false;
+  if (v.contains("name")) {
+    if (std::optional<std::string> n = readString(v["name"], path + ".name"))
+      op.name = *n;
+  }
+  ok &= readShape(v["shape"], path + ".shape", op.shape);
+  op.elementType = readDType(v["dtype"], path + ".dtype", false);
+  if (op.elementType)
+    op.dtype = v["dtype"].get<std::string>();
+  ok &= bool(op.elementType);
+  if (v.contains("memory_space")) {
+    std::optional<MemorySpace> m =
+        readMemorySpace(v["memory_space"], path + ".memory_space");
+    ok &= m.has_value();
+    op.memorySpace = m.value_or(MemorySpace::none);
+  }
+  if (!ok)
+    return false;
+  if (isPrefetch && (v.contains("block_shape") || v.contains("index_map"))) {
+    error(path) << "scalar-prefetch operands are whole arrays: no block_shape "
+                   "or index_map";
+    return false;
+  }
+  // Block shape: an int per blocked dim, null per squeezed dim.
+  if (v.contains("block_shape")) {
+    op.hasBlockShape = true;
+    const json &b = v["block_shape"];
+    std::string bp = path + ".block_shape";
+    if (!b.is_array()) {
+      error(bp) << "expected an array of block sizes or nulls, got " << kindOf(b);
+      return false;
+    }
+    if (b.size() != op.shape.size()) {
+      error(bp) << "has " << b.size() << " entries for an array of rank "
+                << op.shape.size();
+      return false;
+    }
+    for (size_t i = 0; i < b.size(); ++i) {
+      std::string p = bp + "[" + std::to_string(i) + "]";
+      if (b[i].is_null()) {
+        op.blockShape.push_back(std::nullopt);
+        continue;
+      }
+      std::optional<int64_t> d = readInt(b[i], p, 1, kMaxArrayDim, "block size");
+      if (!d)
+        return false;
+      op.blockShape.push_back(*d);
+    }
+  } else {
+    for (int64_t d : op.shape)
+      op.blockShape.push_back(d);
+  }
+  if (v.contains("index_map")) {
+    if (!readIndexMap(v["index_map"], path + ".index_map", op))
+      return false;
+  } else {
+    // Omitted: block (0, 0, ...) for every program.
+    op.indexMap = AffineMap::get(
+        spec.grid.size(), 0,
+        SmallVector<AffineExpr>(op.shape.size(), getAffineConstantExpr(0, ctx)),
+        ctx);
+  }
+  return true;
+}
+
+void SpecReader::readScratch(const json &v, const std::string &path) {
+  if (!v.is_array()) {
+    error(path) << "expected an array of scratch buffers, got " << kindOf(v);
+    return;
+  }
+  for (size_t i = 0; i < v.size(); ++i) {
+    std::string p = path + "[" + std::to_string(i) + "]";
+    const json &s = v[i];
+    if (!s.is_object()) {
+      error(p) << "expected an object with shape and dtype, got " << kindOf(s);
+      continue;
+    }
+    if (!checkKeys(s, p, {"shape", "dtype", "memory_space"}))
+      continue;
+    SpecScratch scratch;
+    scratch.path = p;
+    if (!s.contains("dtype")) {
+      error(p) << "missing required field 'dtype'";
+      continue;
+    }
+    scratch.elementType = readDType(s["dtype"], p + ".dtype", true);
+    if (!scratch.elementType)
+      continue;
+    scratch.dtype = s["dtype"].get<std::string>();
+    if (s.contains("shape"))
+      readShape(s["shape"], p + ".shape", scratch.shape);
+    else if (!scratch.isSemaphore())
+      error(p) << "missing required field 'shape'";
+    if (s.contains("memory_space"))
+      scratch.memorySpace = readMemorySpace(s["memory_space"], p + ".memory_space")
+                                .value_or(MemorySpace::none);
+    spec.scratch.push_back(scratch);
+  }
+}
+
+void SpecReader::readVmap(const json &v, const std::string &path) {
+  if (!v.is_object()) {
+    error(path) << "expected an object {size, in_axes, out_axes}, got " << kindOf(v);
+    return;
+  }
+  if (!checkKeys(v, path, {"size", "in_axes", "out_axes"}))
+    return;
+  SpecVmap vmap;
+  if (!v.contains("size")) {
+    error(path) << "missing required field 'size'";
+    return;
+  }
+  std::optional<int64_t> size =
+      readInt(v["size"], path + ".size", 1, kMaxGridExtent, "vmap size");
+  if (!size)
+    return;
+  vmap.size = *size;
+  auto readAxes = [&](const char *key, size_t count,
+                      SmallVectorImpl<std::optional<int64_t>> &axes,
+                      const std::vector<SpecOperand> &operands) {
+    std::string p = path + "." + key;
+    if (!v.contains(key)) {
+      axes.assign(count, int64_t(0));
+      return true;
+    }
+    const json &a = v[key];
+    if (!a.is_array()) {
+      error(p) << "expected an array with an axis or null per operand, got "
+               << kindOf(a);
+      return false;
+    }
+    if (a.size() != count) {
+      error(p) << "has " << a.size() << " entries for " << count << " operand(s)";
+      return false;
+    }
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (a[i].is_null()) {
+        axes.push_back(std::nullopt);
+        continue;
+      }
+      std::optional<int64_t> axis =
+          readInt(a[i], p + "[" + std::to_string(i) + "]", 0,
+                  operands[i].shape.size(), "batch axis");
+      if (!axis)
+        return false;
+      axes.push_back(*axis);
+    }
+    return true;
+  };
+  if (readAxes("in_axes", spec.inputs.size(), vmap.inAxes, spec.inputs) &&
+      readAxes("out_axes", spec.outputs.size(), vmap.outAxes, spec.outputs)) {
+    for (auto [i, axis] : llvm::enumerate(vmap.outAxes))
+      if (!axis)
+        error(path + ".out_axes[" + std::to_string(i) + "]")
+            << "outputs must be batched (null out_axes are not supported)";
+    // vmap multiplies the grid and each batched array by its size: the same
+    // limits hold after it.
+    if (vmap.size > kMaxGridPrograms / spec.numPrograms())
+      error(path + ".size") << "vmap size " << vmap.size
+                            << " makes a grid of more than 2^40 programs";
+    auto checkBatched = [&](const char *key,
+                            ArrayRef<std::optional<int64_t>> axes,
+                            const std::vector<SpecOperand> &operands) {
+      for (auto [i, axis] : llvm::enumerate(axes))
+        if (axis && vmap.size > kMaxArrayElements / operands[i].numElements())
+          error(path + "." + key + "[" + std::to_string(i) + "]")
+              << "batching " << operands[i].path << " by " << vmap.size
+              << " makes an array of more than 2^40 elements";
+    };
+    checkBatched("in_axes", vmap.inAxes, spec.inputs);
+    checkBatched("out_axes", vmap.outAxes, spec.outputs);
+    if (spec.grid.size() + 1 > kMaxGridRank)
+      error(path) << "vmap adds a grid axis to a grid of rank "
+                  << spec.grid.size() << "; the limit is " << kMaxGridRank
+                  << " axes";
+    spec.vmap = vmap;
+  }
+}
+
+void SpecReader::readCompilerParams(const json &v, const std::string &path) {
+  if (!v.is_object()) {
+    error(path) << "expected an object, got " << kindOf(v);
+    return;
+  }
+  checkKeys(v, path, {"num_warps", "num_stages", "vmem_limit_bytes"});
+  if (v.contains("num_warps")) {
+    std::optional<int64_t> w =
+        readInt(v["num_warps"], path + ".num_warps", 1, 32, "num_warps");
+    if (w && !llvm::isPowerOf2_64(*w))
+      error(path + ".num_warps") << "num_warps must be a power of two, got " << *w;
+    spec.numWarps = w.value_or(4);
+  }
+  if (v.contains("num_stages"))
+    spec.numStages =
+        readInt(v["num_stages"], path + ".num_stages", 1, 8, "num_stages")
+            .value_or(3);
+  if (v.contains("vmem_limit_bytes"))
+    spec.vmemLimitBytes = readInt(v["vmem_limit_bytes"],
+                                  path + ".vmem_limit_bytes", 1,
+                                  int64_t{1} << 40, "vmem_limit_bytes");
+}
+
+void SpecReader::readAliases(const json &v, const std::string &path) {
+  if (!v.is_object()) {
+    error(path) << "expected an object {\"input index\": output index}, got "
+                << kindOf(v);
+    return;
+  }
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    const std::string &key = it.key();
+    const json &value = it.value();
+    std::string p = path + "." + key;
+    int64_t in = -1;
+    if (key.empty() || key.size() > 9 ||
+        !llvm::all_of(key, [](char c) { return llvm::isDigit(c); }) ||
+        (in = std::stoll(key)) >= static_cast<int64_t>(spec.inputs.size())) {
+      error(p) << "'" << key << "' is not an input index (0.."
+               << int64_t(spec.inputs.size()) - 1 << ")";
+      continue;
+    }
+    std::optional<int64_t> out =
+        readInt(value, p, 0, int64_t(spec.outputs.size()) - 1, "output index");
+    if (!out)
+      continue;
+    if (spec.aliasedInput(*out)) {
+      error(p) << "output " << *out << " is aliased twice";
+      continue;
+    }
+    const SpecOperand &a = spec.inputs[in], &b = spec.outputs[*out];
+    if (a.shape != b.shape || a.elementType != b.elementType) {
+      error(p) << "input " << in << " and output " << *out
+               << " must have the same shape and dtype to alias";
+      continue;
+    }
+    spec.aliases.push_back({in, *out});
+  }
+}
+
+bool SpecReader::read(const json &doc) {
+  if (!doc.is_object()) {
+    error("") << "expected a JSON object at the top level, got " << kindOf(doc);
+    return false;
+  }
+  checkKeys(doc, "", {"kernel", "name", "grid", "inputs", "outputs", "scratch",
+                      "num_scalar_prefetch", "input_output_aliases",
+                      "dimension_semantics", "compiler_params", "vmap"});
+  bool missing = false;
+  for (const char *required : {"kernel", "inputs", "outputs"})
+    if (!doc.contains(required)) {
+      error("") << "missing required field '" << required << "'";
+      missing = true;
+    }
+  if (missing)
+    return false;
+
+  if (std::optional<std::string> k = readString(doc["kernel"], "kernel"))
+    spec.kernel = *k;
+  spec.name = spec.kernel;
+  if (doc.contains("name")) {
+    std::optional<std::string> n = readString(doc["name"], "name");
+    if (n && (n->empty() || llvm::isDigit((*n)[0]) ||
+              !llvm::all_of(*n, [](char c) { return llvm::isAlnum(c) || c == '_'; })))
+      error("name") << "'" << *n << "' is not a C identifier";
+    else if (n)
+      spec.name = *n;
+  }
+
+  if (doc.contains("grid")) {
+    const json &g = doc["grid"];
+    if (!g.is_array()) {
+      error("grid") << "expected an array of grid sizes, got " << kindOf(g);
+    } else if (g.size() > kMaxGridRank) {
+      error("grid") << "grid of rank " << g.size() << " exceeds the limit of "
+                    << kMaxGridRank << " axes";
+    } else {
+      int64_t total = 1;
+      for (size_t i = 0; i < g.size(); ++i) {
+        std::string p = "grid[" + std::to_string(i) + "]";
+        if (g[i].is_string()) {
+          error(p) << "symbolic grid size '" << g[i].get<std::string>()
+                   << "' is not supported yet; give a number";
+          continue;
+        }
+        std::optional<int64_t> s = readInt(g[i], p, 1, kMaxGridExtent, "grid size");
+        if (!s)
+          continue;
+        spec.grid.push_back(*s);
+        // total <= 2^40 and *s < 2^31: compare before multiplying, which
+        // could overflow.
+        if (total > kMaxGridPrograms / *s) {
+          error("grid") << "grid has more than 2^40 programs";
+          break;
+        }
+        total *= *s;
+      }
+    }
+  }
+
+  if (doc.contains("num_scalar_prefetch"))
+    spec.numScalarPrefetch = readInt(doc["num_scalar_prefetch"],
+                                     "num_scalar_prefetch", 0, 64,
+                                     "num_scalar_prefetch")
+                                 .value_or(0);
+
+  for (const char *key : {"inputs", "outputs"}) {
+    const json &list = doc[key];
+    auto &into = std::string(key) == "inputs" ? spec.inputs : spec.outputs;
+    if (!list.is_array()) {
+      error(key) << "expected an array of operands, got " << kindOf(list);
+      continue;
+    }
+    for (size_t i = 0; i < list.size(); ++i) {
+      SpecOperand op;
+      bool prefetch = std::string(key) == "inputs" &&
+                      static_cast<int64_t>(i) < spec.numScalarPrefetch;
+      if (readOperand(list[i], std::string(key) + "[" + std::to_string(i) + "]",
+                      op, prefetch))
+        into.push_back(std::move(op));
+      else
+        failed = true;
+    }
+  }
+  if (spec.outputs.empty() && !failed && doc["outputs"].is_array())
+    error("outputs") << "a kernel needs at least one output";
+  if (spec.numScalarPrefetch > static_cast<int64_t>(spec.inputs.size()) &&
+      !failed)
+    error("num_scalar_prefetch")
+        << spec.numScalarPrefetch << " scalar-prefetch operands but only "
+        << spec.inputs.size() << " input(s)";
+  if (failed)
+    return false;
+
+  if (doc.contains("scratch"))
+    readScratch(doc["scratch"], "scratch");
+  if (doc.contains("input_output_aliases"))
+    readAliases(doc["input_output_aliases"], "input_output_aliases");
+  if (doc.contains("dimension_semantics")) {
+    const json &d = doc["dimension_semantics"];
+    if (!d.is_array()) {
+      error("dimension_semantics") << "expected an array, got " << kindOf(d);
+    } else if (d.size() != spec.grid.size()) {
+      error("dimension_semantics")
+          << "has " << d.size() << " entries for a grid of rank "
+          << spec.grid.size();
+    } else {
+      for (size_t i = 0; i < d.size(); ++i) {
+        std::string p = "dimension_semantics[" + std::to_string(i) + "]";
+        std::optional<std::string> s = readString(d[i], p);
+        if (s && *s == "parallel")
+          spec.dimensionSemantics.push_back(DimensionSemantics::parallel);
+        else if (s && *s == "arbitrary")
+          spec.dimensionSemantics.push_back(DimensionSemantics::arbitrary);
+        else if (s)
+          error(p) << "unknown dimension semantics '" << *s
+                   << "' (expected parallel or arbitrary)";
+      }
+    }
+  }
+  if (doc.contains("compiler_params"))
+    readCompilerParams(doc["compiler_params"], "compiler_params");
+  if (doc.contains("vmap"))
+    readVmap(doc["vmap"], "vmap");
+  return !failed;
+}

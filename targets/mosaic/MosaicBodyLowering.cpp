@@ -1,0 +1,680 @@
+//===- MosaicBodyLowering.cpp - kernel bodies as Mosaic ops ---------------===//
+#include "MosaicBodyLowering.h"
+
+#include "pallas/Spec/IndexMapToArith.h"
+
+#include "llvm/ADT/APFloat.h"
+
+using namespace mlir;
+using namespace mlir::pallas;
+using namespace mlir::pallas::mosaic;
+
+static Type convertType(Type t) {
+  if (auto tensor = dyn_cast<RankedTensorType>(t))
+    return VectorType::get(tensor.getShape(), tensor.getElementType());
+  return t;
+}
+
+tpu::MemorySpace mosaic::tpuSpace(MemorySpace space) {
+  switch (space) {
+  case MemorySpace::any:
+  case MemorySpace::gmem:
+    return tpu::MemorySpace::any;
+  case MemorySpace::smem:
+    return tpu::MemorySpace::smem;
+  default:
+    return tpu::MemorySpace::vmem;
+  }
+}
+
+MemRefType mosaic::memrefOf(ArrayRef<int64_t> shape, Type element, tpu::MemorySpace space) {
+  MLIRContext *ctx = element.getContext();
+  return MemRefType::get(shape, element, MemRefLayoutAttrInterface(),
+                         tpu::MemorySpaceAttr::get(ctx, space));
+}
+
+MemRefType mosaic::semaphoreMemref(Type pallasSemaphore) {
+  MLIRContext *ctx = pallasSemaphore.getContext();
+  Type element = isa<DMASemaphoreType>(pallasSemaphore)
+                     ? (Type)tpu::DMASemaphoreType::get(ctx)
+                     : (Type)tpu::SemaphoreType::get(ctx);
+  return memrefOf({}, element, tpu::MemorySpace::semaphore_mem);
+}
+
+/// The neutral element of a reduction kind, as an attribute.
+static TypedAttr reductionIdentity(ReductionKind kind, Type element) {
+  Builder b(element.getContext());
+  if (auto f = dyn_cast<FloatType>(element)) {
+    const llvm::fltSemantics &sem = f.getFloatSemantics();
+    switch (kind) {
+    case ReductionKind::prod:
+      return b.getFloatAttr(f, 1.0);
+    case ReductionKind::max:
+      return b.getFloatAttr(f, llvm::APFloat::getInf(sem, /*Negative=*/true));
+    case ReductionKind::min:
+      return b.getFloatAttr(f, llvm::APFloat::getInf(sem, /*Negative=*/false));
+    default:
+      return b.getFloatAttr(f, 0.0);
+    }
+  }
+  unsigned width = element.getIntOrFloatBitWidth();
+  llvm::APInt v(width, 0);
+  switch (kind) {
+  case ReductionKind::prod:
+    v = llvm::APInt(width, 1);
+    break;
+  case ReductionKind::max:
+    v = width == 1 ? llvm::APInt(1, 0) : llvm::APInt::getSignedMinValue(width);
+    break;
+  case ReductionKind::min:
+    v = width == 1 ? llvm::APInt(1, 1) : llvm::APInt::getSignedMaxValue(width);
+    break;
+  case ReductionKind::and_:
+    v = llvm::APInt::getAllOnes(width);
+    break;
+  default:
+    break;
+  }
+  return b.getIntegerAttr(element, v);
+}
+
+static vector::CombiningKind combiningKind(ReductionKind kind, Type element) {
+  bool isFloat = isa<FloatType>(element);
+  bool isBool = element.isInteger(1);
+  switch (kind) {
+  case ReductionKind::sum:
+    return vector::CombiningKind::ADD;
+  case ReductionKind::prod:
+    return vector::CombiningKind::MUL;
+  case ReductionKind::max:
+    return isFloat  ? vector::CombiningKind::MAXIMUMF
+           : isBool ? vector::CombiningKind::OR
+                    : vector::CombiningKind::MAXSI;
+  case ReductionKind::min:
+    return isFloat  ? vector::CombiningKind::MINIMUMF
+           : isBool ? vector::CombiningKind::AND
+                    : vector::CombiningKind::MINSI;
+  case ReductionKind::and_:
+    return vector::CombiningKind::AND;
+  case ReductionKind::or_:
+    return vector::CombiningKind::OR;
+  case ReductionKind::xor_:
+    return vector::CombiningKind::XOR;
+  }
+  llvm_unreachable("unknown reduction kind");
+}
+
+/// Lowers the ops of a kernel (or of an index function) into a Mosaic
+/// function under construction.
+
+LogicalResult BodyLowering::lowerBlock(Block &src) {
+  for (Operation &op : src)
+    if (failed(lowerOp(&op)))
+      return failure();
+  return success();
+}
+
+LogicalResult BodyLowering::lowerOp(Operation *op) {
+  Location loc = op->getLoc();
+  auto unsupported = [&](StringRef what) {
+    return op->emitOpError() << what << " not supported by the mosaic target",
+           failure();
+  };
+  if (auto p = dyn_cast<ProgramIdOp>(op)) {
+    unsigned axis = p.getAxis() + batchAxes;
+    if (axis >= gridArgs.size())
+      return p.emitOpError("grid axis ") << p.getAxis() << " does not exist";
+    values.map(p.getResult(), gridArgs[axis]);
+    return success();
+  }
+  if (auto n = dyn_cast<NumProgramsOp>(op)) {
+    unsigned axis = n.getAxis() + batchAxes;
+    if (axis >= grid.size())
+      return n.emitOpError("grid axis ") << n.getAxis() << " does not exist";
+    values.map(n.getResult(),
+               arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(grid[axis])));
+    return success();
+  }
+  if (auto l = dyn_cast<LoadOp>(op)) {
+    if (l.getMask())
+      return unsupported("masked loads are");
+    FailureOr<Value> v = load(op, l.getRef(), l.getIndexers(), l.getIndices(),
+                              l.getType());
+    if (failed(v))
+      return failure();
+    values.map(l.getResult(), *v);
+    return success();
+  }
+  if (auto s = dyn_cast<StoreOp>(op)) {
+    if (s.getMask())
+      return unsupported("masked stores are");
+    // JAX stores through a swap: it reads the old block first. The read is
+    // dead and Mosaic drops it, but it is part of the module JAX builds.
+    if (failed(load(op, s.getRef(), s.getIndexers(), s.getIndices(),
+                    s.getValue().getType())))
+      return failure();
+    return store(op, s.getRef(), s.getIndexers(), s.getIndices(),
+                 values.lookup(s.getValue()));
+  }
+  if (auto s = dyn_cast<SwapOp>(op)) {
+    if (s.getMask())
+      return unsupported("masked swaps are");
+    FailureOr<Value> old =
+        load(op, s.getRef(), s.getIndexers(), s.getIndices(), s.getType());
+    if (failed(old) || failed(store(op, s.getRef(), s.getIndexers(),
+                                    s.getIndices(), values.lookup(s.getValue()))))
+      return failure();
+    values.map(s.getResult(), *old);
+    return success();
+  }
+  if (isa<AtomicRMWOp, AtomicCASOp>(op))
+    return unsupported("atomics are");
+  if (auto r = dyn_cast<RefSliceOp>(op)) {
+    RefView v;
+    if (failed(view(op, r.getRef(), r.getIndexers(), r.getIndices(),
+                    /*squeeze=*/false, &v)))
+      return failure();
+    refs[r.getResult()] = v;
+    return success();
+  }
+  if (auto c = dyn_cast<AsyncCopyOp>(op)) {
+    FailureOr<Value> src = view(op, c.getSrc(), c.getSrcIndexers(),
+                                c.getSrcIndices(), /*squeeze=*/true, nullptr);
+    FailureOr<Value> dst = view(op, c.getDst(), c.getDstIndexers(),
+                                c.getDstIndices(), /*squeeze=*/true, nullptr);
+    if (failed(src) || failed(dst))
+      return failure();
+    tpu::EnqueueDMAOp::create(b, loc, *src, Value(), *dst,
+                              values.lookup(c.getSem()), Value(), Value(),
+                              b.getI32IntegerAttr(0), b.getBoolAttr(false));
+    return success();
+  }
+  if (auto w = dyn_cast<DMAWaitOp>(op)) {
+    FailureOr<Value> src = view(op, w.getSrc(), w.getSrcIndexers(),
+                                w.getSrcIndices(), /*squeeze=*/true, nullptr);
+    FailureOr<Value> dst = view(op, w.getDst(), w.getDstIndexers(),
+                                w.getDstIndices(), /*squeeze=*/true, nullptr);
+    if (failed(src) || failed(dst))
+      return failure();
+    tpu::WaitDMA2Op::create(b, loc, values.lookup(w.getSem()), *src, *dst,
+                            Value(), Value(), b.getBoolAttr(false));
+    return success();
+  }
+  if (auto s = dyn_cast<SemaphoreSignalOp>(op)) {
+    tpu::SemaphoreSignalOp::create(b, loc, values.lookup(s.getSem()),
+                                   values.lookup(s.getValue()), Value(), Value());
+    return success();
+  }
+  if (auto s = dyn_cast<SemaphoreWaitOp>(op)) {
+    tpu::SemaphoreWaitOp::create(b, loc, values.lookup(s.getSem()),
+                                 values.lookup(s.getValue()));
+    return success();
+  }
+  if (auto s = dyn_cast<SemaphoreReadOp>(op)) {
+    values.map(s.getResult(), tpu::SemaphoreReadOp::create(
+                                  b, loc, b.getI32Type(), values.lookup(s.getSem()))
+                                  .getResult());
+    return success();
+  }
+  if (auto i = dyn_cast<IotaOp>(op)) {
+    auto type = cast<VectorType>(convertType(i.getType()));
+    if (!type.getElementType().isInteger(32))
+      return unsupported("iota of other than i32 is");
+    values.map(i.getResult(),
+               tpu::IotaOp::create(b, loc, type,
+                                   b.getDenseI32ArrayAttr(
+                                       {static_cast<int32_t>(i.getDim())}))
+                   .getResult());
+    return success();
+  }
+  if (auto br = dyn_cast<BroadcastOp>(op))
+    return lowerBroadcast(br);
+  if (auto r = dyn_cast<ReshapeOp>(op)) {
+    values.map(r.getResult(),
+               shapeCast(loc, values.lookup(r.getInput()),
+                         r.getType().getShape()));
+    return success();
+  }
+  if (auto t = dyn_cast<TransposeOp>(op)) {
+    values.map(t.getResult(),
+               vector::TransposeOp::create(b, loc, values.lookup(t.getInput()),
+                                           t.getPermutation())
+                   .getResult());
+    return success();
+  }
+  if (auto r = dyn_cast<ReduceOp>(op))
+    return lowerReduce(r);
+  if (auto d = dyn_cast<DotOp>(op))
+    return lowerDot(d);
+  if (auto h = dyn_cast<MultipleOfOp>(op)) {
+    values.map(h.getResult(), values.lookup(h.getInput()));
+    return success();
+  }
+  if (auto h = dyn_cast<MaxContiguousOp>(op)) {
+    values.map(h.getResult(), values.lookup(h.getInput()));
+    return success();
+  }
+  if (auto rs = dyn_cast<RunScopedOp>(op))
+    return lowerRunScoped(rs);
+  if (auto y = dyn_cast<YieldOp>(op)) {
+    SmallVector<Value> results;
+    for (Value v : y.getValues())
+      results.push_back(values.lookup(v));
+    tpu::YieldOp::create(b, loc, results);
+    return success();
+  }
+  if (isa<ReturnOp>(op)) {
+    func::ReturnOp::create(b, loc);
+    return success();
+  }
+  if (isa<ConcatenateOp>(op))
+    return unsupported("concatenate is");
+  if (isa<ArgMaxOp, ArgMinOp>(op))
+    return unsupported("argmax/argmin are");
+  if (isa<CumsumOp>(op))
+    return unsupported("cumsum is");
+  if (isa<BarrierOp>(op))
+    return unsupported("barriers are");
+  if (isa<DebugPrintOp>(op))
+    return unsupported("debug_print is");
+  if (isa<BlockOp>(op))
+    return op->emitOpError("the mosaic target takes blocked kernels; do not "
+                           "run pallas-expand-grid before it");
+  if (auto c = dyn_cast<arith::ConstantOp>(op))
+    return lowerConstant(c);
+  if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+    SmallVector<Value> results;
+    for (Value v : ret.getOperands())
+      results.push_back(toI32(loc, values.lookup(v)));
+    func::ReturnOp::create(b, loc, results);
+    return success();
+  }
+  if (isa<arith::ArithDialect, math::MathDialect, scf::SCFDialect>(op->getDialect()))
+    return lowerGeneric(op);
+  return unsupported("is");
+}
+
+/// arith, math and scf ops: cloned with tensors turned into vectors.
+LogicalResult BodyLowering::lowerGeneric(Operation *op) {
+  for (Value v : op->getOperands())
+    if (isa<RefType, SemaphoreType, DMASemaphoreType>(v.getType()))
+      return op->emitOpError("passes a ref to an op the mosaic target cannot "
+                             "lower");
+  WalkResult refsInside = op->walk([&](Operation *inner) {
+    for (Region &r : inner->getRegions())
+      for (Block &blk : r)
+        for (BlockArgument a : blk.getArguments())
+          if (isa<RefType>(a.getType()))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (refsInside.wasInterrupted())
+    return op->emitOpError("carries a ref through a region; the mosaic target "
+                           "cannot lower that");
+  Operation *copy = b.cloneWithoutRegions(*op, values);
+  for (OpResult r : copy->getResults())
+    r.setType(convertType(r.getType()));
+  OpBuilder::InsertionGuard guard(b);
+  for (auto [src, dst] : llvm::zip(op->getRegions(), copy->getRegions())) {
+    for (Block &block : src) {
+      Block *nb = new Block();
+      dst.push_back(nb);
+      for (BlockArgument a : block.getArguments())
+        values.map(a, nb->addArgument(convertType(a.getType()), a.getLoc()));
+    }
+    for (auto [sb, db] : llvm::zip(src, dst)) {
+      b.setInsertionPointToEnd(&db);
+      if (failed(lowerBlock(sb)))
+        return failure();
+    }
+  }
+  return success();
+}
+
+/// Splat tensor constants become a scalar constant and a vector.broadcast,
+/// as JAX emits for `jnp.zeros`, `x * 2.0` and the like.
+LogicalResult BodyLowering::lowerConstant(arith::ConstantOp op) {
+  Location loc = op.getLoc();
+  auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+  if (!dense || !isa<RankedTensorType>(op.getType())) {
+    values.map(op.getResult(), b.clone(*op)->getResult(0));
+    return success();
+  }
+  auto type = cast<VectorType>(convertType(op.getType()));
+  if (dense.isSplat()) {
+    auto scalar = arith::ConstantOp::create(
+        b, loc, cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+    values.map(op.getResult(),
+               vector::BroadcastOp::create(b, loc, type, scalar).getResult());
+    return success();
+  }
+  values.map(op.getResult(),
+             arith::ConstantOp::create(b, loc, dense.reshape(type)).getResult());
+  return success();
+}
+
+/// Start and size per memref dim of an indexed access of `ref`.
+LogicalResult BodyLowering::access(Operation *op, Value ref,
+                                   ArrayRef<int64_t> encoded, ValueRange indices,
+                                   SmallVectorImpl<DimAccess> &dims) {
+  auto it = refs.find(ref);
+  if (it == refs.end())
+    return op->emitOpError("accesses a ref the mosaic target cannot trace to "
+                           "a kernel argument");
+  const RefView &v = it->second;
+  auto refType = cast<RefType>(ref.getType());
+  IndexerList list = IndexerList::decode(encoded).expandedFor(refType.getRank());
+  ArrayRef<Indexer> items = list.get();
+  unsigned operand = 0, item = 0;
+  auto shape = cast<MemRefType>(v.memref.getType()).getShape();
+  for (auto [d, hidden] : llvm::enumerate(v.hidden)) {
+    if (hidden) {
+      dims.push_back({Value(), 0, 1, true});
+      continue;
+    }
+    const Indexer &ix = items[item++];
+    switch (ix.kind) {
+    case IndexerKind::Scalar:
+      dims.push_back({values.lookup(indices[operand++]), 0, 1, true});
+      break;
+    case IndexerKind::ScalarConst:
+      dims.push_back({Value(), ix.start, 1, true});
+      break;
+    case IndexerKind::Tensor:
+      return op->emitOpError("gathers and scatters (tensor indexers) are not "
+                             "supported by the mosaic target"),
+             failure();
+    case IndexerKind::Slice:
+    case IndexerKind::SliceConst:
+      if (ix.stride != 1)
+        return op->emitOpError("strided slices are not supported by the "
+                               "mosaic target"),
+               failure();
+      if (ix.kind == IndexerKind::Slice)
+        dims.push_back({values.lookup(indices[operand++]), 0, ix.size, false});
+      else
+        dims.push_back({Value(), ix.start, ix.size, false});
+      break;
+    case IndexerKind::Full:
+      dims.push_back({Value(), 0, shape[d], false});
+      break;
+    }
+  }
+  return success();
+}
+
+FailureOr<Value> BodyLowering::load(Operation *op, Value ref,
+                                    ArrayRef<int64_t> encoded,
+                                    ValueRange indices, Type resultType) {
+  SmallVector<DimAccess> dims;
+  if (failed(access(op, ref, encoded, indices, dims)))
+    return failure();
+  Location loc = op->getLoc();
+  Value memref = refs[ref].memref;
+  auto memrefType = cast<MemRefType>(memref.getType());
+  SmallVector<Value> starts;
+  SmallVector<int64_t> sizes;
+  for (const DimAccess &d : dims) {
+    starts.push_back(d.start ? toIndex(loc, d.start) : indexConst(loc, d.constant));
+    sizes.push_back(d.size);
+  }
+  Type element = memrefType.getElementType();
+  if (isa<SemaphoreType, DMASemaphoreType>(resultType))
+    return view(op, ref, encoded, indices, /*squeeze=*/true, nullptr);
+  if (!isa<RankedTensorType>(resultType)) {
+    // A scalar: memref.load from SMEM, a one-element vector elsewhere.
+    if (memrefType.getRank() == 0 ||
+        cast<tpu::MemorySpaceAttr>(memrefType.getMemorySpace()).getValue() ==
+            tpu::MemorySpace::smem)
+      return memref::LoadOp::create(b, loc, memref, starts).getResult();
+    Value one = vector::LoadOp::create(b, loc, VectorType::get(sizes, element),
+                                       memref, starts, BoolAttr(), IntegerAttr());
+    return vector::ExtractOp::create(b, loc, one,
+                                     SmallVector<int64_t>(sizes.size(), 0))
+        .getResult();
+  }
+  Value v = vector::LoadOp::create(b, loc, VectorType::get(sizes, element), memref,
+                                   starts, BoolAttr(), IntegerAttr());
+  return shapeCast(loc, v, cast<RankedTensorType>(resultType).getShape());
+}
+
+LogicalResult BodyLowering::store(Operation *op, Value ref,
+                                  ArrayRef<int64_t> encoded, ValueRange indices,
+                                  Value value) {
+  SmallVector<DimAccess> dims;
+  if (failed(access(op, ref, encoded, indices, dims)))
+    return failure();
+  Location loc = op->getLoc();
+  Value memref = refs[ref].memref;
+  auto memrefType = cast<MemRefType>(memref.getType());
+  SmallVector<Value> starts;
+  SmallVector<int64_t> sizes;
+  for (const DimAccess &d : dims) {
+    starts.push_back(d.start ? toIndex(loc, d.start) : indexConst(loc, d.constant));
+    sizes.push_back(d.size);
+  }
+  if (!isa<VectorType>(value.getType())) {
+    if (memrefType.getRank() == 0 ||
+        cast<tpu::MemorySpaceAttr>(memrefType.getMemorySpace()).getValue() ==
+            tpu::MemorySpace::smem) {
+      memref::StoreOp::create(b, loc, value, memref, starts);
+      return success();
+    }
+    value = vector::BroadcastOp::create(
+        b, loc, VectorType::get(sizes, value.getType()), value);
+  }
+  value = shapeCast(loc, value, sizes);
+  tpu::VectorStoreOp::create(b, loc, value, memref, starts,
+                             b.getDenseI32ArrayAttr({}), Value(),
+                             b.getBoolAttr(false));
+  return success();
+}
+
+/// A window of `ref` as a memref: tpu.memref_slice at the access's starts;
+/// with `squeeze`, dropped dims are squeezed away (DMA operands), otherwise
+/// they stay as hidden dims of the result view.
+FailureOr<Value> BodyLowering::view(Operation *op, Value ref,
+                                    ArrayRef<int64_t> encoded,
+                                    ValueRange indices, bool squeeze,
+                                    RefView *out) {
+  SmallVector<DimAccess> dims;
+  if (failed(access(op, ref, encoded, indices, dims)))
+    return failure();
+  Location loc = op->getLoc();
+  Value memref = refs[ref].memref;
+  auto type = cast<MemRefType>(memref.getType());
+  SmallVector<int64_t> sizes;
+  SmallVector<bool> hidden;
+  bool whole = true;
+  for (auto [d, a] : llvm::enumerate(dims)) {
+    sizes.push_back(a.size);
+    hidden.push_back(a.dropped);
+    whole &= !a.start && a.constant == 0 && a.size == type.getShape()[d];
+  }
+  Value result = memref;
+  if (!whole) {
+    SmallVector<Value> base;
+    for (const DimAccess &a : dims)
+      base.push_back(a.start ? toI32(loc, a.start)
+                             : (Value)arith::ConstantOp::create(
+                                   b, loc, b.getI32IntegerAttr(a.constant)));
+    auto sliced = MemRefType::get(sizes, type.getElementType(),
+                                  MemRefLayoutAttrInterface(), type.getMemorySpace());
+    result = tpu::MemRefSliceOp::create(b, loc, sliced, result, base, ValueRange())
+                 .getResult();
+  }
+  if (squeeze && llvm::is_contained(hidden, true)) {
+    SmallVector<int64_t> kept;
+    for (auto [s, h] : llvm::zip(sizes, hidden))
+      if (!h)
+        kept.push_back(s);
+    auto squeezed = MemRefType::get(kept, type.getElementType(),
+                                    MemRefLayoutAttrInterface(), type.getMemorySpace());
+    result = tpu::MemRefSqueezeOp::create(b, loc, squeezed, result).getResult();
+    hidden.assign(kept.size(), false);
+  }
+  if (out)
+    *out = {result, hidden};
+  return result;
+}
+
+LogicalResult BodyLowering::lowerBroadcast(BroadcastOp op) {
+  Location loc = op.getLoc();
+  auto resultType = cast<VectorType>(convertType(op.getType()));
+  Value input = values.lookup(op.getInput());
+  auto inputType = dyn_cast<VectorType>(input.getType());
+  if (!inputType) {
+    values.map(op.getResult(),
+               vector::BroadcastOp::create(b, loc, resultType, input).getResult());
+    return success();
+  }
+  SmallVector<int64_t> dims = op.getInputToResultDims();
+  if (!llvm::is_sorted(dims))
+    return op.emitOpError("broadcasts that reorder dims are not supported by "
+                          "the mosaic target"),
+           failure();
+  SmallVector<int64_t> shape(resultType.getRank(), 1);
+  for (auto [i, d] : llvm::enumerate(dims))
+    shape[d] = inputType.getShape()[i];
+  Value v = shapeCast(loc, input, shape);
+  if (cast<VectorType>(v.getType()) != resultType)
+    v = vector::BroadcastOp::create(b, loc, resultType, v);
+  values.map(op.getResult(), v);
+  return success();
+}
+
+/// vector.multi_reduction with a neutral accumulator; a reduction to a
+/// scalar goes through a leading unit dim and vector.extract, as in JAX.
+LogicalResult BodyLowering::lowerReduce(ReduceOp op) {
+  Location loc = op.getLoc();
+  Value input = values.lookup(op.getInput());
+  auto inputType = cast<VectorType>(input.getType());
+  Type element = inputType.getElementType();
+  auto kind = vector::CombiningKindAttr::get(
+      b.getContext(), combiningKind(op.getKind(), element));
+  TypedAttr identity = reductionIdentity(op.getKind(), element);
+  SmallVector<int64_t> axes(op.getAxes());
+  llvm::sort(axes);
+  if (auto resultTensor = dyn_cast<RankedTensorType>(op.getType())) {
+    auto accType = VectorType::get(resultTensor.getShape(), element);
+    Value acc = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(accType, identity));
+    values.map(op.getResult(),
+               vector::MultiDimReductionOp::create(b, loc, accType, kind, input,
+                                                   acc, b.getDenseI64ArrayAttr(axes))
+                   .getResult());
+    return success();
+  }
+  SmallVector<int64_t> shape{1};
+  llvm::append_range(shape, inputType.getShape());
+  Value lifted = shapeCast(loc, input, shape);
+  auto accType = VectorType::get({1}, element);
+  Value acc = arith::ConstantOp::create(b, loc, DenseElementsAttr::get(accType, identity));
+  SmallVector<int64_t> dims;
+  for (unsigned d = 1; d < shape.size(); ++d)
+    dims.push_back(d);
+  Value r = vector::MultiDimReductionOp::create(b, loc, accType, kind, lifted, acc,
+                                                b.getDenseI64ArrayAttr(dims));
+  SmallVector<int64_t> ones(shape.size(), 1);
+  r = shapeCast(loc, r, ones);
+  values.map(op.getResult(),
+             vector::ExtractOp::create(b, loc, r, SmallVector<int64_t>(ones.size(), 0))
+                 .getResult());
+  return success();
+}
+
+/// tpu.matmul into a zero 32-bit accumulator, then `acc +` (JAX's form of
+/// `acc + jnp.dot(...)`), then a cast to the result type if it differs.
+LogicalResult BodyLowering::lowerDot(DotOp op) {
+  Location loc = op.getLoc();
+  auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
+  // A 3-D dot has one leading batch dim (the verifier checks it): dims are
+  // offset by it, and the output lists it first, as JAX's dot_general
+  // lowering writes it.
+  int64_t batch = lhsType.getRank() - 2;
+  auto resultType = cast<VectorType>(convertType(op.getType()));
+  bool isFloat = isa<FloatType>(lhsType.getElementType());
+  Type accElement = isFloat ? (Type)b.getF32Type() : (Type)b.getI32Type();
+  auto accType = VectorType::get(resultType.getShape(), accElement);
+  Value zero = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(accType, b.getZeroAttr(accElement)));
+  bool tl = op.getTransposeLhs(), tr = op.getTransposeRhs();
+  int64_t lhsC = batch + (tl ? 0 : 1), rhsC = batch + (tr ? 1 : 0);
+  int64_t lhsN = batch + (tl ? 1 : 0), rhsN = batch + (tr ? 0 : 1);
+  SmallVector<int64_t> order;
+  SmallVector<int64_t> batchDims;
+  if (batch) {
+    order = {0, 0};
+    batchDims = {0};
+  }
+  order.append({0, lhsN, 1, rhsN});
+  auto dims = tpu::DotDimensionNumbersAttr::get(b.getContext(), {lhsC}, {rhsC}, {lhsN},
+                                                {rhsN}, order, batchDims, batchDims);
+  Value r = tpu::MatmulOp::create(b, loc, accType, values.lookup(op.getLhs()),
+                                  values.lookup(op.getRhs()), zero,
+                                  b.getBoolAttr(false), b.getBoolAttr(false), dims);
+  if (Value acc = op.getAcc()) {
+    Value a = values.lookup(acc);
+    if (cast<VectorType>(a.getType()).getElementType() != accElement)
+      return op.emitOpError("accumulators of other than ")
+             << accElement << " are not supported by the mosaic target",
+             failure();
+    r = isFloat ? (Value)arith::AddFOp::create(b, loc, a, r)
+                : (Value)arith::AddIOp::create(b, loc, a, r);
+  }
+  Type want = resultType.getElementType();
+  if (want != accElement) {
+    unsigned have = accElement.getIntOrFloatBitWidth();
+    unsigned wantBits = want.getIntOrFloatBitWidth();
+    if (isFloat)
+      r = wantBits < have ? (Value)arith::TruncFOp::create(b, loc, resultType, r)
+                          : (Value)arith::ExtFOp::create(b, loc, resultType, r);
+    else
+      r = wantBits < have ? (Value)arith::TruncIOp::create(b, loc, resultType, r)
+                          : (Value)arith::ExtSIOp::create(b, loc, resultType, r);
+  }
+  values.map(op.getResult(), r);
+  return success();
+}
+
+/// run_scoped: a tpu.region allocating each scoped ref (memref.alloca) and
+/// semaphore (tpu.sem_alloc).
+LogicalResult BodyLowering::lowerRunScoped(RunScopedOp op) {
+  Location loc = op.getLoc();
+  SmallVector<Type> types;
+  for (Type t : op.getResultTypes())
+    types.push_back(convertType(t));
+  auto region = tpu::RegionOp::create(b, loc, types);
+  Block *body = new Block();
+  region.getRegion().push_back(body);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(body);
+  for (BlockArgument a : op.getBody().getArguments()) {
+    if (auto ref = dyn_cast<RefType>(a.getType())) {
+      Type element = ref.getElementType();
+      if (isa<SemaphoreType, DMASemaphoreType>(element)) {
+        auto sems = memrefOf(
+            ref.getShape(),
+            cast<MemRefType>(semaphoreMemref(element)).getElementType(),
+            tpu::MemorySpace::semaphore_mem);
+        refs[a] = {tpu::AllocaSemaphoreOp::create(b, loc, sems).getResult(),
+                   SmallVector<bool>(ref.getRank(), false)};
+        continue;
+      }
+      tpu::MemorySpace space = ref.getMemorySpace() == MemorySpace::smem
+                                   ? tpu::MemorySpace::smem
+                                   : tpu::MemorySpace::vmem;
+      Value m = memref::AllocaOp::create(
+          b, loc, memrefOf(ref.getShape(), element, space));
+      refs[a] = {m, SmallVector<bool>(ref.getRank(), false)};
+      continue;
+    }
+    values.map(a, tpu::AllocaSemaphoreOp::create(b, loc, semaphoreMemref(a.getType()))
+                      .getResult());
+  }
+  if (failed(lowerBlock(op.getBody().front())))
+    return failure();
+  for (auto [from, to] : llvm::zip(op.getResults(), region.getResults()))
+    values.map(from, to);
+  return success();
+}

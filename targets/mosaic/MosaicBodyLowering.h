@@ -1,0 +1,103 @@
+//===- MosaicBodyLowering.h - kernel bodies as Mosaic ops -------*- C++ -*-===//
+//
+// The op-by-op half of convert-pallas-to-mosaic: tensors become vectors,
+// ref accesses vector.load / tpu.vector_store, and the rest the vector, tpu
+// and upstream ops JAX emits for the same primitives. It lowers kernel
+// bodies and index functions (into the transform functions).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PALLAS_TARGETS_MOSAIC_MOSAICBODYLOWERING_H
+#define PALLAS_TARGETS_MOSAIC_MOSAICBODYLOWERING_H
+
+#include "pallas/Dialect/Pallas.h"
+#include "pallas/Mosaic/MosaicPasses.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::pallas::mosaic {
+
+/// What a pallas ref is on the Mosaic side: a memref whose dims are the
+/// ref's dims plus hidden size-1 dims (squeezed block dims, dims a
+/// ref_slice indexed with a scalar). JAX keeps those in the memref too.
+struct RefView {
+  Value memref;
+  SmallVector<bool> hidden; ///< per memref dim
+};
+
+/// Start and size of one memref dim of an access.
+struct DimAccess {
+  Value start;      ///< the indexer's integer value, or null for a constant
+  int64_t constant; ///< the start when `start` is null
+  int64_t size;
+  bool dropped; ///< not a dim of the accessed value
+};
+
+/// The Mosaic memory space of a ref's.
+tpu::MemorySpace tpuSpace(MemorySpace space);
+MemRefType memrefOf(ArrayRef<int64_t> shape, Type element, tpu::MemorySpace space);
+/// The memref a scratch semaphore becomes (semaphore memory).
+MemRefType semaphoreMemref(Type pallasSemaphore);
+
+class BodyLowering {
+public:
+  BodyLowering(OpBuilder &b, ArrayRef<Value> gridArgs, int64_t batchAxes,
+               ArrayRef<int64_t> grid)
+      : b(b), gridArgs(gridArgs), batchAxes(batchAxes), grid(grid) {}
+
+  IRMapping values;
+  DenseMap<Value, RefView> refs;
+
+  LogicalResult lowerBlock(Block &src);
+
+private:
+  LogicalResult lowerOp(Operation *op);
+  LogicalResult lowerGeneric(Operation *op);
+  LogicalResult lowerConstant(arith::ConstantOp op);
+  LogicalResult access(Operation *op, Value ref, ArrayRef<int64_t> encoded,
+                       ValueRange indices, SmallVectorImpl<DimAccess> &dims);
+  FailureOr<Value> load(Operation *op, Value ref, ArrayRef<int64_t> encoded,
+                        ValueRange indices, Type resultType);
+  LogicalResult store(Operation *op, Value ref, ArrayRef<int64_t> encoded,
+                      ValueRange indices, Value value);
+  FailureOr<Value> view(Operation *op, Value ref, ArrayRef<int64_t> encoded,
+                        ValueRange indices, bool squeeze, RefView *out);
+  LogicalResult lowerBroadcast(BroadcastOp op);
+  LogicalResult lowerReduce(ReduceOp op);
+  LogicalResult lowerDot(DotOp op);
+  LogicalResult lowerRunScoped(RunScopedOp op);
+
+  Value indexConst(Location loc, int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+  Value toIndex(Location loc, Value v) {
+    if (v.getType().isIndex())
+      return v;
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+  }
+  Value toI32(Location loc, Value v) {
+    if (v.getType().isInteger(32))
+      return v;
+    if (v.getType().isIndex())
+      return arith::IndexCastOp::create(b, loc, b.getI32Type(), v);
+    return v.getType().getIntOrFloatBitWidth() > 32
+               ? (Value)arith::TruncIOp::create(b, loc, b.getI32Type(), v)
+               : (Value)arith::ExtSIOp::create(b, loc, b.getI32Type(), v);
+  }
+  Value shapeCast(Location loc, Value v, ArrayRef<int64_t> shape) {
+    auto type = cast<VectorType>(v.getType());
+    if (type.getShape() == shape)
+      return v;
+    return vector::ShapeCastOp::create(
+        b, loc, VectorType::get(shape, type.getElementType()), v);
+  }
+
+  OpBuilder &b;
+  SmallVector<Value> gridArgs;
+  int64_t batchAxes;
+  SmallVector<int64_t> grid;
+};
+
+} // namespace mlir::pallas::mosaic
+
+#endif
