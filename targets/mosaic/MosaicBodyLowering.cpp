@@ -528,11 +528,8 @@ LogicalResult BodyLowering::lowerBroadcast(BroadcastOp op) {
                vector::BroadcastOp::create(b, loc, resultType, input).getResult());
     return success();
   }
+  // The verifier keeps the dims in order: a shape cast places them.
   SmallVector<int64_t> dims = op.getInputToResultDims();
-  if (!llvm::is_sorted(dims))
-    return op.emitOpError("broadcasts that reorder dims are not supported by "
-                          "the mosaic target"),
-           failure();
   SmallVector<int64_t> shape(resultType.getRank(), 1);
   for (auto [i, d] : llvm::enumerate(dims))
     shape[d] = inputType.getShape()[i];
