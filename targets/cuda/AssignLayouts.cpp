@@ -73,17 +73,25 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
   using PallasAssignLayoutsBase::PallasAssignLayoutsBase;
 
   void runOnOperation() override {
-    int64_t threads = 32 * numWarps;
     SmallVector<tt::DotOp> dots;
     getOperation().walk([&](tt::DotOp d) { dots.push_back(d); });
     for (tt::DotOp dot : dots) {
+      LaunchAttr launch = launchOf(dot);
+      if (!launch) {
+        dot.emitOpError("is in a function without a pallas.launch (its num_warps)");
+        return signalPassFailure();
+      }
+      int64_t threads = 32 * launch.getNumWarps();
       if (!tensorCoresCanRun(dot, threads))
         continue;
       auto plain = cast<RankedTensorType>(dot.getType());
       bool warpgroup = wgmma && wgmmaCanRun(dot, threads);
-      auto mma = RankedTensorType::get(plain.getShape(), plain.getElementType(),
-                                       warpgroup ? wgmmaEncoding(&getContext())
-                                                 : mmaEncoding(&getContext()));
+      Attribute encoding =
+          warpgroup ? wgmmaEncoding(&getContext(), threads / 32)
+                    : mmaEncoding(&getContext(),
+                                  *MmaLayout::forShape(plain.getDimSize(0),
+                                                       plain.getDimSize(1), threads));
+      auto mma = RankedTensorType::get(plain.getShape(), plain.getElementType(), encoding);
       OpBuilder b(dot);
       Value acc = dot.getC();
       auto loop = dyn_cast_or_null<scf::ForOp>(

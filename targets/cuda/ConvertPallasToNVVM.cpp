@@ -718,11 +718,6 @@ struct ConvertPallasToNVVMPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
-    if (numWarps <= 0 || (numWarps & (numWarps - 1)) || numWarps > 32) {
-      module.emitError("num_warps must be a power of two from 1 to 32 on CUDA targets, got ")
-          << static_cast<int64_t>(numWarps);
-      return signalPassFailure();
-    }
     SmallVector<tt::FuncOp> funcs(module.getOps<tt::FuncOp>());
     if (funcs.empty())
       return;
@@ -736,6 +731,17 @@ struct ConvertPallasToNVVMPass
                            Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
     int64_t smemBytes = 0;
     for (tt::FuncOp func : funcs) {
+      LaunchAttr launch = getLaunch(func);
+      if (!launch) {
+        func.emitOpError("has no pallas.launch (its num_warps)");
+        return signalPassFailure();
+      }
+      int64_t numWarps = launch.getNumWarps();
+      if ((numWarps & (numWarps - 1)) || numWarps > 32) {
+        func.emitError("num_warps must be a power of two from 1 to 32 on CUDA targets, got ")
+            << numWarps;
+        return signalPassFailure();
+      }
       SimtState state;
       state.threads = 32 * numWarps;
       {

@@ -116,8 +116,6 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module,
       PassManager pm(ctx);
       printIRIfAsked(pm, options);
       CudaPipelineOptions chipOptions;
-      chipOptions.numWarps = spec.numWarps;
-      chipOptions.numStages = spec.numStages;
       chipOptions.wgmma = wgmma;
       chipOptions.sharedBytes = ringBytes;
       buildCudaPipeline(pm, chipOptions);

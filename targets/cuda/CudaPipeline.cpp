@@ -18,12 +18,11 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLoopInvariantCodeMotionPass());
-  pm.addPass(createPallasAssignLayouts({options.numWarps, options.wgmma}));
-  pm.addPass(createPallasStageLoads(
-      {options.numStages, options.numWarps, options.sharedBytes}));
+  pm.addPass(createPallasAssignLayouts({options.wgmma}));
+  pm.addPass(createPallasStageLoads({options.sharedBytes}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createConvertPallasToNVVM({options.numWarps}));
+  pm.addPass(createConvertPallasToNVVM());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(arith::createIntRangeOptimizationsPass());
   pm.addPass(createCanonicalizerPass());

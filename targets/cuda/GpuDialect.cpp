@@ -16,7 +16,18 @@ using namespace mlir::pallas::pgpu;
 #define GET_OP_CLASSES
 #include "pallas/Gpu/GpuOps.cpp.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "pallas/Gpu/GpuAttrs.cpp.inc"
+
+void PallasGpuDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "pallas/Gpu/GpuAttrs.cpp.inc"
+      >();
+}
+
 void PallasGpuDialect::initialize() {
+  registerAttributes();
   addTypes<
 #define GET_TYPEDEF_LIST
 #include "pallas/Gpu/GpuTypes.cpp.inc"

@@ -49,9 +49,9 @@ FailureOr<Value> cuda::lowerDotToMma(OpBuilder &b, tt::DotOp op, DotOperand aIn,
   Location loc = op.getLoc();
   auto aType = cast<RankedTensorType>(op.getA().getType());
   auto bType = cast<RankedTensorType>(op.getB().getType());
-  int64_t m = aType.getDimSize(0), k = aType.getDimSize(1), n = bType.getDimSize(1);
+  int64_t k = aType.getDimSize(1);
   Type elem = aType.getElementType();
-  std::optional<MmaLayout> layout = MmaLayout::forShape(m, n, s.threads);
+  std::optional<MmaLayout> layout = mmaLayoutOf(cast<RankedTensorType>(op.getType()));
   if (!layout)
     return failure();
   bool tf32 = elem.isF32();

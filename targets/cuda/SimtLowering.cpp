@@ -1,6 +1,7 @@
 //===- SimtLowering.cpp - layouts, shared memory and small builders -------===//
 #include "SimtLowering.h"
 #include "pallas/Gpu/Gpu.h"
+#include "pallas/Spec/LaunchAttributes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -57,23 +58,48 @@ std::optional<MmaLayout> cuda::wgmmaLayout(int64_t m, int64_t n, int64_t threads
   return l;
 }
 
-Attribute cuda::mmaEncoding(MLIRContext *ctx) { return StringAttr::get(ctx, "pallas.mma"); }
-Attribute cuda::wgmmaEncoding(MLIRContext *ctx) { return StringAttr::get(ctx, "pallas.wgmma"); }
+Attribute cuda::mmaEncoding(MLIRContext *ctx, const MmaLayout &layout) {
+  return pgpu::MmaEncodingAttr::get(ctx, layout.warpsM, layout.warpsN);
+}
+
+Attribute cuda::wgmmaEncoding(MLIRContext *ctx, int64_t warps) {
+  return pgpu::WgmmaEncodingAttr::get(ctx, warps);
+}
 
 bool cuda::hasWgmmaLayout(Type type) {
   auto t = dyn_cast<RankedTensorType>(type);
-  return t && t.getEncoding() == wgmmaEncoding(type.getContext());
+  return t && isa_and_nonnull<pgpu::WgmmaEncodingAttr>(t.getEncoding());
 }
 
 bool cuda::hasMmaLayout(Type type) {
   auto t = dyn_cast<RankedTensorType>(type);
-  return t && (t.getEncoding() == mmaEncoding(type.getContext()) || hasWgmmaLayout(type));
+  return t && isa_and_nonnull<pgpu::MmaEncodingAttr, pgpu::WgmmaEncodingAttr>(t.getEncoding());
 }
 
-std::optional<MmaLayout> cuda::mmaLayoutOf(RankedTensorType t, int64_t threads) {
-  if (hasWgmmaLayout(t))
-    return wgmmaLayout(t.getDimSize(0), t.getDimSize(1), threads);
-  return MmaLayout::forShape(t.getDimSize(0), t.getDimSize(1), threads);
+LaunchAttr cuda::launchOf(Operation *op) {
+  for (; op; op = op->getParentOp())
+    if (LaunchAttr launch = getLaunch(op))
+      return launch;
+  return {};
+}
+
+std::optional<MmaLayout> cuda::mmaLayoutOf(RankedTensorType t) {
+  MmaLayout l;
+  l.m = t.getDimSize(0);
+  l.n = t.getDimSize(1);
+  if (auto w = dyn_cast_or_null<pgpu::WgmmaEncodingAttr>(t.getEncoding())) {
+    l.warpsM = w.getWarps();
+  } else if (auto m = dyn_cast_or_null<pgpu::MmaEncodingAttr>(t.getEncoding())) {
+    l.warpsM = m.getWarpsM();
+    l.warpsN = m.getWarpsN();
+  } else {
+    return std::nullopt;
+  }
+  if (l.m % (16 * l.warpsM) || l.n % (8 * l.warpsN))
+    return std::nullopt;
+  l.tilesM = l.m / l.warpsM / 16;
+  l.tilesN = l.n / l.warpsN / 8;
+  return l;
 }
 
 SimtTypeConverter::SimtTypeConverter(MLIRContext *ctx, int64_t threads)
@@ -87,7 +113,7 @@ SimtTypeConverter::SimtTypeConverter(MLIRContext *ctx, int64_t threads)
     if (isa<tt::PointerType>(elem))
       elem = IntegerType::get(ctx, 64);
     if (hasMmaLayout(t)) {
-      std::optional<MmaLayout> l = mmaLayoutOf(t, this->threads);
+      std::optional<MmaLayout> l = mmaLayoutOf(t);
       return VectorType::get({l ? l->perThread() : t.getNumElements()}, elem);
     }
     return VectorType::get({BlockedLayout(t.getNumElements(), this->threads).perThread},
@@ -141,7 +167,7 @@ SmallVector<Value> cuda::slotElementIndices(OpBuilder &b, Location loc,
                                             const SimtState &s, RankedTensorType type) {
   if (!hasMmaLayout(type))
     return slotElementIndices(b, loc, s, type.getNumElements());
-  MmaLayout l = *mmaLayoutOf(type, s.threads);
+  MmaLayout l = *mmaLayoutOf(type);
   // Thread (warp w, lane = 4g + q) holds rows g, g + 8 and columns 2q,
   // 2q + 1 of each of its warp's tiles.
   MmaThread t = mmaThread(b, loc, s, l);

@@ -12,6 +12,7 @@
 #define PALLAS_TARGETS_CUDA_SIMTLOWERING_H
 
 #include "AxisInfo.h"
+#include "pallas/Dialect/Pallas.h"
 #include "pallas/Triton/Triton.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -45,16 +46,22 @@ struct MmaLayout {
 
 /// The tensor encodings pallas-assign-layouts gives values kept in a tensor
 /// core layout (a dot's accumulator, also across loop iterations):
-/// "pallas.mma" for mma.sync (MmaLayout::forShape), "pallas.wgmma" for
-/// Hopper's warpgroup MMA (each warp owns 16 consecutive rows: warpsM =
-/// warps, warpsN = 1).
-Attribute mmaEncoding(MLIRContext *ctx);
-Attribute wgmmaEncoding(MLIRContext *ctx);
+/// #pallas_gpu.mma for mma.sync (the warps of MmaLayout::forShape),
+/// #pallas_gpu.wgmma for Hopper's warpgroup MMA (each warp owns 16
+/// consecutive rows: warpsM = warps, warpsN = 1).
+Attribute mmaEncoding(MLIRContext *ctx, const MmaLayout &layout);
+Attribute wgmmaEncoding(MLIRContext *ctx, int64_t warps);
 /// True for either encoding.
 bool hasMmaLayout(Type type);
 bool hasWgmmaLayout(Type type);
 /// The register layout of a tensor with either encoding.
-std::optional<MmaLayout> mmaLayoutOf(RankedTensorType type, int64_t threads);
+/// The launch (num_warps, num_stages) of the function holding `op`: the
+/// kernel's #pallas.launch, which convert-pallas-to-triton keeps on the
+/// tt.func. Null when there is none.
+LaunchAttr launchOf(Operation *op);
+
+/// The register layout a tensor's encoding gives it; none without one.
+std::optional<MmaLayout> mmaLayoutOf(RankedTensorType type);
 /// The wgmma layout for [m, n] on `threads` threads, when wgmma can run it
 /// (one m64 tile per warpgroup, n a multiple of 8 up to 256).
 std::optional<MmaLayout> wgmmaLayout(int64_t m, int64_t n, int64_t threads);

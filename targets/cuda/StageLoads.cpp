@@ -306,8 +306,6 @@ void pipeline(scf::ForOp loop, int64_t threads, int64_t registerBudget) {
 struct StageLoadsPass : pallas::impl::PallasStageLoadsBase<StageLoadsPass> {
   using PallasStageLoadsBase::PallasStageLoadsBase;
   void runOnOperation() override {
-    if (numStages < 2)
-      return;
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) {
       bool innermost = true;
@@ -316,9 +314,18 @@ struct StageLoadsPass : pallas::impl::PallasStageLoadsBase<StageLoadsPass> {
         loops.push_back(loop);
     });
     for (scf::ForOp loop : loops) {
+      LaunchAttr launch = launchOf(loop);
+      if (!launch) {
+        loop.emitOpError("is in a function without a pallas.launch (its num_warps "
+                         "and num_stages)");
+        return signalPassFailure();
+      }
+      // One stage is no pipelining.
+      if (launch.getNumStages() < 2)
+        continue;
       if (!writesMemory(loop))
-        loop = stageDotOperands(loop, numStages, sharedBytes * 3 / 4);
-      pipeline(loop, 32 * numWarps, /*registerBudget=*/200);
+        loop = stageDotOperands(loop, launch.getNumStages(), sharedBytes * 3 / 4);
+      pipeline(loop, 32 * launch.getNumWarps(), /*registerBudget=*/200);
     }
   }
 };

@@ -73,8 +73,8 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
   Location loc = op.getLoc();
   auto aType = cast<RankedTensorType>(op.getA().getType());
   auto bType = cast<RankedTensorType>(op.getB().getType());
-  int64_t m = aType.getDimSize(0), k = aType.getDimSize(1), n = bType.getDimSize(1);
-  std::optional<MmaLayout> layout = wgmmaLayout(m, n, s.threads);
+  int64_t k = aType.getDimSize(1), n = bType.getDimSize(1);
+  std::optional<MmaLayout> layout = mmaLayoutOf(cast<RankedTensorType>(op.getType()));
   if (!layout || k % 16)
     return failure();
   Type elem = aType.getElementType();

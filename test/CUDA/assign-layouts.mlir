@@ -1,8 +1,8 @@
-// RUN: pallas-opt %s --pallas-assign-layouts=num-warps=4 | FileCheck %s
-// RUN: pallas-opt %s --pallas-assign-layouts=num-warps=1 | FileCheck %s --check-prefix=ONEWARP
+// RUN: pallas-opt %s --pallas-assign-layouts | FileCheck %s
+// RUN: sed 's/grid = \[1\]>/grid = [1], num_warps = 1>/' %s | pallas-opt --pallas-assign-layouts | FileCheck %s --check-prefix=ONEWARP
 
 // pallas-assign-layouts alone on tile IR in the tt form pallasc -t triton
-// writes: dots that tensor cores can run get the "pallas.mma" encoding on
+// writes: dots that tensor cores can run get the #pallas_gpu.mma encoding on
 // their result and accumulator; tensor.cast marks every change of layout.
 
 // A loop that carries a dot's accumulator carries the mma layout: the
@@ -11,16 +11,16 @@
 // after the loop.
 // CHECK-LABEL: tt.func public @kloop
 // CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<64x32xf32>
-// CHECK: %[[INIT:.*]] = tensor.cast %[[ZERO]] : tensor<64x32xf32> to tensor<64x32xf32, "pallas.mma">
-// CHECK: %[[LOOP:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<64x32xf32, "pallas.mma">) : i32 {
+// CHECK: %[[INIT:.*]] = tensor.cast %[[ZERO]] : tensor<64x32xf32> to tensor<64x32xf32, #pallas_gpu.mma<warps = [4, 1]>>
+// CHECK: %[[LOOP:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<64x32xf32, #pallas_gpu.mma<warps = [4, 1]>>) : i32 {
 // CHECK-NOT: tensor.cast
-// CHECK: %[[D:.*]] = tt.dot %{{.*}}, %{{.*}}, %[[ACC]] : tensor<64x16xbf16> * tensor<16x32xbf16> -> tensor<64x32xf32, "pallas.mma">
-// CHECK-NEXT: scf.yield %[[D]] : tensor<64x32xf32, "pallas.mma">
+// CHECK: %[[D:.*]] = tt.dot %{{.*}}, %{{.*}}, %[[ACC]] : tensor<64x16xbf16> * tensor<16x32xbf16> -> tensor<64x32xf32, #pallas_gpu.mma<warps = [4, 1]>>
+// CHECK-NEXT: scf.yield %[[D]] : tensor<64x32xf32, #pallas_gpu.mma<warps = [4, 1]>>
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[PLAIN:.*]] = tensor.cast %[[LOOP]] : tensor<64x32xf32, "pallas.mma"> to tensor<64x32xf32>
+// CHECK-NEXT: %[[PLAIN:.*]] = tensor.cast %[[LOOP]] : tensor<64x32xf32, #pallas_gpu.mma<warps = [4, 1]>> to tensor<64x32xf32>
 // CHECK-NEXT: tt.reshape %[[PLAIN]] : tensor<64x32xf32> -> tensor<2048xf32>
 module {
-  tt.func public @kloop(%a: !tt.ptr<bf16>, %b: !tt.ptr<bf16>, %o: !tt.ptr<f32>) {
+  tt.func public @kloop(%a: !tt.ptr<bf16>, %b: !tt.ptr<bf16>, %o: !tt.ptr<f32>) attributes {pallas.launch = #pallas.launch<symbol = "kloop", grid = [1]>} {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     %c4 = arith.constant 4 : i32
@@ -50,14 +50,14 @@ module {
 // A dot outside a loop (f16, and f32 at TF32 precision): the accumulator
 // is cast in right before the dot, the result cast back right after it.
 // CHECK-LABEL: tt.func public @single
-// CHECK: %[[C:.*]] = tensor.cast %{{.*}} : tensor<32x32xf32> to tensor<32x32xf32, "pallas.mma">
-// CHECK-NEXT: %[[D:.*]] = tt.dot %{{.*}}, %{{.*}}, %[[C]] : tensor<32x16xf16> * tensor<16x32xf16> -> tensor<32x32xf32, "pallas.mma">
-// CHECK-NEXT: %[[P:.*]] = tensor.cast %[[D]] : tensor<32x32xf32, "pallas.mma"> to tensor<32x32xf32>
-// CHECK: %[[C2:.*]] = tensor.cast %[[P]] : tensor<32x32xf32> to tensor<32x32xf32, "pallas.mma">
-// CHECK-NEXT: %[[D2:.*]] = tt.dot %{{.*}}, %{{.*}}, %[[C2]], inputPrecision = tf32 : tensor<32x8xf32> * tensor<8x32xf32> -> tensor<32x32xf32, "pallas.mma">
-// CHECK-NEXT: tensor.cast %[[D2]] : tensor<32x32xf32, "pallas.mma"> to tensor<32x32xf32>
+// CHECK: %[[C:.*]] = tensor.cast %{{.*}} : tensor<32x32xf32> to tensor<32x32xf32, #pallas_gpu.mma<warps = [2, 2]>>
+// CHECK-NEXT: %[[D:.*]] = tt.dot %{{.*}}, %{{.*}}, %[[C]] : tensor<32x16xf16> * tensor<16x32xf16> -> tensor<32x32xf32, #pallas_gpu.mma<warps = [2, 2]>>
+// CHECK-NEXT: %[[P:.*]] = tensor.cast %[[D]] : tensor<32x32xf32, #pallas_gpu.mma<warps = [2, 2]>> to tensor<32x32xf32>
+// CHECK: %[[C2:.*]] = tensor.cast %[[P]] : tensor<32x32xf32> to tensor<32x32xf32, #pallas_gpu.mma<warps = [2, 2]>>
+// CHECK-NEXT: %[[D2:.*]] = tt.dot %{{.*}}, %{{.*}}, %[[C2]], inputPrecision = tf32 : tensor<32x8xf32> * tensor<8x32xf32> -> tensor<32x32xf32, #pallas_gpu.mma<warps = [2, 2]>>
+// CHECK-NEXT: tensor.cast %[[D2]] : tensor<32x32xf32, #pallas_gpu.mma<warps = [2, 2]>> to tensor<32x32xf32>
   tt.func public @single(%a: tensor<32x16xf16>, %b: tensor<16x32xf16>, %c: tensor<32x32xf32>,
-                         %x: tensor<32x8xf32>, %y: tensor<8x32xf32>) -> tensor<32x32xf32> {
+                         %x: tensor<32x8xf32>, %y: tensor<8x32xf32>) -> tensor<32x32xf32> attributes {pallas.launch = #pallas.launch<symbol = "single", grid = [1]>} {
     %d = tt.dot %a, %b, %c : tensor<32x16xf16> * tensor<16x32xf16> -> tensor<32x32xf32>
     %e = tt.dot %x, %y, %d, inputPrecision = tf32 : tensor<32x8xf32> * tensor<8x32xf32> -> tensor<32x32xf32>
     tt.return %e : tensor<32x32xf32>
@@ -68,20 +68,20 @@ module {
 // and (on four warps) a result too small to tile over the warps in 16x8
 // pieces. One warp can run the 16x8 dot.
 // CHECK-LABEL: tt.func public @blocked
-// CHECK-NOT: pallas.mma
+// CHECK-NOT: pallas_gpu.mma
 // CHECK: tt.return
 // ONEWARP-LABEL: tt.func public @blocked
-// ONEWARP-NOT: pallas.mma
-// ONEWARP: tensor.cast %{{.*}} : tensor<16x8xf32> to tensor<16x8xf32, "pallas.mma">
-// ONEWARP-NEXT: tt.dot {{.*}} : tensor<16x16xbf16> * tensor<16x8xbf16> -> tensor<16x8xf32, "pallas.mma">
-// ONEWARP-NEXT: tensor.cast %{{.*}} : tensor<16x8xf32, "pallas.mma"> to tensor<16x8xf32>
-// ONEWARP-NOT: pallas.mma
+// ONEWARP-NOT: pallas_gpu.mma
+// ONEWARP: tensor.cast %{{.*}} : tensor<16x8xf32> to tensor<16x8xf32, #pallas_gpu.mma<warps = [1, 1]>>
+// ONEWARP-NEXT: tt.dot {{.*}} : tensor<16x16xbf16> * tensor<16x8xbf16> -> tensor<16x8xf32, #pallas_gpu.mma<warps = [1, 1]>>
+// ONEWARP-NEXT: tensor.cast %{{.*}} : tensor<16x8xf32, #pallas_gpu.mma<warps = [1, 1]>> to tensor<16x8xf32>
+// ONEWARP-NOT: pallas_gpu.mma
 // ONEWARP: tt.return
   tt.func public @blocked(%x: tensor<32x8xf32>, %y: tensor<8x32xf32>, %c: tensor<32x32xf32>,
                           %a: tensor<32x8xbf16>, %b: tensor<8x32xbf16>,
                           %i: tensor<32x16xi8>, %j: tensor<16x32xi8>, %ci: tensor<32x32xi32>,
                           %s: tensor<16x16xbf16>, %t: tensor<16x8xbf16>, %cs: tensor<16x8xf32>)
-      -> (tensor<32x32xf32>, tensor<32x32xf32>, tensor<32x32xi32>, tensor<16x8xf32>) {
+      -> (tensor<32x32xf32>, tensor<32x32xf32>, tensor<32x32xi32>, tensor<16x8xf32>) attributes {pallas.launch = #pallas.launch<symbol = "blocked", grid = [1]>} {
     %ieee = tt.dot %x, %y, %c : tensor<32x8xf32> * tensor<8x32xf32> -> tensor<32x32xf32>
     %oddk = tt.dot %a, %b, %c : tensor<32x8xbf16> * tensor<8x32xbf16> -> tensor<32x32xf32>
     %int = tt.dot %i, %j, %ci : tensor<32x16xi8> * tensor<16x32xi8> -> tensor<32x32xi32>
@@ -93,11 +93,11 @@ module {
 // mma layout: the loop stays plain and the dot casts in and out.
 // CHECK-LABEL: tt.func public @shared_acc
 // CHECK: scf.for {{.*}} -> (tensor<32x32xf32>) : i32 {
-// CHECK: tensor.cast %{{.*}} : tensor<32x32xf32> to tensor<32x32xf32, "pallas.mma">
-// CHECK: tt.dot {{.*}} -> tensor<32x32xf32, "pallas.mma">
-// CHECK: tensor.cast %{{.*}} : tensor<32x32xf32, "pallas.mma"> to tensor<32x32xf32>
+// CHECK: tensor.cast %{{.*}} : tensor<32x32xf32> to tensor<32x32xf32, #pallas_gpu.mma<warps = [2, 2]>>
+// CHECK: tt.dot {{.*}} -> tensor<32x32xf32, #pallas_gpu.mma<warps = [2, 2]>>
+// CHECK: tensor.cast %{{.*}} : tensor<32x32xf32, #pallas_gpu.mma<warps = [2, 2]>> to tensor<32x32xf32>
 // CHECK: scf.yield %{{.*}} : tensor<32x32xf32>
-  tt.func public @shared_acc(%a: tensor<32x16xbf16>, %b: tensor<16x32xbf16>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  tt.func public @shared_acc(%a: tensor<32x16xbf16>, %b: tensor<16x32xbf16>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> attributes {pallas.launch = #pallas.launch<symbol = "shared_acc", grid = [1]>} {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     %c4 = arith.constant 4 : i32
@@ -112,11 +112,11 @@ module {
 // A result that leaves the mma layout only to be narrowed is narrowed in
 // it, so the layout change moves bf16 rather than f32.
 // CHECK-LABEL: tt.func public @narrowed
-// CHECK: %[[D:.*]] = tt.dot {{.*}} -> tensor<32x32xf32, "pallas.mma">
-// CHECK-NEXT: %[[N:.*]] = arith.truncf %[[D]] : tensor<32x32xf32, "pallas.mma"> to tensor<32x32xbf16, "pallas.mma">
-// CHECK-NEXT: %[[P:.*]] = tensor.cast %[[N]] : tensor<32x32xbf16, "pallas.mma"> to tensor<32x32xbf16>
+// CHECK: %[[D:.*]] = tt.dot {{.*}} -> tensor<32x32xf32, #pallas_gpu.mma<warps = [2, 2]>>
+// CHECK-NEXT: %[[N:.*]] = arith.truncf %[[D]] : tensor<32x32xf32, #pallas_gpu.mma<warps = [2, 2]>> to tensor<32x32xbf16, #pallas_gpu.mma<warps = [2, 2]>>
+// CHECK-NEXT: %[[P:.*]] = tensor.cast %[[N]] : tensor<32x32xbf16, #pallas_gpu.mma<warps = [2, 2]>> to tensor<32x32xbf16>
 // CHECK-NEXT: tt.return %[[P]]
-  tt.func public @narrowed(%a: tensor<32x16xbf16>, %b: tensor<16x32xbf16>, %c: tensor<32x32xf32>) -> tensor<32x32xbf16> {
+  tt.func public @narrowed(%a: tensor<32x16xbf16>, %b: tensor<16x32xbf16>, %c: tensor<32x32xf32>) -> tensor<32x32xbf16> attributes {pallas.launch = #pallas.launch<symbol = "narrowed", grid = [1]>} {
     %d = tt.dot %a, %b, %c : tensor<32x16xbf16> * tensor<16x32xbf16> -> tensor<32x32xf32>
     %n = arith.truncf %d : tensor<32x32xf32> to tensor<32x32xbf16>
     tt.return %n : tensor<32x32xbf16>

@@ -1,5 +1,5 @@
-// RUN: pallas-opt %s --convert-pallas-to-nvvm=num-warps=4 | FileCheck %s
-// RUN: pallas-opt %s --convert-pallas-to-nvvm=num-warps=1 | FileCheck %s --check-prefix=ONEWARP
+// RUN: pallas-opt %s --convert-pallas-to-nvvm | FileCheck %s
+// RUN: sed '/@ew(/s/grid = \[1\]>/grid = [1], num_warps = 1>/' %s | pallas-opt --convert-pallas-to-nvvm | FileCheck %s --check-prefix=ONEWARP
 
 // convert-pallas-to-nvvm alone on tile IR (the tt form pallasc -t triton
 // writes; the mma-layout functions as pallas-assign-layouts leaves them).
@@ -14,7 +14,7 @@
 // per thread, one vector<4xf32> each; a 16-byte vector access when the chunk
 // is contiguous and aligned (checked at run time), scalar accesses otherwise.
 // No shared memory.
-// CHECK-LABEL: gpu.func @ew(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 128, 1, 1>, pallas_gpu.shared_bytes = 0 : i64}
+// CHECK-LABEL: gpu.func @ew(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 128, 1, 1>, known_grid_size = array<i32: 1, 1, 1>, pallas_gpu.shared_bytes = 0 : i64}
 // CHECK: %[[TIDX:.*]] = gpu.thread_id x
 // CHECK: %[[TID:.*]] = arith.index_castui %[[TIDX]] : index to i32
 // CHECK: gpu.block_id x
@@ -31,7 +31,7 @@
 // ONEWARP-SAME: known_block_size = array<i32: 32, 1, 1>
 // ONEWARP: arith.addf %{{.*}}, %{{.*}} : vector<16xf32>
 module {
-  tt.func public @ew(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>) {
+  tt.func public @ew(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>) attributes {pallas.launch = #pallas.launch<symbol = "ew", grid = [1]>} {
     %pid = tt.get_program_id x : i32
     %c512 = arith.constant 512 : i32
     %base = arith.muli %pid, %c512 : i32
@@ -61,7 +61,7 @@ module {
 // CHECK: gpu.barrier
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
 // CHECK: gpu.return
-  tt.func public @maxall(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>) {
+  tt.func public @maxall(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>) attributes {pallas.launch = #pallas.launch<symbol = "maxall", grid = [1]>} {
     %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
     %px0 = tt.splat %x : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>>
     %px = tt.addptr %px0, %r : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32>
@@ -80,7 +80,7 @@ module {
 // CHECK: gpu.shuffle xor %{{.*}}, %{{.*}}, %{{.*}} : f32
 // CHECK: arith.addf
 // CHECK: gpu.return
-  tt.func public @rowsum(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>) {
+  tt.func public @rowsum(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>) attributes {pallas.launch = #pallas.launch<symbol = "rowsum", grid = [1]>} {
     %r = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
     %px0 = tt.splat %x : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>>
     %px = tt.addptr %px0, %r : tensor<512x!tt.ptr<f32>>, tensor<512xi32>
@@ -110,7 +110,7 @@ module {
 // CHECK: gpu.barrier
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
 // CHECK: gpu.return
-  tt.func public @bcast(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>) {
+  tt.func public @bcast(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>) attributes {pallas.launch = #pallas.launch<symbol = "bcast", grid = [1]>} {
     %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
     %px0 = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
     %px = tt.addptr %px0, %r : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
@@ -131,7 +131,7 @@ module {
 // CHECK-SAME: pallas_gpu.shared_bytes = 0 : i64
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.return
-  tt.func public @bcast_index(%o: !tt.ptr<i32>) {
+  tt.func public @bcast_index(%o: !tt.ptr<i32>) attributes {pallas.launch = #pallas.launch<symbol = "bcast_index", grid = [1]>} {
     %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
     %row = tt.expand_dims %r {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
     %b = tt.broadcast %row : tensor<1x64xi32> -> tensor<32x64xi32>
@@ -151,7 +151,7 @@ module {
 // CHECK: gpu.barrier
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
 // CHECK: gpu.return
-  tt.func public @trans(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>) {
+  tt.func public @trans(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>) attributes {pallas.launch = #pallas.launch<symbol = "trans", grid = [1]>} {
     %r = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
     %px0 = tt.splat %x : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>>
     %px = tt.addptr %px0, %r : tensor<512x!tt.ptr<f32>>, tensor<512xi32>
@@ -180,8 +180,8 @@ module {
 // CHECK: gpu.barrier
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
 // CHECK: gpu.return
-  tt.func public @dot_mma(%a: !tt.ptr<bf16>, %b: !tt.ptr<bf16>, %o: !tt.ptr<f32>) {
-    %zero = arith.constant dense<0.000000e+00> : tensor<64x32xf32, "pallas.mma">
+  tt.func public @dot_mma(%a: !tt.ptr<bf16>, %b: !tt.ptr<bf16>, %o: !tt.ptr<f32>) attributes {pallas.launch = #pallas.launch<symbol = "dot_mma", grid = [1]>} {
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x32xf32, #pallas_gpu.mma<warps = [4, 1]>>
     %ra = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
     %pa0 = tt.splat %a : !tt.ptr<bf16> -> tensor<1024x!tt.ptr<bf16>>
     %pa = tt.addptr %pa0, %ra : tensor<1024x!tt.ptr<bf16>>, tensor<1024xi32>
@@ -192,8 +192,8 @@ module {
     %pb = tt.addptr %pb0, %rb : tensor<512x!tt.ptr<bf16>>, tensor<512xi32>
     %y = tt.load %pb : tensor<512x!tt.ptr<bf16>>
     %yb = tt.reshape %y : tensor<512xbf16> -> tensor<16x32xbf16>
-    %d = tt.dot %xa, %yb, %zero : tensor<64x16xbf16> * tensor<16x32xbf16> -> tensor<64x32xf32, "pallas.mma">
-    %plain = tensor.cast %d : tensor<64x32xf32, "pallas.mma"> to tensor<64x32xf32>
+    %d = tt.dot %xa, %yb, %zero : tensor<64x16xbf16> * tensor<16x32xbf16> -> tensor<64x32xf32, #pallas_gpu.mma<warps = [4, 1]>>
+    %plain = tensor.cast %d : tensor<64x32xf32, #pallas_gpu.mma<warps = [4, 1]>> to tensor<64x32xf32>
     %flat = tt.reshape %plain : tensor<64x32xf32> -> tensor<2048xf32>
     %ro = tt.make_range {end = 2048 : i32, start = 0 : i32} : tensor<2048xi32>
     %po0 = tt.splat %o : !tt.ptr<f32> -> tensor<2048x!tt.ptr<f32>>
@@ -220,26 +220,26 @@ module {
 // CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
 // CHECK: gpu.barrier
 // CHECK: gpu.return
-  tt.func public @kloop(%a: !tt.ptr<bf16>, %b: !tt.ptr<bf16>, %o: !tt.ptr<f32>) {
+  tt.func public @kloop(%a: !tt.ptr<bf16>, %b: !tt.ptr<bf16>, %o: !tt.ptr<f32>) attributes {pallas.launch = #pallas.launch<symbol = "kloop", grid = [1]>} {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     %c4 = arith.constant 4 : i32
-    %zero = arith.constant dense<0.000000e+00> : tensor<64x32xf32, "pallas.mma">
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x32xf32, #pallas_gpu.mma<warps = [4, 1]>>
     %ra = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
     %pa0 = tt.splat %a : !tt.ptr<bf16> -> tensor<1024x!tt.ptr<bf16>>
     %pa = tt.addptr %pa0, %ra : tensor<1024x!tt.ptr<bf16>>, tensor<1024xi32>
     %rb = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
     %pb0 = tt.splat %b : !tt.ptr<bf16> -> tensor<512x!tt.ptr<bf16>>
     %pb = tt.addptr %pb0, %rb : tensor<512x!tt.ptr<bf16>>, tensor<512xi32>
-    %acc = scf.for %k = %c0 to %c4 step %c1 iter_args(%arg = %zero) -> (tensor<64x32xf32, "pallas.mma">)  : i32 {
+    %acc = scf.for %k = %c0 to %c4 step %c1 iter_args(%arg = %zero) -> (tensor<64x32xf32, #pallas_gpu.mma<warps = [4, 1]>>)  : i32 {
       %x = tt.load %pa : tensor<1024x!tt.ptr<bf16>>
       %xa = tt.reshape %x : tensor<1024xbf16> -> tensor<64x16xbf16>
       %y = tt.load %pb : tensor<512x!tt.ptr<bf16>>
       %yb = tt.reshape %y : tensor<512xbf16> -> tensor<16x32xbf16>
-      %d = tt.dot %xa, %yb, %arg : tensor<64x16xbf16> * tensor<16x32xbf16> -> tensor<64x32xf32, "pallas.mma">
-      scf.yield %d : tensor<64x32xf32, "pallas.mma">
+      %d = tt.dot %xa, %yb, %arg : tensor<64x16xbf16> * tensor<16x32xbf16> -> tensor<64x32xf32, #pallas_gpu.mma<warps = [4, 1]>>
+      scf.yield %d : tensor<64x32xf32, #pallas_gpu.mma<warps = [4, 1]>>
     }
-    %plain = tensor.cast %acc : tensor<64x32xf32, "pallas.mma"> to tensor<64x32xf32>
+    %plain = tensor.cast %acc : tensor<64x32xf32, #pallas_gpu.mma<warps = [4, 1]>> to tensor<64x32xf32>
     %flat = tt.reshape %plain : tensor<64x32xf32> -> tensor<2048xf32>
     %ro = tt.make_range {end = 2048 : i32, start = 0 : i32} : tensor<2048xi32>
     %po0 = tt.splat %o : !tt.ptr<f32> -> tensor<2048x!tt.ptr<f32>>

@@ -4,7 +4,7 @@
 // and aligned, the tile read back into registers after the wait. Where
 // nothing is known of the addresses (a stride of 2 elements), each element
 // is loaded and stored at once instead.
-// RUN: pallas-opt %s --convert-pallas-to-nvvm=num-warps=1 --canonicalize | FileCheck %s
+// RUN: pallas-opt %s --convert-pallas-to-nvvm --canonicalize | FileCheck %s
 
 // CHECK-LABEL: gpu.func @ring_sum
 // CHECK: gpu.barrier
@@ -21,7 +21,7 @@
 // CHECK: llvm.store %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
 // CHECK: nvvm.cp.async.commit.group
 module {
-  tt.func public @ring_sum(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %o: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  tt.func public @ring_sum(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %o: !tt.ptr<f32> {tt.divisibility = 16 : i32}) attributes {pallas.launch = #pallas.launch<symbol = "ring_sum", grid = [1], num_warps = 1>} {
     %c0 = arith.constant 0 : i32
     %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
     %re = tt.expand_dims %r {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
@@ -39,7 +39,7 @@ module {
     tt.store %q, %w : tensor<8x32x!tt.ptr<f32>>
     tt.return
   }
-  tt.func public @ring_strided(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %o: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  tt.func public @ring_strided(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %o: !tt.ptr<f32> {tt.divisibility = 16 : i32}) attributes {pallas.launch = #pallas.launch<symbol = "ring_strided", grid = [1], num_warps = 1>} {
     %c0 = arith.constant 0 : i32
     %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
     %re = tt.expand_dims %r {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>

@@ -3,7 +3,7 @@
 // the top of each iteration, the next copy into the buffer read the
 // iteration before, the dot reading the current one, and a last wait after
 // the loop.
-// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts="num-warps=4 wgmma=true" --pallas-stage-loads="num-stages=3 num-warps=4 shared-bytes=232448" --canonicalize | FileCheck %s
+// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts=wgmma=true --pallas-stage-loads="shared-bytes=232448" --canonicalize | FileCheck %s
 
 // CHECK: %[[RA:.*]] = pallas_gpu.alloc_ring : <3, tensor<64x32xbf16>>
 // CHECK: %[[RB:.*]] = pallas_gpu.alloc_ring : <3, tensor<32x64xbf16>>
@@ -13,7 +13,7 @@
 // CHECK: pallas_gpu.async_copy %{{.*}} into %[[RA]][%c1_i32] if %true
 // CHECK: pallas_gpu.async_copy %{{.*}} into %[[RB]][%c1_i32] if %true
 // CHECK: pallas_gpu.async_commit
-// CHECK: scf.for %[[K:.*]] = %c0_i32 to %c4_i32 step %c1_i32 iter_args(%[[ACC:.*]] = %{{.*}}, %[[SLOT:.*]] = %c0_i32) -> (tensor<64x64xf32, "pallas.wgmma">, i32)
+// CHECK: scf.for %[[K:.*]] = %c0_i32 to %c4_i32 step %c1_i32 iter_args(%[[ACC:.*]] = %{{.*}}, %[[SLOT:.*]] = %c0_i32) -> (tensor<64x64xf32, #pallas_gpu.wgmma<warps = 4>>, i32)
 // CHECK-NEXT: pallas_gpu.async_wait 1
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[SLOT]], %c0_i32
 // CHECK: %[[DOWN:.*]] = arith.subi %[[SLOT]], %c1_i32
@@ -34,27 +34,27 @@
 
 // Rings that would not fit in 3/4 of shared-bytes get fewer stages (two:
 // one copy ahead, waiting for all before each iteration) ...
-// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts="num-warps=4 wgmma=true" --pallas-stage-loads="num-stages=3 num-warps=4 shared-bytes=30000" | FileCheck %s --check-prefix=TWO
+// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts=wgmma=true --pallas-stage-loads="shared-bytes=30000" | FileCheck %s --check-prefix=TWO
 // TWO: pallas_gpu.alloc_ring : <2, tensor<64x32xbf16>>
 // TWO: scf.for
 // TWO-NEXT: pallas_gpu.async_wait 0
 // ... or none, and the loads are issued one iteration ahead into registers.
-// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts="num-warps=4 wgmma=true" --pallas-stage-loads="num-stages=3 num-warps=4 shared-bytes=20000" | FileCheck %s --check-prefix=REGS
+// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts=wgmma=true --pallas-stage-loads="shared-bytes=20000" | FileCheck %s --check-prefix=REGS
 // A dot off the tensor cores (no mma encoding) does not read shared memory
 // in place either.
-// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-stage-loads="num-stages=3 num-warps=4 shared-bytes=232448" | FileCheck %s --check-prefix=REGS
-// REGS-NOT: pallas_gpu
+// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-stage-loads="shared-bytes=232448" | FileCheck %s --check-prefix=REGS
+// REGS-NOT: {{(= |^ *)pallas_gpu\.}}
 // REGS: tt.load
 // REGS: scf.for {{.*}} iter_args(%{{[^,]*}}, %[[A:[^,]*]] = %{{[^,]*}}, %[[B:[^,]*]] = %{{[^)]*}})
 // REGS: tt.dot %[[A]], %[[B]]
-// REGS-NOT: pallas_gpu
+// REGS-NOT: {{(= |^ *)pallas_gpu\.}}
 
 // Lowered: cp.async (8-byte pieces: each thread's chunk of these small
 // tiles), cp.async groups and waits, and wgmma reading the buffers in
 // place: A (64-byte rows) as core matrices (leading offset 144, stride
 // 576), B (128-byte rows) with the 128-byte swizzle (bit 62; leading
 // offset 4096 between 64-column atoms, stride 1024 between 8-row groups).
-// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts="num-warps=4 wgmma=true" --pallas-stage-loads="num-stages=3 num-warps=4 shared-bytes=232448" --canonicalize --convert-pallas-to-nvvm=num-warps=4 --canonicalize | FileCheck %s --check-prefix=NVVM
+// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts=wgmma=true --pallas-stage-loads="shared-bytes=232448" --canonicalize --convert-pallas-to-nvvm --canonicalize | FileCheck %s --check-prefix=NVVM
 // The zero accumulator starts in the wgmma layout with no exchange; one
 // barrier comes before the first copy, as the rings share memory with the
 // exchange area (used after the loop).
@@ -83,7 +83,7 @@
 // NVVM-NEXT: gpu.barrier
 
 // On mma.sync (no wgmma): the same copies, ldmatrix from the buffers.
-// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts="num-warps=4" --pallas-stage-loads="num-stages=3 num-warps=4 shared-bytes=232448" --canonicalize --convert-pallas-to-nvvm=num-warps=4 --canonicalize | FileCheck %s --check-prefix=MMA
+// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts --pallas-stage-loads="shared-bytes=232448" --canonicalize --convert-pallas-to-nvvm --canonicalize | FileCheck %s --check-prefix=MMA
 // MMA: scf.for
 // MMA-NEXT: nvvm.cp.async.wait.group 1
 // MMA: nvvm.cp.async.shared.global

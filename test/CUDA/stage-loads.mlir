@@ -1,8 +1,8 @@
 // pallas-stage-loads alone: the loop's load moves one iteration ahead, its
 // first block is loaded before the loop, and the last iteration reloads the
 // last block (index min(k + 1, ub - 1)) instead of reading past the end.
-// RUN: pallas-opt %S/Inputs/stream_loop.mlir --pallas-stage-loads="num-stages=2 num-warps=4" --canonicalize | FileCheck %s
-// RUN: pallas-opt %S/Inputs/stream_loop.mlir --pallas-stage-loads="num-stages=1" | FileCheck %s --check-prefix=OFF
+// RUN: pallas-opt %S/Inputs/stream_loop.mlir --pallas-stage-loads --canonicalize | FileCheck %s
+// RUN: sed 's/num_stages = 2/num_stages = 1/' %S/Inputs/stream_loop.mlir | pallas-opt --pallas-stage-loads | FileCheck %s --check-prefix=OFF
 
 // CHECK: %[[FIRST:.*]] = tt.load
 // CHECK: scf.for %[[K:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[CUR:.*]] = %[[FIRST]])
@@ -19,7 +19,7 @@
 
 // A loop that also stores is left alone: a later iteration may read what
 // this one writes.
-// RUN: pallas-opt %S/Inputs/stream_loop_writes.mlir --pallas-stage-loads="num-stages=2 num-warps=4" | FileCheck %s --check-prefix=WRITES
+// RUN: pallas-opt %S/Inputs/stream_loop_writes.mlir --pallas-stage-loads | FileCheck %s --check-prefix=WRITES
 // WRITES: scf.for
 // WRITES-SAME: iter_args(%{{[^,]*}}) -> (tensor<128xf32>)
 // WRITES: tt.load

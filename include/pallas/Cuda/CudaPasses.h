@@ -29,13 +29,9 @@ constexpr llvm::StringLiteral kSharedBytesAttrName = "pallas_gpu.shared_bytes";
 #define GEN_PASS_REGISTRATION
 #include "pallas/Cuda/CudaPasses.h.inc"
 
-/// What differs between chips and launches of one kernel.
+/// What differs between the chips one kernel is compiled for (num_warps and
+/// num_stages come with the kernel's #pallas.launch).
 struct CudaPipelineOptions : public PassPipelineOptions<CudaPipelineOptions> {
-  Option<int64_t> numWarps{*this, "num-warps", llvm::cl::desc("warps per CTA"),
-                           llvm::cl::init(4)};
-  Option<int64_t> numStages{*this, "num-stages",
-                            llvm::cl::desc("shared-memory ring depth of streamed loops"),
-                            llvm::cl::init(3)};
   Option<bool> wgmma{*this, "wgmma", llvm::cl::desc("use wgmma (sm_90a) for dots"),
                      llvm::cl::init(false)};
   Option<int64_t> sharedBytes{
@@ -47,7 +43,7 @@ struct CudaPipelineOptions : public PassPipelineOptions<CudaPipelineOptions> {
 /// The CUDA lowering of a kernel that carries its launch, up to the
 /// per-thread `gpu.module` (NVVM dialect): through Triton IR, layouts,
 /// staged loads and convert-pallas-to-nvvm (`pallas-opt
-/// --pallas-cuda-pipeline='num-warps=4 wgmma=true ...'`).
+/// --pallas-cuda-pipeline='wgmma=true shared-bytes=232448'`).
 void buildCudaPipeline(OpPassManager &pm, const CudaPipelineOptions &options);
 void registerCudaPipeline();
 

@@ -14,8 +14,9 @@ def PallasStageLoads : Pass<"pallas-stage-loads", "::mlir::ModuleOp"> {
 
     * A 2-D block used only as operand A or B of a tensor-core dot (result
       in an mma encoding) whose masked-off elements read as zero goes
-      through a `pallas_gpu` ring of num-stages shared-memory buffers:
-      asynchronous copies run num-stages - 1 iterations ahead, the dot
+      through a `pallas_gpu` ring of num_stages shared-memory buffers
+      (the function's `#pallas.launch`): asynchronous copies run
+      num_stages - 1 iterations ahead, the dot
       reads the buffer (`pallas_gpu.ring_read`). Fewer stages are used when
       the rings would take more than 3/4 of `shared-bytes`; below two,
       none.
@@ -25,13 +26,10 @@ def PallasStageLoads : Pass<"pallas-stage-loads", "::mlir::ModuleOp"> {
       two blocks in flight and the carried values would need more than 200
       registers per thread (estimated at 32 bits per element).
 
-    num-stages below 2 leaves loops as they are.
+    num_stages below 2 leaves loops as they are; num_warps gives the
+    threads to estimate registers per thread.
   }];
-  let options = [Option<"numStages", "num-stages", "int64_t", "2",
-                        "pipeline depth (shared-memory buffers per dot operand)">,
-                 Option<"numWarps", "num-warps", "int64_t", "4",
-                        "warps per CTA (to estimate registers per thread)">,
-                 Option<"sharedBytes", "shared-bytes", "int64_t", "49152",
+  let options = [Option<"sharedBytes", "shared-bytes", "int64_t", "49152",
                         "shared memory a CTA may use, in bytes">];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
                            "::mlir::pallas::pgpu::PallasGpuDialect"];
@@ -40,28 +38,29 @@ def PallasStageLoads : Pass<"pallas-stage-loads", "::mlir::ModuleOp"> {
 def PallasAssignLayouts : Pass<"pallas-assign-layouts", "::mlir::ModuleOp"> {
   let summary = "choose how tile IR tensors are spread over a CTA's threads";
   let description = [{
-    Runs on tile IR (after convert-pallas-to-triton) for CUDA targets.
+    Runs on tile IR (after convert-pallas-to-triton) for CUDA targets, with
+    the CTA's warps from the function's `#pallas.launch`.
     Tensors default to the blocked layout. Dots that tensor cores can run
     (bf16/f16 operands, or f32 at TF32 precision, with an f32 result whose
-    shape tiles over the warps in 16x8 pieces) get the `"pallas.mma"`
-    encoding on their result and accumulator; a loop that carries the
+    shape tiles over the warps in 16x8 pieces) get the `#pallas_gpu.mma`
+    encoding (GpuAttrs.td) on their result and accumulator; a loop that carries the
     accumulator carries that layout. `tensor.cast` marks every change of
     layout; a result leaving the mma layout only to be truncated
     (`arith.truncf`) is truncated first, in the mma layout.
   }];
-  let options = [Option<"numWarps", "num-warps", "int64_t", "4",
-                        "warps per CTA">,
-                 Option<"wgmma", "wgmma", "bool", "false",
+  let options = [Option<"wgmma", "wgmma", "bool", "false",
                         "use Hopper's warpgroup MMA (sm_90a) where it fits: "
-                        "the \"pallas.wgmma\" encoding">];
-  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+                        "the #pallas_gpu.wgmma encoding">];
+  let dependentDialects = ["::mlir::tensor::TensorDialect",
+                           "::mlir::pallas::pgpu::PallasGpuDialect"];
 }
 
 def ConvertPallasToNVVM : Pass<"convert-pallas-to-nvvm", "::mlir::ModuleOp"> {
   let summary = "lower tile IR (tt) to per-thread code in a gpu.module";
   let description = [{
     Runs after convert-pallas-to-triton. Each `tt.func` becomes a
-    `gpu.func` kernel (one program = one CTA of 32 * num-warps threads) in
+    `gpu.func` kernel (one program = one CTA of 32 * num_warps threads, from
+    the function's `#pallas.launch`) in
     the `gpu.module @pallas_kernels`, taking one global pointer per array.
     Tensors are spread over the threads by the blocked layout (chunks of up
     to four consecutive elements per thread, round robin) and become one
@@ -76,8 +75,6 @@ def ConvertPallasToNVVM : Pass<"convert-pallas-to-nvvm", "::mlir::ModuleOp"> {
     and, the largest, on the module); the launch grid into the gpu.func's
     `known_grid_size`.
   }];
-  let options = [Option<"numWarps", "num-warps", "int64_t", "4",
-                        "warps per CTA (threads = 32 * num-warps)">];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::scf::SCFDialect",

@@ -11,6 +11,9 @@
 
 #include "pallas/Gpu/GpuDialect.h.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "pallas/Gpu/GpuAttrs.h.inc"
+
 #define GET_TYPEDEF_CLASSES
 #include "pallas/Gpu/GpuTypes.h.inc"
 

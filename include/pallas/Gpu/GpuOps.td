@@ -20,7 +20,15 @@ def PallasGpu_Dialect : Dialect {
   let summary = "shared-memory staging of tile IR blocks on CUDA targets";
   let cppNamespace = "::mlir::pallas::pgpu";
   let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+  private:
+    void registerAttributes();
+  public:
+  }];
 }
+
+include "pallas/Gpu/GpuAttrs.td"
 
 class PG_Op<string mnemonic, list<Trait> traits = []> : Op<PallasGpu_Dialect, mnemonic, traits>;
 

@@ -3,7 +3,7 @@
 module {
   tt.func public @dot_loop(%x: !tt.ptr<bf16> {tt.divisibility = 16 : i32},
                            %y: !tt.ptr<bf16> {tt.divisibility = 16 : i32},
-                           %o: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+                           %o: !tt.ptr<f32> {tt.divisibility = 16 : i32}) attributes {pallas.launch = #pallas.launch<symbol = "dot_loop", grid = [1]>} {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     %c4 = arith.constant 4 : i32

@@ -1,5 +1,5 @@
 module {
-  tt.func public @stream_rw(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %o: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  tt.func public @stream_rw(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %o: !tt.ptr<f32> {tt.divisibility = 16 : i32}) attributes {pallas.launch = #pallas.launch<symbol = "stream_rw", grid = [1], num_stages = 2>} {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     %c8 = arith.constant 8 : i32
