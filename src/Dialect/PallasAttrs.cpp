@@ -295,8 +295,17 @@ LogicalResult PallasDialect::verifyOperationAttribute(Operation *op,
   if (attr.getName() == kLaunchAttrName) {
     if (!isa<LaunchAttr>(attr.getValue()))
       return op->emitOpError("'") << kLaunchAttrName << "' must be a #pallas.launch";
-    if (!isa<FunctionOpInterface>(op))
+    auto fn = dyn_cast<FunctionOpInterface>(op);
+    if (!fn)
       return op->emitOpError("'") << kLaunchAttrName << "' belongs on a kernel function";
+    // A kernel's launch describes every argument (lowered functions keep
+    // only the launch).
+    if (isa<KernelOp>(op))
+      for (unsigned i = 0; i < fn.getNumArguments(); ++i)
+        if (!fn.getArgAttr(i, kBlockSpecAttrName))
+          return op->emitOpError("argument #")
+                 << i << " has no " << kBlockSpecAttrName
+                 << " (a kernel with a launch describes every argument)";
     return success();
   }
   return op->emitOpError("unknown pallas attribute '") << attr.getName().getValue() << "'";

@@ -84,9 +84,6 @@ LogicalResult ConvertPallasToMosaicPass::convert(KernelOp kernel) {
   for (BlockArgument arg : entry.getArguments()) {
     unsigned i = arg.getArgNumber();
     BlockSpecAttr spec = getBlockSpec(kernel, i);
-    if (!spec)
-      return kernel.emitOpError("argument #")
-             << i << " has no pallas.block_spec; attach the launch spec first";
     Type t = arg.getType();
     if (!isa<RefType>(t)) {
       if (spec.getRole() != ArgRole::scratch)

@@ -1,6 +1,7 @@
 //===- MosaicBodyLowering.cpp - kernel bodies as Mosaic ops ---------------===//
 #include "MosaicBodyLowering.h"
 
+#include "pallas/Passes/CloneLowering.h"
 #include "pallas/Spec/IndexMapToArith.h"
 
 #include "llvm/ADT/APFloat.h"
@@ -311,24 +312,8 @@ LogicalResult BodyLowering::lowerGeneric(Operation *op) {
   if (refsInside.wasInterrupted())
     return op->emitOpError("carries a ref through a region; the mosaic target "
                            "cannot lower that");
-  Operation *copy = b.cloneWithoutRegions(*op, values);
-  for (OpResult r : copy->getResults())
-    r.setType(convertType(r.getType()));
-  OpBuilder::InsertionGuard guard(b);
-  for (auto [src, dst] : llvm::zip(op->getRegions(), copy->getRegions())) {
-    for (Block &block : src) {
-      Block *nb = new Block();
-      dst.push_back(nb);
-      for (BlockArgument a : block.getArguments())
-        values.map(a, nb->addArgument(convertType(a.getType()), a.getLoc()));
-    }
-    for (auto [sb, db] : llvm::zip(src, dst)) {
-      b.setInsertionPointToEnd(&db);
-      if (failed(lowerBlock(sb)))
-        return failure();
-    }
-  }
-  return success();
+  return cloneLoweringRegions(
+      b, op, values, [&](Block &blk) { return lowerBlock(blk); }, convertType);
 }
 
 /// Splat tensor constants become a scalar constant and a vector.broadcast,

@@ -72,6 +72,14 @@ module attributes {pallas.launch = #pallas.launch<symbol = "k", grid = [4]>} {
 
 // -----
 
+// expected-error @+1 {{argument #1 has no pallas.block_spec (a kernel with a launch describes every argument)}}
+pallas.kernel @k(%x: !pallas.ref<8xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8], block = [8]>}, %y: !pallas.ref<8xf32>)
+    attributes {pallas.launch = #pallas.launch<symbol = "k", grid = [4]>} {
+  pallas.return
+}
+
+// -----
+
 // The launch is one typed attribute; loose launch fields are rejected.
 // expected-error @+1 {{unknown pallas attribute 'pallas.grid'}}
 pallas.kernel @k() attributes {pallas.grid = array<i64: 4>} {

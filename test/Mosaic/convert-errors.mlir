@@ -11,14 +11,6 @@ pallas.kernel @k(%x: !pallas.ref<32xf32> {pallas.block_spec = #pallas.block_spec
 
 // -----
 
-// expected-error @+1 {{argument #0 has no pallas.block_spec; attach the launch spec first}}
-pallas.kernel @k(%x: !pallas.ref<8xf32>)
-    attributes {pallas.launch = #pallas.launch<symbol = "k", grid = [4]>} {
-  pallas.return
-}
-
-// -----
-
 // expected-error @+1 {{argument #0 must be a ref}}
 pallas.kernel @k(%s: !pallas.semaphore {pallas.block_spec = #pallas.block_spec<prefetch "s", shape = [], block = []>})
     attributes {pallas.launch = #pallas.launch<symbol = "k", grid = [4]>} {

@@ -16,14 +16,6 @@ pallas.kernel @k(%x: !pallas.ref<8xf32> {pallas.block_spec = #pallas.block_spec<
 
 // -----
 
-// expected-error @+1 {{argument #0 has no pallas.block_spec; attach the launch spec first}}
-pallas.kernel @k(%x: !pallas.ref<8xf32>)
-    attributes {pallas.launch = #pallas.launch<symbol = "k", grid = [4]>} {
-  pallas.return
-}
-
-// -----
-
 // expected-error @+1 {{index function @nowhere not found}}
 pallas.kernel @k(%x: !pallas.ref<8xf32> {pallas.block_spec = #pallas.block_spec<input "x", shape = [32], block = [8], index_fn = @nowhere>})
     attributes {pallas.launch = #pallas.launch<symbol = "k", grid = [4]>} {

@@ -13,7 +13,8 @@ namespace mlir::pallas {
 /// lowerings use it for scf and other ops they pass through unchanged.
 LogicalResult
 cloneLoweringRegions(OpBuilder &b, Operation *op, IRMapping &values,
-                     function_ref<LogicalResult(Block &)> lowerBlock);
+                     function_ref<LogicalResult(Block &)> lowerBlock,
+                     function_ref<Type(Type)> convertType = nullptr);
 
 } // namespace mlir::pallas
 
