@@ -8,6 +8,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 using namespace mlir;
@@ -100,14 +101,18 @@ void mlir::pallas::addMlirArtifact(BackendResult &result,
   result.artifacts.push_back({std::move(filename), std::move(text), "mlir"});
 }
 
-void mlir::pallas::printIRIfAsked(PassManager &pm, const CompileOptions &options) {
-  if (!options.printIRAfterAll)
-    return;
-  pm.getContext()->disableMultithreading();
-  pm.enableIRPrinting([](Pass *, Operation *) { return false; },
-                      [](Pass *, Operation *) { return true; },
-                      /*printModuleScope=*/true,
-                      /*printAfterOnlyOnChange=*/false);
+LogicalResult mlir::pallas::runPasses(Operation *op, const CompileOptions &options,
+                                     function_ref<void(OpPassManager &)> build) {
+  PassManager pm(op->getContext(), op->getName().getStringRef());
+  if (options.printIRAfterAll) {
+    pm.getContext()->disableMultithreading();
+    pm.enableIRPrinting([](Pass *, Operation *) { return false; },
+                        [](Pass *, Operation *) { return true; },
+                        /*printModuleScope=*/true,
+                        /*printAfterOnlyOnChange=*/false);
+  }
+  build(pm);
+  return pm.run(op);
 }
 
 LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,

@@ -113,13 +113,12 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module,
     // pallas-stage-loads may stage blocks in.
     auto lowerTile = [&](int64_t ringBytes) -> FailureOr<OwningOpRef<ModuleOp>> {
       OwningOpRef<ModuleOp> copy = module.clone();
-      PassManager pm(ctx);
-      printIRIfAsked(pm, options);
       CudaPipelineOptions chipOptions;
       chipOptions.wgmma = wgmma;
       chipOptions.sharedBytes = ringBytes;
-      buildCudaPipeline(pm, chipOptions);
-      if (failed(pm.run(*copy)))
+      if (failed(runPasses(*copy, options, [&](OpPassManager &pm) {
+            buildCudaPipeline(pm, chipOptions);
+          })))
         return failure();
       return copy;
     };
@@ -169,18 +168,20 @@ LogicalResult mlir::pallas::emitCuda(ModuleOp module,
     gpuModule.setTargetsAttr(ArrayAttr::get(
         ctx, {NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda", chip,
                                         "+ptx80")}));
-    PassManager lower(ctx);
-    printIRIfAsked(lower, options);
-    if (failed(parsePassPipeline(
-            // convert-gpu-to-nvvm takes the math ops libdevice implements;
-            // convert-math-to-llvm the rest (trunc, absi, bit counts).
-            "gpu.module(convert-nvvm-to-llvm, convert-scf-to-cf, convert-gpu-to-nvvm, "
-            "convert-math-to-llvm, convert-vector-to-llvm, canonicalize, cse, "
-            "reconcile-unrealized-casts), "
-            "gpu-module-to-binary{format=isa toolkit=" + toolkit + "}",
-            lower, llvm::errs())))
+    // convert-gpu-to-nvvm takes the math ops libdevice implements;
+    // convert-math-to-llvm the rest (trunc, absi, bit counts).
+    std::string toPtx =
+        "gpu.module(convert-nvvm-to-llvm, convert-scf-to-cf, convert-gpu-to-nvvm, "
+        "convert-math-to-llvm, convert-vector-to-llvm, canonicalize, cse, "
+        "reconcile-unrealized-casts), "
+        "gpu-module-to-binary{format=isa toolkit=" + toolkit + "}";
+    LogicalResult parsed = success();
+    LogicalResult ran = runPasses(*chipModule, options, [&](OpPassManager &pm) {
+      parsed = parsePassPipeline(toPtx, pm, llvm::errs());
+    });
+    if (failed(parsed))
       return emitError(loc) << "internal error: bad NVVM pipeline", failure();
-    if (failed(lower.run(*chipModule)))
+    if (failed(ran))
       return failure();
     gpu::BinaryOp binary;
     chipModule->walk([&](gpu::BinaryOp op) { binary = op; });

@@ -201,14 +201,10 @@ LogicalResult mlir::pallas::emitHost(ModuleOp module,
                                      ArrayRef<TargetDescription> targets,
                                      const CompileOptions &options,
                                      BackendResult &result) {
-  const TargetDescription &target = targets.front();
-  MLIRContext *ctx = module.getContext();
-  Location loc = module.getLoc();
-  PassManager pm(ctx);
-  printIRIfAsked(pm, options);
-  buildHostPipeline(pm);
-  if (failed(pm.run(module)))
+  if (failed(runPasses(module, options, buildHostPipeline)))
     return failure();
+  const TargetDescription &target = targets.front();
+  Location loc = module.getLoc();
   std::string name = spec.name;
   addMlirArtifact(result, options, name + ".host.mlir", module);
 

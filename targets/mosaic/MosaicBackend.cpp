@@ -96,14 +96,13 @@ LogicalResult mlir::pallas::emitMosaic(ModuleOp module,
                                        ArrayRef<TargetDescription> targets,
                                        const CompileOptions &options,
                                        BackendResult &result) {
-  const TargetDescription &target = targets.front();
-  MLIRContext *ctx = module.getContext();
   // The TPU rules and the cost estimate read the kernel with its helper
   // functions inlined, as the pipeline will see it.
-  PassManager inliner(ctx);
-  inliner.addPass(createInlinerPass());
-  if (failed(inliner.run(module)))
+  if (failed(runPasses(module, options,
+                       [](OpPassManager &pm) { pm.addPass(createInlinerPass()); })))
     return failure();
+  const TargetDescription &target = targets.front();
+  MLIRContext *ctx = module.getContext();
   auto kernels = module.getOps<KernelOp>();
   if (kernels.empty())
     return emitError(module.getLoc()) << "no kernel to compile", failure();
@@ -114,10 +113,7 @@ LogicalResult mlir::pallas::emitMosaic(ModuleOp module,
   CostEstimate cost = estimateCost(kernel, spec);
   std::string kernelName = kernel.getSymName().str();
 
-  PassManager pm(ctx);
-  printIRIfAsked(pm, options);
-  buildMosaicPipeline(pm);
-  if (failed(pm.run(module)))
+  if (failed(runPasses(module, options, buildMosaicPipeline)))
     return failure();
   std::string name = spec.name;
   addMlirArtifact(result, options, name + ".mosaic.mlir", module);
@@ -126,9 +122,9 @@ LogicalResult mlir::pallas::emitMosaic(ModuleOp module,
   // accept them.
   bool allowed = ctx->allowsUnregisteredDialects();
   ctx->allowUnregisteredDialects(true);
-  PassManager serde(ctx);
-  serde.addPass(createMosaicSerialize({kStableMosaicVersion}));
-  LogicalResult serialized = serde.run(module);
+  LogicalResult serialized = runPasses(module, options, [](OpPassManager &pm) {
+    pm.addPass(createMosaicSerialize({kStableMosaicVersion}));
+  });
   ctx->allowUnregisteredDialects(allowed);
   if (failed(serialized))
     return failure();

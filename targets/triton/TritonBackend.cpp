@@ -122,13 +122,9 @@ LogicalResult mlir::pallas::emitTriton(ModuleOp module,
                                        ArrayRef<TargetDescription> targets,
                                        const CompileOptions &options,
                                        BackendResult &result) {
-  const TargetDescription &target = targets.front();
-  MLIRContext *ctx = module.getContext();
-  PassManager pm(ctx);
-  printIRIfAsked(pm, options);
-  buildTritonPipeline(pm);
-  if (failed(pm.run(module)))
+  if (failed(runPasses(module, options, buildTritonPipeline)))
     return failure();
+  const TargetDescription &target = targets.front();
   addMlirArtifact(result, options, spec.name + ".triton.mlir", module);
   // The launch rides on the tt.func; Triton does not read it.
   SmallVector<int64_t> grid{1, 1, 1};

@@ -42,10 +42,11 @@ struct BackendResult {
 void addMlirArtifact(BackendResult &result, const CompileOptions &options,
                      std::string filename, Operation *op);
 
-/// Prints the whole module after every pass of `pm` when
-/// --print-ir-after-all asks for it (the context runs single-threaded
-/// then, so that the dumps come in order).
-void printIRIfAsked(mlir::PassManager &pm, const CompileOptions &options);
+/// Runs the passes `build` adds on `op`, printing the whole module after
+/// every pass when --print-ir-after-all asks for it (the context runs
+/// single-threaded then, so that the dumps come in order).
+LogicalResult runPasses(Operation *op, const CompileOptions &options,
+                        function_ref<void(OpPassManager &)> build);
 
 /// Parses, checks, expands and lowers the kernel for the requested target,
 /// collecting every artifact (manifest included) in memory. Diagnostics go
