@@ -2,6 +2,7 @@
 #include "pallas/Driver/Compile.h"
 
 #include "pallas/Driver/Backend.h"
+#include "pallas/Driver/Registration.h"
 
 #include "pallas/Spec/LaunchAttributes.h"
 #include "pallas/Spec/SpecChecker.h"
@@ -113,6 +114,17 @@ LogicalResult mlir::pallas::runPasses(Operation *op, const CompileOptions &optio
   }
   build(pm);
   return pm.run(op);
+}
+
+LogicalResult mlir::pallas::compileWithDiagnostics(const CompileOptions &options,
+                                                  std::vector<Artifact> &artifacts) {
+  DialectRegistry registry;
+  registerPallasDialects(registry);
+  registerAllPallasPasses();
+  MLIRContext ctx(registry);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
+  return compile(ctx, sourceMgr, options, artifacts);
 }
 
 LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,

@@ -26,6 +26,14 @@ std::pair<unsigned, unsigned> JsonLocator::here() {
   return {line, static_cast<unsigned>(pos - lineStart + 1)};
 }
 
+void JsonLocator::skipSeparator() {
+  skipSpace();
+  if (pos < text.size() && text[pos] == ',') {
+    ++pos;
+    skipSpace();
+  }
+}
+
 void JsonLocator::skipSpace() {
   while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\n' ||
                                text[pos] == '\t' || text[pos] == '\r'))
@@ -91,11 +99,7 @@ void JsonLocator::scanValue(const std::string &path, unsigned depth) {
       ++pos; // ':'
       skipSpace();
       scanValue(path.empty() ? key : path + "." + key, depth + 1);
-      skipSpace();
-      if (pos < text.size() && text[pos] == ',') {
-        ++pos;
-        skipSpace();
-      }
+      skipSeparator();
     }
     ++pos;
     return;
@@ -105,11 +109,7 @@ void JsonLocator::scanValue(const std::string &path, unsigned depth) {
     skipSpace();
     for (unsigned i = 0; pos < text.size() && text[pos] != ']'; ++i) {
       scanValue(path + "[" + std::to_string(i) + "]", depth + 1);
-      skipSpace();
-      if (pos < text.size() && text[pos] == ',') {
-        ++pos;
-        skipSpace();
-      }
+      skipSeparator();
     }
     ++pos;
     return;

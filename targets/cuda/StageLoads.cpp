@@ -122,22 +122,31 @@ bool stageable(tt::LoadOp load, scf::ForOp loop) {
   return !other || matchPattern(other, m_AnyZeroFloat()) || matchPattern(other, m_Zero());
 }
 
+/// The loads of `loop`'s body that `accept` takes and whose addresses and
+/// masks can be computed ahead (collectSlice), with the ops computing them.
+void collectLoadsAhead(scf::ForOp loop, function_ref<bool(tt::LoadOp)> accept,
+                       SmallVectorImpl<tt::LoadOp> &loads,
+                       SetVector<Operation *> &slice) {
+  for (Operation &op : *loop.getBody()) {
+    auto load = dyn_cast<tt::LoadOp>(op);
+    SetVector<Operation *> s;
+    if (!load || !accept(load) || !collectSlice(loop, load->getOperands(), s))
+      continue;
+    loads.push_back(load);
+    slice.insert(s.begin(), s.end());
+  }
+}
+
 /// Stages the dot operands of `loop` in shared-memory rings of `stages`
 /// buffers (fewer when they would take more than `smemBudget` bytes).
 /// Returns the new loop, or `loop` when nothing was staged.
 scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget) {
   SmallVector<tt::LoadOp> loads;
   SetVector<Operation *> slice;
+  collectLoadsAhead(
+      loop, [&](tt::LoadOp load) { return stageable(load, loop); }, loads, slice);
   int64_t slotBytes = 0;
-  for (Operation &op : *loop.getBody()) {
-    auto load = dyn_cast<tt::LoadOp>(op);
-    if (!load || !stageable(load, loop))
-      continue;
-    SetVector<Operation *> s;
-    if (!collectSlice(loop, load->getOperands(), s))
-      continue;
-    loads.push_back(load);
-    slice.insert(s.begin(), s.end());
+  for (tt::LoadOp load : loads) {
     // A buffer is laid out as the dot reading it wants (DotOperands.cpp).
     OpOperand &use = *load->getUses().begin();
     slotBytes += dotOperandLayout(cast<tt::DotOp>(use.getOwner()), use.getOperandNumber()).bytes;
@@ -227,16 +236,12 @@ void pipeline(scf::ForOp loop, int64_t threads, int64_t registerBudget) {
     return;
   SmallVector<tt::LoadOp> loads;
   SetVector<Operation *> slice;
-  for (Operation &op : *loop.getBody()) {
-    auto load = dyn_cast<tt::LoadOp>(op);
-    if (!load || load.getIsVolatile() || !isa<RankedTensorType>(load.getType()))
-      continue;
-    SetVector<Operation *> s;
-    if (!collectSlice(loop, load->getOperands(), s))
-      continue;
-    loads.push_back(load);
-    slice.insert(s.begin(), s.end());
-  }
+  collectLoadsAhead(
+      loop,
+      [](tt::LoadOp load) {
+        return !load.getIsVolatile() && isa<RankedTensorType>(load.getType());
+      },
+      loads, slice);
   if (loads.empty())
     return;
   // Two blocks of each load live at once: leave loops alone whose blocks

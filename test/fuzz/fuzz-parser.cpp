@@ -6,7 +6,7 @@
 // target must never crash, abort or hang.
 //
 //===----------------------------------------------------------------------===//
-#include "pallas/Driver/Registration.h"
+#include "FuzzContext.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -30,20 +30,8 @@ extern "C" const char *__asan_default_options() {
   return "allow_user_poisoning=0";
 }
 
-/// One context for all inputs: creating one and loading dialects is most of
-/// the cost of an input otherwise. Inputs only add uniqued types, attributes
-/// and locations to it.
-static MLIRContext &context() {
-  static MLIRContext *ctx = [] {
-    DialectRegistry registry;
-    pallas::registerPallasDialects(registry);
-    return new MLIRContext(registry, MLIRContext::Threading::DISABLED);
-  }();
-  return *ctx;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  MLIRContext &ctx = context();
+  MLIRContext &ctx = fuzzContext();
   ScopedDiagnosticHandler swallow(&ctx, [](Diagnostic &) { return success(); });
 
   // The MLIR lexer expects a null terminator after the buffer, as files

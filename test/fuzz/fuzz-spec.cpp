@@ -7,7 +7,7 @@
 // never crash, abort or hang.
 //
 //===----------------------------------------------------------------------===//
-#include "pallas/Driver/Registration.h"
+#include "FuzzContext.h"
 #include "pallas/Spec/LaunchAttributes.h"
 #include "pallas/Spec/LaunchSpec.h"
 #include "pallas/Spec/SpecChecker.h"
@@ -97,22 +97,12 @@ pallas.kernel @scale(%x: !pallas.ref<8xf32>, %w: !pallas.ref<8xf32>, %o: !pallas
 }
 )mlir";
 
-/// One context and one parsed module for all inputs: loading the dialects
-/// and parsing would be most of the cost of an input otherwise. Specs only
-/// add uniqued attributes and locations to the context.
-static MLIRContext &context() {
-  static MLIRContext *ctx = [] {
-    DialectRegistry registry;
-    pallas::registerPallasDialects(registry);
-    return new MLIRContext(registry, MLIRContext::Threading::DISABLED);
-  }();
-  return *ctx;
-}
-
+/// One parsed module for all inputs (parsing would be most of the cost of
+/// an input otherwise).
 static ModuleOp kernels() {
   static ModuleOp module = [] {
     OwningOpRef<ModuleOp> m =
-        parseSourceString<ModuleOp>(kKernels, &context(), "kernels.mlir");
+        parseSourceString<ModuleOp>(kKernels, &fuzzContext(), "kernels.mlir");
     if (!m) {
       llvm::errs() << "fuzz-spec: the fixed kernels do not parse\n";
       std::abort();
@@ -123,7 +113,7 @@ static ModuleOp kernels() {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  MLIRContext &ctx = context();
+  MLIRContext &ctx = fuzzContext();
   ModuleOp module = kernels();
   ScopedDiagnosticHandler swallow(&ctx, [](Diagnostic &) { return success(); });
 

@@ -43,14 +43,8 @@ int main(int argc, char **argv) {
   if (std::optional<int> code = pallas_rt::parseCommandLine(app, argc, argv, "pallas-run"))
     return *code;
 
-  DialectRegistry registry;
-  registerPallasDialects(registry);
-  registerAllPallasPasses();
-  MLIRContext ctx(registry);
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
   std::vector<Artifact> artifacts;
-  if (failed(compile(ctx, sourceMgr, options, artifacts)))
+  if (failed(compileWithDiagnostics(options, artifacts)))
     return 1;
 
   SmallString<128> dir;

@@ -87,14 +87,8 @@ int main(int argc, char **argv) {
   if (outDir.empty())
     return usage("no output directory given (-o)");
 
-  DialectRegistry registry;
-  registerPallasDialects(registry);
-  registerAllPallasPasses();
-  MLIRContext ctx(registry);
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
   std::vector<Artifact> artifacts;
-  if (failed(compile(ctx, sourceMgr, options, artifacts)))
+  if (failed(compileWithDiagnostics(options, artifacts)))
     return 1;
   if (failed(writeArtifacts(outDir, artifacts, llvm::errs())))
     return 1;

@@ -37,6 +37,12 @@ struct BackendResult {
   nlohmann::json launch = nlohmann::json::object();
 };
 
+/// compile() in a fresh context that knows every dialect and pass pallasc
+/// uses, its diagnostics printed to stderr with the source lines quoted:
+/// what the command-line tools run.
+LogicalResult compileWithDiagnostics(const CompileOptions &options,
+                                     std::vector<Artifact> &artifacts);
+
 /// With `--emit mlir`, adds `op` printed as MLIR text (what `pallas-opt`
 /// prints) to the artifacts as `filename`.
 void addMlirArtifact(BackendResult &result, const CompileOptions &options,

@@ -27,6 +27,8 @@ private:
   /// Moves past the value at `pos` without recording anything.
   void skipValue();
   void skipSpace();
+  /// Space, then a ',' between members or elements and the space after it.
+  void skipSeparator();
   void scanString();
   void scanScalar();
   std::pair<unsigned, unsigned> here();
