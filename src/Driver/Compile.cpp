@@ -198,7 +198,7 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
   BackendResult result;
   addMlirArtifact(result, options, spec->name + ".launch.mlir", *module);
   LogicalResult emitted =
-      backendFor(target.kind)(*module, expanded, targets, options, result);
+      backendFor(target.kind)({*module, expanded, targets, options}, result);
   if (failed(emitted))
     return failure();
   Artifact manifest = buildManifest(*spec, expanded, target, result);

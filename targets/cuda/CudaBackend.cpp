@@ -73,11 +73,11 @@ static LogicalResult runPtxas(Location loc, StringRef ptxas, StringRef chip,
   return success();
 }
 
-LogicalResult mlir::pallas::emitCuda(ModuleOp module,
-                                     const LaunchSpec &spec,
-                                     ArrayRef<TargetDescription> targets,
-                                     const CompileOptions &options,
-                                     BackendResult &result) {
+LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &result) {
+  ModuleOp module = in.module;
+  const LaunchSpec &spec = in.spec;
+  ArrayRef<TargetDescription> targets = in.targets;
+  const CompileOptions &options = in.options;
   MLIRContext *ctx = module.getContext();
   Location loc = module.getLoc();
   for (auto k : module.getOps<KernelOp>())

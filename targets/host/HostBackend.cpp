@@ -196,11 +196,8 @@ static FailureOr<std::string> linkShared(StringRef object, Location loc) {
   return (*so)->getBuffer().str();
 }
 
-LogicalResult mlir::pallas::emitHost(ModuleOp module,
-                                     const LaunchSpec &spec,
-                                     ArrayRef<TargetDescription> targets,
-                                     const CompileOptions &options,
-                                     BackendResult &result) {
+LogicalResult mlir::pallas::emitHost(const BackendInput &in, BackendResult &result) {
+  auto [module, spec, targets, options] = in;
   if (failed(runPasses(module, options, buildHostPipeline)))
     return failure();
   const TargetDescription &target = targets.front();

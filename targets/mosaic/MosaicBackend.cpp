@@ -91,11 +91,8 @@ static CostEstimate estimateCost(KernelOp kernel, const LaunchSpec &spec) {
   return c;
 }
 
-LogicalResult mlir::pallas::emitMosaic(ModuleOp module,
-                                       const LaunchSpec &spec,
-                                       ArrayRef<TargetDescription> targets,
-                                       const CompileOptions &options,
-                                       BackendResult &result) {
+LogicalResult mlir::pallas::emitMosaic(const BackendInput &in, BackendResult &result) {
+  auto [module, spec, targets, options] = in;
   // The TPU rules and the cost estimate read the kernel with its helper
   // functions inlined, as the pipeline will see it.
   if (failed(runPasses(module, options,

@@ -75,10 +75,15 @@ private:
   LogicalResult lowerForWithScratch(scf::ForOp op, ArrayRef<Value> written);
   SmallVector<Value> scratchWrittenIn(Operation *op);
 
-  /// Pointers and in-bounds mask of an indexed access.
+  /// An indexed access: a tensor of pointers, the mask of those inside
+  /// the array, the accessed shape and the element type.
+  struct Access {
+    Value ptrs, mask;
+    SmallVector<int64_t> shape;
+    Type elementType;
+  };
   LogicalResult access(Operation *op, Value ref, ArrayRef<int64_t> encoded,
-                       ValueRange indices, Value &ptrs, Value &mask,
-                       SmallVector<int64_t> &shape, Type &elementType);
+                       ValueRange indices, Access &out);
   LogicalResult lowerLoad(LoadOp op);
   LogicalResult lowerWrite(Operation *op, Value ref, ArrayRef<int64_t> encoded,
                            ValueRange indices, Value value, Value userMask,
@@ -403,9 +408,8 @@ LogicalResult TritonLowering::lowerRefSlice(RefSliceOp op) {
 
 LogicalResult TritonLowering::access(Operation *op, Value ref,
                                      ArrayRef<int64_t> encoded,
-                                     ValueRange indices, Value &ptrs,
-                                     Value &mask, SmallVector<int64_t> &shape,
-                                     Type &elementType) {
+                                     ValueRange indices, Access &out) {
+  auto &[ptrs, mask, shape, elementType] = out;
   auto it = views.find(ref);
   if (it == views.end())
     return op->emitOpError("accesses a ref the triton target cannot trace to an array");
@@ -507,12 +511,10 @@ LogicalResult TritonLowering::access(Operation *op, Value ref,
 LogicalResult TritonLowering::lowerLoad(LoadOp op) {
   if (scratch.count(op.getRef()))
     return lowerScratchAccess(op);
-  Value ptrs, mask;
-  SmallVector<int64_t> shape;
-  Type elt;
-  if (failed(access(op, op.getRef(), op.getIndexers(), op.getIndices(), ptrs,
-                    mask, shape, elt)))
+  Access a;
+  if (failed(access(op, op.getRef(), op.getIndexers(), op.getIndices(), a)))
     return failure();
+  auto &[ptrs, mask, shape, elt] = a;
   if (op.getMask())
     mask = arith::AndIOp::create(b, loc, mask, values.lookup(op.getMask()));
   Type type = op.getResult().getType();
@@ -545,11 +547,10 @@ LogicalResult TritonLowering::lowerWrite(Operation *op, Value ref,
                                          bool returnsOld) {
   if (scratch.count(ref))
     return lowerScratchAccess(op);
-  Value ptrs, mask;
-  SmallVector<int64_t> shape;
-  Type elt;
-  if (failed(access(op, ref, encoded, indices, ptrs, mask, shape, elt)))
+  Access a;
+  if (failed(access(op, ref, encoded, indices, a)))
     return failure();
+  auto &[ptrs, mask, shape, elt] = a;
   if (userMask)
     mask = arith::AndIOp::create(b, loc, mask, values.lookup(userMask));
   Value v = values.lookup(value);
@@ -580,12 +581,10 @@ LogicalResult TritonLowering::lowerAtomicCAS(AtomicCASOp op) {
   if (isa<RankedTensorType>(op.getValue().getType()))
     return op.emitOpError("the triton target supports compare-and-swap on "
                           "one element at a time");
-  Value ptr, mask;
-  SmallVector<int64_t> shape;
-  Type elt;
-  if (failed(access(op, op.getRef(), op.getIndexers(), op.getIndices(), ptr,
-                    mask, shape, elt)))
+  Access a;
+  if (failed(access(op, op.getRef(), op.getIndexers(), op.getIndices(), a)))
     return failure();
+  auto &[ptr, mask, shape, elt] = a;
   Value cmp = values.lookup(op.getCmp()), val = values.lookup(op.getValue());
   auto guard = scf::IfOp::create(b, loc, TypeRange{elt}, mask, /*withElseRegion=*/true);
   {

@@ -117,11 +117,8 @@ static std::string headerText(const LaunchSpec &spec, ArrayRef<int64_t> grid) {
   return s;
 }
 
-LogicalResult mlir::pallas::emitTriton(ModuleOp module,
-                                       const LaunchSpec &spec,
-                                       ArrayRef<TargetDescription> targets,
-                                       const CompileOptions &options,
-                                       BackendResult &result) {
+LogicalResult mlir::pallas::emitTriton(const BackendInput &in, BackendResult &result) {
+  auto [module, spec, targets, options] = in;
   if (failed(runPasses(module, options, buildTritonPipeline)))
     return failure();
   const TargetDescription &target = targets.front();

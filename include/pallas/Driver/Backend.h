@@ -13,25 +13,28 @@
 
 namespace mlir::pallas {
 
-/// Lowers `module` for `targets` (one target, or several CUDA chips) and
-/// collects the artifacts and the manifest's `launch` entry in `result`.
-using Backend = LogicalResult (*)(ModuleOp module, const LaunchSpec &spec,
-                                  ArrayRef<TargetDescription> targets,
-                                  const CompileOptions &options,
-                                  BackendResult &result);
+/// What the driver hands a backend: the module whose kernel carries its
+/// launch, the (vmap-applied) spec that the artifacts' descriptions quote,
+/// the targets (one, or several CUDA chips) and the options.
+struct BackendInput {
+  ModuleOp module;
+  const LaunchSpec &spec;
+  ArrayRef<TargetDescription> targets;
+  const CompileOptions &options;
+};
+
+/// Lowers the module and collects the artifacts and the manifest's
+/// `launch` entry in `result`.
+using Backend = LogicalResult (*)(const BackendInput &in, BackendResult &result);
 
 /// The backend of a target kind.
 Backend backendFor(TargetKind kind);
 
 /// The backends, one per target folder.
-LogicalResult emitHost(ModuleOp, const LaunchSpec &, ArrayRef<TargetDescription>,
-                       const CompileOptions &, BackendResult &);
-LogicalResult emitTriton(ModuleOp, const LaunchSpec &, ArrayRef<TargetDescription>,
-                         const CompileOptions &, BackendResult &);
-LogicalResult emitCuda(ModuleOp, const LaunchSpec &, ArrayRef<TargetDescription>,
-                       const CompileOptions &, BackendResult &);
-LogicalResult emitMosaic(ModuleOp, const LaunchSpec &, ArrayRef<TargetDescription>,
-                         const CompileOptions &, BackendResult &);
+LogicalResult emitHost(const BackendInput &in, BackendResult &result);
+LogicalResult emitTriton(const BackendInput &in, BackendResult &result);
+LogicalResult emitCuda(const BackendInput &in, BackendResult &result);
+LogicalResult emitMosaic(const BackendInput &in, BackendResult &result);
 
 } // namespace mlir::pallas
 
