@@ -178,26 +178,30 @@ LogicalResult BodyLowering::lowerOp(Operation *op) {
     refs[r.getResult()] = v;
     return success();
   }
-  if (auto c = dyn_cast<AsyncCopyOp>(op)) {
-    FailureOr<Value> src = view(op, c.getSrc(), c.getSrcIndexers(),
-                                c.getSrcIndices(), /*squeeze=*/true, nullptr);
-    FailureOr<Value> dst = view(op, c.getDst(), c.getDstIndexers(),
-                                c.getDstIndices(), /*squeeze=*/true, nullptr);
+  // The source and destination windows of a DMA (start or wait).
+  auto dmaEnds = [&](auto dma) -> FailureOr<std::pair<Value, Value>> {
+    FailureOr<Value> src = view(op, dma.getSrc(), dma.getSrcIndexers(),
+                                dma.getSrcIndices(), /*squeeze=*/true, nullptr);
+    FailureOr<Value> dst = view(op, dma.getDst(), dma.getDstIndexers(),
+                                dma.getDstIndices(), /*squeeze=*/true, nullptr);
     if (failed(src) || failed(dst))
       return failure();
-    tpu::EnqueueDMAOp::create(b, loc, *src, Value(), *dst,
+    return std::make_pair(*src, *dst);
+  };
+  if (auto c = dyn_cast<AsyncCopyOp>(op)) {
+    FailureOr<std::pair<Value, Value>> ends = dmaEnds(c);
+    if (failed(ends))
+      return failure();
+    tpu::EnqueueDMAOp::create(b, loc, ends->first, Value(), ends->second,
                               values.lookup(c.getSem()), Value(), Value(),
                               b.getI32IntegerAttr(0), b.getBoolAttr(false));
     return success();
   }
   if (auto w = dyn_cast<DMAWaitOp>(op)) {
-    FailureOr<Value> src = view(op, w.getSrc(), w.getSrcIndexers(),
-                                w.getSrcIndices(), /*squeeze=*/true, nullptr);
-    FailureOr<Value> dst = view(op, w.getDst(), w.getDstIndexers(),
-                                w.getDstIndices(), /*squeeze=*/true, nullptr);
-    if (failed(src) || failed(dst))
+    FailureOr<std::pair<Value, Value>> ends = dmaEnds(w);
+    if (failed(ends))
       return failure();
-    tpu::WaitDMA2Op::create(b, loc, values.lookup(w.getSem()), *src, *dst,
+    tpu::WaitDMA2Op::create(b, loc, values.lookup(w.getSem()), ends->first, ends->second,
                             Value(), Value(), b.getBoolAttr(false));
     return success();
   }
@@ -388,29 +392,45 @@ LogicalResult BodyLowering::access(Operation *op, Value ref,
   return success();
 }
 
-FailureOr<Value> BodyLowering::load(Operation *op, Value ref,
-                                    ArrayRef<int64_t> encoded,
-                                    ValueRange indices, Type resultType) {
+FailureOr<BodyLowering::Window> BodyLowering::window(Operation *op, Value ref,
+                                                     ArrayRef<int64_t> encoded,
+                                                     ValueRange indices) {
   SmallVector<DimAccess> dims;
   if (failed(access(op, ref, encoded, indices, dims)))
     return failure();
   Location loc = op->getLoc();
-  Value memref = refs[ref].memref;
-  auto memrefType = cast<MemRefType>(memref.getType());
-  SmallVector<Value> starts;
-  SmallVector<int64_t> sizes;
+  Window w;
+  w.memref = refs[ref].memref;
   for (const DimAccess &d : dims) {
-    starts.push_back(d.start ? toIndex(loc, d.start) : indexConst(loc, d.constant));
-    sizes.push_back(d.size);
+    w.starts.push_back(d.start ? toIndex(loc, d.start) : indexConst(loc, d.constant));
+    w.sizes.push_back(d.size);
   }
+  return w;
+}
+
+/// Rank-0 memrefs and SMEM hold scalars (memref.load/store), the rest
+/// vectors.
+static bool holdsScalars(MemRefType type) {
+  return type.getRank() == 0 ||
+         cast<tpu::MemorySpaceAttr>(type.getMemorySpace()).getValue() ==
+             tpu::MemorySpace::smem;
+}
+
+FailureOr<Value> BodyLowering::load(Operation *op, Value ref,
+                                    ArrayRef<int64_t> encoded,
+                                    ValueRange indices, Type resultType) {
+  FailureOr<Window> w = window(op, ref, encoded, indices);
+  if (failed(w))
+    return failure();
+  Location loc = op->getLoc();
+  auto [memref, starts, sizes] = *w;
+  auto memrefType = cast<MemRefType>(memref.getType());
   Type element = memrefType.getElementType();
   if (isa<SemaphoreType, DMASemaphoreType>(resultType))
     return view(op, ref, encoded, indices, /*squeeze=*/true, nullptr);
   if (!isa<RankedTensorType>(resultType)) {
     // A scalar: memref.load from SMEM, a one-element vector elsewhere.
-    if (memrefType.getRank() == 0 ||
-        cast<tpu::MemorySpaceAttr>(memrefType.getMemorySpace()).getValue() ==
-            tpu::MemorySpace::smem)
+    if (holdsScalars(memrefType))
       return memref::LoadOp::create(b, loc, memref, starts).getResult();
     Value one = vector::LoadOp::create(b, loc, VectorType::get(sizes, element),
                                        memref, starts, BoolAttr(), IntegerAttr());
@@ -426,22 +446,14 @@ FailureOr<Value> BodyLowering::load(Operation *op, Value ref,
 LogicalResult BodyLowering::store(Operation *op, Value ref,
                                   ArrayRef<int64_t> encoded, ValueRange indices,
                                   Value value) {
-  SmallVector<DimAccess> dims;
-  if (failed(access(op, ref, encoded, indices, dims)))
+  FailureOr<Window> w = window(op, ref, encoded, indices);
+  if (failed(w))
     return failure();
   Location loc = op->getLoc();
-  Value memref = refs[ref].memref;
+  auto [memref, starts, sizes] = *w;
   auto memrefType = cast<MemRefType>(memref.getType());
-  SmallVector<Value> starts;
-  SmallVector<int64_t> sizes;
-  for (const DimAccess &d : dims) {
-    starts.push_back(d.start ? toIndex(loc, d.start) : indexConst(loc, d.constant));
-    sizes.push_back(d.size);
-  }
   if (!isa<VectorType>(value.getType())) {
-    if (memrefType.getRank() == 0 ||
-        cast<tpu::MemorySpaceAttr>(memrefType.getMemorySpace()).getValue() ==
-            tpu::MemorySpace::smem) {
+    if (holdsScalars(memrefType)) {
       memref::StoreOp::create(b, loc, value, memref, starts);
       return success();
     }

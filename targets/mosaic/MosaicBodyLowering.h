@@ -56,6 +56,15 @@ private:
   LogicalResult lowerConstant(arith::ConstantOp op);
   LogicalResult access(Operation *op, Value ref, ArrayRef<int64_t> encoded,
                        ValueRange indices, SmallVectorImpl<DimAccess> &dims);
+  /// The memref an access reads or writes and the window of it (start and
+  /// size per memref dim).
+  struct Window {
+    Value memref;
+    SmallVector<Value> starts;
+    SmallVector<int64_t> sizes;
+  };
+  FailureOr<Window> window(Operation *op, Value ref, ArrayRef<int64_t> encoded,
+                           ValueRange indices);
   FailureOr<Value> load(Operation *op, Value ref, ArrayRef<int64_t> encoded,
                         ValueRange indices, Type resultType);
   LogicalResult store(Operation *op, Value ref, ArrayRef<int64_t> encoded,
