@@ -6,6 +6,7 @@
 // CUresult of the first failing call.
 //
 //===----------------------------------------------------------------------===//
+#include "pallas/Driver/CHeader.h"
 #include "CudaHeader.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -40,10 +41,7 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
      << " * Include it in one source file; link with -lcuda -lpthread.\n"
      << " *\n * Parameters, in spec order (device pointers to row-major arrays):\n";
   auto describe = [&](const SpecOperand &op, llvm::StringRef role) {
-    os << " *   " << op.name << ": " << op.dtype << "[";
-    for (size_t i = 0; i < op.shape.size(); ++i)
-      os << (i ? ", " : "") << op.shape[i];
-    os << "] " << role << "\n";
+    cheader::describeArray(os, op, role);
     params.push_back(op.name);
   };
   for (size_t i = 0; i < spec.inputs.size(); ++i)
@@ -54,9 +52,7 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
     describe(spec.outputs[i],
              alias ? "output (aliases input " + std::to_string(*alias) + ")" : "output");
   }
-  os << " */\n#ifndef " << guard << "\n#define " << guard << "\n\n"
-     << "#include <cuda.h>\n#include <pthread.h>\n\n"
-     << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+  cheader::open(os, guard, {"cuda.h", "pthread.h"});
   os << "#define " << n << "_GRID_X " << launch.grid[0] << "u\n"
      << "#define " << n << "_GRID_Y " << launch.grid[1] << "u\n"
      << "#define " << n << "_GRID_Z " << launch.grid[2] << "u\n"
@@ -88,14 +84,9 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
      << "  int i, major = 0, minor = 0;\n  const void *image;\n"
      << "  CUresult r = cuCtxGetCurrent(&context);\n"
      << "  if (r != CUDA_SUCCESS) return r;\n"
-     << "  if (!context) return CUDA_ERROR_INVALID_CONTEXT;\n"
-     << "  pthread_mutex_lock(&" << n << "_state.lock);\n"
-     << "  for (i = 0; i < " << n << "_state.count; ++i)\n"
-     << "    if (" << n << "_state.loaded[i].context == context) {\n"
-     << "      *function = " << n << "_state.loaded[i].function;\n"
-     << "      pthread_mutex_unlock(&" << n << "_state.lock);\n"
-     << "      return CUDA_SUCCESS;\n    }\n"
-     << "  r = cuCtxGetDevice(&device);\n"
+     << "  if (!context) return CUDA_ERROR_INVALID_CONTEXT;\n";
+  cheader::cudaLookupLoaded(os, n);
+  os << "  r = cuCtxGetDevice(&device);\n"
      << "  if (r == CUDA_SUCCESS)\n"
      << "    r = cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);\n"
      << "  if (r == CUDA_SUCCESS)\n"
@@ -110,27 +101,11 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
      << "      r = cuModuleGetFunction(function, module, \"" << launch.function << "\");\n"
      << "      if (r == CUDA_SUCCESS && " << n << "_SHARED_BYTES > 49152u)\n"
      << "        r = cuFuncSetAttribute(*function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,\n"
-     << "                               (int)" << n << "_SHARED_BYTES);\n"
-     << "      if (r == CUDA_SUCCESS) {\n"
-     << "        " << n << "_state.loaded[" << n << "_state.count].context = context;\n"
-     << "        " << n << "_state.loaded[" << n << "_state.count].module = module;\n"
-     << "        " << n << "_state.loaded[" << n << "_state.count].function = *function;\n"
-     << "        ++" << n << "_state.count;\n"
-     << "      } else {\n        cuModuleUnload(module);\n      }\n    }\n  }\n"
+     << "                               (int)" << n << "_SHARED_BYTES);\n";
+  cheader::cudaRecordLoaded(os, n, "      ");
+  os << "    }\n  }\n"
      << "  pthread_mutex_unlock(&" << n << "_state.lock);\n  return r;\n}\n\n";
-  os << "/* Unloads the module from every context that loaded it. */\n"
-     << "static inline CUresult " << n << "_unload(void) {\n"
-     << "  CUresult result = CUDA_SUCCESS, r;\n  int i;\n"
-     << "  pthread_mutex_lock(&" << n << "_state.lock);\n"
-     << "  for (i = 0; i < " << n << "_state.count; ++i) {\n"
-     << "    CUcontext previous;\n"
-     << "    r = cuCtxPushCurrent(" << n << "_state.loaded[i].context);\n"
-     << "    if (r == CUDA_SUCCESS) {\n"
-     << "      r = cuModuleUnload(" << n << "_state.loaded[i].module);\n"
-     << "      cuCtxPopCurrent(&previous);\n    }\n"
-     << "    if (r != CUDA_SUCCESS) result = r;\n  }\n"
-     << "  " << n << "_state.count = 0;\n"
-     << "  pthread_mutex_unlock(&" << n << "_state.lock);\n  return result;\n}\n\n";
+  cheader::cudaUnload(os, n, /*forgetImage=*/false);
   os << "/* Launches the whole grid on `stream` in the current context. */\n"
      << "static inline CUresult " << n << "(CUstream stream";
   for (const std::string &p : params)
@@ -144,7 +119,7 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
   os << "};\n  if (r != CUDA_SUCCESS) return r;\n"
      << "  return cuLaunchKernel(function, " << n << "_GRID_X, " << n << "_GRID_Y, " << n
      << "_GRID_Z,\n                        " << n << "_BLOCK_X, 1, 1, " << n
-     << "_SHARED_BYTES, stream, args, 0);\n}\n\n"
-     << "#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard << " */\n";
+     << "_SHARED_BYTES, stream, args, 0);\n}\n\n";
+  cheader::close(os, guard);
   return s;
 }

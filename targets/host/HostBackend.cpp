@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pallas/Driver/Backend.h"
+#include "pallas/Driver/CHeader.h"
 #include "pallas/Host/HostPasses.h"
 #include "pallas/Spec/LaunchAttributes.h"
 
@@ -94,10 +95,7 @@ static std::string headerText(const LaunchSpec &spec, int64_t workItems) {
      << ".so) and -lpthread.\n *\n * Parameters, in spec order (row-major "
         "arrays):\n";
   auto describe = [&](const SpecOperand &op, StringRef role, bool isConst) {
-    os << " *   " << op.name << ": " << op.dtype << "[";
-    for (auto [i, d] : llvm::enumerate(op.shape))
-      os << (i ? ", " : "") << d;
-    os << "] " << role << "\n";
+    cheader::describeArray(os, op, role);
     params.push_back({std::string(isConst ? "const " : "") + cType(op.elementType) +
                           " *" + op.name,
                       op.name});
@@ -110,9 +108,7 @@ static std::string headerText(const LaunchSpec &spec, int64_t workItems) {
     if (auto in = spec.aliasedInput(i))
       os << " *     (aliases input " << *in << ": pass the same pointer)\n";
   }
-  os << " */\n#ifndef " << guard << "\n#define " << guard << "\n\n"
-     << "#include <pthread.h>\n#include <stdint.h>\n#include <stdlib.h>\n"
-     << "#include <unistd.h>\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+  cheader::open(os, guard, {"pthread.h", "stdint.h", "stdlib.h", "unistd.h"});
   os << "/* Programs of the grid's leading parallel axes; the rest run in order "
         "inside each. */\n#define " << name << "_NUM_WORK_ITEMS " << workItems << "LL\n";
   os << "#define " << name << "_NUM_PARAMS " << params.size() << "\n\n";
@@ -161,8 +157,8 @@ static std::string headerText(const LaunchSpec &spec, int64_t workItems) {
      << "    if (started[t]) pthread_join(threads[t], 0);\n"
      << "    else " << name << "_worker(&slices[t]);\n"
      << "  }\n"
-     << "  return 0;\n}\n\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard
-     << " */\n";
+     << "  return 0;\n}\n\n";
+  cheader::close(os, guard);
   return s;
 }
 

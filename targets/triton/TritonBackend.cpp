@@ -1,5 +1,6 @@
 //===- TritonBackend.cpp - Triton IR, manifest and CUDA launch header -----===//
 #include "pallas/Driver/Backend.h"
+#include "pallas/Driver/CHeader.h"
 #include "pallas/Spec/LaunchAttributes.h"
 #include "pallas/Triton/ProgramGrid.h"
 #include "pallas/Triton/TritonPasses.h"
@@ -27,22 +28,18 @@ static std::string headerText(const LaunchSpec &spec, ArrayRef<int64_t> grid) {
      << " * Kernels whose metadata asks for global scratch are not supported.\n"
      << " *\n * Parameters, in spec order (device pointers to row-major arrays):\n";
   auto describe = [&](const SpecOperand &op, StringRef role) {
-    os << " *   " << op.name << ": " << op.dtype << "[";
-    for (auto [i, d] : llvm::enumerate(op.shape))
-      os << (i ? ", " : "") << d;
-    os << "] " << role << "\n";
+    cheader::describeArray(os, op, role);
     params.push_back(op.name);
   };
   for (const SpecOperand &op : spec.inputs)
     describe(op, "input");
   for (const SpecOperand &op : spec.outputs)
     describe(op, "output");
-  os << " */\n#ifndef " << guard << "\n#define " << guard << "\n\n#include <cuda.h>\n\n"
-     << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+  cheader::open(os, guard, {"cuda.h", "pthread.h"});
   os << "#define " << name << "_NUM_WARPS " << spec.numWarps << "\n";
   os << "#define " << name << "_GRID_X " << grid[0] << "\n#define " << name
      << "_GRID_Y " << grid[1] << "\n#define " << name << "_GRID_Z " << grid[2] << "\n\n";
-  os << "#include <pthread.h>\n\n#define " << name << "_MAX_CONTEXTS 16\n\n";
+  os << "#define " << name << "_MAX_CONTEXTS 16\n\n";
   os << "/* Per CUDA context: the module loaded from the registered cubin. State\n"
      << " * is per translation unit: include this header in one source file. */\n"
      << "static struct {\n  pthread_mutex_t lock;\n  const void *image;\n"
@@ -60,44 +57,23 @@ static std::string headerText(const LaunchSpec &spec, ArrayRef<int64_t> grid) {
      << "  " << name << "_state.shared_bytes = shared_bytes;\n"
      << "  pthread_mutex_unlock(&" << name << "_state.lock);\n"
      << "  return CUDA_SUCCESS;\n}\n\n";
-  os << "/* Unloads the module from every context that loaded it. */\n"
-     << "static inline CUresult " << name << "_unload(void) {\n"
-     << "  CUresult result = CUDA_SUCCESS, r;\n  int i;\n"
-     << "  pthread_mutex_lock(&" << name << "_state.lock);\n"
-     << "  for (i = 0; i < " << name << "_state.count; ++i) {\n"
-     << "    CUcontext previous;\n"
-     << "    r = cuCtxPushCurrent(" << name << "_state.loaded[i].context);\n"
-     << "    if (r == CUDA_SUCCESS) {\n"
-     << "      r = cuModuleUnload(" << name << "_state.loaded[i].module);\n"
-     << "      cuCtxPopCurrent(&previous);\n    }\n"
-     << "    if (r != CUDA_SUCCESS) result = r;\n  }\n"
-     << "  " << name << "_state.count = 0;\n  " << name << "_state.image = 0;\n"
-     << "  pthread_mutex_unlock(&" << name << "_state.lock);\n  return result;\n}\n\n";
+  cheader::cudaUnload(os, name, /*forgetImage=*/true);
   os << "/* The kernel in the current context, loading it there first if needed. */\n"
      << "static inline CUresult " << name << "_function(CUfunction *function) {\n"
      << "  CUcontext context;\n  CUmodule module;\n  CUresult r = cuCtxGetCurrent(&context);\n"
      << "  int i;\n  if (r != CUDA_SUCCESS) return r;\n"
-     << "  if (!context) return CUDA_ERROR_INVALID_CONTEXT;\n"
-     << "  pthread_mutex_lock(&" << name << "_state.lock);\n"
-     << "  for (i = 0; i < " << name << "_state.count; ++i)\n"
-     << "    if (" << name << "_state.loaded[i].context == context) {\n"
-     << "      *function = " << name << "_state.loaded[i].function;\n"
-     << "      pthread_mutex_unlock(&" << name << "_state.lock);\n"
-     << "      return CUDA_SUCCESS;\n    }\n"
-     << "  r = !" << name << "_state.image ? CUDA_ERROR_NOT_INITIALIZED\n"
+     << "  if (!context) return CUDA_ERROR_INVALID_CONTEXT;\n";
+  cheader::cudaLookupLoaded(os, name);
+  os << "  r = !" << name << "_state.image ? CUDA_ERROR_NOT_INITIALIZED\n"
      << "      : " << name << "_state.count == " << name << "_MAX_CONTEXTS ? CUDA_ERROR_OUT_OF_MEMORY\n"
      << "      : cuModuleLoadData(&module, " << name << "_state.image);\n"
      << "  if (r == CUDA_SUCCESS) {\n"
      << "    r = cuModuleGetFunction(function, module, \"" << name << "\");\n"
      << "    if (r == CUDA_SUCCESS && " << name << "_state.shared_bytes > 49152)\n"
      << "      r = cuFuncSetAttribute(*function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,\n"
-     << "                             (int)" << name << "_state.shared_bytes);\n"
-     << "    if (r == CUDA_SUCCESS) {\n"
-     << "      " << name << "_state.loaded[" << name << "_state.count].context = context;\n"
-     << "      " << name << "_state.loaded[" << name << "_state.count].module = module;\n"
-     << "      " << name << "_state.loaded[" << name << "_state.count].function = *function;\n"
-     << "      ++" << name << "_state.count;\n"
-     << "    } else {\n      cuModuleUnload(module);\n    }\n  }\n"
+     << "                             (int)" << name << "_state.shared_bytes);\n";
+  cheader::cudaRecordLoaded(os, name, "    ");
+  os << "  }\n"
      << "  pthread_mutex_unlock(&" << name << "_state.lock);\n  return r;\n}\n\n";
   os << "/* Launches the whole grid on `stream` (current context). Triton kernels\n"
      << " * take two hidden scratch pointers after the arrays; they are passed as\n"
@@ -112,8 +88,8 @@ static std::string headerText(const LaunchSpec &spec, ArrayRef<int64_t> grid) {
   os << "&scratch0, &scratch1};\n  if (r != CUDA_SUCCESS) return r;\n"
      << "  return cuLaunchKernel(function, " << name << "_GRID_X, " << name
      << "_GRID_Y, " << name << "_GRID_Z,\n                        32 * " << name
-     << "_NUM_WARPS, 1, 1, " << name << "_state.shared_bytes, stream, args, 0);\n}\n\n"
-     << "#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard << " */\n";
+     << "_NUM_WARPS, 1, 1, " << name << "_state.shared_bytes, stream, args, 0);\n}\n\n";
+  cheader::close(os, guard);
   return s;
 }
 

@@ -1,0 +1,41 @@
+//===- CHeader.h - pieces every C launch header shares ----------*- C++ -*-===//
+//
+// The host, CUDA and Triton targets each write a C99/C++ header that
+// launches the kernel. What they share is written here: the banner's line
+// per array, the include guard with C linkage, and, for the two headers
+// that load a module through the CUDA driver, the per-context table of
+// loaded modules (`NAME_state`), its lookup and `NAME_unload`.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PALLAS_DRIVER_CHEADER_H
+#define PALLAS_DRIVER_CHEADER_H
+
+#include "pallas/Spec/LaunchSpec.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::pallas::cheader {
+
+/// ` *   NAME: DTYPE[D0, D1] ROLE` in the banner.
+void describeArray(llvm::raw_ostream &os, const SpecOperand &op, StringRef role);
+
+/// Ends the banner, opens the include guard, includes `headers` and opens
+/// C linkage.
+void open(llvm::raw_ostream &os, StringRef guard, ArrayRef<StringRef> headers);
+/// Closes C linkage and the guard.
+void close(llvm::raw_ostream &os, StringRef guard);
+
+/// In `NAME_function`: returns the function already loaded in `context`
+/// (the table's lock held meanwhile).
+void cudaLookupLoaded(llvm::raw_ostream &os, StringRef name);
+/// In `NAME_function`, once `module` loaded: records it for `context`, or
+/// unloads it if getting the function failed. `indent`: of the enclosing
+/// block.
+void cudaRecordLoaded(llvm::raw_ostream &os, StringRef name, StringRef indent);
+/// `NAME_unload()`: unloads the module from every context that loaded it;
+/// `forgetImage` also drops the registered image.
+void cudaUnload(llvm::raw_ostream &os, StringRef name, bool forgetImage);
+
+} // namespace mlir::pallas::cheader
+
+#endif

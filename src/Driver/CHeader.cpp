@@ -1,0 +1,60 @@
+//===- CHeader.cpp - pieces every C launch header shares ------------------===//
+#include "pallas/Driver/CHeader.h"
+
+using namespace mlir;
+using namespace mlir::pallas;
+
+void cheader::describeArray(llvm::raw_ostream &os, const SpecOperand &op,
+                            StringRef role) {
+  os << " *   " << op.name << ": " << op.dtype << "[";
+  llvm::interleave(op.shape, os, ", ");
+  os << "] " << role << "\n";
+}
+
+void cheader::open(llvm::raw_ostream &os, StringRef guard,
+                   ArrayRef<StringRef> headers) {
+  os << " */\n#ifndef " << guard << "\n#define " << guard << "\n\n";
+  for (StringRef h : headers)
+    os << "#include <" << h << ">\n";
+  os << "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+}
+
+void cheader::close(llvm::raw_ostream &os, StringRef guard) {
+  os << "#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard << " */\n";
+}
+
+void cheader::cudaLookupLoaded(llvm::raw_ostream &os, StringRef n) {
+  os << "  pthread_mutex_lock(&" << n << "_state.lock);\n"
+     << "  for (i = 0; i < " << n << "_state.count; ++i)\n"
+     << "    if (" << n << "_state.loaded[i].context == context) {\n"
+     << "      *function = " << n << "_state.loaded[i].function;\n"
+     << "      pthread_mutex_unlock(&" << n << "_state.lock);\n"
+     << "      return CUDA_SUCCESS;\n    }\n";
+}
+
+void cheader::cudaRecordLoaded(llvm::raw_ostream &os, StringRef n, StringRef in) {
+  os << in << "if (r == CUDA_SUCCESS) {\n"
+     << in << "  " << n << "_state.loaded[" << n << "_state.count].context = context;\n"
+     << in << "  " << n << "_state.loaded[" << n << "_state.count].module = module;\n"
+     << in << "  " << n << "_state.loaded[" << n << "_state.count].function = *function;\n"
+     << in << "  ++" << n << "_state.count;\n"
+     << in << "} else {\n" << in << "  cuModuleUnload(module);\n" << in << "}\n";
+}
+
+void cheader::cudaUnload(llvm::raw_ostream &os, StringRef n, bool forgetImage) {
+  os << "/* Unloads the module from every context that loaded it. */\n"
+     << "static inline CUresult " << n << "_unload(void) {\n"
+     << "  CUresult result = CUDA_SUCCESS, r;\n  int i;\n"
+     << "  pthread_mutex_lock(&" << n << "_state.lock);\n"
+     << "  for (i = 0; i < " << n << "_state.count; ++i) {\n"
+     << "    CUcontext previous;\n"
+     << "    r = cuCtxPushCurrent(" << n << "_state.loaded[i].context);\n"
+     << "    if (r == CUDA_SUCCESS) {\n"
+     << "      r = cuModuleUnload(" << n << "_state.loaded[i].module);\n"
+     << "      cuCtxPopCurrent(&previous);\n    }\n"
+     << "    if (r != CUDA_SUCCESS) result = r;\n  }\n"
+     << "  " << n << "_state.count = 0;\n";
+  if (forgetImage)
+    os << "  " << n << "_state.image = 0;\n";
+  os << "  pthread_mutex_unlock(&" << n << "_state.lock);\n  return result;\n}\n\n";
+}
