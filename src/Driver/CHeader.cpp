@@ -11,6 +11,18 @@ void cheader::describeArray(llvm::raw_ostream &os, const SpecOperand &op,
   os << "] " << role << "\n";
 }
 
+void cheader::forEachDeviceArray(
+    const LaunchSpec &spec, function_ref<void(const SpecOperand &, StringRef)> describe) {
+  for (size_t i = 0; i < spec.inputs.size(); ++i)
+    describe(spec.inputs[i],
+             static_cast<int64_t>(i) < spec.numScalarPrefetch ? "scalar prefetch" : "input");
+  for (size_t i = 0; i < spec.outputs.size(); ++i) {
+    std::optional<int64_t> alias = spec.aliasedInput(i);
+    describe(spec.outputs[i],
+             alias ? "output (aliases input " + std::to_string(*alias) + ")" : "output");
+  }
+}
+
 void cheader::open(llvm::raw_ostream &os, StringRef guard,
                    ArrayRef<StringRef> headers) {
   os << " */\n#ifndef " << guard << "\n#define " << guard << "\n\n";

@@ -44,14 +44,7 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
     cheader::describeArray(os, op, role);
     params.push_back(op.name);
   };
-  for (size_t i = 0; i < spec.inputs.size(); ++i)
-    describe(spec.inputs[i],
-             static_cast<int64_t>(i) < spec.numScalarPrefetch ? "scalar prefetch" : "input");
-  for (size_t i = 0; i < spec.outputs.size(); ++i) {
-    std::optional<int64_t> alias = spec.aliasedInput(i);
-    describe(spec.outputs[i],
-             alias ? "output (aliases input " + std::to_string(*alias) + ")" : "output");
-  }
+  cheader::forEachDeviceArray(spec, describe);
   cheader::open(os, guard, {"cuda.h", "pthread.h"});
   os << "#define " << n << "_GRID_X " << launch.grid[0] << "u\n"
      << "#define " << n << "_GRID_Y " << launch.grid[1] << "u\n"

@@ -31,10 +31,7 @@ static std::string headerText(const LaunchSpec &spec, ArrayRef<int64_t> grid) {
     cheader::describeArray(os, op, role);
     params.push_back(op.name);
   };
-  for (const SpecOperand &op : spec.inputs)
-    describe(op, "input");
-  for (const SpecOperand &op : spec.outputs)
-    describe(op, "output");
+  cheader::forEachDeviceArray(spec, describe);
   cheader::open(os, guard, {"cuda.h", "pthread.h"});
   os << "#define " << name << "_NUM_WARPS " << spec.numWarps << "\n";
   os << "#define " << name << "_GRID_X " << grid[0] << "\n#define " << name

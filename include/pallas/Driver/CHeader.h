@@ -19,6 +19,12 @@ namespace mlir::pallas::cheader {
 /// ` *   NAME: DTYPE[D0, D1] ROLE` in the banner.
 void describeArray(llvm::raw_ostream &os, const SpecOperand &op, StringRef role);
 
+/// Describes every array of `spec` (`describe(op, role)`, in spec order) with
+/// its role for a device launch: "scalar prefetch", "input", "output" or
+/// "output (aliases input N)".
+void forEachDeviceArray(const LaunchSpec &spec,
+                        function_ref<void(const SpecOperand &, StringRef)> describe);
+
 /// Ends the banner, opens the include guard, includes `headers` and opens
 /// C linkage.
 void open(llvm::raw_ostream &os, StringRef guard, ArrayRef<StringRef> headers);
