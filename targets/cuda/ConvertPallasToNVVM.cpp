@@ -686,7 +686,8 @@ bool scratchWhileLive(pgpu::AllocRingOp alloc) {
 }
 
 /// Places the function's rings one after another at the start of shared
-/// memory, each buffer in the layout of the dot that reads it. The scratch
+/// memory, each buffer in the layout its tile's #pallas_gpu.shared
+/// encoding says (pallas-stage-loads chose it for the dot that reads it). The scratch
 /// area overlaps them unless something may use it while a ring is live
 /// (pallas-stage-loads waits for every copy after the loop; a barrier comes
 /// before the first copy).
@@ -694,15 +695,10 @@ void placeRings(tt::FuncOp func, SimtState &state) {
   func->walk([&](pgpu::AllocRingOp alloc) {
     pgpu::RingType ring = alloc.getType();
     RingPlacement p;
-    p.layout = paddedRowLayout(ring.getTile());
-    for (Operation *user : alloc->getUsers())
-      if (auto read = dyn_cast<pgpu::RingReadOp>(user))
-        for (OpOperand &use : read->getUses())
-          if (auto dot = dyn_cast<tt::DotOp>(use.getOwner());
-              dot && use.getOperandNumber() < 2 && hasMmaLayout(dot.getType())) {
-            p.layout = dotOperandLayout(dot, use.getOperandNumber());
-            p.feedsWgmma = hasWgmmaLayout(dot.getType());
-          }
+    p.layout = sharedLayoutOf(ring.getTile());
+    // wgmma reads the swizzled and core-matrix layouts (through the async
+    // proxy); mma.sync the padded rows.
+    p.feedsWgmma = !p.layout.rowBytes;
     // Swizzled buffers start on 1024 bytes (the swizzle repeats there).
     p.offset = (state.ringBytes + 1023) / 1024 * 1024;
     state.rings[alloc] = p;

@@ -21,39 +21,66 @@ static constexpr int64_t kCoreSpacing = 144;
 
 static int64_t roundUp16(int64_t bytes) { return (bytes + 15) / 16 * 16; }
 
-OperandSmemLayout cuda::wgmmaOperandLayout(RankedTensorType tile) {
+pgpu::SharedLayoutKind cuda::wgmmaOperandKind(RankedTensorType tile) {
+  // 128-byte swizzle where rows are a multiple of 128 bytes: 16-byte pieces
+  // of a row that are neighbours in global memory stay neighbours here (so
+  // cp.async requests coalesce), and the 8 rows wgmma reads at once fall in
+  // different banks.
+  int64_t rowBytes = tile.getDimSize(1) * smemElementBytes(tile.getElementType());
+  return rowBytes % 128 == 0 && tile.getDimSize(0) % 8 == 0
+             ? pgpu::SharedLayoutKind::swizzle_128b
+             : pgpu::SharedLayoutKind::core_matrices;
+}
+
+OperandSmemLayout cuda::operandSmemLayout(RankedTensorType tile, pgpu::SharedLayoutKind kind) {
   OperandSmemLayout l;
   l.elemBytes = smemElementBytes(tile.getElementType());
   int64_t rowBytes = tile.getDimSize(1) * l.elemBytes;
-  if (rowBytes % 128 == 0 && tile.getDimSize(0) % 8 == 0) {
-    // 128-byte swizzle: 16-byte pieces of a row that are neighbours in
-    // global memory stay neighbours here (so cp.async requests coalesce),
-    // and the 8 rows wgmma reads at once fall in different banks.
+  switch (kind) {
+  case pgpu::SharedLayoutKind::swizzle_128b:
     l.swizzled = true;
     l.atomColumnBytes = tile.getDimSize(0) * 128;
     l.bytes = l.atomColumnBytes * (rowBytes / 128);
     return l;
+  case pgpu::SharedLayoutKind::core_matrices: {
+    l.coreMatrices = true;
+    int64_t perCore = 16 / l.elemBytes;
+    l.colGroupBytes = kCoreSpacing;
+    l.rowGroupBytes = (tile.getDimSize(1) + perCore - 1) / perCore * kCoreSpacing;
+    l.bytes = roundUp16((tile.getDimSize(0) + 7) / 8 * l.rowGroupBytes);
+    return l;
   }
-  l.coreMatrices = true;
-  l.elemBytes = smemElementBytes(tile.getElementType());
-  int64_t perCore = 16 / l.elemBytes;
-  l.colGroupBytes = kCoreSpacing;
-  l.rowGroupBytes = (tile.getDimSize(1) + perCore - 1) / perCore * kCoreSpacing;
-  l.bytes = roundUp16((tile.getDimSize(0) + 7) / 8 * l.rowGroupBytes);
-  return l;
+  case pgpu::SharedLayoutKind::padded_rows:
+    l.rowBytes = rowBytes + 16;
+    l.bytes = roundUp16(tile.getDimSize(0) * l.rowBytes);
+    return l;
+  }
+  llvm_unreachable("unknown shared layout kind");
+}
+
+OperandSmemLayout cuda::wgmmaOperandLayout(RankedTensorType tile) {
+  return operandSmemLayout(tile, wgmmaOperandKind(tile));
 }
 
 OperandSmemLayout cuda::paddedRowLayout(RankedTensorType tile) {
-  OperandSmemLayout l;
-  l.elemBytes = smemElementBytes(tile.getElementType());
-  l.rowBytes = tile.getDimSize(1) * l.elemBytes + 16;
-  l.bytes = roundUp16(tile.getDimSize(0) * l.rowBytes);
-  return l;
+  return operandSmemLayout(tile, pgpu::SharedLayoutKind::padded_rows);
+}
+
+pgpu::SharedLayoutKind cuda::dotOperandKind(tt::DotOp dot, unsigned index) {
+  auto tile = cast<RankedTensorType>(index == 0 ? dot.getA().getType() : dot.getB().getType());
+  return hasWgmmaLayout(dot.getType()) ? wgmmaOperandKind(tile)
+                                       : pgpu::SharedLayoutKind::padded_rows;
 }
 
 OperandSmemLayout cuda::dotOperandLayout(tt::DotOp dot, unsigned index) {
   auto tile = cast<RankedTensorType>(index == 0 ? dot.getA().getType() : dot.getB().getType());
-  return hasWgmmaLayout(dot.getType()) ? wgmmaOperandLayout(tile) : paddedRowLayout(tile);
+  return operandSmemLayout(tile, dotOperandKind(dot, index));
+}
+
+OperandSmemLayout cuda::sharedLayoutOf(RankedTensorType tile) {
+  auto encoding = dyn_cast_or_null<pgpu::SharedEncodingAttr>(tile.getEncoding());
+  return operandSmemLayout(tile, encoding ? encoding.getKind()
+                                          : pgpu::SharedLayoutKind::padded_rows);
 }
 
 Value OperandSmemLayout::offsetOf(OpBuilder &b, Location loc, Value row, Value col) const {

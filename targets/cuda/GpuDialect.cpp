@@ -11,6 +11,7 @@ using namespace mlir::pallas;
 using namespace mlir::pallas::pgpu;
 
 #include "pallas/Gpu/GpuDialect.cpp.inc"
+#include "pallas/Gpu/GpuEnums.cpp.inc"
 #define GET_TYPEDEF_CLASSES
 #include "pallas/Gpu/GpuTypes.cpp.inc"
 #define GET_OP_CLASSES
@@ -38,10 +39,31 @@ void PallasGpuDialect::initialize() {
       >();
 }
 
+LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError, int64_t stages,
+                               RankedTensorType tile) {
+  if (stages < 1)
+    return emitError() << "a ring needs at least one buffer";
+  if (tile.getRank() != 2)
+    return emitError() << "a ring holds 2-d tiles, not " << tile;
+  Attribute encoding = tile.getEncoding();
+  if (encoding && !isa<SharedEncodingAttr>(encoding))
+    return emitError() << "a ring's tile is encoded with #pallas_gpu.shared, not " << encoding;
+  auto shared = dyn_cast_or_null<SharedEncodingAttr>(encoding);
+  if (shared && shared.getKind() == SharedLayoutKind::swizzle_128b) {
+    int64_t bits = std::max<int64_t>(8, tile.getElementTypeBitWidth());
+    if (tile.getDimSize(1) * bits % 1024 || tile.getDimSize(0) % 8)
+      return emitError() << "the 128-byte swizzle needs rows of a multiple of 128 bytes and "
+                            "a multiple of 8 rows, not "
+                         << tile;
+  }
+  return success();
+}
+
 LogicalResult AsyncCopyOp::verify() {
   RankedTensorType tile = getRing().getType().getTile();
   auto ptr = cast<RankedTensorType>(getPtr().getType());
-  if (!isa<tt::PointerType>(ptr.getElementType()) || tt::getPointeeType(ptr) != tile)
+  if (!isa<tt::PointerType>(ptr.getElementType()) ||
+      tt::getPointeeType(ptr) != tile.cloneWithEncoding(nullptr))
     return emitOpError("copies ") << ptr << " into a ring of " << tile;
   if (getMask() && cast<RankedTensorType>(getMask().getType()).getShape() != tile.getShape())
     return emitOpError("mask shape differs from the tile's");

@@ -13,6 +13,7 @@
 
 #include "AxisInfo.h"
 #include "pallas/Dialect/Pallas.h"
+#include "pallas/Gpu/Gpu.h"
 #include "pallas/Triton/Triton.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -206,12 +207,21 @@ SmallVector<Value> combine(OpBuilder &b, Location loc, Region &region,
 
 // --- Dot operands in shared memory -----------------------------------------
 
-/// wgmma's layout for `tile` (either operand: A K-major, B MN-major):
+/// The byte layout of `tile` (its shape; its encoding is ignored) in
+/// shared memory as `kind` (#pallas_gpu.shared) says.
+OperandSmemLayout operandSmemLayout(RankedTensorType tile, pgpu::SharedLayoutKind kind);
+/// The layout a tile with a #pallas_gpu.shared encoding has (padded rows
+/// without one).
+OperandSmemLayout sharedLayoutOf(RankedTensorType tile);
+/// wgmma's kind for `tile` (either operand: A K-major, B MN-major):
 /// swizzled where it can be, else core matrices.
+pgpu::SharedLayoutKind wgmmaOperandKind(RankedTensorType tile);
 OperandSmemLayout wgmmaOperandLayout(RankedTensorType tile);
 /// Row-major with rows padded by 16 bytes (mma.sync).
 OperandSmemLayout paddedRowLayout(RankedTensorType tile);
-/// The layout `dot` (by its result's encoding) reads operand `index` in.
+/// The kind, and layout, `dot` (by its result's encoding) reads operand
+/// `index` in.
+pgpu::SharedLayoutKind dotOperandKind(tt::DotOp dot, unsigned index);
 OperandSmemLayout dotOperandLayout(tt::DotOp dot, unsigned index);
 /// Writes a tensor held in the blocked layout into shared memory at
 /// `base` (!llvm.ptr<3>) in `layout`, a vector store per chunk. The caller

@@ -166,9 +166,14 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget)
   Value lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
   Value last = arith::SubIOp::create(b, loc, ub, c(1));
   SmallVector<Value> rings;
-  for (tt::LoadOp load : loads)
-    rings.push_back(pgpu::AllocRingOp::create(
-        b, loc, pgpu::RingType::get(ctx, stages, cast<RankedTensorType>(load.getType()))));
+  for (tt::LoadOp load : loads) {
+    // Each buffer is laid out as the dot reading it wants.
+    OpOperand &use = *load->getUses().begin();
+    auto kind = dotOperandKind(cast<tt::DotOp>(use.getOwner()), use.getOperandNumber());
+    auto tile = cast<RankedTensorType>(load.getType())
+                    .cloneWithEncoding(pgpu::SharedEncodingAttr::get(ctx, kind));
+    rings.push_back(pgpu::AllocRingOp::create(b, loc, pgpu::RingType::get(ctx, stages, tile)));
+  }
   // Copies the blocks of iteration `iv` into `slot` (none past the end;
   // the addresses use an index inside the iteration space regardless).
   auto copyBlocks = [&](Value iv, Value slot, Operation *inLoop) {

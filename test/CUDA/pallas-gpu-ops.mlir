@@ -42,3 +42,38 @@ tt.func @read_wrong_type(%s: i32) {
   %t = pallas_gpu.ring_read %r[%s] : !pallas_gpu.ring<2, tensor<16x16xf16>> -> tensor<16x16xf32>
   tt.return
 }
+
+// -----
+
+// CHECK-LABEL: tt.func @swizzled_ring
+// CHECK: pallas_gpu.alloc_ring : <3, tensor<64x64xbf16, #pallas_gpu.shared<swizzle_128b>>>
+tt.func @swizzled_ring(%p: tensor<64x64x!tt.ptr<bf16>>, %s: i32) {
+  %r = pallas_gpu.alloc_ring : <3, tensor<64x64xbf16, #pallas_gpu.shared<swizzle_128b>>>
+  pallas_gpu.async_copy %p into %r[%s] : tensor<64x64x!tt.ptr<bf16>>, !pallas_gpu.ring<3, tensor<64x64xbf16, #pallas_gpu.shared<swizzle_128b>>>
+  %t = pallas_gpu.ring_read %r[%s] : !pallas_gpu.ring<3, tensor<64x64xbf16, #pallas_gpu.shared<swizzle_128b>>> -> tensor<64x64xbf16>
+  tt.return
+}
+
+// -----
+
+tt.func @swizzle_short_rows() {
+  // expected-error @+1 {{the 128-byte swizzle needs rows of a multiple of 128 bytes and a multiple of 8 rows, not 'tensor<64x32xbf16, #pallas_gpu.shared<swizzle_128b>>'}}
+  %r = pallas_gpu.alloc_ring : <3, tensor<64x32xbf16, #pallas_gpu.shared<swizzle_128b>>>
+  tt.return
+}
+
+// -----
+
+tt.func @ring_of_register_layout() {
+  // expected-error @+1 {{a ring's tile is encoded with #pallas_gpu.shared, not #pallas_gpu.wgmma<warps = 4>}}
+  %r = pallas_gpu.alloc_ring : <3, tensor<64x64xbf16, #pallas_gpu.wgmma<warps = 4>>>
+  tt.return
+}
+
+// -----
+
+tt.func @ring_of_vectors() {
+  // expected-error @+1 {{a ring holds 2-d tiles, not 'tensor<64xbf16>'}}
+  %r = pallas_gpu.alloc_ring : <2, tensor<64xbf16>>
+  tt.return
+}

@@ -5,8 +5,10 @@
 // the loop.
 // RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts=wgmma=true --pallas-stage-loads="shared-bytes=232448" --canonicalize | FileCheck %s
 
-// CHECK: %[[RA:.*]] = pallas_gpu.alloc_ring : <3, tensor<64x32xbf16>>
-// CHECK: %[[RB:.*]] = pallas_gpu.alloc_ring : <3, tensor<32x64xbf16>>
+// Each ring's tile carries the shared-memory layout of the dot reading it:
+// wgmma's 128-byte swizzle where rows are 128 bytes, else core matrices.
+// CHECK: %[[RA:.*]] = pallas_gpu.alloc_ring : <3, tensor<64x32xbf16, #pallas_gpu.shared<core_matrices>>>
+// CHECK: %[[RB:.*]] = pallas_gpu.alloc_ring : <3, tensor<32x64xbf16, #pallas_gpu.shared<swizzle_128b>>>
 // CHECK: pallas_gpu.async_copy %{{.*}} into %[[RA]][%c0_i32] if %true
 // CHECK: pallas_gpu.async_copy %{{.*}} into %[[RB]][%c0_i32] if %true
 // CHECK: pallas_gpu.async_commit
@@ -35,7 +37,7 @@
 // Rings that would not fit in 3/4 of shared-bytes get fewer stages (two:
 // one copy ahead, waiting for all before each iteration) ...
 // RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts=wgmma=true --pallas-stage-loads="shared-bytes=30000" | FileCheck %s --check-prefix=TWO
-// TWO: pallas_gpu.alloc_ring : <2, tensor<64x32xbf16>>
+// TWO: pallas_gpu.alloc_ring : <2, tensor<64x32xbf16, #pallas_gpu.shared<core_matrices>>>
 // TWO: scf.for
 // TWO-NEXT: pallas_gpu.async_wait 0
 // ... or none, and the loads are issued one iteration ahead into registers.

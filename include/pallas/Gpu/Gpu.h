@@ -10,6 +10,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "pallas/Gpu/GpuDialect.h.inc"
+#include "pallas/Gpu/GpuEnums.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "pallas/Gpu/GpuAttrs.h.inc"

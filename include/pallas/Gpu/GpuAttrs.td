@@ -12,6 +12,7 @@
 #define PALLAS_GPU_ATTRS
 
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
 
 def PG_MmaEncodingAttr : AttrDef<PallasGpu_Dialect, "MmaEncoding"> {
   let mnemonic = "mma";
@@ -36,6 +37,37 @@ def PG_WgmmaEncodingAttr : AttrDef<PallasGpu_Dialect, "WgmmaEncoding"> {
   }];
   let parameters = (ins "int64_t":$warps);
   let assemblyFormat = "`<` `warps` `=` $warps `>`";
+}
+
+def PG_SharedLayoutKind : I32EnumAttr<"SharedLayoutKind",
+    "how a dot operand tile is laid out in shared memory", [
+    I32EnumAttrCase<"swizzle_128b", 0>, I32EnumAttrCase<"core_matrices", 1>,
+    I32EnumAttrCase<"padded_rows", 2>]> {
+  let cppNamespace = "::mlir::pallas::pgpu";
+  let genSpecializedAttr = 0;
+}
+
+def PG_SharedEncodingAttr : AttrDef<PallasGpu_Dialect, "SharedEncoding"> {
+  let mnemonic = "shared";
+  let summary = "the shared-memory layout of a staged dot operand tile";
+  let description = [{
+    The encoding of a ring's tile type (`!pallas_gpu.ring<S, tensor<R x C x T,
+    #pallas_gpu.shared<kind>>>`), set by pallas-stage-loads from the dot
+    that reads the tile and read by convert-pallas-to-nvvm:
+
+    - `swizzle_128b`: wgmma's 128-byte swizzle. Columns of 128-byte-wide
+      atoms, R x 128 bytes each; the 16-byte chunks of row r are permuted
+      by XOR with r % 8. Rows must be a multiple of 128 bytes.
+    - `core_matrices`: wgmma's interleaved layout without swizzle: core
+      matrices of 8 rows x 16 bytes, 144 bytes apart along a row.
+    - `padded_rows`: row-major, rows padded by 16 bytes (mma.sync's
+      ldmatrix-free fragment loads).
+
+    The byte offsets follow from the kind and the tile's shape
+    (`OperandSmemLayout` in targets/cuda/SimtLowering.h).
+  }];
+  let parameters = (ins EnumParameter<PG_SharedLayoutKind>:$kind);
+  let assemblyFormat = "`<` $kind `>`";
 }
 
 #endif // PALLAS_GPU_ATTRS

@@ -35,8 +35,13 @@ class PG_Op<string mnemonic, list<Trait> traits = []> : Op<PallasGpu_Dialect, mn
 def PG_RingType : TypeDef<PallasGpu_Dialect, "Ring"> {
   let mnemonic = "ring";
   let summary = "`stages` shared-memory buffers, each holding one tile";
+  let description = [{
+    The tile's encoding, a `#pallas_gpu.shared`, says how each buffer lays
+    the tile out; without one, rows are padded.
+  }];
   let parameters = (ins "int64_t":$stages, "::mlir::RankedTensorType":$tile);
   let assemblyFormat = "`<` $stages `,` $tile `>`";
+  let genVerifyDecl = 1;
 }
 
 def PG_PtrTensor : RankedTensorOf<[AnyType]>;
