@@ -392,6 +392,14 @@ LogicalResult BodyLowering::access(Operation *op, Value ref,
   return success();
 }
 
+/// Rank-0 memrefs and SMEM hold scalars (memref.load/store), the rest
+/// vectors.
+static bool holdsScalars(MemRefType type) {
+  return type.getRank() == 0 ||
+         cast<tpu::MemorySpaceAttr>(type.getMemorySpace()).getValue() ==
+             tpu::MemorySpace::smem;
+}
+
 FailureOr<BodyLowering::Window> BodyLowering::window(Operation *op, Value ref,
                                                      ArrayRef<int64_t> encoded,
                                                      ValueRange indices) {
@@ -401,19 +409,12 @@ FailureOr<BodyLowering::Window> BodyLowering::window(Operation *op, Value ref,
   Location loc = op->getLoc();
   Window w;
   w.memref = refs[ref].memref;
+  w.scalars = holdsScalars(cast<MemRefType>(w.memref.getType()));
   for (const DimAccess &d : dims) {
     w.starts.push_back(d.start ? toIndex(loc, d.start) : indexConst(loc, d.constant));
     w.sizes.push_back(d.size);
   }
   return w;
-}
-
-/// Rank-0 memrefs and SMEM hold scalars (memref.load/store), the rest
-/// vectors.
-static bool holdsScalars(MemRefType type) {
-  return type.getRank() == 0 ||
-         cast<tpu::MemorySpaceAttr>(type.getMemorySpace()).getValue() ==
-             tpu::MemorySpace::smem;
 }
 
 FailureOr<Value> BodyLowering::load(Operation *op, Value ref,
@@ -422,24 +423,21 @@ FailureOr<Value> BodyLowering::load(Operation *op, Value ref,
   FailureOr<Window> w = window(op, ref, encoded, indices);
   if (failed(w))
     return failure();
-  Location loc = op->getLoc();
-  auto [memref, starts, sizes] = *w;
-  auto memrefType = cast<MemRefType>(memref.getType());
-  Type element = memrefType.getElementType();
   if (isa<SemaphoreType, DMASemaphoreType>(resultType))
     return view(op, ref, encoded, indices, /*squeeze=*/true, nullptr);
+  Location loc = op->getLoc();
+  VectorType window = w->vectorOf(cast<MemRefType>(w->memref.getType()).getElementType());
   if (!isa<RankedTensorType>(resultType)) {
     // A scalar: memref.load from SMEM, a one-element vector elsewhere.
-    if (holdsScalars(memrefType))
-      return memref::LoadOp::create(b, loc, memref, starts).getResult();
-    Value one = vector::LoadOp::create(b, loc, VectorType::get(sizes, element),
-                                       memref, starts, BoolAttr(), IntegerAttr());
-    return vector::ExtractOp::create(b, loc, one,
-                                     SmallVector<int64_t>(sizes.size(), 0))
+    if (w->scalars)
+      return memref::LoadOp::create(b, loc, w->memref, w->starts).getResult();
+    Value one = vector::LoadOp::create(b, loc, window, w->memref, w->starts, BoolAttr(),
+                                       IntegerAttr());
+    return vector::ExtractOp::create(b, loc, one, SmallVector<int64_t>(w->sizes.size(), 0))
         .getResult();
   }
-  Value v = vector::LoadOp::create(b, loc, VectorType::get(sizes, element), memref,
-                                   starts, BoolAttr(), IntegerAttr());
+  Value v = vector::LoadOp::create(b, loc, window, w->memref, w->starts, BoolAttr(),
+                                   IntegerAttr());
   return shapeCast(loc, v, cast<RankedTensorType>(resultType).getShape());
 }
 
@@ -450,18 +448,15 @@ LogicalResult BodyLowering::store(Operation *op, Value ref,
   if (failed(w))
     return failure();
   Location loc = op->getLoc();
-  auto [memref, starts, sizes] = *w;
-  auto memrefType = cast<MemRefType>(memref.getType());
   if (!isa<VectorType>(value.getType())) {
-    if (holdsScalars(memrefType)) {
-      memref::StoreOp::create(b, loc, value, memref, starts);
+    if (w->scalars) {
+      memref::StoreOp::create(b, loc, value, w->memref, w->starts);
       return success();
     }
-    value = vector::BroadcastOp::create(
-        b, loc, VectorType::get(sizes, value.getType()), value);
+    value = vector::BroadcastOp::create(b, loc, w->vectorOf(value.getType()), value);
   }
-  value = shapeCast(loc, value, sizes);
-  tpu::VectorStoreOp::create(b, loc, value, memref, starts,
+  value = shapeCast(loc, value, w->sizes);
+  tpu::VectorStoreOp::create(b, loc, value, w->memref, w->starts,
                              b.getDenseI32ArrayAttr({}), Value(),
                              b.getBoolAttr(false));
   return success();

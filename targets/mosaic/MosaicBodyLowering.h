@@ -57,11 +57,15 @@ private:
   LogicalResult access(Operation *op, Value ref, ArrayRef<int64_t> encoded,
                        ValueRange indices, SmallVectorImpl<DimAccess> &dims);
   /// The memref an access reads or writes and the window of it (start and
-  /// size per memref dim).
+  /// size per memref dim); `scalars` when the memref holds scalars
+  /// (memref.load/store: SMEM or rank 0) rather than vectors.
   struct Window {
     Value memref;
     SmallVector<Value> starts;
     SmallVector<int64_t> sizes;
+    bool scalars = false;
+    /// The window as a vector of `element`.
+    VectorType vectorOf(Type element) const { return VectorType::get(sizes, element); }
   };
   FailureOr<Window> window(Operation *op, Value ref, ArrayRef<int64_t> encoded,
                            ValueRange indices);
