@@ -5,7 +5,9 @@
 // it) one of these encodings; every later pass reads the layout from the
 // type. A tensor without an encoding is in the blocked layout: chunks of
 // consecutive elements dealt round robin over the CTA's threads
-// (BlockedLayout in targets/cuda/SimtLowering.h).
+// (BlockedLayout in targets/cuda/SimtLowering.h). It has no parameters of
+// its own (it follows from the element count and num_warps, which is what
+// keeps reshapes and expand_dims free), so it takes no encoding.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PALLAS_GPU_ATTRS
