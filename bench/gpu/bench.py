@@ -541,8 +541,58 @@ def main():
         record(S, "JAX Pallas (128x128x64, 8 warps, 3 stages)", time_jax(batch, args), flops,
                "TFLOP/s", note)
     attempt(S, "JAX Pallas (128x128x64, 8 warps, 3 stages)", jax_mm)
+    del a, b, want
+    torch.cuda.empty_cache()
 
+    attention(drv)
     write_table()
+
+
+def attention(drv):
+    """(d) flash attention forward, bf16, non-causal: B*H = 64, S = 4096,
+    D = 128 (bench/kernels/flash_attention_s4096, the plain Pallas
+    formulation) against torch SDPA with each backend pinned. Checked
+    against SDPA in f32 (math backend)."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    S = "flash attention bf16 B*H=64 S=4096 D=128"
+    print(f"\n{S}", flush=True)
+    B, H, L, D = 4, 16, 4096, 128
+    q, k, v = (torch.randn(B, H, L, D, device=dev).to(torch.bfloat16) for _ in range(3))
+    with sdpa_kernel(SDPBackend.MATH):
+        want = torch.nn.functional.scaled_dot_product_attention(q.float(), k.float(), v.float())
+    flops, K = 4 * B * H * L * L * D, 5
+
+    def check(o, impl):
+        torch.cuda.synchronize()
+        err = normwise(o.float(), want)
+        if not err <= 1e-2:
+            raise AssertionError(f"{impl}: normwise error {err:.3g}")
+        return f"err {err:.1e}"
+
+    for backend, name in [(SDPBackend.CUDNN_ATTENTION, "cuDNN"),
+                          (SDPBackend.FLASH_ATTENTION, "flash")]:
+        def sdpa(backend=backend, name=name):
+            impl = f"torch SDPA ({name})"
+            with sdpa_kernel(backend):
+                f = lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v)
+                note = check(f(), impl)
+                record(S, impl, time_stream([f], K), flops, "TFLOP/s", note)
+        attempt(S, f"torch SDPA ({name})", sdpa)
+
+    cases = sorted(c for c in os.listdir(GPU_DIR) if c.startswith("flash_attention_s4096"))
+    for case in cases:
+        label = "ours (pallasc sm_90a)" if case == "flash_attention_s4096" else f"ours ({case})"
+
+        def run(case=case, label=label):
+            kern = ours(drv, case, S, label)
+            if kern is None:
+                return
+            o = torch.full((B * H, L, D), float("nan"), device=dev, dtype=torch.bfloat16)
+            f = kern.bind(q.reshape(B * H, L, D), k.reshape(B * H, L, D),
+                          v.reshape(B * H, L, D), o)
+            f(); note = check(o.reshape(B, H, L, D), label)
+            record(S, label, time_stream([f], K), flops, "TFLOP/s", kern.arch + ", " + note)
+        attempt(S, label, run)
 
 
 def write_table():
@@ -573,7 +623,7 @@ def write_table():
         out.append("")
     out.append("ours' speed vs this = this time / ours (above 1: ours is faster). "
                "Vector add counts 3x4 B per element, the copy 2x4 B; softmax 2x4 B; "
-               "matmul 2*4096^3 flop.")
+               "matmul 2*4096^3 flop; attention 4*B*H*S^2*D.")
     text = "\n".join(out)
     print("\n" + text)
     for d in [os.environ.get("OUT"), GPU_DIR]:

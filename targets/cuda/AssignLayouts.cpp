@@ -14,6 +14,9 @@
 
 #include "pallas/Cuda/CudaPasses.h"
 
+#include "pallas/Gpu/Gpu.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace mlir::pallas {
@@ -126,7 +129,161 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
       b.setInsertionPointAfter(dot);
       castBackUses(b, dot.getResult(), plain, nullptr);
     }
+    propagate();
     narrowBeforeLeaving();
+  }
+
+  /// The layout `user` takes when `operand` (one of its operands) is in
+  /// layout `encoding`, or null when it keeps the blocked layout:
+  /// elementwise ops keep the layout, row reductions of a tensor-core
+  /// layout end in its row slice, and a row slice expands to [M, 1] and
+  /// broadcasts back into its parent.
+  static Attribute resultLayout(Operation *user, Value operand, Attribute encoding) {
+    auto type = cast<RankedTensorType>(operand.getType());
+    if (isa<arith::ArithDialect, math::MathDialect>(user->getDialect()) &&
+        !isa<arith::ConstantOp>(user) && !user->getNumRegions() &&
+        user->getNumResults() == 1) {
+      auto result = dyn_cast<RankedTensorType>(user->getResult(0).getType());
+      bool sameShape = result && result.getShape() == type.getShape() &&
+                       llvm::all_of(user->getOperandTypes(), [&](Type t) {
+                         auto o = dyn_cast<RankedTensorType>(t);
+                         return o && o.getShape() == type.getShape();
+                       });
+      return sameShape ? encoding : Attribute();
+    }
+    if (auto reduce = dyn_cast<tt::ReduceOp>(user)) {
+      // A warp must hold whole rows (wgmma, or mma with warps = [WM, 1]).
+      auto mma = dyn_cast<pgpu::MmaEncodingAttr>(encoding);
+      bool rows = (isa<pgpu::WgmmaEncodingAttr>(encoding) || (mma && mma.getWarpsN() == 1)) &&
+                  reduce.getAxis() == 1 && type.getRank() == 2;
+      return rows ? pgpu::SliceEncodingAttr::get(user->getContext(), 1, encoding) : Attribute();
+    }
+    if (auto expand = dyn_cast<tt::ExpandDimsOp>(user))
+      return isa<pgpu::SliceEncodingAttr>(encoding) && type.getRank() == 1 &&
+                     expand.getAxis() == 1
+                 ? encoding
+                 : Attribute();
+    if (auto bcast = dyn_cast<tt::BroadcastOp>(user)) {
+      auto slice = dyn_cast<pgpu::SliceEncodingAttr>(encoding);
+      auto result = cast<RankedTensorType>(bcast.getType());
+      if (!slice || type.getRank() != 2 || result.getRank() != 2)
+        return {};
+      return mmaLayoutOf(result.cloneWithEncoding(slice.getParent())) ? slice.getParent()
+                                                                       : Attribute();
+    }
+    return {};
+  }
+
+  /// Carries tensor-core layouts from the dots' results on through the ops
+  /// that can compute in them (resultLayout), and through the loops that
+  /// carry such values, so that softmax-like code between two dots stays in
+  /// the registers. Works on the casts back to the blocked layout: each use
+  /// of such a cast whose op can take the layout uses the cast's source
+  /// instead, the op's results take the layout (cast back for their other
+  /// users) and the op's other operands are cast to it.
+  void propagate() {
+    SmallVector<tensor::CastOp> worklist;
+    getOperation().walk([&](tensor::CastOp c) {
+      if (isLeaving(c))
+        worklist.push_back(c);
+    });
+    while (!worklist.empty()) {
+      tensor::CastOp leave = worklist.pop_back_val();
+      if (!leave->getBlock())
+        continue;
+      Value source = leave.getSource();
+      Attribute encoding = cast<RankedTensorType>(source.getType()).getEncoding();
+      for (OpOperand *use : llvm::to_vector(llvm::make_pointer_range(leave->getUses()))) {
+        Operation *user = use->getOwner();
+        if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+          if (auto loop = dyn_cast<scf::ForOp>(yield->getParentOp()))
+            carry(loop, use->getOperandNumber(), source, worklist);
+          continue;
+        }
+        Attribute layout = resultLayout(user, leave.getResult(), encoding);
+        if (!layout || llvm::any_of(user->getResultTypes(), [](Type t) {
+              return !isa<RankedTensorType>(t) || cast<RankedTensorType>(t).getEncoding();
+            }))
+          continue;
+        OpBuilder b(user);
+        for (OpOperand &o : user->getOpOperands()) {
+          auto t = cast<RankedTensorType>(o.get().getType());
+          // Elementwise operands share the result's layout; a reduction or
+          // broadcast source keeps the one it comes in.
+          Attribute want = isa<tt::ReduceOp, tt::BroadcastOp>(user) ? encoding : layout;
+          if (isa<tt::ExpandDimsOp>(user))
+            want = encoding;
+          o.set(inLayout(b, o.get(), t.cloneWithEncoding(want)));
+        }
+        for (Value r : user->getResults()) {
+          auto plain = cast<RankedTensorType>(r.getType());
+          r.setType(plain.cloneWithEncoding(layout));
+          b.setInsertionPointAfter(user);
+          if (tensor::CastOp back = castBack(b, r, plain))
+            worklist.push_back(back);
+        }
+      }
+      if (leave->use_empty())
+        leave.erase();
+    }
+  }
+
+  /// A cast from a tensor-core or slice layout to the blocked one.
+  static bool isLeaving(tensor::CastOp c) {
+    Type from = c.getSource().getType();
+    return (hasMmaLayout(from) || hasSliceLayout(from)) &&
+           !cast<RankedTensorType>(c.getType()).getEncoding();
+  }
+
+  /// `v` as a value of `type` (same shape): the source of a cast that left
+  /// that layout, or a new cast.
+  static Value inLayout(OpBuilder &b, Value v, RankedTensorType type) {
+    if (v.getType() == type)
+      return v;
+    if (auto c = v.getDefiningOp<tensor::CastOp>(); c && c.getSource().getType() == type)
+      return c.getSource();
+    return tensor::CastOp::create(b, v.getLoc(), type, v);
+  }
+
+  /// The uses of `v` (now in a layout) see it cast back to `plain`; uses
+  /// that cast it to its own layout again see `v` itself.
+  static tensor::CastOp castBack(OpBuilder &b, Value v, RankedTensorType plain) {
+    tensor::CastOp back;
+    for (OpOperand *use : llvm::to_vector(llvm::make_pointer_range(v.getUses()))) {
+      if (auto c = dyn_cast<tensor::CastOp>(use->getOwner()); c && c.getType() == v.getType()) {
+        c.getResult().replaceAllUsesWith(v);
+        c.erase();
+        continue;
+      }
+      if (!back)
+        back = tensor::CastOp::create(b, v.getLoc(), plain, v);
+      use->set(back);
+    }
+    return back;
+  }
+
+  /// Loop-carried value `i` of `loop` is yielded as `v` (in a layout): the
+  /// loop carries it in that layout, its initial value cast into it.
+  void carry(scf::ForOp loop, unsigned i, Value v, SmallVectorImpl<tensor::CastOp> &worklist) {
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    BlockArgument arg = loop.getRegionIterArgs()[i];
+    auto type = cast<RankedTensorType>(v.getType());
+    auto plain = dyn_cast<RankedTensorType>(arg.getType());
+    if (!plain || plain.getEncoding())
+      return; // already carried in some layout; the yield keeps its cast
+    yield->setOperand(i, v);
+    OpBuilder b(loop);
+    OpOperand &init = loop.getInitArgsMutable()[i];
+    init.set(inLayout(b, init.get(), type));
+    arg.setType(type);
+    b.setInsertionPointToStart(loop.getBody());
+    if (tensor::CastOp back = castBack(b, arg, plain))
+      worklist.push_back(back);
+    Value result = loop.getResult(i);
+    result.setType(type);
+    b.setInsertionPointAfter(loop);
+    if (tensor::CastOp back = castBack(b, result, plain))
+      worklist.push_back(back);
   }
 
   /// A value leaving a tensor-core layout only to be narrowed (f32 results

@@ -39,6 +39,19 @@ void PallasGpuDialect::initialize() {
       >();
 }
 
+LogicalResult SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                        int64_t dim, Attribute parent) {
+  if (dim != 1)
+    return emitError() << "only row slices (dim = 1) are supported";
+  if (auto mma = dyn_cast<MmaEncodingAttr>(parent); mma && mma.getWarpsN() == 1)
+    return success();
+  if (isa<WgmmaEncodingAttr>(parent))
+    return success();
+  return emitError() << "the parent of a slice is a #pallas_gpu.wgmma or a "
+                        "#pallas_gpu.mma<warps = [WM, 1]>, not "
+                     << parent;
+}
+
 LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError, int64_t stages,
                                RankedTensorType tile) {
   if (stages < 1)

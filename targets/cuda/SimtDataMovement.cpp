@@ -100,6 +100,20 @@ struct BroadcastLowering : SimtPattern<tt::BroadcastOp> {
     auto srcType = cast<RankedTensorType>(op.getSrc().getType());
     auto dstType = cast<RankedTensorType>(op.getType());
     auto vt = cast<VectorType>(getTypeConverter()->convertType(dstType));
+    if (hasSliceLayout(srcType)) {
+      // Along the rows of a tensor-core layout: each thread already holds
+      // its rows' values (slice slot 2 tm + h for rows tm * 16 + 8 h + g).
+      std::optional<MmaLayout> l = mmaLayoutOf(dstType);
+      if (!l)
+        return op.emitOpError("internal error: broadcast of a row slice into ") << dstType;
+      SmallVector<Value> elems;
+      for (int64_t tm = 0; tm < l->tilesM; ++tm)
+        for (int64_t tn = 0; tn < l->tilesN; ++tn)
+          for (int64_t r = 0; r < 4; ++r)
+            elems.push_back(extractSlot(rw, loc, a.getSrc(), 2 * tm + r / 2));
+      rw.replaceOp(op, buildVector(rw, loc, elems));
+      return success();
+    }
     if (srcType.getNumElements() == 1) {
       // Every thread holds the one element.
       rw.replaceOpWithNewOp<vector::BroadcastOp>(op, vt, extractSlot(rw, loc, a.getSrc(), 0));
@@ -274,6 +288,37 @@ struct ReduceLowering : SimtPattern<tt::ReduceOp> {
     Region &combiner = op.getCombineOp();
     ValueRange srcs = a.getSrcs();
     BlockedLayout layout(n, threads);
+
+    if (std::optional<MmaLayout> l = mmaLayoutOf(srcType)) {
+      // Rows of a tensor-core layout into a row slice: each thread folds
+      // its slots of a row (two columns per 8-column tile), then the four
+      // lanes sharing the row combine by shuffles; the warp owns the whole
+      // row (the slice encoding's condition), so no other warp takes part.
+      if (axis != 1 || !hasSliceLayout(op.getResult()[0].getType()))
+        return op.emitOpError("internal error: reduction of a tensor-core layout "
+                              "other than along its rows into a row slice");
+      SmallVector<SmallVector<Value>> results(srcs.size());
+      for (int64_t tm = 0; tm < l->tilesM; ++tm)
+        for (int64_t h = 0; h < 2; ++h) {
+          SmallVector<Value> acc;
+          for (int64_t tn = 0; tn < l->tilesN; ++tn)
+            for (int64_t c = 0; c < 2; ++c) {
+              int64_t slot = (tm * l->tilesN + tn) * 4 + 2 * h + c;
+              SmallVector<Value> x;
+              for (Value v : srcs)
+                x.push_back(extractSlot(rw, loc, v, slot));
+              acc = acc.empty() ? x : combine(rw, loc, combiner, acc, x);
+            }
+          acc = butterfly(rw, loc, combiner, acc, /*lanes=*/4);
+          for (auto [i, v] : llvm::enumerate(acc))
+            results[i].push_back(v);
+        }
+      SmallVector<Value> out;
+      for (auto &r : results)
+        out.push_back(buildVector(rw, loc, r));
+      rw.replaceOp(op, out);
+      return success();
+    }
 
     if (shape.size() == 1 && !layout.replicated()) {
       // A whole reduction: fold the own slots, then across lanes and warps.

@@ -83,15 +83,16 @@ LaunchAttr cuda::launchOf(Operation *op) {
   return {};
 }
 
-std::optional<MmaLayout> cuda::mmaLayoutOf(RankedTensorType t) {
+/// The layout `encoding` (mma or wgmma) gives an [m, n] tensor.
+static std::optional<MmaLayout> layoutFor(Attribute encoding, int64_t m, int64_t n) {
   MmaLayout l;
-  l.m = t.getDimSize(0);
-  l.n = t.getDimSize(1);
-  if (auto w = dyn_cast_or_null<pgpu::WgmmaEncodingAttr>(t.getEncoding())) {
+  l.m = m;
+  l.n = n;
+  if (auto w = dyn_cast_or_null<pgpu::WgmmaEncodingAttr>(encoding)) {
     l.warpsM = w.getWarps();
-  } else if (auto m = dyn_cast_or_null<pgpu::MmaEncodingAttr>(t.getEncoding())) {
-    l.warpsM = m.getWarpsM();
-    l.warpsN = m.getWarpsN();
+  } else if (auto mma = dyn_cast_or_null<pgpu::MmaEncodingAttr>(encoding)) {
+    l.warpsM = mma.getWarpsM();
+    l.warpsN = mma.getWarpsN();
   } else {
     return std::nullopt;
   }
@@ -100,6 +101,32 @@ std::optional<MmaLayout> cuda::mmaLayoutOf(RankedTensorType t) {
   l.tilesM = l.m / l.warpsM / 16;
   l.tilesN = l.n / l.warpsN / 8;
   return l;
+}
+
+std::optional<MmaLayout> cuda::mmaLayoutOf(RankedTensorType t) {
+  if (t.getRank() != 2)
+    return std::nullopt;
+  return layoutFor(t.getEncoding(), t.getDimSize(0), t.getDimSize(1));
+}
+
+bool cuda::hasSliceLayout(Type type) {
+  auto t = dyn_cast<RankedTensorType>(type);
+  return t && isa_and_nonnull<pgpu::SliceEncodingAttr>(t.getEncoding());
+}
+
+Attribute cuda::sliceEncoding(MLIRContext *ctx, Attribute parent) {
+  return pgpu::SliceEncodingAttr::get(ctx, 1, parent);
+}
+
+std::optional<MmaLayout> cuda::sliceParentOf(RankedTensorType t) {
+  auto slice = dyn_cast_or_null<pgpu::SliceEncodingAttr>(t.getEncoding());
+  if (!slice || t.getRank() < 1 || t.getRank() > 2 ||
+      (t.getRank() == 2 && t.getDimSize(1) != 1))
+    return std::nullopt;
+  int64_t warpsN = 1;
+  if (auto mma = dyn_cast<pgpu::MmaEncodingAttr>(slice.getParent()))
+    warpsN = mma.getWarpsN();
+  return layoutFor(slice.getParent(), t.getDimSize(0), 8 * warpsN);
 }
 
 SimtTypeConverter::SimtTypeConverter(MLIRContext *ctx, int64_t threads)
@@ -115,6 +142,11 @@ SimtTypeConverter::SimtTypeConverter(MLIRContext *ctx, int64_t threads)
     if (hasMmaLayout(t)) {
       std::optional<MmaLayout> l = mmaLayoutOf(t);
       return VectorType::get({l ? l->perThread() : t.getNumElements()}, elem);
+    }
+    if (hasSliceLayout(t)) {
+      // Two rows per 16-row tile.
+      std::optional<MmaLayout> l = sliceParentOf(t);
+      return VectorType::get({l ? 2 * l->tilesM : t.getNumElements()}, elem);
     }
     return VectorType::get({BlockedLayout(t.getNumElements(), this->threads).perThread},
                            elem);
@@ -165,6 +197,16 @@ MmaThread cuda::mmaThread(OpBuilder &b, Location loc, const SimtState &s,
 
 SmallVector<Value> cuda::slotElementIndices(OpBuilder &b, Location loc,
                                             const SimtState &s, RankedTensorType type) {
+  if (std::optional<MmaLayout> rows = sliceParentOf(type)) {
+    // Rows g and g + 8 of each of the warp's tiles; [M] and [M, 1] alike.
+    MmaThread t = mmaThread(b, loc, s, *rows);
+    Value row = arith::AddIOp::create(b, loc, t.rowBase, t.g);
+    SmallVector<Value> out;
+    for (int64_t tm = 0; tm < rows->tilesM; ++tm)
+      for (int64_t h = 0; h < 2; ++h)
+        out.push_back(arith::AddIOp::create(b, loc, row, constI32(b, loc, tm * 16 + 8 * h)));
+    return out;
+  }
   if (!hasMmaLayout(type))
     return slotElementIndices(b, loc, s, type.getNumElements());
   MmaLayout l = *mmaLayoutOf(type);
@@ -296,9 +338,17 @@ int64_t cuda::smemWriteTensor(OpBuilder &b, Location loc, SimtState &s,
       smemStore(w, l, s, offset, padded ? paddedIndex(w, l, index) : index,
                 extractSlot(w, l, perThread, i));
   };
-  if (!hasMmaLayout(type) && BlockedLayout(n, s.threads).replicated()) {
+  Value owner;
+  if (hasSliceLayout(type)) {
+    // The four lanes of a row hold the same value: lane q = 0 writes it.
+    Value q = arith::RemUIOp::create(b, loc, s.tid, constI32(b, loc, 4));
+    owner = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, q, constI32(b, loc, 0));
+  } else if (!hasMmaLayout(type) && BlockedLayout(n, s.threads).replicated()) {
     // Replicas hold the same values: only owners write.
-    auto ifOp = scf::IfOp::create(b, loc, isOwner(b, loc, s, n), /*withElse=*/false);
+    owner = isOwner(b, loc, s, n);
+  }
+  if (owner) {
+    auto ifOp = scf::IfOp::create(b, loc, owner, /*withElse=*/false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
     write(b, loc);

@@ -63,6 +63,13 @@ LaunchAttr launchOf(Operation *op);
 
 /// The register layout a tensor's encoding gives it; none without one.
 std::optional<MmaLayout> mmaLayoutOf(RankedTensorType type);
+/// #pallas_gpu.slice: the rows of a tensor-core layout, one value per row
+/// (row reductions end in it, broadcasts along rows start from it).
+bool hasSliceLayout(Type type);
+Attribute sliceEncoding(MLIRContext *ctx, Attribute parent);
+/// For a tensor [M] or [M, 1] in a slice layout: its parent's layout for
+/// [M, 8 * warpsN] (its rows: warpsM, tilesM); none otherwise.
+std::optional<MmaLayout> sliceParentOf(RankedTensorType type);
 /// The wgmma layout for [m, n] on `threads` threads, when wgmma can run it
 /// (one m64 tile per warpgroup, n a multiple of 8 up to 256).
 std::optional<MmaLayout> wgmmaLayout(int64_t m, int64_t n, int64_t threads);

@@ -89,14 +89,15 @@ module {
     tt.return %ieee, %oddk, %int, %small : tensor<32x32xf32>, tensor<32x32xf32>, tensor<32x32xi32>, tensor<16x8xf32>
   }
 
-// An accumulator the loop body also uses elsewhere is not carried in the
-// mma layout: the loop stays plain and the dot casts in and out.
+// An accumulator the loop body also uses elsewhere: the elementwise op
+// computes in the mma layout too, and the loop carries its result in it.
 // CHECK-LABEL: tt.func public @shared_acc
-// CHECK: scf.for {{.*}} -> (tensor<32x32xf32>) : i32 {
 // CHECK: tensor.cast %{{.*}} : tensor<32x32xf32> to tensor<32x32xf32, #pallas_gpu.mma<warps = [2, 2]>>
-// CHECK: tt.dot {{.*}} -> tensor<32x32xf32, #pallas_gpu.mma<warps = [2, 2]>>
+// CHECK: scf.for {{.*}} -> (tensor<32x32xf32, #pallas_gpu.mma<warps = [2, 2]>>) : i32 {
+// CHECK-NEXT: tt.dot {{.*}} -> tensor<32x32xf32, #pallas_gpu.mma<warps = [2, 2]>>
+// CHECK-NEXT: arith.addf {{.*}} : tensor<32x32xf32, #pallas_gpu.mma<warps = [2, 2]>>
+// CHECK-NEXT: scf.yield %{{.*}} : tensor<32x32xf32, #pallas_gpu.mma<warps = [2, 2]>>
 // CHECK: tensor.cast %{{.*}} : tensor<32x32xf32, #pallas_gpu.mma<warps = [2, 2]>> to tensor<32x32xf32>
-// CHECK: scf.yield %{{.*}} : tensor<32x32xf32>
   tt.func public @shared_acc(%a: tensor<32x16xbf16>, %b: tensor<16x32xbf16>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> attributes {pallas.launch = #pallas.launch<symbol = "shared_acc", grid = [1]>} {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
@@ -120,5 +121,56 @@ module {
     %d = tt.dot %a, %b, %c : tensor<32x16xbf16> * tensor<16x32xbf16> -> tensor<32x32xf32>
     %n = arith.truncf %d : tensor<32x32xf32> to tensor<32x32xbf16>
     tt.return %n : tensor<32x32xbf16>
+  }
+
+// Online softmax between two dots (flash attention's loop body): the row
+// max and sum end in the accumulator's row slice, broadcasts go back into
+// the wgmma layout, and the loop carries max, sum and accumulator in
+// registers. Only P leaves the layout, as the second dot's A operand.
+// RUN: pallas-opt %s --pallas-assign-layouts=wgmma=true | FileCheck %s --check-prefix=SOFTMAX
+// SOFTMAX-LABEL: tt.func public @online_softmax
+// SOFTMAX: scf.for {{.*}} -> (tensor<64xf32, #pallas_gpu.slice<dim = 1, parent = #pallas_gpu.wgmma<warps = 4>>>, tensor<64xf32, #pallas_gpu.slice<dim = 1, parent = #pallas_gpu.wgmma<warps = 4>>>, tensor<64x64xf32, #pallas_gpu.wgmma<warps = 4>>)
+// SOFTMAX: "tt.reduce"
+// SOFTMAX: (tensor<64x64xf32, #pallas_gpu.wgmma<warps = 4>>) -> tensor<64xf32, #pallas_gpu.slice<dim = 1, parent = #pallas_gpu.wgmma<warps = 4>>>
+// SOFTMAX: tt.broadcast {{.*}} : tensor<64x1xf32, #pallas_gpu.slice<dim = 1, parent = #pallas_gpu.wgmma<warps = 4>>> -> tensor<64x64xf32, #pallas_gpu.wgmma<warps = 4>>
+// SOFTMAX: math.exp {{.*}} : tensor<64x64xf32, #pallas_gpu.wgmma<warps = 4>>
+// SOFTMAX: arith.truncf {{.*}} : tensor<64x64xf32, #pallas_gpu.wgmma<warps = 4>> to tensor<64x64xbf16, #pallas_gpu.wgmma<warps = 4>>
+// SOFTMAX-NEXT: tensor.cast {{.*}} : tensor<64x64xbf16, #pallas_gpu.wgmma<warps = 4>> to tensor<64x64xbf16>
+// SOFTMAX-NEXT: tensor.cast %{{.*}} : tensor<64x64xf32> to tensor<64x64xf32, #pallas_gpu.wgmma<warps = 4>>
+// SOFTMAX-NEXT: tt.dot
+// SOFTMAX-NEXT: arith.addf {{.*}} : tensor<64x64xf32, #pallas_gpu.wgmma<warps = 4>>
+// SOFTMAX-NEXT: scf.yield
+  tt.func public @online_softmax(%q: tensor<64x64xbf16>, %k: tensor<64x64xbf16>, %v: tensor<64x64xbf16>)
+      -> (tensor<64xf32>, tensor<64x64xf32>) attributes {pallas.launch = #pallas.launch<symbol = "online_softmax", grid = [1], num_warps = 4>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c4 = arith.constant 4 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %m0 = arith.constant dense<-1.0e30> : tensor<64xf32>
+    %l0 = arith.constant dense<0.0> : tensor<64xf32>
+    %r:3 = scf.for %j = %c0 to %c4 step %c1 iter_args(%m = %m0, %l = %l0, %acc = %z) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) : i32 {
+      %s = tt.dot %q, %k, %z : tensor<64x64xbf16> * tensor<64x64xbf16> -> tensor<64x64xf32>
+      %mx = "tt.reduce"(%s) <{axis = 1 : i32}> ({
+      ^bb0(%x: f32, %y: f32):
+        %t = arith.maximumf %x, %y : f32
+        tt.reduce.return %t : f32
+      }) : (tensor<64x64xf32>) -> tensor<64xf32>
+      %mn = arith.maximumf %m, %mx : tensor<64xf32>
+      %e = tt.expand_dims %mn {axis = 1 : i32} : tensor<64xf32> -> tensor<64x1xf32>
+      %b = tt.broadcast %e : tensor<64x1xf32> -> tensor<64x64xf32>
+      %d = arith.subf %s, %b : tensor<64x64xf32>
+      %p = math.exp %d : tensor<64x64xf32>
+      %ps = "tt.reduce"(%p) <{axis = 1 : i32}> ({
+      ^bb0(%x: f32, %y: f32):
+        %t = arith.addf %x, %y : f32
+        tt.reduce.return %t : f32
+      }) : (tensor<64x64xf32>) -> tensor<64xf32>
+      %ln = arith.addf %l, %ps : tensor<64xf32>
+      %ph = arith.truncf %p : tensor<64x64xf32> to tensor<64x64xbf16>
+      %o = tt.dot %ph, %v, %z : tensor<64x64xbf16> * tensor<64x64xbf16> -> tensor<64x64xf32>
+      %an = arith.addf %acc, %o : tensor<64x64xf32>
+      scf.yield %mn, %ln, %an : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    }
+    tt.return %r#1, %r#2 : tensor<64xf32>, tensor<64x64xf32>
   }
 }

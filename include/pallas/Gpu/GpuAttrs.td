@@ -41,6 +41,25 @@ def PG_WgmmaEncodingAttr : AttrDef<PallasGpu_Dialect, "WgmmaEncoding"> {
   let assemblyFormat = "`<` `warps` `=` $warps `>`";
 }
 
+def PG_SliceEncodingAttr : AttrDef<PallasGpu_Dialect, "SliceEncoding"> {
+  let mnemonic = "slice";
+  let summary = "the rows of a tensor-core accumulator layout, one value per row";
+  let description = [{
+    `#pallas_gpu.slice<dim = 1, parent = #pallas_gpu.wgmma<warps = 8>>` on a
+    `tensor<M x T>` (or `tensor<M x 1 x T>`): element r is held by every
+    thread that holds row r in the parent layout, so a row reduction of a
+    parent-layout tensor ends in it without leaving the registers and a
+    broadcast back along the row needs no exchange. Row r of a 16-row tile
+    is held by the four lanes 4 * (r % 8) + q of the warp owning the tile;
+    each thread holds two rows per tile (r and r + 8). Only `dim = 1` of a
+    parent whose warps do not split the columns (`warps = [WM, 1]` or
+    wgmma) is supported.
+  }];
+  let parameters = (ins "int64_t":$dim, "::mlir::Attribute":$parent);
+  let assemblyFormat = "`<` `dim` `=` $dim `,` `parent` `=` $parent `>`";
+  let genVerifyDecl = 1;
+}
+
 def PG_SharedLayoutKind : I32EnumAttr<"SharedLayoutKind",
     "how a dot operand tile is laid out in shared memory", [
     I32EnumAttrCase<"swizzle_128b", 0>, I32EnumAttrCase<"core_matrices", 1>,
