@@ -9,6 +9,7 @@
 #include "SimtLowering.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace mlir::pallas;
@@ -64,6 +65,27 @@ OperandSmemLayout cuda::wgmmaOperandLayout(RankedTensorType tile) {
 
 OperandSmemLayout cuda::paddedRowLayout(RankedTensorType tile) {
   return operandSmemLayout(tile, pgpu::SharedLayoutKind::padded_rows);
+}
+
+tt::TransOp cuda::kMajorB(tt::DotOp dot) {
+  auto trans = dot.getB().getDefiningOp<tt::TransOp>();
+  if (!trans || !hasWgmmaLayout(dot.getType()))
+    return {};
+  auto src = cast<RankedTensorType>(trans.getSrc().getType());
+  Type e = src.getElementType();
+  return src.getRank() == 2 && (e.isBF16() || e.isF16()) ? trans : tt::TransOp();
+}
+
+Value cuda::registerA(tt::DotOp dot) {
+  auto leave = dot.getA().getDefiningOp<tensor::CastOp>();
+  if (!leave || !hasWgmmaLayout(dot.getType()))
+    return {};
+  auto src = dyn_cast<RankedTensorType>(leave.getSource().getType());
+  auto d = cast<RankedTensorType>(dot.getType());
+  Type e = src ? src.getElementType() : Type();
+  return src && src.getEncoding() == d.getEncoding() && (e.isBF16() || e.isF16())
+             ? leave.getSource()
+             : Value();
 }
 
 pgpu::SharedLayoutKind cuda::dotOperandKind(tt::DotOp dot, unsigned index) {
@@ -138,16 +160,16 @@ std::pair<Value, Value> cuda::placeDotOperands(OpBuilder &b, Location loc, SimtS
                                                const OperandSmemLayout &bLayout,
                                                bool asyncProxy) {
   Value aBase = a.smem, bBase = bOperand.smem;
-  if (aBase && bBase)
+  bool writeA = !aBase && !a.inAccumulatorLayout;
+  if (!writeA && bBase)
     return {aBase, bBase};
-  auto aType = cast<RankedTensorType>(op.getA().getType());
-  auto bType = cast<RankedTensorType>(op.getB().getType());
-  int64_t bOffset = aBase ? 0 : aLayout.bytes;
+  RankedTensorType aType = a.tile, bType = bOperand.tile;
+  int64_t bOffset = writeA ? aLayout.bytes : 0;
   if (asyncProxy)
     bOffset = (bOffset + 1023) / 1024 * 1024; // where the swizzle repeats
   reserveSmem(s, bOffset + (bBase ? 0 : bLayout.bytes));
   barrier(b, loc);
-  if (!aBase) {
+  if (writeA) {
     aBase = s.smem;
     writeOperand(b, loc, s, aBase, a.regs, aType, aLayout);
   }

@@ -156,6 +156,14 @@ struct TransLowering : SimtPattern<tt::TransOp> {
     auto srcType = cast<RankedTensorType>(op.getSrc().getType());
     auto dstType = cast<RankedTensorType>(op.getType());
     Type elem = cast<VectorType>(a.getSrc().getType()).getElementType();
+    if (!op->use_empty() && llvm::all_of(op->getUsers(), [&](Operation *u) {
+          auto dot = dyn_cast<tt::DotOp>(u);
+          return dot && dot.getA() != op.getResult() && kMajorB(dot) == op;
+        })) {
+      // wgmma reads the source as its K-major B: no transpose to compute.
+      rw.replaceOpWithNewOp<LLVM::UndefOp>(op, getTypeConverter()->convertType(dstType));
+      return success();
+    }
     smemWriteTensor(rw, loc, state, 0, a.getSrc(), srcType.getNumElements());
     ArrayRef<int32_t> order = op.getOrder();
     rw.replaceOp(op, gatherFromSmem(rw, loc, state, elem, 0, dstType.getNumElements(),
@@ -522,8 +530,17 @@ struct DotLowering : SimtPattern<tt::DotOp> {
             n = bType.getDimSize(rank - 1);
     Type accType = cType.getElementType();
     if (hasMmaLayout(cType)) {
-      DotOperand x{a.getA(), stagedOperandAddress(rw, loc, op.getA(), state)};
-      DotOperand y{a.getB(), stagedOperandAddress(rw, loc, op.getB(), state)};
+      DotOperand x{a.getA(), stagedOperandAddress(rw, loc, op.getA(), state), aType};
+      DotOperand y{a.getB(), stagedOperandAddress(rw, loc, op.getB(), state), bType};
+      if (Value acc = registerA(op))
+        x = {rw.getRemappedValue(acc), Value(), aType, /*kMajor=*/false,
+             /*inAccumulatorLayout=*/true};
+      if (tt::TransOp trans = kMajorB(op)) {
+        // B as the K-major tile it transposes (TransLowering left it).
+        Value src = trans.getSrc();
+        y = {rw.getRemappedValue(src), stagedOperandAddress(rw, loc, src, state),
+             cast<RankedTensorType>(src.getType()), /*kMajor=*/true};
+      }
       FailureOr<Value> d = hasWgmmaLayout(cType)
                                ? lowerDotToWgmma(rw, op, x, y, a.getC(), state)
                                : lowerDotToMma(rw, op, x, y, a.getC(), state);
@@ -589,6 +606,14 @@ struct LayoutCastLowering : SimtPattern<tensor::CastOp> {
       return op.emitError("internal error: tensor.cast changes the shape on CUDA");
     if (src.getEncoding() == dst.getEncoding()) {
       rw.replaceOp(op, a.getSource());
+      return success();
+    }
+    if (llvm::all_of(op->getUsers(), [&](Operation *u) {
+          auto dot = dyn_cast<tt::DotOp>(u);
+          return dot && dot.getB() != op.getResult() && registerA(dot) == op.getSource();
+        })) {
+      // wgmma takes A from the registers of the source: nothing to move.
+      rw.replaceOpWithNewOp<LLVM::UndefOp>(op, getTypeConverter()->convertType(dst));
       return success();
     }
     // A splat needs no exchange: every thread already holds the value.

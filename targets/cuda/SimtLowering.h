@@ -241,7 +241,25 @@ void writeOperand(OpBuilder &b, Location loc, SimtState &s, Value base, Value pe
 struct DotOperand {
   Value regs;
   Value smem;
+  /// The tile `regs` and `smem` hold; for B given K-major (`kMajor`, see
+  /// kMajorB) it is [N, K], the transpose of the dot's B.
+  RankedTensorType tile;
+  bool kMajor = false;
+  /// A held in the registers of a wgmma accumulator layout (registerA):
+  /// wgmma reads it from there, nothing goes through shared memory.
+  bool inAccumulatorLayout = false;
 };
+
+/// The wgmma-layout value a wgmma dot's A is cast from, when wgmma can take
+/// A from registers as it is (bf16/f16, the dot's own warps: the
+/// accumulator layout of m64nK is the A fragment layout of m64k16 steps);
+/// null otherwise.
+Value registerA(tt::DotOp dot);
+
+/// The transpose that gives a wgmma dot its B as [K, N] from a K-major
+/// [N, K] tile (`tt.trans` of a bf16/f16 2-D tensor), which wgmma reads
+/// as it is (no transpose flag); null otherwise.
+tt::TransOp kMajorB(tt::DotOp dot);
 
 /// Where a dot's operands are in shared memory: staged ones where they
 /// are, the others written to the scratch area (A, then B) in their layouts

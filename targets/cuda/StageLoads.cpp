@@ -106,20 +106,31 @@ bool writesMemory(scf::ForOp loop) {
   return writes;
 }
 
-/// Whether `load` can be staged in shared memory: a 2-D block whose only
-/// use is as operand A or B of a tensor-core dot in the same body, with
-/// masked-off elements reading as zero (as the copies fill them).
-bool stageable(tt::LoadOp load, scf::ForOp loop) {
+/// How a staged block's buffer is laid out: as the tensor-core dot in
+/// `loop`'s body that is the block's only use (as operand A or B, or as B
+/// through the transpose wgmma reads K-major, kMajorB) reads it. None when
+/// the block cannot be staged: not such a use, or masked-off elements that
+/// would not read as zero (as the copies fill them).
+std::optional<pgpu::SharedLayoutKind> stagedLayout(tt::LoadOp load, scf::ForOp loop) {
   auto type = dyn_cast<RankedTensorType>(load.getType());
   if (!type || type.getRank() != 2 || load.getIsVolatile() || !load->hasOneUse())
-    return false;
+    return std::nullopt;
+  Value other = load.getOther();
+  if (other && !matchPattern(other, m_AnyZeroFloat()) && !matchPattern(other, m_Zero()))
+    return std::nullopt;
   OpOperand &use = *load->getUses().begin();
+  if (auto trans = dyn_cast<tt::TransOp>(use.getOwner()); trans && trans->hasOneUse()) {
+    auto dot = dyn_cast<tt::DotOp>(*trans->getUsers().begin());
+    if (dot && dot->getBlock() == loop.getBody() && kMajorB(dot) == trans &&
+        dot.getA() != trans.getResult())
+      return wgmmaOperandKind(type);
+    return std::nullopt;
+  }
   auto dot = dyn_cast<tt::DotOp>(use.getOwner());
   if (!dot || dot->getBlock() != loop.getBody() || use.getOperandNumber() > 1 ||
       !hasMmaLayout(dot.getType()))
-    return false;
-  Value other = load.getOther();
-  return !other || matchPattern(other, m_AnyZeroFloat()) || matchPattern(other, m_Zero());
+    return std::nullopt;
+  return dotOperandKind(dot, use.getOperandNumber());
 }
 
 /// The loads of `loop`'s body that `accept` takes and whose addresses and
@@ -144,12 +155,16 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget)
   SmallVector<tt::LoadOp> loads;
   SetVector<Operation *> slice;
   collectLoadsAhead(
-      loop, [&](tt::LoadOp load) { return stageable(load, loop); }, loads, slice);
+      loop, [&](tt::LoadOp load) { return stagedLayout(load, loop).has_value(); }, loads,
+      slice);
+  // Each buffer is laid out as the dot reading it wants (DotOperands.cpp).
+  SmallVector<RankedTensorType> tiles;
   int64_t slotBytes = 0;
   for (tt::LoadOp load : loads) {
-    // A buffer is laid out as the dot reading it wants (DotOperands.cpp).
-    OpOperand &use = *load->getUses().begin();
-    slotBytes += dotOperandLayout(cast<tt::DotOp>(use.getOwner()), use.getOperandNumber()).bytes;
+    auto kind = *stagedLayout(load, loop);
+    tiles.push_back(cast<RankedTensorType>(load.getType())
+                        .cloneWithEncoding(pgpu::SharedEncodingAttr::get(loop.getContext(), kind)));
+    slotBytes += operandSmemLayout(tiles.back(), kind).bytes;
   }
   while (stages >= 2 && stages * slotBytes > smemBudget)
     --stages;
@@ -166,14 +181,8 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget)
   Value lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
   Value last = arith::SubIOp::create(b, loc, ub, c(1));
   SmallVector<Value> rings;
-  for (tt::LoadOp load : loads) {
-    // Each buffer is laid out as the dot reading it wants.
-    OpOperand &use = *load->getUses().begin();
-    auto kind = dotOperandKind(cast<tt::DotOp>(use.getOwner()), use.getOperandNumber());
-    auto tile = cast<RankedTensorType>(load.getType())
-                    .cloneWithEncoding(pgpu::SharedEncodingAttr::get(ctx, kind));
+  for (RankedTensorType tile : tiles)
     rings.push_back(pgpu::AllocRingOp::create(b, loc, pgpu::RingType::get(ctx, stages, tile)));
-  }
   // Copies the blocks of iteration `iv` into `slot` (none past the end;
   // the addresses use an index inside the iteration space regardless).
   auto copyBlocks = [&](Value iv, Value slot, Operation *inLoop) {
@@ -234,6 +243,48 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget)
     o.replaceAllUsesWith(n);
   loop.erase();
   return newLoop;
+}
+
+/// Dot operands loaded before `loop` and read by a dot in every iteration
+/// (flash attention's Q) are copied once into a one-buffer ring, which the
+/// dot reads in place: no registers held across the loop, no copy into
+/// shared memory per iteration. Returns the shared-memory bytes taken.
+int64_t stageInvariantOperands(scf::ForOp loop, int64_t smemBudget) {
+  SmallVector<std::pair<tt::LoadOp, pgpu::SharedLayoutKind>> loads;
+  int64_t bytes = 0;
+  for (tt::DotOp dot : loop.getBody()->getOps<tt::DotOp>())
+    for (Value operand : {dot.getA(), dot.getB()}) {
+      auto load = operand.getDefiningOp<tt::LoadOp>();
+      if (!load || load->getBlock() != loop->getBlock())
+        continue;
+      if (std::optional<pgpu::SharedLayoutKind> kind = stagedLayout(load, loop)) {
+        int64_t size = operandSmemLayout(cast<RankedTensorType>(load.getType()), *kind).bytes;
+        if (bytes + size > smemBudget / 2)
+          continue;
+        bytes += size;
+        loads.push_back({load, *kind});
+      }
+    }
+  if (loads.empty())
+    return 0;
+  MLIRContext *ctx = loop.getContext();
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  Value slot = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+  for (auto [load, kind] : loads) {
+    auto tile = cast<RankedTensorType>(load.getType())
+                    .cloneWithEncoding(pgpu::SharedEncodingAttr::get(ctx, kind));
+    Value ring = pgpu::AllocRingOp::create(b, loc, pgpu::RingType::get(ctx, 1, tile));
+    pgpu::AsyncCopyOp::create(b, loc, load.getPtr(), ring, slot, load.getMask(), Value());
+    OpOperand &use = *load->getUses().begin();
+    OpBuilder inLoop(use.getOwner());
+    use.set(pgpu::RingReadOp::create(inLoop, loc, load.getType(), ring, slot));
+    load.erase();
+  }
+  // Complete before the loop (it is read from the first iteration on).
+  pgpu::AsyncCommitOp::create(b, loc);
+  pgpu::AsyncWaitOp::create(b, loc, 0);
+  return bytes;
 }
 
 void pipeline(scf::ForOp loop, int64_t threads, int64_t registerBudget) {
@@ -333,8 +384,11 @@ struct StageLoadsPass : pallas::impl::PallasStageLoadsBase<StageLoadsPass> {
       // One stage is no pipelining.
       if (launch.getNumStages() < 2)
         continue;
-      if (!writesMemory(loop))
-        loop = stageDotOperands(loop, launch.getNumStages(), sharedBytes * 3 / 4);
+      if (!writesMemory(loop)) {
+        int64_t budget = sharedBytes * 3 / 4;
+        budget -= stageInvariantOperands(loop, budget);
+        loop = stageDotOperands(loop, launch.getNumStages(), budget);
+      }
       pipeline(loop, 32 * launch.getNumWarps(), /*registerBudget=*/200);
     }
   }

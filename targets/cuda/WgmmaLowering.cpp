@@ -2,7 +2,8 @@
 //
 // A [M, K] and B [K, N] are read from shared memory in wgmmaOperandLayout:
 // A K-major, B MN-major (as they are in memory; B with wgmma's transpose
-// flag), with the 128-byte swizzle where rows are whole multiples of 128
+// flag) or, when B is the transpose of a [N, K] tile (kMajorB), K-major
+// like A, with the 128-byte swizzle where rows are whole multiples of 128
 // bytes, else as no-swizzle core matrices (8 rows x 16 bytes each). Either
 // way the 16-byte pieces threads hold (or cp.async copies, when
 // pallas-stage-loads staged the operands) land in one store. The descriptors
@@ -14,6 +15,7 @@
 #include "SimtLowering.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <functional>
 
@@ -68,6 +70,54 @@ OperandWalk walkB(const OperandSmemLayout &l) {
 }
 } // namespace
 
+/// The four 32-bit registers of A's fragment for k step `ks` from A held in
+/// the accumulator layout (per thread, 8-column tiles of four: rows g and
+/// g + 8, columns 2q and 2q + 1): tiles 2 ks and 2 ks + 1, as pairs.
+static SmallVector<Value> aFragment(OpBuilder &b, Location loc, Value regs, int64_t ks) {
+  SmallVector<Value> out;
+  for (int64_t i = 0; i < 4; ++i) {
+    Value two = vector::ExtractStridedSliceOp::create(
+        b, loc, regs, ArrayRef<int64_t>{ks * 8 + 2 * i}, ArrayRef<int64_t>{2},
+        ArrayRef<int64_t>{1});
+    out.push_back(LLVM::BitcastOp::create(b, loc, b.getI32Type(), two));
+  }
+  return out;
+}
+
+/// wgmma.mma_async with A from registers (the NVVM op takes A from shared
+/// memory only): inline PTX, the accumulator tied in and out.
+static Value wgmmaRegisterA(OpBuilder &b, Location loc, Value acc, int64_t regs,
+                            ArrayRef<Value> a, Value descB, int64_t n, StringRef type,
+                            bool transposeB) {
+  std::string text, constraints;
+  llvm::raw_string_ostream os(text), cs(constraints);
+  os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << 2 * regs + 5 << ", 0;\n"
+     << "wgmma.mma_async.sync.aligned.m64n" << n << "k16.f32." << type << "." << type << " {";
+  for (int64_t i = 0; i < regs; ++i)
+    os << (i ? ", $" : "$") << i;
+  os << "}, {$" << 2 * regs << ", $" << 2 * regs + 1 << ", $" << 2 * regs + 2 << ", $"
+     << 2 * regs + 3 << "}, $" << 2 * regs + 4 << ", p, 1, 1, " << (transposeB ? 1 : 0)
+     << ";\n}";
+  SmallVector<Value> operands;
+  for (int64_t i = 0; i < regs; ++i) {
+    cs << "=f,";
+    operands.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
+  }
+  for (int64_t i = 0; i < regs; ++i)
+    cs << i << ",";
+  cs << "r,r,r,r,l,r";
+  operands.append(a.begin(), a.end());
+  operands.push_back(descB);
+  operands.push_back(constI32(b, loc, 1));
+  return LLVM::InlineAsmOp::create(b, loc, acc.getType(), operands, text, constraints,
+                                   /*has_side_effects=*/true, /*is_align_stack=*/false,
+                                   LLVM::tailcallkind::TailCallKind::None,
+                                   LLVM::AsmDialectAttr::get(b.getContext(),
+                                                             LLVM::AsmDialect::AD_ATT),
+                                   ArrayAttr())
+      .getResult(0);
+}
+
 FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aIn,
                                        DotOperand bIn, Value cVec, SimtState &s) {
   Location loc = op.getLoc();
@@ -79,8 +129,10 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
     return failure();
   Type elem = aType.getElementType();
   NVVM::WGMMATypes type = elem.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
-  OperandSmemLayout aLayout = wgmmaOperandLayout(aType), bLayout = wgmmaOperandLayout(bType);
-  OperandWalk aWalk = walkA(aLayout), bWalk = walkB(bLayout);
+  // B given K-major ([N, K], kMajorB) is laid out and walked as A is.
+  bool bKMajor = bIn.kMajor;
+  OperandSmemLayout aLayout = wgmmaOperandLayout(aType), bLayout = wgmmaOperandLayout(bIn.tile);
+  OperandWalk aWalk = walkA(aLayout), bWalk = bKMajor ? walkA(bLayout) : walkB(bLayout);
 
   // wgmma reads through the async proxy.
   auto [aBase, bBase] = placeDotOperands(b, loc, s, op, aIn, bIn, aLayout, bLayout,
@@ -98,9 +150,16 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
   Value group = arith::DivUIOp::create(b, loc, s.tid, constI32(b, loc, 128));
   int64_t rows64 = aLayout.swizzled ? 64 * 128 : 8 * aLayout.rowGroupBytes;
   Value groupOffset = arith::MulIOp::create(b, loc, group, constI32(b, loc, rows64));
-  Value aGroup = smemByteAddress(b, loc, aBase, groupOffset);
+  Value aGroup = aIn.inAccumulatorLayout ? Value() : smemByteAddress(b, loc, aBase, groupOffset);
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t ks = 0; ks < k / 16; ++ks) {
+    if (aIn.inAccumulatorLayout) {
+      Value descB = descriptor(b, loc, bBase, bWalk.step(ks), bWalk.leading, bWalk.stride,
+                               bWalk.swizzled);
+      acc = wgmmaRegisterA(b, loc, acc, regs, aFragment(b, loc, aIn.regs, ks), descB, n,
+                           elem.isBF16() ? "bf16" : "f16", /*transposeB=*/!bKMajor);
+      continue;
+    }
     Value descA = descriptor(b, loc, aGroup, aWalk.step(ks), aWalk.leading, aWalk.stride,
                              aWalk.swizzled);
     Value descB = descriptor(b, loc, bBase, bWalk.step(ks), bWalk.leading, bWalk.stride,
@@ -115,7 +174,8 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
         NVVM::WGMMAScaleInAttr::get(b.getContext(), NVVM::WGMMAScaleIn::one),
         NVVM::WGMMAScaleInAttr::get(b.getContext(), NVVM::WGMMAScaleIn::one),
         NVVM::MMALayoutAttr::get(b.getContext(), NVVM::MMALayout::row),
-        NVVM::MMALayoutAttr::get(b.getContext(), NVVM::MMALayout::row),
+        NVVM::MMALayoutAttr::get(b.getContext(),
+                                 bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row),
         NVVM::MMAIntOverflowAttr());
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
