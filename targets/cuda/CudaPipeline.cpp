@@ -17,6 +17,7 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createConvertPallasToTriton({/*tritonDotLimits=*/false}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createPallasFoldExpScale());
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createPallasAssignLayouts({options.wgmma}));
   pm.addPass(createPallasStageLoads({options.sharedBytes}));

@@ -77,3 +77,25 @@ tt.func @ring_of_vectors() {
   %r = pallas_gpu.alloc_ring : <2, tensor<64xbf16>>
   tt.return
 }
+
+// -----
+
+// CHECK-LABEL: tt.func @row_slice
+// CHECK-SAME: tensor<64xf32, #pallas_gpu.slice<dim = 1, parent = #pallas_gpu.wgmma<warps = 4>>>
+tt.func @row_slice(%x: tensor<64xf32, #pallas_gpu.slice<dim = 1, parent = #pallas_gpu.wgmma<warps = 4>>>) {
+  tt.return
+}
+
+// -----
+
+// expected-error @+1 {{only row slices (dim = 1) are supported}}
+tt.func @column_slice(%x: tensor<64xf32, #pallas_gpu.slice<dim = 0, parent = #pallas_gpu.wgmma<warps = 4>>>) {
+  tt.return
+}
+
+// -----
+
+// expected-error @+1 {{the parent of a slice is a #pallas_gpu.wgmma or a #pallas_gpu.mma<warps = [WM, 1]>, not #pallas_gpu.mma<warps = [2, 2]>}}
+tt.func @split_rows(%x: tensor<64xf32, #pallas_gpu.slice<dim = 1, parent = #pallas_gpu.mma<warps = [2, 2]>>>) {
+  tt.return
+}

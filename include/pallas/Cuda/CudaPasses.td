@@ -35,6 +35,28 @@ def PallasStageLoads : Pass<"pallas-stage-loads", "::mlir::ModuleOp"> {
                            "::mlir::pallas::pgpu::PallasGpuDialect"];
 }
 
+def PallasFoldExpScale : Pass<"pallas-fold-exp-scale", "::mlir::ModuleOp"> {
+  let summary = "softmax's exponentials as exp2 with the scale and log2(e) folded in";
+  let description = [{
+    Runs on tile IR for CUDA targets, where `exp` becomes `ex2.approx` of
+    its argument times log2(e). The row-softmax shape attention kernels
+    write,
+
+    ```
+    s = x * c                      (c a positive splat constant)
+    m = max(s, axis)               ->  m = max(x, axis) * c
+    p = exp(s - broadcast(m))      ->  p = exp2(fma(x, c * log2e, broadcast(m * -log2e)))
+    ```
+
+    costs one FMA and one ex2 per element instead of three multiplies or
+    subtractions and the ex2; the per-row work moves to the row vectors.
+    `max(x * c) = max(x) * c` holds exactly for c > 0 (rounding is
+    monotonic). Either rewrite also applies alone (`exp(x - broadcast(m))`
+    without a scale).
+  }];
+  let dependentDialects = ["::mlir::math::MathDialect", "::mlir::arith::ArithDialect"];
+}
+
 def PallasAssignLayouts : Pass<"pallas-assign-layouts", "::mlir::ModuleOp"> {
   let summary = "choose how tile IR tensors are spread over a CTA's threads";
   let description = [{

@@ -1,0 +1,128 @@
+//===- FoldExpScale.cpp - softmax exponentials as exp2 of one FMA ---------===//
+//
+// On CUDA `exp(a)` is `ex2.approx(a * log2e)`. In a row softmax,
+// `exp(x * c - broadcast(m))` then costs a multiply, a subtraction and a
+// multiply per element before the ex2; folding c and log2(e) into one FMA
+// against the row vector `m * -log2e` leaves one FMA, as flash attention
+// kernels write it by hand. A row max of `x * c` (c > 0) is the row max of x
+// times c, so x * c itself is no longer needed.
+//
+//===----------------------------------------------------------------------===//
+#include "pallas/Cuda/CudaPasses.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::pallas {
+#define GEN_PASS_DEF_PALLASFOLDEXPSCALE
+#include "pallas/Cuda/CudaPasses.h.inc"
+} // namespace mlir::pallas
+
+using namespace mlir;
+using namespace mlir::pallas;
+
+namespace {
+
+constexpr double kLog2e = 1.4426950408889634;
+
+/// The value of a splat f32 constant tensor (arith.constant or tt.splat of
+/// a constant).
+std::optional<double> splatValue(Value v) {
+  DenseFPElementsAttr dense;
+  if (matchPattern(v, m_Constant(&dense)) && dense.isSplat())
+    return dense.getSplatValue<APFloat>().convertToDouble();
+  if (auto splat = v.getDefiningOp<tt::SplatOp>()) {
+    FloatAttr f;
+    if (matchPattern(splat.getSrc(), m_Constant(&f)))
+      return f.getValueAsDouble();
+  }
+  return std::nullopt;
+}
+
+/// `v` as `x * c` with c a splat constant: {x, c}.
+std::optional<std::pair<Value, double>> asScaled(Value v) {
+  auto mul = v.getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return std::nullopt;
+  if (std::optional<double> c = splatValue(mul.getRhs()))
+    return std::make_pair(mul.getLhs(), *c);
+  if (std::optional<double> c = splatValue(mul.getLhs()))
+    return std::make_pair(mul.getRhs(), *c);
+  return std::nullopt;
+}
+
+Value splatLike(PatternRewriter &rw, Location loc, Type type, double value) {
+  auto shaped = cast<ShapedType>(type);
+  return arith::ConstantOp::create(
+      rw, loc, DenseElementsAttr::get(shaped, rw.getFloatAttr(shaped.getElementType(), value)));
+}
+
+/// max(x * c, axis) with c > 0  ->  max(x, axis) * c.
+struct MaxOfScaled : OpRewritePattern<tt::ReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tt::ReduceOp op, PatternRewriter &rw) const override {
+    if (op.getSrcs().size() != 1 || op->getNumResults() != 1 ||
+        !isa<RankedTensorType>(op->getResult(0).getType()))
+      return failure();
+    Block &body = op.getCombineOp().front();
+    if (body.getOperations().size() != 2 ||
+        !isa<arith::MaximumFOp, arith::MaxNumFOp>(body.front()))
+      return failure();
+    std::optional<std::pair<Value, double>> scaled = asScaled(op.getSrcs()[0]);
+    if (!scaled || !(scaled->second > 0))
+      return failure();
+    Location loc = op.getLoc();
+    IRMapping map;
+    map.map(op.getSrcs()[0], scaled->first);
+    Operation *reduce = rw.clone(*op, map);
+    Value result = reduce->getResult(0);
+    rw.replaceOpWithNewOp<arith::MulFOp>(
+        op, result, splatLike(rw, loc, result.getType(), scaled->second));
+    return success();
+  }
+};
+
+/// exp(x * c - broadcast(expand_dims(m)))  ->
+///   exp2(fma(x, c * log2e, broadcast(expand_dims(m * -log2e)))).
+struct ExpOfRowShifted : OpRewritePattern<math::ExpOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::ExpOp op, PatternRewriter &rw) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !type.getElementType().isF32())
+      return failure();
+    auto sub = op.getOperand().getDefiningOp<arith::SubFOp>();
+    auto bcast = sub ? sub.getRhs().getDefiningOp<tt::BroadcastOp>() : tt::BroadcastOp();
+    auto expand = bcast ? bcast.getSrc().getDefiningOp<tt::ExpandDimsOp>() : tt::ExpandDimsOp();
+    if (!expand)
+      return failure();
+    Value x = sub.getLhs();
+    double c = 1;
+    if (std::optional<std::pair<Value, double>> scaled = asScaled(x))
+      std::tie(x, c) = *scaled;
+    Location loc = op.getLoc();
+    Value m = expand.getSrc();
+    Value shift = arith::MulFOp::create(rw, loc, m, splatLike(rw, loc, m.getType(), -kLog2e));
+    IRMapping map;
+    map.map(m, shift);
+    Value row = rw.clone(*expand, map)->getResult(0);
+    map.map(expand.getResult(), row);
+    Value shifted = rw.clone(*bcast, map)->getResult(0);
+    Value arg = math::FmaOp::create(rw, loc, x, splatLike(rw, loc, type, c * kLog2e), shifted);
+    auto flags = arith::FastMathFlagsAttr::get(
+        rw.getContext(), arith::FastMathFlags::afn | arith::FastMathFlags::arcp);
+    rw.replaceOpWithNewOp<math::Exp2Op>(op, arg, flags);
+    return success();
+  }
+};
+
+struct FoldExpScalePass : pallas::impl::PallasFoldExpScaleBase<FoldExpScalePass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<MaxOfScaled, ExpOfRowShifted>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace

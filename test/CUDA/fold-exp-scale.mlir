@@ -1,0 +1,60 @@
+// RUN: pallas-opt %s --pallas-fold-exp-scale | FileCheck %s
+
+// Attention's softmax: the row max of x * c is max(x) * c, and the
+// exponential one FMA against the row vector m * -log2(e), then exp2.
+// CHECK-LABEL: tt.func @scaled_softmax
+// CHECK-DAG: %[[K:.*]] = arith.constant dense<0.127517{{[0-9]*}}> : tensor<64x64xf32>
+// CHECK-DAG: %[[NL:.*]] = arith.constant dense<-1.44269{{[0-9]*}}> : tensor<64xf32>
+// CHECK-DAG: %[[C:.*]] = arith.constant dense<0.0883883{{[0-9]*}}> : tensor<64xf32>
+// CHECK: %[[MX:.*]] = "tt.reduce"(%arg0)
+// CHECK: %[[M:.*]] = arith.mulf %[[MX]], %[[C]] : tensor<64xf32>
+// CHECK: %[[S:.*]] = arith.mulf %[[M]], %[[NL]] : tensor<64xf32>
+// CHECK: %[[E:.*]] = tt.expand_dims %[[S]] {axis = 1 : i32}
+// CHECK: %[[B:.*]] = tt.broadcast %[[E]]
+// CHECK: %[[F:.*]] = math.fma %arg0, %[[K]], %[[B]] : tensor<64x64xf32>
+// CHECK: math.exp2 %[[F]] fastmath<arcp,afn> : tensor<64x64xf32>
+// CHECK-NOT: math.exp
+tt.func @scaled_softmax(%x: tensor<64x64xf32>) -> (tensor<64xf32>, tensor<64x64xf32>) {
+  %c = arith.constant dense<0.0883883461> : tensor<64x64xf32>
+  %s = arith.mulf %x, %c : tensor<64x64xf32>
+  %m = "tt.reduce"(%s) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %t = arith.maximumf %a, %b : f32
+    tt.reduce.return %t : f32
+  }) : (tensor<64x64xf32>) -> tensor<64xf32>
+  %e = tt.expand_dims %m {axis = 1 : i32} : tensor<64xf32> -> tensor<64x1xf32>
+  %b = tt.broadcast %e : tensor<64x1xf32> -> tensor<64x64xf32>
+  %d = arith.subf %s, %b : tensor<64x64xf32>
+  %p = math.exp %d : tensor<64x64xf32>
+  tt.return %m, %p : tensor<64xf32>, tensor<64x64xf32>
+}
+
+// A negative scale does not commute with max: the reduction stays on the
+// scaled values; the exponential still folds.
+// CHECK-LABEL: tt.func @negative_scale
+// CHECK: %[[S:.*]] = arith.mulf %arg0, %{{.*}} : tensor<64x64xf32>
+// CHECK: "tt.reduce"(%[[S]])
+// CHECK: math.fma %arg0
+// CHECK: math.exp2
+tt.func @negative_scale(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %c = arith.constant dense<-2.0> : tensor<64x64xf32>
+  %s = arith.mulf %x, %c : tensor<64x64xf32>
+  %m = "tt.reduce"(%s) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %t = arith.maximumf %a, %b : f32
+    tt.reduce.return %t : f32
+  }) : (tensor<64x64xf32>) -> tensor<64xf32>
+  %e = tt.expand_dims %m {axis = 1 : i32} : tensor<64xf32> -> tensor<64x1xf32>
+  %b = tt.broadcast %e : tensor<64x1xf32> -> tensor<64x64xf32>
+  %d = arith.subf %s, %b : tensor<64x64xf32>
+  %p = math.exp %d : tensor<64x64xf32>
+  tt.return %p : tensor<64x64xf32>
+}
+
+// An exponential of anything else is left alone.
+// CHECK-LABEL: tt.func @plain_exp
+// CHECK: math.exp %arg0
+tt.func @plain_exp(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %p = math.exp %x : tensor<64x64xf32>
+  tt.return %p : tensor<64x64xf32>
+}
