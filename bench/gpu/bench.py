@@ -545,22 +545,25 @@ def main():
     torch.cuda.empty_cache()
 
     attention(drv)
+    attention(drv, causal=True)
     write_table()
 
 
-def attention(drv):
-    """(d) flash attention forward, bf16, non-causal: B*H = 64, S = 4096,
-    D = 128 (bench/kernels/flash_attention_s4096, the plain Pallas
+def attention(drv, causal=False):
+    """(d) flash attention forward, bf16: B*H = 64, S = 4096, D = 128
+    (bench/kernels/flash_attention[_causal]_s4096, the plain Pallas
     formulation) against torch SDPA with each backend pinned. Checked
-    against SDPA in f32 (math backend)."""
+    against SDPA in f32 (math backend). Causal work counts half the
+    square."""
     from torch.nn.attention import SDPBackend, sdpa_kernel
-    S = "flash attention bf16 B*H=64 S=4096 D=128"
+    S = f"flash attention bf16 {'causal ' if causal else ''}B*H=64 S=4096 D=128"
     print(f"\n{S}", flush=True)
     B, H, L, D = 4, 16, 4096, 128
     q, k, v = (torch.randn(B, H, L, D, device=dev).to(torch.bfloat16) for _ in range(3))
+    sdpa = lambda *a: torch.nn.functional.scaled_dot_product_attention(*a, is_causal=causal)
     with sdpa_kernel(SDPBackend.MATH):
-        want = torch.nn.functional.scaled_dot_product_attention(q.float(), k.float(), v.float())
-    flops, K = 4 * B * H * L * L * D, 5
+        want = sdpa(q.float(), k.float(), v.float())
+    flops, K = 4 * B * H * L * L * D // (2 if causal else 1), 5
 
     def check(o, impl):
         torch.cuda.synchronize()
@@ -571,17 +574,18 @@ def attention(drv):
 
     for backend, name in [(SDPBackend.CUDNN_ATTENTION, "cuDNN"),
                           (SDPBackend.FLASH_ATTENTION, "flash")]:
-        def sdpa(backend=backend, name=name):
+        def pinned(backend=backend, name=name):
             impl = f"torch SDPA ({name})"
             with sdpa_kernel(backend):
-                f = lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v)
+                f = lambda: sdpa(q, k, v)
                 note = check(f(), impl)
                 record(S, impl, time_stream([f], K), flops, "TFLOP/s", note)
-        attempt(S, f"torch SDPA ({name})", sdpa)
+        attempt(S, f"torch SDPA ({name})", pinned)
 
-    cases = sorted(c for c in os.listdir(GPU_DIR) if c.startswith("flash_attention_s4096"))
+    prefix = "flash_attention_causal_s4096" if causal else "flash_attention_s4096"
+    cases = sorted(c for c in os.listdir(GPU_DIR) if c.startswith(prefix))
     for case in cases:
-        label = "ours (pallasc sm_90a)" if case == "flash_attention_s4096" else f"ours ({case})"
+        label = "ours (pallasc sm_90a)" if case == prefix else f"ours ({case})"
 
         def run(case=case, label=label):
             kern = ours(drv, case, S, label)
@@ -593,6 +597,8 @@ def attention(drv):
             f(); note = check(o.reshape(B, H, L, D), label)
             record(S, label, time_stream([f], K), flops, "TFLOP/s", kern.arch + ", " + note)
         attempt(S, label, run)
+    del q, k, v, want
+    torch.cuda.empty_cache()
 
 
 def write_table():

@@ -92,6 +92,21 @@ Value rematerialize(ConversionPatternRewriter &rw, Location loc, Value v,
   return {};
 }
 
+/// Tensor `v`, index arithmetic, computed element by element in the layout
+/// of `layout` (same shape): this thread's slots; null when `v` cannot be
+/// (what was built for it is left unused).
+Value rematerializeIn(ConversionPatternRewriter &rw, Location loc, const SimtState &s, Value v,
+                      RankedTensorType layout) {
+  SmallVector<Value> elems;
+  for (Value idx : slotElementIndices(rw, loc, s, layout)) {
+    Value e = rematerialize(rw, loc, v, unravel(rw, loc, idx, layout.getShape()));
+    if (!e)
+      return {};
+    elems.push_back(e);
+  }
+  return buildVector(rw, loc, elems);
+}
+
 struct BroadcastLowering : SimtPattern<tt::BroadcastOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(tt::BroadcastOp op, OpAdaptor a,
@@ -120,20 +135,10 @@ struct BroadcastLowering : SimtPattern<tt::BroadcastOp> {
       return success();
     }
     ArrayRef<int64_t> in = srcType.getShape(), out = dstType.getShape();
-    {
-      // Index arithmetic: recompute each element instead of exchanging it.
-      OpBuilder::InsertionGuard g(rw);
-      SmallVector<Value> elems;
-      for (Value idx : slotElementIndices(rw, loc, state, dstType.getNumElements())) {
-        Value e = rematerialize(rw, loc, op.getResult(), unravel(rw, loc, idx, out));
-        if (!e)
-          break;
-        elems.push_back(e);
-      }
-      if ((int64_t)elems.size() == vt.getNumElements()) {
-        rw.replaceOp(op, buildVector(rw, loc, elems));
-        return success();
-      }
+    // Index arithmetic: recompute each element instead of exchanging it.
+    if (Value v = rematerializeIn(rw, loc, state, op.getResult(), dstType)) {
+      rw.replaceOp(op, v);
+      return success();
     }
     smemWriteTensor(rw, loc, state, 0, a.getSrc(), srcType.getNumElements());
     rw.replaceOp(op, gatherFromSmem(rw, loc, state, vt.getElementType(), 0,
@@ -622,6 +627,12 @@ struct LayoutCastLowering : SimtPattern<tensor::CastOp> {
       auto type = cast<VectorType>(getTypeConverter()->convertType(dst));
       rw.replaceOpWithNewOp<arith::ConstantOp>(
           op, type, SplatElementsAttr::get(type, splat.getSplatValue<Attribute>()));
+      return success();
+    }
+    // Index arithmetic (a causal mask's iota compares): each thread
+    // computes its elements in the new layout instead of exchanging them.
+    if (Value v = rematerializeIn(rw, loc, state, op.getSource(), dst)) {
+      rw.replaceOp(op, v);
       return success();
     }
     smemWriteTensor(rw, loc, state, 0, a.getSource(), src, /*padded=*/true);
