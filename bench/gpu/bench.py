@@ -546,20 +546,22 @@ def main():
 
     attention(drv)
     attention(drv, causal=True)
+    attention(drv, dtype=torch.float16)
     write_table()
 
 
-def attention(drv, causal=False):
+def attention(drv, causal=False, dtype=torch.bfloat16):
     """(d) flash attention forward, bf16: B*H = 64, S = 4096, D = 128
     (bench/kernels/flash_attention[_causal]_s4096, the plain Pallas
     formulation) against torch SDPA with each backend pinned. Checked
     against SDPA in f32 (math backend). Causal work counts half the
     square."""
     from torch.nn.attention import SDPBackend, sdpa_kernel
-    S = f"flash attention bf16 {'causal ' if causal else ''}B*H=64 S=4096 D=128"
+    dname = "bf16" if dtype == torch.bfloat16 else "f16"
+    S = f"flash attention {dname} {'causal ' if causal else ''}B*H=64 S=4096 D=128"
     print(f"\n{S}", flush=True)
     B, H, L, D = 4, 16, 4096, 128
-    q, k, v = (torch.randn(B, H, L, D, device=dev).to(torch.bfloat16) for _ in range(3))
+    q, k, v = (torch.randn(B, H, L, D, device=dev).to(dtype) for _ in range(3))
     sdpa = lambda *a: torch.nn.functional.scaled_dot_product_attention(*a, is_causal=causal)
     with sdpa_kernel(SDPBackend.MATH):
         want = sdpa(q.float(), k.float(), v.float())
@@ -582,7 +584,8 @@ def attention(drv, causal=False):
                 record(S, impl, time_stream([f], K), flops, "TFLOP/s", note)
         attempt(S, f"torch SDPA ({name})", pinned)
 
-    prefix = "flash_attention_causal_s4096" if causal else "flash_attention_s4096"
+    prefix = "flash_attention_" + ("causal_" if causal else "") + \
+        ("f16_" if dtype == torch.float16 else "") + "s4096"
     cases = sorted(c for c in os.listdir(GPU_DIR) if c.startswith(prefix))
     for case in cases:
         label = "ours (pallasc sm_90a)" if case == prefix else f"ours ({case})"
@@ -591,7 +594,7 @@ def attention(drv, causal=False):
             kern = ours(drv, case, S, label)
             if kern is None:
                 return
-            o = torch.full((B * H, L, D), float("nan"), device=dev, dtype=torch.bfloat16)
+            o = torch.full((B * H, L, D), float("nan"), device=dev, dtype=dtype)
             f = kern.bind(q.reshape(B * H, L, D), k.reshape(B * H, L, D),
                           v.reshape(B * H, L, D), o)
             f(); note = check(o.reshape(B, H, L, D), label)
