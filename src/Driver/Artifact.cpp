@@ -19,15 +19,27 @@ std::string mlir::pallas::sha256Hex(StringRef data) {
 LogicalResult mlir::pallas::writeArtifacts(StringRef dir,
                                            ArrayRef<Artifact> artifacts,
                                            llvm::raw_ostream &errs) {
+  // The directories this call creates (deepest last), removed again if
+  // anything fails: an error leaves nothing behind.
+  SmallVector<std::string> created;
+  for (StringRef d = dir; !d.empty() && !llvm::sys::fs::exists(d);
+       d = llvm::sys::path::parent_path(d))
+    created.insert(created.begin(), d.str());
+  auto removeCreated = [&] {
+    for (const std::string &d : llvm::reverse(created))
+      llvm::sys::fs::remove(d);
+  };
   if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
     errs << "pallasc: error: cannot create output directory '" << dir
          << "': " << ec.message() << "\n";
+    removeCreated();
     return failure();
   }
   SmallVector<std::pair<std::string, std::string>> written; // tmp -> final
   auto cleanup = [&] {
     for (auto &[tmp, final] : written)
       llvm::sys::fs::remove(tmp);
+    removeCreated();
   };
   for (const Artifact &a : artifacts) {
     SmallString<256> final(dir);
