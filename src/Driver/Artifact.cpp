@@ -19,14 +19,14 @@ std::string mlir::pallas::sha256Hex(StringRef data) {
 LogicalResult mlir::pallas::writeArtifacts(StringRef dir,
                                            ArrayRef<Artifact> artifacts,
                                            llvm::raw_ostream &errs) {
-  // The directories this call creates (deepest last), removed again if
+  // The directories this call creates (deepest first), removed again if
   // anything fails: an error leaves nothing behind.
   SmallVector<std::string> created;
   for (StringRef d = dir; !d.empty() && !llvm::sys::fs::exists(d);
        d = llvm::sys::path::parent_path(d))
-    created.insert(created.begin(), d.str());
+    created.push_back(d.str());
   auto removeCreated = [&] {
-    for (const std::string &d : llvm::reverse(created))
+    for (const std::string &d : created)
       llvm::sys::fs::remove(d);
   };
   if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {

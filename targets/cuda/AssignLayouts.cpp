@@ -208,11 +208,10 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
         OpBuilder b(user);
         for (OpOperand &o : user->getOpOperands()) {
           auto t = cast<RankedTensorType>(o.get().getType());
-          // Elementwise operands share the result's layout; a reduction or
-          // broadcast source keeps the one it comes in.
-          Attribute want = isa<tt::ReduceOp, tt::BroadcastOp>(user) ? encoding : layout;
-          if (isa<tt::ExpandDimsOp>(user))
-            want = encoding;
+          // Elementwise operands share the result's layout; the source of a
+          // reduction, expand_dims or broadcast keeps the one it comes in.
+          Attribute want =
+              isa<tt::ReduceOp, tt::ExpandDimsOp, tt::BroadcastOp>(user) ? encoding : layout;
           o.set(inLayout(b, o.get(), t.cloneWithEncoding(want)));
         }
         for (Value r : user->getResults()) {

@@ -698,7 +698,7 @@ void placeRings(tt::FuncOp func, SimtState &state) {
     p.layout = sharedLayoutOf(ring.getTile());
     // wgmma reads the swizzled and core-matrix layouts (through the async
     // proxy); mma.sync the padded rows.
-    p.feedsWgmma = !p.layout.rowBytes;
+    p.feedsWgmma = p.layout.swizzled || p.layout.coreMatrices;
     // Swizzled buffers start on 1024 bytes (the swizzle repeats there).
     p.offset = (state.ringBytes + 1023) / 1024 * 1024;
     state.rings[alloc] = p;

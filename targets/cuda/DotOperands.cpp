@@ -94,11 +94,6 @@ pgpu::SharedLayoutKind cuda::dotOperandKind(tt::DotOp dot, unsigned index) {
                                        : pgpu::SharedLayoutKind::padded_rows;
 }
 
-OperandSmemLayout cuda::dotOperandLayout(tt::DotOp dot, unsigned index) {
-  auto tile = cast<RankedTensorType>(index == 0 ? dot.getA().getType() : dot.getB().getType());
-  return operandSmemLayout(tile, dotOperandKind(dot, index));
-}
-
 OperandSmemLayout cuda::sharedLayoutOf(RankedTensorType tile) {
   auto encoding = dyn_cast_or_null<pgpu::SharedEncodingAttr>(tile.getEncoding());
   return operandSmemLayout(tile, encoding ? encoding.getKind()
@@ -155,7 +150,7 @@ void cuda::writeOperand(OpBuilder &b, Location loc, SimtState &s, Value base, Va
 }
 
 std::pair<Value, Value> cuda::placeDotOperands(OpBuilder &b, Location loc, SimtState &s,
-                                               tt::DotOp op, DotOperand a, DotOperand bOperand,
+                                               DotOperand a, DotOperand bOperand,
                                                const OperandSmemLayout &aLayout,
                                                const OperandSmemLayout &bLayout,
                                                bool asyncProxy) {

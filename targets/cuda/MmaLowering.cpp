@@ -62,7 +62,7 @@ FailureOr<Value> cuda::lowerDotToMma(OpBuilder &b, tt::DotOp op, DotOperand aIn,
   // Rows padded by 16 bytes: the eight rows a fragment load touches fall in
   // different banks.
   OperandSmemLayout aLayout = paddedRowLayout(aType), bLayout = paddedRowLayout(bType);
-  auto [aBase, bBase] = placeDotOperands(b, loc, s, op, aIn, bIn, aLayout, bLayout,
+  auto [aBase, bBase] = placeDotOperands(b, loc, s, aIn, bIn, aLayout, bLayout,
                                          /*asyncProxy=*/false);
   bool pairedB = !tf32 && layout->tilesN % 2 == 0;
 

@@ -226,10 +226,9 @@ pgpu::SharedLayoutKind wgmmaOperandKind(RankedTensorType tile);
 OperandSmemLayout wgmmaOperandLayout(RankedTensorType tile);
 /// Row-major with rows padded by 16 bytes (mma.sync).
 OperandSmemLayout paddedRowLayout(RankedTensorType tile);
-/// The kind, and layout, `dot` (by its result's encoding) reads operand
+/// The kind of layout `dot` (by its result's encoding) reads operand
 /// `index` in.
 pgpu::SharedLayoutKind dotOperandKind(tt::DotOp dot, unsigned index);
-OperandSmemLayout dotOperandLayout(tt::DotOp dot, unsigned index);
 /// Writes a tensor held in the blocked layout into shared memory at
 /// `base` (!llvm.ptr<3>) in `layout`, a vector store per chunk. The caller
 /// places barriers.
@@ -267,7 +266,7 @@ tt::TransOp kMajorB(tt::DotOp dot);
 /// element is written). `asyncProxy` (wgmma): B starts on 1024 bytes and a
 /// proxy fence orders the writes before reads through the async proxy.
 std::pair<Value, Value> placeDotOperands(OpBuilder &b, Location loc, SimtState &s,
-                                         tt::DotOp op, DotOperand a, DotOperand bOperand,
+                                         DotOperand a, DotOperand bOperand,
                                          const OperandSmemLayout &aLayout,
                                          const OperandSmemLayout &bLayout, bool asyncProxy);
 

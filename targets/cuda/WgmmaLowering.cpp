@@ -135,7 +135,7 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
   OperandWalk aWalk = walkA(aLayout), bWalk = bKMajor ? walkA(bLayout) : walkB(bLayout);
 
   // wgmma reads through the async proxy.
-  auto [aBase, bBase] = placeDotOperands(b, loc, s, op, aIn, bIn, aLayout, bLayout,
+  auto [aBase, bBase] = placeDotOperands(b, loc, s, aIn, bIn, aLayout, bLayout,
                                          /*asyncProxy=*/true);
 
   int64_t regs = layout->perThread();
