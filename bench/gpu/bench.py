@@ -294,264 +294,271 @@ def main():
     except Exception as e:
         print(f"cannot use libcuda through ctypes: {e}")
         drv = None
+    # BENCH_ONLY=attention (a comma list of add, softmax, matmul, attention)
+    # times only those sections.
+    sections = set(os.environ.get("BENCH_ONLY", "add,softmax,matmul,attention").split(","))
 
-    # ---------------------------------------------------------------- (a)
-    S = "vector add 2^26 f32"
-    print(f"\n{S}", flush=True)
-    N = 1 << 26
-    x = torch.randn(N, device=dev); y = torch.randn(N, device=dev)
-    want = x + y
-    add_bytes, copy_bytes = 3 * 4 * N, 2 * 4 * N
-    K = 10
+    if "add" in sections:
+        # ---------------------------------------------------------------- (a)
+        S = "vector add 2^26 f32"
+        print(f"\n{S}", flush=True)
+        N = 1 << 26
+        x = torch.randn(N, device=dev); y = torch.randn(N, device=dev)
+        want = x + y
+        add_bytes, copy_bytes = 3 * 4 * N, 2 * 4 * N
+        K = 10
 
-    def copy_ref():
-        dst = torch.empty_like(x)
-        dst.copy_(x); torch.cuda.synchronize()
-        assert torch.equal(dst, x)
-        record(S, "torch copy_ (D2D, 2x4 B/elem)", time_stream([lambda: dst.copy_(x)], K),
-               copy_bytes, "GB/s")
-    attempt(S, "torch copy_ (D2D, 2x4 B/elem)", copy_ref)
+        def copy_ref():
+            dst = torch.empty_like(x)
+            dst.copy_(x); torch.cuda.synchronize()
+            assert torch.equal(dst, x)
+            record(S, "torch copy_ (D2D, 2x4 B/elem)", time_stream([lambda: dst.copy_(x)], K),
+                   copy_bytes, "GB/s")
+        attempt(S, "torch copy_ (D2D, 2x4 B/elem)", copy_ref)
 
-    def check_add(o, impl):
-        torch.cuda.synchronize()
-        if not torch.equal(o, want):
-            raise AssertionError(f"{impl}: wrong result (max err {(o - want).abs().max().item():.3g})")
+        def check_add(o, impl):
+            torch.cuda.synchronize()
+            if not torch.equal(o, want):
+                raise AssertionError(f"{impl}: wrong result (max err {(o - want).abs().max().item():.3g})")
 
-    def torch_add():
-        o = torch.empty_like(x)
-        torch.add(x, y, out=o); check_add(o, "torch.add")
-        record(S, "torch.add", time_stream([lambda: torch.add(x, y, out=o)], K), add_bytes, "GB/s")
-    attempt(S, "torch.add", torch_add)
+        def torch_add():
+            o = torch.empty_like(x)
+            torch.add(x, y, out=o); check_add(o, "torch.add")
+            record(S, "torch.add", time_stream([lambda: torch.add(x, y, out=o)], K), add_bytes, "GB/s")
+        attempt(S, "torch.add", torch_add)
 
-    def run_ours_add():
-        k = ours(drv, "vector_add", S)
-        if k is None:
-            return
-        o = torch.full_like(x, float("nan"))
-        f = k.bind(x, y, o); f(); check_add(o, "ours")
-        record(S, "ours (pallasc sm_90a)", time_stream([f], K), add_bytes, "GB/s", k.arch)
-    attempt(S, "ours (pallasc sm_90a)", run_ours_add)
+        def run_ours_add():
+            k = ours(drv, "vector_add", S)
+            if k is None:
+                return
+            o = torch.full_like(x, float("nan"))
+            f = k.bind(x, y, o); f(); check_add(o, "ours")
+            record(S, "ours (pallasc sm_90a)", time_stream([f], K), add_bytes, "GB/s", k.arch)
+        attempt(S, "ours (pallasc sm_90a)", run_ours_add)
 
-    def handwritten():
-        if drv is None:
-            raise CudaError("no CUDA driver through ctypes")
-        k = OurKernel(drv, os.path.join(GPU_DIR, "selftest"), "vector_add_cuda")
-        o = torch.full_like(x, float("nan"))
-        f = k.bind(x, y, o); f(); check_add(o, "hand-written CUDA")
-        record(S, "hand-written CUDA (float4, self-test cubin)", time_stream([f], K), add_bytes,
-               "GB/s", k.arch)
-    attempt(S, "hand-written CUDA (float4, self-test cubin)", handwritten)
+        def handwritten():
+            if drv is None:
+                raise CudaError("no CUDA driver through ctypes")
+            k = OurKernel(drv, os.path.join(GPU_DIR, "selftest"), "vector_add_cuda")
+            o = torch.full_like(x, float("nan"))
+            f = k.bind(x, y, o); f(); check_add(o, "hand-written CUDA")
+            record(S, "hand-written CUDA (float4, self-test cubin)", time_stream([f], K), add_bytes,
+                   "GB/s", k.arch)
+        attempt(S, "hand-written CUDA (float4, self-test cubin)", handwritten)
 
-    @triton.jit
-    def add_kernel(x_ptr, y_ptr, o_ptr, n, BLOCK: tl.constexpr):
-        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-        mask = offs < n
-        tl.store(o_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask),
-                 mask=mask)
+        @triton.jit
+        def add_kernel(x_ptr, y_ptr, o_ptr, n, BLOCK: tl.constexpr):
+            offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            mask = offs < n
+            tl.store(o_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask),
+                     mask=mask)
 
-    def triton_add():
-        o = torch.full_like(x, float("nan"))
-        f = lambda: add_kernel[(triton.cdiv(N, 1024),)](x, y, o, N, BLOCK=1024, num_warps=4)
-        f(); check_add(o, "triton")
-        record(S, "Triton (BLOCK 1024, 4 warps)", time_stream([f], K), add_bytes, "GB/s")
-    attempt(S, "Triton (BLOCK 1024, 4 warps)", triton_add)
+        def triton_add():
+            o = torch.full_like(x, float("nan"))
+            f = lambda: add_kernel[(triton.cdiv(N, 1024),)](x, y, o, N, BLOCK=1024, num_warps=4)
+            f(); check_add(o, "triton")
+            record(S, "Triton (BLOCK 1024, 4 warps)", time_stream([f], K), add_bytes, "GB/s")
+        attempt(S, "Triton (BLOCK 1024, 4 warps)", triton_add)
 
-    def jax_add():
-        import jax
-        from jax.experimental import pallas as pl
-        from jax.experimental.pallas import triton as plgpu
+        def jax_add():
+            import jax
+            from jax.experimental import pallas as pl
+            from jax.experimental.pallas import triton as plgpu
 
-        def kern(x_ref, y_ref, o_ref):
-            o_ref[...] = x_ref[...] + y_ref[...]
-        spec = pl.BlockSpec((1024,), lambda i: (i,))
-        call = pl.pallas_call(kern, out_shape=jax.ShapeDtypeStruct((N,), np.float32),
-                              grid=(N // 1024,), in_specs=[spec, spec], out_specs=spec,
-                              compiler_params=plgpu.CompilerParams(num_warps=4))
-        jx, jy = to_jax(x), to_jax(y)
-        check_add(from_jax(jax.jit(call)(jx, jy)), "jax pallas")
-        batch, args = jax_chain(call, [(jx, jy)], K)
-        record(S, "JAX Pallas (block 1024, 4 warps)", time_jax(batch, args), add_bytes, "GB/s")
-    attempt(S, "JAX Pallas (block 1024, 4 warps)", jax_add)
-    del x, y, want
-    torch.cuda.empty_cache()
+            def kern(x_ref, y_ref, o_ref):
+                o_ref[...] = x_ref[...] + y_ref[...]
+            spec = pl.BlockSpec((1024,), lambda i: (i,))
+            call = pl.pallas_call(kern, out_shape=jax.ShapeDtypeStruct((N,), np.float32),
+                                  grid=(N // 1024,), in_specs=[spec, spec], out_specs=spec,
+                                  compiler_params=plgpu.CompilerParams(num_warps=4))
+            jx, jy = to_jax(x), to_jax(y)
+            check_add(from_jax(jax.jit(call)(jx, jy)), "jax pallas")
+            batch, args = jax_chain(call, [(jx, jy)], K)
+            record(S, "JAX Pallas (block 1024, 4 warps)", time_jax(batch, args), add_bytes, "GB/s")
+        attempt(S, "JAX Pallas (block 1024, 4 warps)", jax_add)
+        del x, y, want
+        torch.cuda.empty_cache()
 
-    # ---------------------------------------------------------------- (b)
-    S = "softmax 4096x1000 f32"
-    print(f"\n{S}", flush=True)
-    R, C, SETS, K = 4096, 1000, 4, 100
-    xs = [torch.randn(R, C, device=dev) for _ in range(SETS)]
-    wants = [torch.softmax(t, dim=1) for t in xs]
-    sm_bytes = 2 * 4 * R * C
+    if "softmax" in sections:
+        # ---------------------------------------------------------------- (b)
+        S = "softmax 4096x1000 f32"
+        print(f"\n{S}", flush=True)
+        R, C, SETS, K = 4096, 1000, 4, 100
+        xs = [torch.randn(R, C, device=dev) for _ in range(SETS)]
+        wants = [torch.softmax(t, dim=1) for t in xs]
+        sm_bytes = 2 * 4 * R * C
 
-    def check_sm(outs, impl):
-        torch.cuda.synchronize()
-        for o, w in zip(outs, wants):
-            if torch.isnan(o).any() or not torch.allclose(o, w, rtol=1e-5, atol=1e-7):
-                raise AssertionError(f"{impl}: wrong result (max err {(o - w).abs().max().item():.3g})")
+        def check_sm(outs, impl):
+            torch.cuda.synchronize()
+            for o, w in zip(outs, wants):
+                if torch.isnan(o).any() or not torch.allclose(o, w, rtol=1e-5, atol=1e-7):
+                    raise AssertionError(f"{impl}: wrong result (max err {(o - w).abs().max().item():.3g})")
 
-    def torch_sm():
-        # torch.softmax has no out=; the op itself is timed, allocation included.
-        fns = [lambda i=i: torch.softmax(xs[i], dim=1) for i in range(SETS)]
-        check_sm([f() for f in fns], "torch")
-        record(S, "torch.softmax", time_stream(fns, K), sm_bytes, "GB/s")
-    attempt(S, "torch.softmax", torch_sm)
+        def torch_sm():
+            # torch.softmax has no out=; the op itself is timed, allocation included.
+            fns = [lambda i=i: torch.softmax(xs[i], dim=1) for i in range(SETS)]
+            check_sm([f() for f in fns], "torch")
+            record(S, "torch.softmax", time_stream(fns, K), sm_bytes, "GB/s")
+        attempt(S, "torch.softmax", torch_sm)
 
-    def ours_sm():
-        k = ours(drv, "softmax", S)
-        if k is None:
-            return
-        outs = [torch.full_like(t, float("nan")) for t in xs]
-        fns = [k.bind(xs[i], outs[i]) for i in range(SETS)]
-        for f in fns:
-            f()
-        check_sm(outs, "ours")
-        record(S, "ours (pallasc sm_90a)", time_stream(fns, K), sm_bytes, "GB/s", k.arch)
-    attempt(S, "ours (pallasc sm_90a)", ours_sm)
+        def ours_sm():
+            k = ours(drv, "softmax", S)
+            if k is None:
+                return
+            outs = [torch.full_like(t, float("nan")) for t in xs]
+            fns = [k.bind(xs[i], outs[i]) for i in range(SETS)]
+            for f in fns:
+                f()
+            check_sm(outs, "ours")
+            record(S, "ours (pallasc sm_90a)", time_stream(fns, K), sm_bytes, "GB/s", k.arch)
+        attempt(S, "ours (pallasc sm_90a)", ours_sm)
 
-    @triton.jit
-    def softmax_kernel(out_ptr, in_ptr, in_stride, out_stride, n_cols, BLOCK: tl.constexpr):
-        row = tl.program_id(0)
-        cols = tl.arange(0, BLOCK)
-        mask = cols < n_cols
-        v = tl.load(in_ptr + row * in_stride + cols, mask=mask, other=-float("inf"))
-        v = v - tl.max(v, axis=0)
-        num = tl.exp(v)
-        tl.store(out_ptr + row * out_stride + cols, num / tl.sum(num, axis=0), mask=mask)
+        @triton.jit
+        def softmax_kernel(out_ptr, in_ptr, in_stride, out_stride, n_cols, BLOCK: tl.constexpr):
+            row = tl.program_id(0)
+            cols = tl.arange(0, BLOCK)
+            mask = cols < n_cols
+            v = tl.load(in_ptr + row * in_stride + cols, mask=mask, other=-float("inf"))
+            v = v - tl.max(v, axis=0)
+            num = tl.exp(v)
+            tl.store(out_ptr + row * out_stride + cols, num / tl.sum(num, axis=0), mask=mask)
 
-    def triton_sm():
-        outs = [torch.full_like(t, float("nan")) for t in xs]
-        fns = [lambda i=i: softmax_kernel[(R,)](outs[i], xs[i], xs[i].stride(0), outs[i].stride(0),
-                                                 C, BLOCK=1024, num_warps=4) for i in range(SETS)]
-        for f in fns:
-            f()
-        check_sm(outs, "triton")
-        record(S, "Triton (row per program, 4 warps)", time_stream(fns, K), sm_bytes, "GB/s")
-    attempt(S, "Triton (row per program, 4 warps)", triton_sm)
+        def triton_sm():
+            outs = [torch.full_like(t, float("nan")) for t in xs]
+            fns = [lambda i=i: softmax_kernel[(R,)](outs[i], xs[i], xs[i].stride(0), outs[i].stride(0),
+                                                     C, BLOCK=1024, num_warps=4) for i in range(SETS)]
+            for f in fns:
+                f()
+            check_sm(outs, "triton")
+            record(S, "Triton (row per program, 4 warps)", time_stream(fns, K), sm_bytes, "GB/s")
+        attempt(S, "Triton (row per program, 4 warps)", triton_sm)
 
-    def jax_sm():
-        import jax
-        import jax.numpy as jnp
-        from jax.experimental import pallas as pl
-        from jax.experimental.pallas import triton as plgpu
+        def jax_sm():
+            import jax
+            import jax.numpy as jnp
+            from jax.experimental import pallas as pl
+            from jax.experimental.pallas import triton as plgpu
 
-        def kern(x_ref, o_ref):
-            mask = jnp.arange(1024) < C
-            row = plgpu.load(x_ref.at[pl.ds(0, 1024)], mask=mask, other=-float("inf"))
-            num = jnp.exp(row - jnp.max(row, axis=0))
-            plgpu.store(o_ref.at[pl.ds(0, 1024)], num / jnp.sum(num, axis=0), mask=mask)
-        spec = pl.BlockSpec((None, C), lambda i: (i, 0))
-        call = pl.pallas_call(kern, out_shape=jax.ShapeDtypeStruct((R, C), np.float32),
-                              grid=(R,), in_specs=[spec], out_specs=spec,
-                              compiler_params=plgpu.CompilerParams(num_warps=4, num_stages=1))
-        jxs = [to_jax(t) for t in xs]
-        check_sm([from_jax(jax.jit(call)(j)) for j in jxs], "jax pallas")
-        batch, args = jax_chain(call, [(j,) for j in jxs], K)
-        record(S, "JAX Pallas (row per program, 4 warps)", time_jax(batch, args), sm_bytes, "GB/s")
-    attempt(S, "JAX Pallas (row per program, 4 warps)", jax_sm)
-    del xs, wants
-    torch.cuda.empty_cache()
+            def kern(x_ref, o_ref):
+                mask = jnp.arange(1024) < C
+                row = plgpu.load(x_ref.at[pl.ds(0, 1024)], mask=mask, other=-float("inf"))
+                num = jnp.exp(row - jnp.max(row, axis=0))
+                plgpu.store(o_ref.at[pl.ds(0, 1024)], num / jnp.sum(num, axis=0), mask=mask)
+            spec = pl.BlockSpec((None, C), lambda i: (i, 0))
+            call = pl.pallas_call(kern, out_shape=jax.ShapeDtypeStruct((R, C), np.float32),
+                                  grid=(R,), in_specs=[spec], out_specs=spec,
+                                  compiler_params=plgpu.CompilerParams(num_warps=4, num_stages=1))
+            jxs = [to_jax(t) for t in xs]
+            check_sm([from_jax(jax.jit(call)(j)) for j in jxs], "jax pallas")
+            batch, args = jax_chain(call, [(j,) for j in jxs], K)
+            record(S, "JAX Pallas (row per program, 4 warps)", time_jax(batch, args), sm_bytes, "GB/s")
+        attempt(S, "JAX Pallas (row per program, 4 warps)", jax_sm)
+        del xs, wants
+        torch.cuda.empty_cache()
 
-    # ---------------------------------------------------------------- (c)
-    S = "matmul bf16 4096^3"
-    print(f"\n{S}", flush=True)
-    M = 4096
-    a = torch.randn(M, M, device=dev).to(torch.bfloat16)
-    b = torch.randn(M, M, device=dev).to(torch.bfloat16)
-    want = (a.float() @ b.float())
-    flops, K = 2 * M ** 3, 10
+    if "matmul" in sections:
+        # ---------------------------------------------------------------- (c)
+        S = "matmul bf16 4096^3"
+        print(f"\n{S}", flush=True)
+        M = 4096
+        a = torch.randn(M, M, device=dev).to(torch.bfloat16)
+        b = torch.randn(M, M, device=dev).to(torch.bfloat16)
+        want = (a.float() @ b.float())
+        flops, K = 2 * M ** 3, 10
 
-    check_mm = lambda o, impl: check_normwise(o, want, impl)
+        check_mm = lambda o, impl: check_normwise(o, want, impl)
 
-    def torch_mm():
-        o = torch.empty(M, M, device=dev, dtype=torch.bfloat16)
-        torch.matmul(a, b, out=o); note = check_mm(o, "torch")
-        record(S, "torch.matmul (cuBLAS)", time_stream([lambda: torch.matmul(a, b, out=o)], K),
-               flops, "TFLOP/s", note)
-    attempt(S, "torch.matmul (cuBLAS)", torch_mm)
+        def torch_mm():
+            o = torch.empty(M, M, device=dev, dtype=torch.bfloat16)
+            torch.matmul(a, b, out=o); note = check_mm(o, "torch")
+            record(S, "torch.matmul (cuBLAS)", time_stream([lambda: torch.matmul(a, b, out=o)], K),
+                   flops, "TFLOP/s", note)
+        attempt(S, "torch.matmul (cuBLAS)", torch_mm)
 
-    def ours_mm(case, label):
-        k = ours(drv, case, S, label)
-        if k is None:
-            return
-        o = torch.full((M, M), float("nan"), device=dev, dtype=torch.bfloat16)
-        f = k.bind(a, b, o); f(); note = check_mm(o, label)
-        record(S, label, time_stream([f], K), flops, "TFLOP/s", k.arch + ", " + note)
+        def ours_mm(case, label):
+            k = ours(drv, case, S, label)
+            if k is None:
+                return
+            o = torch.full((M, M), float("nan"), device=dev, dtype=torch.bfloat16)
+            f = k.bind(a, b, o); f(); note = check_mm(o, label)
+            record(S, label, time_stream([f], K), flops, "TFLOP/s", k.arch + ", " + note)
 
-    # matmul_kloop, then other tilings of the same GEMM
-    # (bench/kernels/matmul_kloop_*).
-    cases = [("matmul_kloop", "ours (pallasc sm_90a)")]
-    cases += [(c, f"ours ({c})") for c in sorted(os.listdir(GPU_DIR))
-              if c.startswith("matmul_kloop_")]
-    for case, label in cases:
-        attempt(S, label, lambda case=case, label=label: ours_mm(case, label))
+        # matmul_kloop, then other tilings of the same GEMM
+        # (bench/kernels/matmul_kloop_*).
+        cases = [("matmul_kloop", "ours (pallasc sm_90a)")]
+        cases += [(c, f"ours ({c})") for c in sorted(os.listdir(GPU_DIR))
+                  if c.startswith("matmul_kloop_")]
+        for case, label in cases:
+            attempt(S, label, lambda case=case, label=label: ours_mm(case, label))
 
-    @triton.jit
-    def mm_kernel(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
-                  BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, GROUP: tl.constexpr):
-        pid = tl.program_id(0)
-        npm, npn = tl.cdiv(M, BM), tl.cdiv(N, BN)
-        per_group = GROUP * npn
-        first_m = (pid // per_group) * GROUP
-        gsize = min(npm - first_m, GROUP)
-        pm = first_m + ((pid % per_group) % gsize)
-        pn = (pid % per_group) // gsize
-        rm = (pm * BM + tl.arange(0, BM)) % M
-        rn = (pn * BN + tl.arange(0, BN)) % N
-        rk = tl.arange(0, BK)
-        ap = a_ptr + rm[:, None] * sam + rk[None, :] * sak
-        bp = b_ptr + rk[:, None] * sbk + rn[None, :] * sbn
-        acc = tl.zeros((BM, BN), dtype=tl.float32)
-        for k in range(0, tl.cdiv(K, BK)):
-            acc = tl.dot(tl.load(ap), tl.load(bp), acc)
-            ap += BK * sak
-            bp += BK * sbk
-        cm = pm * BM + tl.arange(0, BM)
-        cn = pn * BN + tl.arange(0, BN)
-        tl.store(c_ptr + cm[:, None] * scm + cn[None, :] * scn, acc.to(tl.bfloat16),
-                 mask=(cm[:, None] < M) & (cn[None, :] < N))
+        @triton.jit
+        def mm_kernel(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
+                      BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, GROUP: tl.constexpr):
+            pid = tl.program_id(0)
+            npm, npn = tl.cdiv(M, BM), tl.cdiv(N, BN)
+            per_group = GROUP * npn
+            first_m = (pid // per_group) * GROUP
+            gsize = min(npm - first_m, GROUP)
+            pm = first_m + ((pid % per_group) % gsize)
+            pn = (pid % per_group) // gsize
+            rm = (pm * BM + tl.arange(0, BM)) % M
+            rn = (pn * BN + tl.arange(0, BN)) % N
+            rk = tl.arange(0, BK)
+            ap = a_ptr + rm[:, None] * sam + rk[None, :] * sak
+            bp = b_ptr + rk[:, None] * sbk + rn[None, :] * sbn
+            acc = tl.zeros((BM, BN), dtype=tl.float32)
+            for k in range(0, tl.cdiv(K, BK)):
+                acc = tl.dot(tl.load(ap), tl.load(bp), acc)
+                ap += BK * sak
+                bp += BK * sbk
+            cm = pm * BM + tl.arange(0, BM)
+            cn = pn * BN + tl.arange(0, BN)
+            tl.store(c_ptr + cm[:, None] * scm + cn[None, :] * scn, acc.to(tl.bfloat16),
+                     mask=(cm[:, None] < M) & (cn[None, :] < N))
 
-    def triton_mm():
-        o = torch.full((M, M), float("nan"), device=dev, dtype=torch.bfloat16)
-        f = lambda: mm_kernel[(triton.cdiv(M, 128) * triton.cdiv(M, 256),)](
-            a, b, o, M, M, M, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
-            o.stride(0), o.stride(1), BM=128, BN=256, BK=64, GROUP=8, num_warps=8, num_stages=3)
-        f(); note = check_mm(o, "triton")
-        record(S, "Triton (128x256x64, 8 warps, 3 stages)", time_stream([f], K), flops, "TFLOP/s", note)
-    attempt(S, "Triton (128x256x64, 8 warps, 3 stages)", triton_mm)
+        def triton_mm():
+            o = torch.full((M, M), float("nan"), device=dev, dtype=torch.bfloat16)
+            f = lambda: mm_kernel[(triton.cdiv(M, 128) * triton.cdiv(M, 256),)](
+                a, b, o, M, M, M, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                o.stride(0), o.stride(1), BM=128, BN=256, BK=64, GROUP=8, num_warps=8, num_stages=3)
+            f(); note = check_mm(o, "triton")
+            record(S, "Triton (128x256x64, 8 warps, 3 stages)", time_stream([f], K), flops, "TFLOP/s", note)
+        attempt(S, "Triton (128x256x64, 8 warps, 3 stages)", triton_mm)
 
-    def jax_mm():
-        import jax
-        import jax.numpy as jnp
-        from jax.experimental import pallas as pl
-        from jax.experimental.pallas import triton as plgpu
-        BM = BN = 128
-        BK = 64
+        def jax_mm():
+            import jax
+            import jax.numpy as jnp
+            from jax.experimental import pallas as pl
+            from jax.experimental.pallas import triton as plgpu
+            BM = BN = 128
+            BK = 64
 
-        def kern(x_ref, y_ref, o_ref):
-            def body(k, acc):
-                xa = x_ref[:, pl.ds(k * BK, BK)]
-                yb = y_ref[pl.ds(k * BK, BK), :]
-                return acc + jnp.dot(xa, yb, preferred_element_type=jnp.float32)
-            acc = jax.lax.fori_loop(0, M // BK, body, jnp.zeros((BM, BN), jnp.float32))
-            o_ref[...] = acc.astype(o_ref.dtype)
-        call = pl.pallas_call(
-            kern, out_shape=jax.ShapeDtypeStruct((M, M), jnp.bfloat16), grid=(M // BM, M // BN),
-            in_specs=[pl.BlockSpec((BM, M), lambda i, j: (i, 0)),
-                      pl.BlockSpec((M, BN), lambda i, j: (0, j))],
-            out_specs=pl.BlockSpec((BM, BN), lambda i, j: (i, j)),
-            compiler_params=plgpu.CompilerParams(num_warps=8, num_stages=3))
-        ja, jb = to_jax(a), to_jax(b)
-        note = check_mm(from_jax(jax.jit(call)(ja, jb)), "jax pallas")
-        batch, args = jax_chain(call, [(ja, jb)], K)
-        record(S, "JAX Pallas (128x128x64, 8 warps, 3 stages)", time_jax(batch, args), flops,
-               "TFLOP/s", note)
-    attempt(S, "JAX Pallas (128x128x64, 8 warps, 3 stages)", jax_mm)
-    del a, b, want
-    torch.cuda.empty_cache()
+            def kern(x_ref, y_ref, o_ref):
+                def body(k, acc):
+                    xa = x_ref[:, pl.ds(k * BK, BK)]
+                    yb = y_ref[pl.ds(k * BK, BK), :]
+                    return acc + jnp.dot(xa, yb, preferred_element_type=jnp.float32)
+                acc = jax.lax.fori_loop(0, M // BK, body, jnp.zeros((BM, BN), jnp.float32))
+                o_ref[...] = acc.astype(o_ref.dtype)
+            call = pl.pallas_call(
+                kern, out_shape=jax.ShapeDtypeStruct((M, M), jnp.bfloat16), grid=(M // BM, M // BN),
+                in_specs=[pl.BlockSpec((BM, M), lambda i, j: (i, 0)),
+                          pl.BlockSpec((M, BN), lambda i, j: (0, j))],
+                out_specs=pl.BlockSpec((BM, BN), lambda i, j: (i, j)),
+                compiler_params=plgpu.CompilerParams(num_warps=8, num_stages=3))
+            ja, jb = to_jax(a), to_jax(b)
+            note = check_mm(from_jax(jax.jit(call)(ja, jb)), "jax pallas")
+            batch, args = jax_chain(call, [(ja, jb)], K)
+            record(S, "JAX Pallas (128x128x64, 8 warps, 3 stages)", time_jax(batch, args), flops,
+                   "TFLOP/s", note)
+        attempt(S, "JAX Pallas (128x128x64, 8 warps, 3 stages)", jax_mm)
+        del a, b, want
+        torch.cuda.empty_cache()
 
-    attention(drv)
-    attention(drv, causal=True)
-    attention(drv, dtype=torch.float16)
+    if "attention" in sections:
+        attention(drv)
+        attention(drv, causal=True)
+        attention(drv, dtype=torch.float16)
     write_table()
 
 
