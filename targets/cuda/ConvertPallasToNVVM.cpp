@@ -131,6 +131,24 @@ struct ProgramIdLowering : SimtPattern<tt::GetProgramIdOp> {
 
 // --- Elementwise ------------------------------------------------------------
 
+/// 2^x for each f32 of `x` (a vector or a scalar) by ex2.approx.ftz: a
+/// single MUFU.EX2, subnormal results flushed to zero.
+Value flushingExp2(OpBuilder &b, Location loc, Value x) {
+  auto ex2 = [&](Value e) -> Value {
+    return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
+                                         b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f32"),
+                                         ValueRange{e})
+        .getResult(0);
+  };
+  auto vt = dyn_cast<VectorType>(x.getType());
+  if (!vt)
+    return ex2(x);
+  Value out = arith::ConstantOp::create(b, loc, vt, b.getZeroAttr(vt));
+  for (int64_t i = 0; i < vt.getNumElements(); ++i)
+    out = vector::InsertOp::create(b, loc, ex2(vector::ExtractOp::create(b, loc, x, i)), out, i);
+  return out;
+}
+
 /// f32 exp and division as the GPU's approximate instructions (ex2.approx,
 /// div.approx; within 2 ulp); null for other ops.
 Value fastMath(Operation *op, ArrayRef<Value> operands, TypeRange types,
@@ -152,6 +170,8 @@ Value fastMath(Operation *op, ArrayRef<Value> operands, TypeRange types,
   }
   if (isa<arith::DivFOp>(op))
     return arith::DivFOp::create(rw, loc, operands[0], operands[1], flags);
+  if (isa<math::Exp2Op>(op) && op->hasAttr(pgpu::kFlushDenormalsAttrName))
+    return flushingExp2(rw, loc, operands[0]);
   return {};
 }
 
@@ -664,8 +684,9 @@ bool mayUseScratch(Operation *op) {
              tensor::CastOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op);
 }
 
-/// Whether an op between `alloc` and its ring's last use may use scratch.
-bool scratchWhileLive(pgpu::AllocRingOp alloc) {
+/// Whether an op between `alloc` (of a ring or slot barriers) and its last
+/// use may use scratch.
+bool scratchWhileLive(Operation *alloc) {
   Operation *last = alloc;
   for (Operation *user : alloc->getUsers())
     if (Operation *inBlock = alloc->getBlock()->findAncestorOpInBlock(*user);
@@ -703,6 +724,13 @@ void placeRings(tt::FuncOp func, SimtState &state) {
     p.offset = (state.ringBytes + 1023) / 1024 * 1024;
     state.rings[alloc] = p;
     state.ringBytes = p.offset + ring.getStages() * p.layout.bytes;
+    state.scratchAfterRings |= scratchWhileLive(alloc);
+  });
+  // Slot barriers (8-byte mbarriers, filled then released ones) after them.
+  func->walk([&](pgpu::AllocSlotBarriersOp alloc) {
+    int64_t offset = (state.ringBytes + 7) / 8 * 8;
+    state.slotBarriers[alloc] = offset;
+    state.ringBytes = offset + 2 * 8 * alloc.getType().getStages();
     state.scratchAfterRings |= scratchWhileLive(alloc);
   });
 }
@@ -754,6 +782,10 @@ struct ConvertPallasToNVVMPass
                                 copy.getMask() ? axis.get(copy.getMask()) : AxisInfo()};
         });
       }
+      func->walk([&](pgpu::AsyncCopyOp copy) {
+        if (!cpAsyncPiece(copy, state))
+          state.ringsCopiedByStores.insert(copy.getRing().getDefiningOp());
+      });
       placeRings(func, state);
       FailureOr<gpu::GPUFuncOp> kernel = makeKernel(func, gpuModule, state);
       if (failed(kernel))

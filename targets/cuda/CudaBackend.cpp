@@ -116,6 +116,7 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
       CudaPipelineOptions chipOptions;
       chipOptions.wgmma = wgmma;
       chipOptions.sharedBytes = ringBytes;
+      chipOptions.warpgroupTurns = options.warpgroupTurns;
       if (failed(runPasses(*copy, options, [&](OpPassManager &pm) {
             buildCudaPipeline(pm, chipOptions);
           })))

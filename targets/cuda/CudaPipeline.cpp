@@ -18,8 +18,11 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createPallasFoldExpScale());
+  pm.addPass(createPallasFoldDotAdd());
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createPallasAssignLayouts({options.wgmma}));
+  if (options.wgmma && options.warpgroupTurns)
+    pm.addPass(createPallasWarpgroupTurns());
   pm.addPass(createPallasStageLoads({options.sharedBytes}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -21,6 +21,26 @@ using namespace mlir;
 using namespace mlir::pallas;
 using namespace mlir::pallas::cuda;
 
+int64_t cuda::cpAsyncPiece(pgpu::AsyncCopyOp op, const SimtState &state) {
+  RankedTensorType tile = op.getRing().getType().getTile();
+  int64_t eb = std::max<int64_t>(1, tile.getElementTypeBitWidth() / 8);
+  int64_t cols = tile.getDimSize(1);
+  BlockedLayout blocked(tile.getNumElements(), state.threads);
+  // cp.async moves 4, 8 or 16 bytes: pieces of the chunks that are
+  // contiguous and aligned in global memory, under one mask bit, and
+  // within a row (and 16 bytes) in shared memory.
+  int64_t piece = std::min<int64_t>(blocked.vec, 16 / eb);
+  int64_t pieceBytes = piece * eb;
+  auto it = state.access.find(op);
+  if (it == state.access.end())
+    return 0;
+  auto [ptrInfo, maskInfo] = it->second;
+  bool known = pieceBytes >= 4 && cols % piece == 0 && ptrInfo.contiguity >= piece &&
+               ptrInfo.divisibility >= pieceBytes &&
+               (!op.getMask() || maskInfo.constancy >= piece);
+  return known ? piece : 0;
+}
+
 namespace {
 
 const RingPlacement *placementOf(Value ring, const SimtState &s) {
@@ -82,20 +102,11 @@ struct AsyncCopyLowering : SimtPattern<pgpu::AsyncCopyOp> {
     int64_t eb = layout.elemBytes, cols = tile.getDimSize(1);
     BlockedLayout blocked(tile.getNumElements(), state.threads);
 
-    // cp.async moves 4, 8 or 16 bytes: pieces of the chunks that are
-    // contiguous and aligned in global memory, under one mask bit, and
-    // within a row (and 16 bytes) in shared memory.
-    int64_t piece = std::min<int64_t>(blocked.vec, 16 / eb);
-    int64_t pieceBytes = piece * eb;
-    bool known = false;
-    if (auto it = state.access.find(op); it != state.access.end()) {
-      auto [ptrInfo, maskInfo] = it->second;
-      known = pieceBytes >= 4 && cols % piece == 0 && ptrInfo.contiguity >= piece &&
-              ptrInfo.divisibility >= pieceBytes &&
-              (!op.getMask() || maskInfo.constancy >= piece);
-    }
+    int64_t piece = cpAsyncPiece(op, state);
+    bool known = piece > 0;
     if (!known)
       piece = 1;
+    int64_t pieceBytes = piece * eb;
 
     auto emit = [&](OpBuilder &b, Location l) {
       SmallVector<Value> idx = slotElementIndices(b, l, state, tile.getNumElements());
@@ -208,6 +219,146 @@ struct RingReadLowering : SimtPattern<pgpu::RingReadOp> {
   }
 };
 
+/// The mbarrier of `slot` (i32) among slot barriers at `offset` (i32):
+/// filled ones first, then released ones.
+Value slotBarrierAddress(OpBuilder &b, Location loc, const SimtState &s, Value offset,
+                         Value slot, int64_t stages, bool released) {
+  Value index = released ? arith::AddIOp::create(b, loc, slot, constI32(b, loc, stages)) : slot;
+  Value bytes =
+      arith::AddIOp::create(b, loc, offset, arith::MulIOp::create(b, loc, index, constI32(b, loc, 8)));
+  return smemByteAddress(b, loc, s.ringBase, bytes);
+}
+
+struct AllocSlotBarriersLowering : SimtPattern<pgpu::AllocSlotBarriersOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::AllocSlotBarriersOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    auto it = state.slotBarriers.find(op);
+    if (it == state.slotBarriers.end())
+      return op.emitError("internal error: slot barriers without a place in shared memory");
+    Value offset = constI32(rw, loc, it->second);
+    int64_t stages = op.getType().getStages();
+    Value first = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, state.tid,
+                                        constI32(rw, loc, 0));
+    // Filled: an arrival per thread (its copies); released: one per warp.
+    for (int64_t i = 0; i < 2 * stages; ++i)
+      NVVM::MBarrierInitOp::create(
+          rw, loc,
+          slotBarrierAddress(rw, loc, state, offset, constI32(rw, loc, i), stages, false),
+          constI32(rw, loc, i < stages ? state.threads : state.threads / 32), first);
+    // Initialized before anyone arrives or waits (and whoever used the
+    // memory before is done with it).
+    barrier(rw, loc);
+    rw.replaceOp(op, offset);
+    return success();
+  }
+};
+
+/// cp.async.mbarrier.arrive.noinc: this thread's arrival, once its cp.async
+/// copies land. Copies made of plain stores are covered by a plain arrive
+/// (release) instead, the wait's acquire making them visible.
+struct ArriveFilledLowering : SimtPattern<pgpu::ArriveFilledOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::ArriveFilledOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    int64_t stages = op.getBarriers().getType().getStages();
+    auto emit = [&](OpBuilder &b) {
+      Value bar = slotBarrierAddress(b, loc, state, a.getBarriers(), a.getSlot(), stages, false);
+      if (state.ringsCopiedByStores.contains(op.getRing().getDefiningOp()))
+        NVVM::MBarrierArriveOp::create(b, loc, Type(), bar, Value());
+      else
+        NVVM::CpAsyncMBarrierArriveOp::create(b, loc, bar, /*noinc=*/true);
+    };
+    if (a.getPred()) {
+      auto ifOp = scf::IfOp::create(rw, loc, a.getPred(), /*withElse=*/false);
+      OpBuilder::InsertionGuard g(rw);
+      rw.setInsertionPointToStart(ifOp.thenBlock());
+      emit(rw);
+    } else {
+      emit(rw);
+    }
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+template <typename Op, bool Released>
+struct WaitSlotLowering : SimtPattern<Op> {
+  using SimtPattern<Op>::SimtPattern;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    int64_t stages = op.getBarriers().getType().getStages();
+    Value bar = slotBarrierAddress(rw, loc, this->state, a.getBarriers(), a.getSlot(), stages,
+                                   Released);
+    // The suspend-time hint CUDA's own pipelines use (ns).
+    NVVM::MBarrierTryWaitParityOp::create(rw, loc, bar, a.getPhase(),
+                                          constI32(rw, loc, 0x989680));
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+struct ReleaseSlotLowering : SimtPattern<pgpu::ReleaseSlotOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::ReleaseSlotOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    int64_t stages = op.getBarriers().getType().getStages();
+    // The warp's reads are ordered before its first lane's arrival.
+    NVVM::SyncWarpOp::create(rw, loc, constI32(rw, loc, -1));
+    Value lane = arith::AndIOp::create(rw, loc, state.tid, constI32(rw, loc, 31));
+    auto ifOp = scf::IfOp::create(
+        rw, loc, arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, lane, constI32(rw, loc, 0)),
+        /*withElse=*/false);
+    rw.setInsertionPointToStart(ifOp.thenBlock());
+    NVVM::MBarrierArriveOp::create(
+        rw, loc, Type(),
+        slotBarrierAddress(rw, loc, state, a.getBarriers(), a.getSlot(), stages, true), Value());
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+/// Warpgroup 0 goes first: the last warpgroup passes it the turn.
+struct TurnsBeginLowering : SimtPattern<pgpu::TurnsBeginOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::TurnsBeginOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    int64_t groups = state.threads / 128;
+    Value group = arith::DivUIOp::create(rw, loc, state.tid, constI32(rw, loc, 128));
+    auto ifOp = scf::IfOp::create(rw, loc,
+                                  arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, group,
+                                                        constI32(rw, loc, groups - 1)),
+                                  /*withElse=*/false);
+    rw.setInsertionPointToStart(ifOp.thenBlock());
+    passTurn(rw, loc, state);
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+/// The turn the last warpgroup passed on at its last dot goes back to
+/// warpgroup 0, leaving every named barrier as it was.
+struct TurnsEndLowering : SimtPattern<pgpu::TurnsEndOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::TurnsEndOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Value group = arith::DivUIOp::create(rw, loc, state.tid, constI32(rw, loc, 128));
+    auto ifOp = scf::IfOp::create(
+        rw, loc, arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, group, constI32(rw, loc, 0)),
+        /*withElse=*/false);
+    rw.setInsertionPointToStart(ifOp.thenBlock());
+    takeTurn(rw, loc, state);
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 Value cuda::stagedOperandAddress(ConversionPatternRewriter &rw, Location loc, Value v,
@@ -225,5 +376,9 @@ Value cuda::stagedOperandAddress(ConversionPatternRewriter &rw, Location loc, Va
 void cuda::populateRingPatterns(const TypeConverter &tc, RewritePatternSet &patterns,
                                 SimtState &state) {
   patterns.add<AllocRingLowering, AsyncCopyLowering, AsyncCommitLowering, AsyncWaitLowering,
-               RingReadLowering>(tc, patterns.getContext(), state);
+               RingReadLowering, AllocSlotBarriersLowering, ArriveFilledLowering,
+               WaitSlotLowering<pgpu::WaitFilledOp, false>,
+               WaitSlotLowering<pgpu::WaitReleasedOp, true>, ReleaseSlotLowering,
+               TurnsBeginLowering, TurnsEndLowering>(
+      tc, patterns.getContext(), state);
 }

@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -135,6 +136,7 @@ SimtTypeConverter::SimtTypeConverter(MLIRContext *ctx, int64_t threads)
   addConversion([ctx](tt::PointerType) -> Type { return IntegerType::get(ctx, 64); });
   // A ring is its byte offset in the rings' area.
   addConversion([ctx](pgpu::RingType) -> Type { return IntegerType::get(ctx, 32); });
+  addConversion([ctx](pgpu::SlotBarriersType) -> Type { return IntegerType::get(ctx, 32); });
   addConversion([this, ctx](RankedTensorType t) -> Type {
     Type elem = t.getElementType();
     if (isa<tt::PointerType>(elem))
@@ -308,6 +310,35 @@ void cuda::smemStore(OpBuilder &b, Location loc, SimtState &s, int64_t offset,
 }
 
 void cuda::barrier(OpBuilder &b, Location loc) { gpu::BarrierOp::create(b, loc); }
+
+/// `bar.<op> <1 + (g + shift) % groups>, 256` on warpgroup g's threads, as
+/// inline PTX: predicated on %tid.x read in place, the ids constants. (No
+/// registers live across the loop for the ids, which spilled on causal
+/// attention, and no branches, which measured slower.)
+static void turnBarrier(OpBuilder &b, Location loc, const SimtState &s, StringRef op,
+                        int64_t shift) {
+  int64_t groups = s.threads / 128;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "{\n.reg .u32 t;\n.reg .pred p;\nmov.u32 t, %tid.x;\nshr.u32 t, t, 7;\n";
+  for (int64_t g = 0; g < groups; ++g)
+    os << "setp.eq.u32 p, t, " << g << ";\n@p bar." << op << " " << 1 + (g + shift) % groups
+       << ", 256;\n";
+  os << "}";
+  LLVM::InlineAsmOp::create(b, loc, TypeRange(), ValueRange(), text, /*constraints=*/"",
+                            /*has_side_effects=*/true, /*is_align_stack=*/false,
+                            LLVM::tailcallkind::TailCallKind::None,
+                            LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+                            ArrayAttr());
+}
+
+void cuda::takeTurn(OpBuilder &b, Location loc, const SimtState &s) {
+  turnBarrier(b, loc, s, "sync", 0);
+}
+
+void cuda::passTurn(OpBuilder &b, Location loc, const SimtState &s) {
+  turnBarrier(b, loc, s, "arrive", 1);
+}
 
 void cuda::reserveSmem(SimtState &s, int64_t bytes) {
   s.smemBytes = std::max(s.smemBytes, bytes);

@@ -109,6 +109,13 @@ struct RingPlacement {
   bool feedsWgmma = false;
 };
 
+/// The elements one cp.async of `copy` moves, or 0 where its addresses are
+/// not known to allow any (contiguous and aligned 4-, 8- or 16-byte pieces
+/// under one mask bit, within a row): then the copy is made of plain loads
+/// and stores, an element at a time.
+struct SimtState;
+int64_t cpAsyncPiece(pgpu::AsyncCopyOp copy, const SimtState &s);
+
 /// Per-kernel state shared by the patterns.
 struct SimtState {
   /// For each tensor load and store (computed before the conversion starts,
@@ -128,6 +135,12 @@ struct SimtState {
   Value ringBase;
   /// The rings (by their pallas_gpu.alloc_ring op) and the bytes they take.
   llvm::DenseMap<Operation *, RingPlacement> rings;
+  /// The slot barriers (by their pallas_gpu.alloc_slot_barriers op): their
+  /// byte offset in the rings' area.
+  llvm::DenseMap<Operation *, int64_t> slotBarriers;
+  /// Rings (their alloc ops) some copy into which is made of plain loads
+  /// and stores rather than cp.async (nothing known of its addresses).
+  llvm::DenseSet<Operation *> ringsCopiedByStores;
   int64_t ringBytes = 0;
   bool scratchAfterRings = false;
   /// Where the scratch area starts when it follows the rings (on 1024
@@ -205,6 +218,12 @@ int64_t smemWriteTensor(OpBuilder &b, Location loc, SimtState &s,
 /// banks when a tensor is exchanged through shared memory.
 Value paddedIndex(OpBuilder &b, Location loc, Value index);
 void barrier(OpBuilder &b, Location loc);
+/// Warpgroup turns (pallas_gpu.turns_begin): warpgroup g's turn is named
+/// barrier 1 + g, between it (waiting) and warpgroup g - 1 (passing the
+/// turn on). takeTurn waits for this thread's warpgroup's turn, passTurn
+/// hands it to the next warpgroup.
+void takeTurn(OpBuilder &b, Location loc, const SimtState &s);
+void passTurn(OpBuilder &b, Location loc, const SimtState &s);
 /// Notes that the kernel uses `bytes` of shared memory.
 void reserveSmem(SimtState &s, int64_t bytes);
 

@@ -148,10 +148,22 @@ void collectLoadsAhead(scf::ForOp loop, function_ref<bool(tt::LoadOp)> accept,
   }
 }
 
+/// The dot reading a staged block (`load`'s only use, directly or through
+/// the transpose wgmma reads K-major): once it is done, so is the read.
+Operation *stagedReader(tt::LoadOp load) {
+  Operation *user = *load->getUsers().begin();
+  if (isa<tt::TransOp>(user))
+    return *user->getUsers().begin();
+  return user;
+}
+
 /// Stages the dot operands of `loop` in shared-memory rings of `stages`
-/// buffers (fewer when they would take more than `smemBudget` bytes).
-/// Returns the new loop, or `loop` when nothing was staged.
-scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget) {
+/// buffers (fewer when they would take more than `smemBudget` bytes), their
+/// slots handed over by CTA-wide barriers or, with `slotBarriers`, by
+/// per-slot mbarriers. Returns the new loop, or `loop` when nothing was
+/// staged.
+scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
+                            bool slotBarriers) {
   SmallVector<tt::LoadOp> loads;
   SetVector<Operation *> slice;
   collectLoadsAhead(
@@ -180,64 +192,117 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget)
   auto c = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, i32, v); };
   Value lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
   Value last = arith::SubIOp::create(b, loc, ub, c(1));
-  SmallVector<Value> rings;
-  for (RankedTensorType tile : tiles)
+  SmallVector<Value> rings, barriers;
+  for (RankedTensorType tile : tiles) {
     rings.push_back(pgpu::AllocRingOp::create(b, loc, pgpu::RingType::get(ctx, stages, tile)));
-  // Copies the blocks of iteration `iv` into `slot` (none past the end;
-  // the addresses use an index inside the iteration space regardless).
-  auto copyBlocks = [&](Value iv, Value slot, Operation *inLoop) {
+    if (slotBarriers)
+      barriers.push_back(pgpu::AllocSlotBarriersOp::create(
+          b, loc, pgpu::SlotBarriersType::get(ctx, stages)));
+  }
+  // Copies the blocks of iteration `iv` of the loads `which` into `slot`
+  // (none past the end; the addresses use an index inside the iteration
+  // space regardless), then closes the group or arrives on the slot's
+  // filled barrier.
+  auto copyBlocks = [&](Value iv, Value slot, Value inductionVar, ArrayRef<size_t> which) {
     Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
     IRMapping map;
-    map.map(inLoop ? cast<scf::ForOp>(inLoop).getInductionVar() : loop.getInductionVar(),
-            arith::MinSIOp::create(b, loc, iv, last));
+    map.map(inductionVar, arith::MinSIOp::create(b, loc, iv, last));
     for (Operation *op : ordered)
       b.clone(*op, map);
-    for (auto [load, ring] : llvm::zip(loads, rings))
-      pgpu::AsyncCopyOp::create(b, loc, map.lookupOrDefault(load.getPtr()), ring, slot,
-                                load.getMask() ? map.lookupOrDefault(load.getMask()) : Value(), valid);
+    for (size_t i : which) {
+      tt::LoadOp load = loads[i];
+      pgpu::AsyncCopyOp::create(b, loc, map.lookupOrDefault(load.getPtr()), rings[i], slot,
+                                load.getMask() ? map.lookupOrDefault(load.getMask()) : Value(),
+                                valid);
+    }
     pgpu::AsyncCommitOp::create(b, loc);
+    if (slotBarriers)
+      for (size_t i : which)
+        pgpu::ArriveFilledOp::create(b, loc, barriers[i], slot, rings[i], valid);
   };
+  SmallVector<size_t> all = llvm::to_vector(llvm::seq<size_t>(0, loads.size()));
   for (int64_t s = 0; s + 1 < stages; ++s)
     copyBlocks(arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, step, c(s))),
-               c(s), nullptr);
+               c(s), loop.getInductionVar(), all);
 
+  // Carried: the slot this iteration reads and, with slot barriers, the
+  // parity of its fill (flips each time the slot index wraps around).
   SmallVector<Value> inits(loop.getInitArgs());
   inits.push_back(c(0));
+  if (slotBarriers)
+    inits.push_back(c(0));
   auto newLoop = scf::ForOp::create(b, loc, lb, ub, step, inits);
   Block *newBody = newLoop.getBody();
   newBody->getOperations().splice(newBody->end(), loop.getBody()->getOperations());
   loop.getInductionVar().replaceAllUsesWith(newLoop.getInductionVar());
   for (auto [o, n] : llvm::zip(loop.getRegionIterArgs(), newLoop.getRegionIterArgs()))
     o.replaceAllUsesWith(n);
-  Value slot = newLoop.getRegionIterArgs().back();
+  size_t numOld = loop.getNumRegionIterArgs();
+  Value iv = newLoop.getInductionVar();
+  Value slot = newLoop.getRegionIterArgs()[numOld];
+  Value phase = slotBarriers ? newLoop.getRegionIterArgs()[numOld + 1] : Value();
 
   b.setInsertionPointToStart(newBody);
-  pgpu::AsyncWaitOp::create(b, loc, stages - 2);
+  if (!slotBarriers)
+    pgpu::AsyncWaitOp::create(b, loc, stages - 2);
+  // The slot the last iteration read (and its phase), refilled with the
+  // blocks stages - 1 iterations ahead.
   Value atStart = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, slot, c(0));
   Value previous = arith::SelectOp::create(b, loc, atStart, c(stages - 1),
                                            arith::SubIOp::create(b, loc, slot, c(1)));
-  Value ahead = arith::AddIOp::create(
-      b, loc, newLoop.getInductionVar(), arith::MulIOp::create(b, loc, step, c(stages - 1)));
-  copyBlocks(ahead, previous, newLoop);
-  for (auto [load, ring] : llvm::zip(loads, rings)) {
-    b.setInsertionPoint(load);
+  Value ahead =
+      arith::AddIOp::create(b, loc, iv, arith::MulIOp::create(b, loc, step, c(stages - 1)));
+  Value previousPhase;
+  if (slotBarriers)
+    previousPhase = arith::SelectOp::create(
+        b, loc, atStart, arith::XOrIOp::create(b, loc, phase, c(1)), phase);
+  else
+    copyBlocks(ahead, previous, iv, all);
+  for (auto [i, load] : llvm::enumerate(loads)) {
+    Operation *reader = stagedReader(load);
+    if (!slotBarriers) {
+      b.setInsertionPoint(load);
+      load.getResult().replaceAllUsesWith(
+          pgpu::RingReadOp::create(b, loc, load.getType(), rings[i], slot));
+      continue;
+    }
+    // A thread waits for the slot just before reading it (the later
+    // operands of an iteration have longer to land). Once its reader is
+    // done, it releases the slot, and refills the one the last iteration
+    // read as soon as every thread released that (which a thread up to an
+    // iteration behind has: threads drift apart by up to an iteration
+    // without waiting for each other).
+    b.setInsertionPoint(*load->getUsers().begin());
+    pgpu::WaitFilledOp::create(b, loc, barriers[i], slot, phase);
     load.getResult().replaceAllUsesWith(
-        pgpu::RingReadOp::create(b, loc, load.getType(), ring, slot));
-    load.erase();
+        pgpu::RingReadOp::create(b, loc, load.getType(), rings[i], slot));
+    b.setInsertionPointAfter(reader);
+    pgpu::ReleaseSlotOp::create(b, loc, barriers[i], slot);
+    pgpu::WaitReleasedOp::create(b, loc, barriers[i], previous, previousPhase);
+    copyBlocks(ahead, previous, iv, {i});
   }
+  // (The refills above clone the loads' address computations.)
+  for (tt::LoadOp load : loads)
+    load.erase();
   auto yield = cast<scf::YieldOp>(newBody->getTerminator());
   b.setInsertionPoint(yield);
   Value next = arith::AddIOp::create(b, loc, slot, c(1));
-  Value wrapped = arith::SelectOp::create(
-      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next, c(stages)), c(0),
-      next);
+  Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next, c(stages));
+  Value wrapped = arith::SelectOp::create(b, loc, wraps, c(0), next);
   SmallVector<Value> yielded(yield.getOperands());
   yielded.push_back(wrapped);
+  if (slotBarriers)
+    yielded.push_back(
+        arith::SelectOp::create(b, loc, wraps, arith::XOrIOp::create(b, loc, phase, c(1)), phase));
   scf::YieldOp::create(b, yield.getLoc(), yielded);
   yield.erase();
   // Copies still in flight (into buffers no one reads) end before the
-  // shared memory may be used for anything else.
+  // shared memory may be used for anything else (after the loop's
+  // warpgroup turns end, if it has them: every named barrier settles
+  // before the CTA barrier).
   b.setInsertionPointAfter(newLoop);
+  if (auto end = dyn_cast_or_null<pgpu::TurnsEndOp>(loop->getNextNode()))
+    b.setInsertionPointAfter(end);
   pgpu::AsyncWaitOp::create(b, loc, 0);
   for (auto [o, n] : llvm::zip(loop.getResults(), newLoop.getResults()))
     o.replaceAllUsesWith(n);
@@ -387,7 +452,12 @@ struct StageLoadsPass : pallas::impl::PallasStageLoadsBase<StageLoadsPass> {
       if (!writesMemory(loop)) {
         int64_t budget = sharedBytes * 3 / 4;
         budget -= stageInvariantOperands(loop, budget);
-        loop = stageDotOperands(loop, launch.getNumStages(), budget);
+        // Warpgroups taking turns must not be held in step by CTA barriers.
+        bool slotBarriers = false;
+        loop.getBody()->walk([&](tt::DotOp dot) {
+          slotBarriers |= dot->hasAttr(pgpu::kTurnAttrName);
+        });
+        loop = stageDotOperands(loop, launch.getNumStages(), budget, slotBarriers);
       }
       pipeline(loop, 32 * launch.getNumWarps(), /*registerBudget=*/200);
     }

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "SimtLowering.h"
+#include "pallas/Gpu/Gpu.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -151,6 +152,9 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
   int64_t rows64 = aLayout.swizzled ? 64 * 128 : 8 * aLayout.rowGroupBytes;
   Value groupOffset = arith::MulIOp::create(b, loc, group, constI32(b, loc, rows64));
   Value aGroup = aIn.inAccumulatorLayout ? Value() : smemByteAddress(b, loc, aBase, groupOffset);
+  bool turn = op->hasAttr(pgpu::kTurnAttrName);
+  if (turn)
+    takeTurn(b, loc, s);
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t ks = 0; ks < k / 16; ++ks) {
     if (aIn.inAccumulatorLayout) {
@@ -179,6 +183,9 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
         NVVM::MMAIntOverflowAttr());
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  // Issued: the next warpgroup may issue while these run.
+  if (turn)
+    passTurn(b, loc, s);
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
   SmallVector<Value> out;
   for (int64_t i = 0; i < regs; ++i)

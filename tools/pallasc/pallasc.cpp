@@ -67,8 +67,13 @@ int main(int argc, char **argv) {
   app.add_option("--sanitize", options.sanitize,
                  "host target: instrument the kernel code ('address')")
       ->check(CLI::IsMember({"address"}));
+  bool noTurns = false;
+  app.add_flag("--no-warpgroup-turns", noTurns,
+               "sm_90a: keep warpgroups in step at a loop's dots (no ping-pong); for tools "
+               "that cannot follow named barriers, such as compute-sanitizer's racecheck");
   if (std::optional<int> code = pallas_rt::parseCommandLine(app, argc, argv, "pallasc"))
     return *code;
+  options.warpgroupTurns = !noTurns;
   if (list) {
     listTargets(llvm::outs());
     return 0;

@@ -34,6 +34,10 @@ constexpr llvm::StringLiteral kSharedBytesAttrName = "pallas_gpu.shared_bytes";
 struct CudaPipelineOptions : public PassPipelineOptions<CudaPipelineOptions> {
   Option<bool> wgmma{*this, "wgmma", llvm::cl::desc("use wgmma (sm_90a) for dots"),
                      llvm::cl::init(false)};
+  Option<bool> warpgroupTurns{
+      *this, "warpgroup-turns",
+      llvm::cl::desc("with wgmma: warpgroups take turns at a loop's dots (pallas-warpgroup-turns)"),
+      llvm::cl::init(true)};
   Option<int64_t> sharedBytes{
       *this, "shared-bytes",
       llvm::cl::desc("shared memory loops may stage blocks in (0: stream through registers)"),

@@ -26,6 +26,13 @@ def PallasStageLoads : Pass<"pallas-stage-loads", "::mlir::ModuleOp"> {
       two blocks in flight and the carried values would need more than 200
       registers per thread (estimated at 32 bits per element).
 
+    In loops whose dots take warpgroup turns (pallas-warpgroup-turns),
+    the copies into a slot arrive on that slot's
+    `filled` mbarrier, each thread waits for it before reading the slot and
+    arrives on the slot's `released` mbarrier at the end of the iteration,
+    and refills wait for the release: no CTA-wide barrier per iteration, so
+    warpgroups need not run in lockstep.
+
     num_stages below 2 leaves loops as they are; num_warps gives the
     threads to estimate registers per thread.
   }];
@@ -33,6 +40,23 @@ def PallasStageLoads : Pass<"pallas-stage-loads", "::mlir::ModuleOp"> {
                         "shared memory a CTA may use, in bytes">];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
                            "::mlir::pallas::pgpu::PallasGpuDialect"];
+}
+
+def PallasWarpgroupTurns : Pass<"pallas-warpgroup-turns", "::mlir::ModuleOp"> {
+  let summary = "warpgroups take turns at a loop's wgmma dots (ping-pong)";
+  let description = [{
+    Runs on tile IR after pallas-assign-layouts, for sm_90a. In an scf.for
+    whose body holds more than one dot in the wgmma layout with two or more
+    warpgroups (attention's QK^T and PV, with the softmax between them), the
+    dots get the `pallas_gpu.turn` attribute and the loop is bracketed by
+    `pallas_gpu.turns_begin` / `turns_end`: one warpgroup issues its dots
+    while the others run their softmax, so the tensor cores never wait for
+    the CUDA cores. pallas-stage-loads hands such loops' ring slots over
+    with mbarriers (the warpgroups must drift apart), convert-pallas-to-nvvm
+    lowers the turns to named barriers. A loop with a single dot (a GEMM's
+    K loop) has nothing to overlap and is left alone.
+  }];
+  let dependentDialects = ["::mlir::pallas::pgpu::PallasGpuDialect"];
 }
 
 def PallasFoldExpScale : Pass<"pallas-fold-exp-scale", "::mlir::ModuleOp"> {
@@ -55,6 +79,18 @@ def PallasFoldExpScale : Pass<"pallas-fold-exp-scale", "::mlir::ModuleOp"> {
     without a scale).
   }];
   let dependentDialects = ["::mlir::math::MathDialect", "::mlir::arith::ArithDialect"];
+}
+
+def PallasFoldDotAdd : Pass<"pallas-fold-dot-add", "::mlir::ModuleOp"> {
+  let summary = "an addition to a dot's zero-accumulated result becomes its accumulator";
+  let description = [{
+    Runs on tile IR for CUDA targets. `x + dot(a, b, 0)` (f32, the dot's
+    only use) becomes `dot(a, b, x)`: the tensor cores add the products to
+    x as they go, instead of a separate addition per element afterwards
+    (attention's `acc * alpha + P V`; 64 FADD per thread and iteration at
+    128x128 tiles over 8 warps). The sum is the same up to the order of
+    f32 additions.
+  }];
 }
 
 def PallasAssignLayouts : Pass<"pallas-assign-layouts", "::mlir::ModuleOp"> {

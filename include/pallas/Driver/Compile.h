@@ -28,6 +28,10 @@ struct CompileOptions {
   /// Host target only: "address" instruments the generated code with
   /// AddressSanitizer (load it into an ASan-built launcher).
   std::string sanitize;
+  /// sm_90a: warpgroups take turns at a loop's dots (pallas-warpgroup-turns).
+  /// Off keeps them in step: for tools that cannot follow named barriers
+  /// (compute-sanitizer's racecheck).
+  bool warpgroupTurns = true;
 };
 
 /// What a backend hands back: its files and what the manifest should say

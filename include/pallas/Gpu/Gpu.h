@@ -21,4 +21,15 @@
 #define GET_OP_CLASSES
 #include "pallas/Gpu/GpuOps.h.inc"
 
+namespace mlir::pallas::pgpu {
+/// Unit attribute on a tt.dot issued in warpgroup turns (pallas_gpu.turns_begin).
+constexpr llvm::StringLiteral kTurnAttrName = "pallas_gpu.turn";
+/// Unit attribute on an f32 math.exp2 whose subnormal results may be
+/// flushed to zero (ex2.approx.ftz: one MUFU.EX2 instead of a range check
+/// and two scalings around it). pallas-fold-exp-scale sets it on softmax's
+/// exponentials, whose results lie in (0, 1] and whose subnormal results
+/// weigh nothing beside the row's largest term, 1.
+constexpr llvm::StringLiteral kFlushDenormalsAttrName = "pallas_gpu.flush_denormals";
+} // namespace mlir::pallas::pgpu
+
 #endif

@@ -89,6 +89,96 @@ def PG_AsyncWaitOp : PG_Op<"async_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
   let assemblyFormat = "$pending attr-dict";
 }
 
+def PG_SlotBarriersType : TypeDef<PallasGpu_Dialect, "SlotBarriers"> {
+  let mnemonic = "slot_barriers";
+  let summary = "per ring slot, a 'filled' and a 'released' mbarrier";
+  let description = [{
+    Rings whose slots are handed between threads by mbarriers instead of
+    CTA-wide barriers: a slot's `filled` barrier completes a phase when every
+    thread's copies into it have landed, its `released` barrier when every
+    thread is done reading it. Threads wait for a phase by its parity (0 or
+    1), so a warp may run ahead of others by up to the ring's depth.
+  }];
+  let parameters = (ins "int64_t":$stages);
+  let assemblyFormat = "`<` $stages `>`";
+}
+
+def PG_AllocSlotBarriersOp : PG_Op<"alloc_slot_barriers", [MemoryEffects<[MemAlloc, MemWrite]>]> {
+  let summary = "the slot barriers of a ring loop, initialized, live for the kernel";
+  let description = [{
+    Every thread of the CTA takes part in each phase of each barrier (each
+    arrives once per phase); all threads execute this op.
+  }];
+  let results = (outs PG_SlotBarriersType:$barriers);
+  let assemblyFormat = "attr-dict `:` qualified(type($barriers))";
+}
+
+def PG_ArriveFilledOp : PG_Op<"arrive_filled", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "arrive on `slot`'s filled barrier once this thread's copies land";
+  let description = [{
+    The arrival happens asynchronously, when every `pallas_gpu.async_copy`
+    this thread started before (into `ring` and others) has completed. With
+    `pred` false, nothing (the slot is not going to be waited for).
+  }];
+  let arguments = (ins PG_SlotBarriersType:$barriers, I32:$slot, PG_RingType:$ring,
+                       Optional<I1>:$pred);
+  let assemblyFormat = [{
+    $barriers `[` $slot `]` `for` $ring (`if` $pred^)? attr-dict `:` qualified(type($barriers))
+    `,` qualified(type($ring))
+  }];
+}
+
+def PG_WaitFilledOp : PG_Op<"wait_filled", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait until `slot` is filled (its filled barrier's phase of parity `phase`)";
+  let arguments = (ins PG_SlotBarriersType:$barriers, I32:$slot, I32:$phase);
+  let assemblyFormat = [{
+    $barriers `[` $slot `]` `phase` $phase attr-dict `:` qualified(type($barriers))
+  }];
+}
+
+def PG_ReleaseSlotOp : PG_Op<"release_slot", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "this thread is done reading `slot`: arrive on its released barrier";
+  let description = [{
+    Every thread of the CTA executes it (warps converged): one arrival per
+    warp once all its threads are done.
+  }];
+  let arguments = (ins PG_SlotBarriersType:$barriers, I32:$slot);
+  let assemblyFormat = [{
+    $barriers `[` $slot `]` attr-dict `:` qualified(type($barriers))
+  }];
+}
+
+def PG_WaitReleasedOp : PG_Op<"wait_released", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait until every thread released `slot` (released barrier's phase of parity `phase`)";
+  let description = [{
+    A fresh barrier counts as having completed a phase of parity 1: waiting
+    for it returns at once, so a slot never filled needs no release.
+  }];
+  let arguments = (ins PG_SlotBarriersType:$barriers, I32:$slot, I32:$phase);
+  let assemblyFormat = [{
+    $barriers `[` $slot `]` `phase` $phase attr-dict `:` qualified(type($barriers))
+  }];
+}
+
+def PG_TurnsBeginOp : PG_Op<"turns_begin", [MemoryEffects<[MemWrite]>]> {
+  let summary = "warpgroups start taking turns at issuing their dots (warpgroup 0 first)";
+  let description = [{
+    Between `turns_begin` and `turns_end`, the dots carrying the
+    `pallas_gpu.turn` attribute are issued by one warpgroup at a time, in
+    round robin: a warpgroup waits for its turn before issuing its part of
+    such a dot and passes the turn on once its wgmma are issued (not done).
+    While one warpgroup's dots run on the tensor cores, the others do their
+    other work (the FA3 "ping-pong"). Every warpgroup must reach the same
+    sequence of marked dots.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def PG_TurnsEndOp : PG_Op<"turns_end", [MemoryEffects<[MemWrite]>]> {
+  let summary = "the end of warpgroup turns (takes back the last turn passed)";
+  let assemblyFormat = "attr-dict";
+}
+
 def PG_RingReadOp : PG_Op<"ring_read", [MemoryEffects<[MemRead]>]> {
   let summary = "the tile in buffer `slot` of a ring";
   let arguments = (ins PG_RingType:$ring, I32:$slot);
