@@ -59,6 +59,28 @@ Value splatLike(PatternRewriter &rw, Location loc, Type type, double value) {
       rw, loc, DenseElementsAttr::get(shaped, rw.getFloatAttr(shaped.getElementType(), value)));
 }
 
+/// select(k, x * c, d) with c > 0 and d a splat constant  ->
+/// select(k, x, d / c) * c: a causal mask applied to scaled scores leaves
+/// the scale outside, where the row max and the exponential fold it in.
+struct SelectOfScaled : OpRewritePattern<arith::SelectOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::SelectOp op, PatternRewriter &rw) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !type.getElementType().isF32())
+      return failure();
+    std::optional<std::pair<Value, double>> scaled = asScaled(op.getTrueValue());
+    std::optional<double> other = splatValue(op.getFalseValue());
+    if (!scaled || !other || !(scaled->second > 0) || !op.getTrueValue().hasOneUse())
+      return failure();
+    Location loc = op.getLoc();
+    Value masked = arith::SelectOp::create(rw, loc, op.getCondition(), scaled->first,
+                                           splatLike(rw, loc, type, *other / scaled->second));
+    rw.replaceOpWithNewOp<arith::MulFOp>(op, masked,
+                                         splatLike(rw, loc, type, scaled->second));
+    return success();
+  }
+};
+
 /// max(x * c, axis) with c > 0  ->  max(x, axis) * c.
 struct MaxOfScaled : OpRewritePattern<tt::ReduceOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -122,9 +144,13 @@ struct ExpOfRowShifted : OpRewritePattern<math::ExpOp> {
 
 struct FoldExpScalePass : pallas::impl::PallasFoldExpScaleBase<FoldExpScalePass> {
   void runOnOperation() override {
+    // Masks first: the other rewrites must see the scale behind them.
+    RewritePatternSet masks(&getContext());
+    masks.add<SelectOfScaled>(&getContext());
     RewritePatternSet patterns(&getContext());
     patterns.add<MaxOfScaled, ExpOfRowShifted>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(applyPatternsGreedily(getOperation(), std::move(masks))) ||
+        failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
 };

@@ -58,3 +58,30 @@ tt.func @plain_exp(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %p = math.exp %x : tensor<64x64xf32>
   tt.return %p : tensor<64x64xf32>
 }
+
+// Causal attention's mask between the scale and the max: the scale moves
+// behind the select (the masked value divided by it), then folds as above.
+// CHECK-LABEL: tt.func @masked_softmax
+// CHECK-DAG: %[[K:.*]] = arith.constant dense<0.127517{{[0-9]*}}> : tensor<64x64xf32>
+// CHECK-DAG: %[[D:.*]] = arith.constant dense<-1.131{{[0-9]*}}E+31> : tensor<64x64xf32>
+// CHECK: %[[SEL:.*]] = arith.select %arg1, %arg0, %[[D]]
+// CHECK: "tt.reduce"(%[[SEL]])
+// CHECK: math.fma %[[SEL]], %[[K]]
+// CHECK: math.exp2
+// CHECK-NOT: math.exp
+tt.func @masked_softmax(%x: tensor<64x64xf32>, %keep: tensor<64x64xi1>) -> tensor<64x64xf32> {
+  %c = arith.constant dense<0.0883883461> : tensor<64x64xf32>
+  %ninf = arith.constant dense<-1.0e+30> : tensor<64x64xf32>
+  %s = arith.mulf %x, %c : tensor<64x64xf32>
+  %sm = arith.select %keep, %s, %ninf : tensor<64x64xi1>, tensor<64x64xf32>
+  %m = "tt.reduce"(%sm) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %t = arith.maximumf %a, %b : f32
+    tt.reduce.return %t : f32
+  }) : (tensor<64x64xf32>) -> tensor<64xf32>
+  %e = tt.expand_dims %m {axis = 1 : i32} : tensor<64xf32> -> tensor<64x1xf32>
+  %b = tt.broadcast %e : tensor<64x1xf32> -> tensor<64x64xf32>
+  %d = arith.subf %sm, %b : tensor<64x64xf32>
+  %p = math.exp %d : tensor<64x64xf32>
+  tt.return %p : tensor<64x64xf32>
+}

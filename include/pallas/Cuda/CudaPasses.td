@@ -76,7 +76,10 @@ def PallasFoldExpScale : Pass<"pallas-fold-exp-scale", "::mlir::ModuleOp"> {
     subtractions and the ex2; the per-row work moves to the row vectors.
     `max(x * c) = max(x) * c` holds exactly for c > 0 (rounding is
     monotonic). Either rewrite also applies alone (`exp(x - broadcast(m))`
-    without a scale).
+    without a scale). A mask between the scale and the max (causal
+    attention's `select(keep, x * c, -1e30)`) first becomes
+    `select(keep, x, -1e30 / c) * c` (masked elements still far below any
+    score), so both rewrites apply behind it.
   }];
   let dependentDialects = ["::mlir::math::MathDialect", "::mlir::arith::ArithDialect"];
 }
