@@ -19,6 +19,7 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   pm.addPass(createPallasFoldExpScale());
   pm.addPass(createPallasFoldDotAdd());
+  pm.addPass(createPallasHeavyProgramsFirst());
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createPallasAssignLayouts({options.wgmma}));
   if (options.wgmma && options.warpgroupTurns)

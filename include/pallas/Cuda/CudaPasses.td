@@ -96,6 +96,20 @@ def PallasFoldDotAdd : Pass<"pallas-fold-dot-add", "::mlir::ModuleOp"> {
   }];
 }
 
+def PallasHeavyProgramsFirst : Pass<"pallas-heavy-programs-first", "::mlir::ModuleOp"> {
+  let summary = "count a program axis down when later programs run longer loops";
+  let description = [{
+    Runs on tile IR for CUDA targets. The GPU starts CTAs in block order;
+    when a loop's trip count grows with a program id (causal attention's
+    `for j in 0..i+1`), the longest programs would start last and run
+    alone at the end of the launch. For such an axis (not folded into x,
+    more than one program), every `tt.get_program_id` of it becomes
+    `(programs - 1) - id`: the longest programs start first. Parallel
+    programs are independent, so the results are the same.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def PallasAssignLayouts : Pass<"pallas-assign-layouts", "::mlir::ModuleOp"> {
   let summary = "choose how tile IR tensors are spread over a CTA's threads";
   let description = [{
