@@ -11,7 +11,12 @@ data_ptr()s, geometry from our manifest). Cases:
   (b) row softmax 4096x1000 f32: ours vs torch.softmax, Triton (tutorial
       style), JAX Pallas;
   (c) bf16 matmul 4096^3 (f32 accumulate, bf16 out): ours vs torch.matmul
-      (cuBLAS), Triton, JAX Pallas.
+      (cuBLAS), Triton, JAX Pallas;
+  (d) flash attention forward, B=4 H=16 S=4096 D=128 (bf16, bf16 causal,
+      f16): ours (sm_90a cubins, and our Triton-target .ttir compiled by
+      triton.compile) vs torch SDPA (cuDNN, flash), a Triton fused attention
+      in the style of Triton's tutorial, JAX Pallas's attention ops (Triton
+      backend, Mosaic GPU).
 Every implementation is checked against torch before it is timed.
 
 Timing: per implementation, 50 batches of K launches; a batch on torch's
@@ -25,6 +30,7 @@ Prints a markdown table; writes it to $OUT/results.md (when OUT is set) and to
 .device/gpu/results.md.
 """
 import ctypes
+import functools
 import glob
 import json
 import math
@@ -37,6 +43,8 @@ import traceback
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 import numpy as np
 import torch
+import triton
+import triton.language as tl
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -214,13 +222,17 @@ def normwise(got, want):
     return float(torch.linalg.vector_norm(got - want) / torch.linalg.vector_norm(want))
 
 
+class WrongResult(AssertionError):
+    pass
+
+
 def check_normwise(got, want, impl, tol=1e-2):
     """After the stream is done: `got` within `tol` normwise of `want`
     (bf16 outputs, f32 accumulation); the error as a note."""
     torch.cuda.synchronize()
     err = normwise(got.float(), want)
     if not err <= tol:
-        raise AssertionError(f"{impl}: normwise error {err:.3g}")
+        raise WrongResult(f"{impl}: normwise error {err:.3g}")
     return f"err {err:.1e}"
 
 
@@ -266,16 +278,21 @@ def attempt(section, impl, fn):
             traceback.print_exc()
 
 
+def not_compiled(case, target):
+    """'not compiled', with pallasc's first error where prepare.sh kept one."""
+    why = "not compiled"
+    err = os.path.join(GPU_DIR, case, target + ".error")
+    if os.path.exists(err):
+        lines = [l for l in open(err).read().splitlines() if "error:" in l]
+        if lines:
+            why += " (" + lines[0].split("error:", 1)[1].strip()[:90] + ")"
+    return why
+
+
 def ours(drv, case, section, label="ours (pallasc sm_90a)"):
     art = os.path.join(GPU_DIR, case, "sm_90a")
     if not os.path.isdir(art):
-        why = "not compiled"
-        err = os.path.join(GPU_DIR, case, "sm_90a.error")
-        if os.path.exists(err):
-            lines = [l for l in open(err).read().splitlines() if "error:" in l]
-            if lines:
-                why += " (" + lines[0].split("error:", 1)[1].strip()[:90] + ")"
-        failed(section, label, why)
+        failed(section, label, not_compiled(case, "sm_90a"))
         return None
     if drv is None:
         failed(section, label, "no CUDA driver through ctypes")
@@ -284,9 +301,6 @@ def ours(drv, case, section, label="ours (pallasc sm_90a)"):
 
 
 def main():
-    import triton
-    import triton.language as tl
-
     print(f"device: {torch.cuda.get_device_name()} (sm_{''.join(map(str, torch.cuda.get_device_capability()))}), "
           f"torch {torch.__version__}, triton {triton.__version__}", flush=True)
     try:
@@ -562,17 +576,125 @@ def main():
     write_table()
 
 
+LOG2E = 1.4426950408889634
+
+
+# A fused attention forward in the style of Triton's tutorial 06: one program
+# per (128-row query block, batch*head), online softmax in base 2 (the softmax
+# scale folded into log2(e), so each score costs one FMA before its exp2), K
+# and V walked in BN-row blocks. Causal: the blocks left of the diagonal run
+# unmasked, their count set by the program id; the diagonal block alone is
+# masked, and blocks right of it are never loaded. At module level, as
+# Triton resolves the helper through the module's globals.
+@triton.jit
+def attn_kv_blocks(acc, m_i, l_i, q, k_base, v_base, offs_m, lo, hi, qk_scale,
+                   D: tl.constexpr, BN: tl.constexpr, MASKED: tl.constexpr):
+    offs_n = tl.arange(0, BN)
+    offs_d = tl.arange(0, D)
+    for start in range(lo, hi, BN):
+        kb = tl.load(k_base + (start + offs_n)[:, None] * D + offs_d[None, :])
+        s = tl.dot(q, tl.trans(kb))
+        if MASKED:
+            # A finite fill, not -inf: a row whose block is masked whole
+            # keeps a finite max, so exp2 never sees -inf - -inf.
+            s = tl.where(offs_m[:, None] >= (start + offs_n)[None, :], s * qk_scale, -1.0e6)
+            m_new = tl.maximum(m_i, tl.max(s, 1))
+            s = s - m_new[:, None]
+        else:
+            m_new = tl.maximum(m_i, tl.max(s, 1) * qk_scale)
+            s = s * qk_scale - m_new[:, None]
+        p = tl.math.exp2(s)
+        alpha = tl.math.exp2(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        vb = tl.load(v_base + (start + offs_n)[:, None] * D + offs_d[None, :])
+        acc = tl.dot(p.to(vb.dtype), vb, acc * alpha[:, None])
+        m_i = m_new
+    return acc, m_i, l_i
+
+
+@triton.jit
+def attn_fwd(q_ptr, k_ptr, v_ptr, o_ptr, qk_scale, L,
+             BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr, CAUSAL: tl.constexpr):
+    start_m = tl.program_id(0)
+    base = tl.program_id(1).to(tl.int64) * L * D  # [B*H, L, D], contiguous
+    k_base, v_base = k_ptr + base, v_ptr + base
+    offs_m = start_m * BM + tl.arange(0, BM)
+    offs_d = tl.arange(0, D)
+    q = tl.load(q_ptr + base + offs_m[:, None] * D + offs_d[None, :])
+    m_i = tl.full([BM], float("-inf"), tl.float32)
+    l_i = tl.zeros([BM], tl.float32)
+    acc = tl.zeros([BM, D], tl.float32)
+    if CAUSAL:
+        acc, m_i, l_i = attn_kv_blocks(acc, m_i, l_i, q, k_base, v_base, offs_m,
+                                       0, start_m * BM, qk_scale, D, BN, False)
+        acc, m_i, l_i = attn_kv_blocks(acc, m_i, l_i, q, k_base, v_base, offs_m,
+                                       start_m * BM, (start_m + 1) * BM, qk_scale, D, BN, True)
+    else:
+        acc, m_i, l_i = attn_kv_blocks(acc, m_i, l_i, q, k_base, v_base, offs_m,
+                                       0, L, qk_scale, D, BN, False)
+    o = acc / l_i[:, None]
+    tl.store(o_ptr + base + offs_m[:, None] * D + offs_d[None, :], o.to(o_ptr.dtype.element_ty))
+
+
+def ours_triton(art, *tensors):
+    """Our Triton-target artifact in `art`: its .ttir compiled by
+    triton.compile with the manifest's num_warps and num_stages (as
+    bench/run_triton_vs_host.py does), bound to `tensors` (manifest order)
+    and launched with the manifest's grid on torch's current stream.
+    Returns the launcher and a note."""
+    from triton.backends.compiler import GPUTarget
+    m = json.load(open(glob.glob(os.path.join(art, "*.manifest.json"))[0]))
+    L = m["launch"]
+    for t, p in zip(tensors, m["parameters"]):
+        if list(t.shape) != p["shape"]:
+            raise RuntimeError(f"{p['name']}: shape {list(t.shape)} vs manifest {p['shape']}")
+    cap = torch.cuda.get_device_capability()
+    kern = triton.compile(glob.glob(os.path.join(art, "*.ttir"))[0],
+                          target=GPUTarget("cuda", cap[0] * 10 + cap[1], 32),
+                          options={"num_warps": L["num_warps"], "num_stages": L["num_stages"]})
+    run = kern[tuple(L["grid"])]  # picks torch's current stream at each call
+    return (lambda: run(*tensors)), f"{L['num_warps']} warps, {L['num_stages']} stages"
+
+
+def record_best(section, impl, tries, work):
+    """tries: (config, run) pairs; run() checks its output and returns (times,
+    note). Records the fastest config, as the references are autotuned over
+    such lists; a config that does not build or launch is named in the note,
+    a wrong result fails the row."""
+    best, bad, first = None, [], None
+    for cfg, run in tries:
+        try:
+            times, note = run()
+        except WrongResult:
+            raise
+        except Exception as e:
+            bad.append(f"{cfg}: {type(e).__name__}")
+            first = first or e
+            if os.environ.get("BENCH_TRACEBACK"):
+                traceback.print_exc()
+            continue
+        if best is None or statistics.median(times) < statistics.median(best[1]):
+            best = (cfg, times, note)
+    if best is None:
+        raise first
+    note = f"{best[0]}, {best[2]}" + (f" (failed: {'; '.join(bad)})" if bad else "")
+    record(section, impl, best[1], work, "TFLOP/s", note)
+
+
 def attention(drv, causal=False, dtype=torch.bfloat16):
-    """(d) flash attention forward, bf16: B*H = 64, S = 4096, D = 128
-    (bench/kernels/flash_attention[_causal]_s4096, the plain Pallas
-    formulation) against torch SDPA with each backend pinned. Checked
-    against SDPA in f32 (math backend). Causal work counts half the
-    square."""
+    """(d) flash attention forward: B*H = 64, S = 4096, D = 128
+    (bench/kernels/flash_attention[_causal|_f16]_s4096, the plain Pallas
+    formulation) against torch SDPA with each backend pinned, a Triton fused
+    attention (tutorial style), JAX Pallas's attention (Triton backend) and
+    its Mosaic GPU attention, and our Triton-target artifact where
+    prepare.sh compiled one. Checked against SDPA in f32 (math backend).
+    Causal work counts half the square."""
     from torch.nn.attention import SDPBackend, sdpa_kernel
     dname = "bf16" if dtype == torch.bfloat16 else "f16"
     S = f"flash attention {dname} {'causal ' if causal else ''}B*H=64 S=4096 D=128"
     print(f"\n{S}", flush=True)
     B, H, L, D = 4, 16, 4096, 128
+    sm_scale = 1 / math.sqrt(D)
     q, k, v = (torch.randn(B, H, L, D, device=dev).to(dtype) for _ in range(3))
     sdpa = lambda *a: torch.nn.functional.scaled_dot_product_attention(*a, is_causal=causal)
     with sdpa_kernel(SDPBackend.MATH):
@@ -591,9 +713,75 @@ def attention(drv, causal=False, dtype=torch.bfloat16):
                 record(S, impl, time_stream([f], K), flops, "TFLOP/s", note)
         attempt(S, f"torch SDPA ({name})", pinned)
 
+    impl = "Triton (tutorial-style fused attention)"
+
+    def triton_fa():
+        o = torch.empty_like(q)
+
+        def run(bn, stages):
+            f = lambda: attn_fwd[(L // 128, B * H)](q, k, v, o, sm_scale * LOG2E, L, BM=128, BN=bn,
+                                                D=D, CAUSAL=causal, num_warps=8, num_stages=stages)
+            o.fill_(float("nan")); f(); note = check(o, impl)
+            return time_stream([f], K), note
+        # BLOCK_N 128 with 3 stages needs 224 KiB of shared memory (fits an
+        # H100/H200, 227 KiB); 64 needs 128 KiB.
+        record_best(S, impl, [(f"BM 128, BN {bn}, 8 warps, {st} stages", lambda bn=bn, st=st: run(bn, st))
+                              for bn, st in [(64, 3), (128, 3)]], flops)
+    attempt(S, impl, triton_fa)
+
+    # JAX's attention ops take [batch, seq, heads, head_dim]: transposed once,
+    # outside the timed region; outputs transposed back for the check.
+    jin = {}
+
+    def jax_in(name, t):
+        if name not in jin:
+            jin[name] = to_jax(t.transpose(1, 2).contiguous())
+        return jin[name]
+    check_jax = lambda out, impl: check(from_jax(out).transpose(1, 2), impl)
+
+    def jax_triton():
+        import jax
+        from jax.experimental.pallas.ops.gpu import attention as pa
+        impl = "JAX Pallas (Triton backend)"
+        call = lambda q_, k_, v_: pa.mha(q_, k_, v_, segment_ids=None, sm_scale=sm_scale,
+                                         causal=causal)
+        args = (jax_in("q", q), jax_in("k", k), jax_in("v", v))
+        note = check_jax(jax.jit(call)(*args), impl)
+        batch, bargs = jax_chain(call, [args], K)
+        try:
+            d = pa.BlockSizes.get_default()
+            cfg = f"default blocks {d.block_q}x{d.block_k}"
+        except Exception:
+            cfg = "default blocks"
+        record(S, impl, time_jax(batch, bargs), flops, "TFLOP/s", cfg + ", " + note)
+    attempt(S, "JAX Pallas (Triton backend)", jax_triton)
+
+    def jax_mosaic():
+        import jax
+        from jax.experimental.pallas.ops.gpu import attention_mgpu as mg
+        impl = "JAX Pallas (Mosaic GPU)"
+        # This kernel applies no softmax scale: q is scaled (in f32, then
+        # rounded) before it is handed over.
+        args = (jax_in("q_scaled", (q.float() * sm_scale).to(dtype)), jax_in("k", k), jax_in("v", v))
+
+        def run(block_kv):
+            config = mg.TuningConfig(block_q=64, block_kv=block_kv, max_concurrent_steps=2,
+                                     causal=causal)
+            call = functools.partial(mg.attention, config=config)
+            note = check_jax(jax.jit(call)(*args), impl)
+            batch, bargs = jax_chain(call, [args], K)
+            return time_jax(batch, bargs), note
+        # The block sizes its own benchmark sweeps (block_q 64 per compute
+        # warpgroup, two of them per program).
+        record_best(S, impl, [(f"block_q 64, block_kv {bkv}, 2 steps", lambda bkv=bkv: run(bkv))
+                              for bkv in (256, 128, 64)], flops)
+    attempt(S, "JAX Pallas (Mosaic GPU)", jax_mosaic)
+    del jin
+
     prefix = "flash_attention_" + ("causal_" if causal else "") + \
         ("f16_" if dtype == torch.float16 else "") + "s4096"
     cases = sorted(c for c in os.listdir(GPU_DIR) if c.startswith(prefix))
+    q3, k3, v3 = (t.reshape(B * H, L, D) for t in (q, k, v))
     for case in cases:
         label = "ours (pallasc sm_90a)" if case == prefix else f"ours ({case})"
 
@@ -602,12 +790,28 @@ def attention(drv, causal=False, dtype=torch.bfloat16):
             if kern is None:
                 return
             o = torch.full((B * H, L, D), float("nan"), device=dev, dtype=dtype)
-            f = kern.bind(q.reshape(B * H, L, D), k.reshape(B * H, L, D),
-                          v.reshape(B * H, L, D), o)
+            f = kern.bind(q3, k3, v3, o)
             f(); note = check(o.reshape(B, H, L, D), label)
             record(S, label, time_stream([f], K), flops, "TFLOP/s", kern.arch + ", " + note)
         attempt(S, label, run)
-    del q, k, v, want
+
+    # Our Triton target, where prepare.sh compiled the case for it (TARGETS).
+    for case in cases:
+        art = os.path.join(GPU_DIR, case, "triton")
+        if not (os.path.isdir(art) or os.path.exists(art + ".error")):
+            continue
+        label = f"ours via triton target ({case})"
+
+        def run_triton(case=case, art=art, label=label):
+            if not os.path.isdir(art):
+                failed(S, label, not_compiled(case, "triton"))
+                return
+            o = torch.full((B * H, L, D), float("nan"), device=dev, dtype=dtype)
+            f, cfg = ours_triton(art, q3, k3, v3, o)
+            f(); note = check(o.reshape(B, H, L, D), label)
+            record(S, label, time_stream([f], K), flops, "TFLOP/s", cfg + ", " + note)
+        attempt(S, label, run_triton)
+    del q, k, v, q3, k3, v3, want
     torch.cuda.empty_cache()
 
 
@@ -616,7 +820,9 @@ def write_table():
            f"{REPS} batches per row, median and min of the time per launch.", ""]
     for section in dict.fromkeys(r[0] for r in rows):
         rs = [r for r in rows if r[0] == section]
-        mine = next((r for r in rs if r[1].startswith("ours") and r[2] is not None), None)
+        # "ours" in the speed column is the CUDA target, not "ours via triton target".
+        mine = next((r for r in rs if r[1].startswith("ours") and not r[1].startswith("ours via")
+                     and r[2] is not None), None)
         copy = next((r for r in rs if r[1].startswith("torch copy_") and r[2] is not None), None)
         out.append(f"### {section}")
         out.append("")

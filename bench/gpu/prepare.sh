@@ -2,8 +2,10 @@
 # Step 1 of the GPU check, where pallasc is built: compiles every conformance
 # kernel, every example and every benchmark kernel (bench/kernels/) for host,
 # sm_90a and sm_80 into .device/gpu/<case>/<target>/, and the hand-written
-# CUDA self-test into .device/gpu/selftest/. A compile that fails is recorded
-# in .device/gpu/<case>/<target>.error (pallasc's message), not fatal.
+# CUDA self-test into .device/gpu/selftest/. A TARGETS file beside a kernel
+# replaces that list (the attention benchmarks: sm_90a and triton, whose .ttir
+# bench.py compiles with Triton on the GPU machine). A compile that fails is
+# recorded in .device/gpu/<case>/<target>.error (pallasc's message), not fatal.
 # Step 2 runs on a GPU machine with .device carried: bench/gpu/run.sh.
 #
 #   PALLAS_BUILD_DIR   pallasc's build directory (default: build/)
@@ -31,8 +33,9 @@ compile() { # case dir spec
   mkdir -p "$out/$case"
   cp "$dir/kernel.mlir" "$out/$case/kernel.mlir"
   cp "$dir/$spec" "$out/$case/spec.json"
-  # A TARGETS file beside a kernel narrows the targets (benchmark-sized
-  # kernels that the host check would take too long on).
+  # A TARGETS file beside a kernel names its targets instead (benchmark-sized
+  # kernels that the host check would take too long on; triton for the
+  # attention benchmarks' Triton-target rows).
   local only=$targets
   [ -f "$dir/TARGETS" ] && only=$(cat "$dir/TARGETS")
   for t in $only; do
