@@ -322,19 +322,24 @@ struct ReleaseSlotLowering : SimtPattern<pgpu::ReleaseSlotOp> {
   }
 };
 
+/// Inserts an scf.if that only warpgroup `group`'s threads enter, and
+/// moves the insertion point into it.
+void onlyInWarpgroup(ConversionPatternRewriter &rw, Location loc, const SimtState &s,
+                     int64_t group) {
+  Value mine = arith::DivUIOp::create(rw, loc, s.tid, constI32(rw, loc, 128));
+  auto ifOp = scf::IfOp::create(
+      rw, loc, arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, mine, constI32(rw, loc, group)),
+      /*withElse=*/false);
+  rw.setInsertionPointToStart(ifOp.thenBlock());
+}
+
 /// Warpgroup 0 goes first: the last warpgroup passes it the turn.
 struct TurnsBeginLowering : SimtPattern<pgpu::TurnsBeginOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(pgpu::TurnsBeginOp op, OpAdaptor,
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
-    int64_t groups = state.threads / 128;
-    Value group = arith::DivUIOp::create(rw, loc, state.tid, constI32(rw, loc, 128));
-    auto ifOp = scf::IfOp::create(rw, loc,
-                                  arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, group,
-                                                        constI32(rw, loc, groups - 1)),
-                                  /*withElse=*/false);
-    rw.setInsertionPointToStart(ifOp.thenBlock());
+    onlyInWarpgroup(rw, loc, state, state.threads / 128 - 1);
     passTurn(rw, loc, state);
     rw.eraseOp(op);
     return success();
@@ -348,11 +353,7 @@ struct TurnsEndLowering : SimtPattern<pgpu::TurnsEndOp> {
   LogicalResult matchAndRewrite(pgpu::TurnsEndOp op, OpAdaptor,
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
-    Value group = arith::DivUIOp::create(rw, loc, state.tid, constI32(rw, loc, 128));
-    auto ifOp = scf::IfOp::create(
-        rw, loc, arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, group, constI32(rw, loc, 0)),
-        /*withElse=*/false);
-    rw.setInsertionPointToStart(ifOp.thenBlock());
+    onlyInWarpgroup(rw, loc, state, 0);
     takeTurn(rw, loc, state);
     rw.eraseOp(op);
     return success();
