@@ -21,6 +21,8 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createPallasFoldDotAdd());
   pm.addPass(createPallasHeavyProgramsFirst());
   pm.addPass(createLoopInvariantCodeMotionPass());
+  if (options.wgmma)
+    pm.addPass(createPallasDeferLastDot());
   pm.addPass(createPallasAssignLayouts({options.wgmma}));
   if (options.wgmma && options.warpgroupTurns)
     pm.addPass(createPallasWarpgroupTurns());

@@ -40,6 +40,37 @@ SmallVector<tt::DotOp> turnDots(scf::ForOp loop) {
   return dots;
 }
 
+/// The dots issued in one turn: each maximal run of dots (in body order)
+/// with nothing between them that reads a result of the run. Dots side by
+/// side (pallas-defer-last-dot puts attention's PV beside the next QK^T)
+/// keep the tensor cores busy for both while the other warpgroups run
+/// their softmax.
+SmallVector<SmallVector<tt::DotOp>> turnsOf(ArrayRef<tt::DotOp> dots) {
+  SmallVector<SmallVector<tt::DotOp>> turns;
+  for (tt::DotOp dot : dots) {
+    bool joins = false;
+    if (!turns.empty()) {
+      DenseSet<Value> issued;
+      for (tt::DotOp d : turns.back())
+        issued.insert(d.getResult());
+      joins = true;
+      for (Operation *op = turns.back().back()->getNextNode(); op; op = op->getNextNode()) {
+        op->walk([&](Operation *nested) {
+          for (Value v : nested->getOperands())
+            joins &= !issued.contains(v);
+        });
+        if (op == dot.getOperation())
+          break;
+      }
+    }
+    if (joins)
+      turns.back().push_back(dot);
+    else
+      turns.push_back({dot});
+  }
+  return turns;
+}
+
 struct WarpgroupTurnsPass : pallas::impl::PallasWarpgroupTurnsBase<WarpgroupTurnsPass> {
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
@@ -48,8 +79,10 @@ struct WarpgroupTurnsPass : pallas::impl::PallasWarpgroupTurnsBase<WarpgroupTurn
       SmallVector<tt::DotOp> dots = turnDots(loop);
       if (dots.empty())
         continue;
-      for (tt::DotOp dot : dots)
-        dot->setAttr(pgpu::kTurnAttrName, UnitAttr::get(&getContext()));
+      for (ArrayRef<tt::DotOp> turn : turnsOf(dots)) {
+        turn.front()->setAttr(pgpu::kTurnTakeAttrName, UnitAttr::get(&getContext()));
+        turn.back()->setAttr(pgpu::kTurnPassAttrName, UnitAttr::get(&getContext()));
+      }
       OpBuilder b(loop);
       pgpu::TurnsBeginOp::create(b, loop.getLoc());
       b.setInsertionPointAfter(loop);

@@ -152,8 +152,7 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
   int64_t rows64 = aLayout.swizzled ? 64 * 128 : 8 * aLayout.rowGroupBytes;
   Value groupOffset = arith::MulIOp::create(b, loc, group, constI32(b, loc, rows64));
   Value aGroup = aIn.inAccumulatorLayout ? Value() : smemByteAddress(b, loc, aBase, groupOffset);
-  bool turn = op->hasAttr(pgpu::kTurnAttrName);
-  if (turn)
+  if (op->hasAttr(pgpu::kTurnTakeAttrName))
     takeTurn(b, loc, s);
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t ks = 0; ks < k / 16; ++ks) {
@@ -184,7 +183,7 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   // Issued: the next warpgroup may issue while these run.
-  if (turn)
+  if (op->hasAttr(pgpu::kTurnPassAttrName))
     passTurn(b, loc, s);
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
   SmallVector<Value> out;

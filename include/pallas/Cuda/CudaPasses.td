@@ -110,6 +110,32 @@ def PallasHeavyProgramsFirst : Pass<"pallas-heavy-programs-first", "::mlir::Modu
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def PallasDeferLastDot : Pass<"pallas-defer-last-dot", "::mlir::ModuleOp"> {
+  let summary = "a loop's last dot issues in the next iteration, beside its first dot";
+  let description = [{
+    Runs on tile IR for sm_90a, before pallas-assign-layouts. In an scf.for
+    whose body holds two or more dots, the last one reading the work done
+    on an earlier one (attention's `dot(P, V_j, O * a)` after the softmax
+    of `dot(Q, K_j)`) and accumulating a loop-carried value that only it
+    updates, the last dot and the ops only it needs (its B operand's load,
+    the accumulator's rescale) move to the next iteration: they run first
+    there, beside the next first dot, on the values the earlier iteration left
+    (P and the rescale factor, carried). A prologue runs the first
+    iteration's first part, an epilogue the last iteration's last part.
+    With warpgroups taking turns, one turn then holds both dots, and one
+    warpgroup's softmax hides under two dots of the other (FA3's schedule).
+    Loops that write memory, or whose trip count could be zero (bounds are
+    checked from constants and the launch grid's program ids), are left
+    alone; so are loops whose trip count varies by program unless
+    `dynamic-trip-counts` is set (causal attention measured slower so).
+  }];
+  let options = [
+    Option<"dynamicTripCounts", "dynamic-trip-counts", "bool", /*default=*/"false",
+           "also defer in loops whose bounds depend on the program id">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def PallasAssignLayouts : Pass<"pallas-assign-layouts", "::mlir::ModuleOp"> {
   let summary = "choose how tile IR tensors are spread over a CTA's threads";
   let description = [{

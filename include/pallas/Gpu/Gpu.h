@@ -22,8 +22,12 @@
 #include "pallas/Gpu/GpuOps.h.inc"
 
 namespace mlir::pallas::pgpu {
-/// Unit attribute on a tt.dot issued in warpgroup turns (pallas_gpu.turns_begin).
-constexpr llvm::StringLiteral kTurnAttrName = "pallas_gpu.turn";
+/// Unit attributes on a tt.dot issued in warpgroup turns
+/// (pallas_gpu.turns_begin): the warpgroup waits for its turn before
+/// issuing it (take), passes the turn on once it is issued (pass). A turn
+/// spanning several dots takes at the first and passes at the last.
+constexpr llvm::StringLiteral kTurnTakeAttrName = "pallas_gpu.turn_take";
+constexpr llvm::StringLiteral kTurnPassAttrName = "pallas_gpu.turn_pass";
 /// Unit attribute on an f32 math.exp2 whose subnormal results may be
 /// flushed to zero (ex2.approx.ftz: one MUFU.EX2 instead of a range check
 /// and two scalings around it). pallas-fold-exp-scale sets it on softmax's

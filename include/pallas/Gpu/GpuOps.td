@@ -164,9 +164,11 @@ def PG_TurnsBeginOp : PG_Op<"turns_begin", [MemoryEffects<[MemWrite]>]> {
   let summary = "warpgroups start taking turns at issuing their dots (warpgroup 0 first)";
   let description = [{
     Between `turns_begin` and `turns_end`, the dots carrying the
-    `pallas_gpu.turn` attribute are issued by one warpgroup at a time, in
-    round robin: a warpgroup waits for its turn before issuing its part of
-    such a dot and passes the turn on once its wgmma are issued (not done).
+    `pallas_gpu.turn_take` / `turn_pass` attributes are issued by one
+    warpgroup at a time, in round robin: a warpgroup waits for its turn
+    before issuing its part of a `turn_take` dot and passes the turn on once
+    the wgmma of a `turn_pass` dot are issued (not done); dots between the
+    two are issued in the same turn.
     While one warpgroup's dots run on the tensor cores, the others do their
     other work (the FA3 "ping-pong"). Every warpgroup must reach the same
     sequence of marked dots.
