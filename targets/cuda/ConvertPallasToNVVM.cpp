@@ -806,6 +806,7 @@ struct ConvertPallasToNVVMPass
       patterns.add<ElementwiseLowering>(tc, ctx);
       populateSimtDataMovementPatterns(tc, patterns, state);
       populateRingPatterns(tc, patterns, state);
+      populateWgmmaPatterns(tc, patterns, state);
       scf::populateSCFStructuralTypeConversionsAndLegality(tc, patterns, target);
       if (failed(applyPartialConversion(*kernel, target, std::move(patterns))))
         return signalPassFailure();

@@ -299,6 +299,8 @@ FailureOr<Value> lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand a, DotOp
 
 /// Patterns for the pallas_gpu ring ops (alloc_ring, async_copy,
 /// async_commit, async_wait, ring_read); rings become their i32 offset.
+/// pallas_gpu.dot_wait (WgmmaLowering.cpp).
+void populateWgmmaPatterns(const TypeConverter &tc, RewritePatternSet &patterns, SimtState &state);
 void populateRingPatterns(const TypeConverter &tc, RewritePatternSet &patterns, SimtState &state);
 /// The staged operand `v` of a dot (a pallas_gpu.ring_read result): where
 /// its buffer is; null when `v` is not staged.

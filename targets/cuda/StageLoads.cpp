@@ -181,12 +181,22 @@ void collectLoadsAhead(scf::ForOp loop, function_ref<bool(tt::LoadOp)> accept,
 }
 
 /// The dot reading a staged block (`load`'s only use, directly or through
-/// the transpose wgmma reads K-major): once it is done, so is the read.
-Operation *stagedReader(tt::LoadOp load) {
+/// the transpose wgmma reads K-major).
+tt::DotOp stagedReader(tt::LoadOp load) {
   Operation *user = *load->getUsers().begin();
   if (isa<tt::TransOp>(user))
-    return *user->getUsers().begin();
-  return user;
+    user = *user->getUsers().begin();
+  return cast<tt::DotOp>(user);
+}
+
+/// Where the read of a staged block is done: after its reader or, when
+/// that is asynchronous (pallas-async-dots), after the wait for it.
+Operation *stagedReadDone(tt::DotOp reader) {
+  if (reader->hasAttr(pgpu::kAsyncDotAttrName))
+    for (Operation *wait : reader->getUsers())
+      if (isa<pgpu::DotWaitOp>(wait))
+        return wait;
+  return reader;
 }
 
 /// Stages the dot operands of `loop` in shared-memory rings of `stages`
@@ -291,7 +301,7 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
   else
     copyBlocks(ahead, previous, iv, all);
   for (auto [i, load] : llvm::enumerate(loads)) {
-    Operation *reader = stagedReader(load);
+    tt::DotOp reader = stagedReader(load);
     if (!slotBarriers) {
       b.setInsertionPoint(load);
       load.getResult().replaceAllUsesWith(
@@ -303,13 +313,18 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
     // done, it releases the slot, and refills the one the last iteration
     // read as soon as every thread released that (which a thread up to an
     // iteration behind has: threads drift apart by up to an iteration
-    // without waiting for each other).
+    // without waiting for each other). The refill does not need this
+    // iteration's release: before an asynchronous reader, it goes out
+    // ahead of the dots instead of after waiting for them.
     b.setInsertionPoint(*load->getUsers().begin());
-    pgpu::WaitFilledOp::create(b, loc, barriers[i], slot, phase);
+    auto filled = pgpu::WaitFilledOp::create(b, loc, barriers[i], slot, phase);
     load.getResult().replaceAllUsesWith(
         pgpu::RingReadOp::create(b, loc, load.getType(), rings[i], slot));
-    b.setInsertionPointAfter(reader);
+    Operation *readDone = stagedReadDone(reader);
+    b.setInsertionPointAfter(readDone);
     pgpu::ReleaseSlotOp::create(b, loc, barriers[i], slot);
+    if (readDone != reader)
+      b.setInsertionPointAfter(filled);
     pgpu::WaitReleasedOp::create(b, loc, barriers[i], previous, previousPhase);
     copyBlocks(ahead, previous, iv, {i});
   }

@@ -185,9 +185,66 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
   // Issued: the next warpgroup may issue while these run.
   if (op->hasAttr(pgpu::kTurnPassAttrName))
     passTurn(b, loc, s);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  // An asynchronous dot's results are read through a pallas_gpu.dot_wait.
+  if (!op->hasAttr(pgpu::kAsyncDotAttrName))
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
   SmallVector<Value> out;
   for (int64_t i = 0; i < regs; ++i)
     out.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
   return buildVector(b, loc, out);
+}
+
+namespace {
+/// wgmma.wait_group as inline PTX with every waited value tied in and out:
+/// LLVM and ptxas see the values defined by the wait, so nothing reads an
+/// accumulator while its dot runs (the NVVM op takes no values).
+struct DotWaitLowering : SimtPattern<pgpu::DotWaitOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::DotWaitOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> scalars;
+    SmallVector<int64_t> sizes;
+    std::string constraints;
+    llvm::raw_string_ostream cs(constraints);
+    for (Value v : a.getValues()) {
+      auto vt = dyn_cast<VectorType>(v.getType());
+      if (!vt || !vt.getElementType().isF32())
+        return op.emitError("internal error: pallas_gpu.dot_wait takes f32 accumulators");
+      sizes.push_back(vt.getNumElements());
+      for (int64_t i = 0; i < vt.getNumElements(); ++i)
+        scalars.push_back(extractSlot(rw, loc, v, i));
+    }
+    for (size_t i = 0; i < scalars.size(); ++i)
+      cs << (i ? ",=f" : "=f");
+    for (size_t i = 0; i < scalars.size(); ++i)
+      cs << "," << i;
+    auto structType = LLVM::LLVMStructType::getLiteral(
+        rw.getContext(), SmallVector<Type>(scalars.size(), rw.getF32Type()));
+    std::string text = "wgmma.wait_group.sync.aligned " + std::to_string(op.getPending()) + ";";
+    Value waited =
+        LLVM::InlineAsmOp::create(rw, loc, structType, scalars, text, constraints,
+                                  /*has_side_effects=*/true, /*is_align_stack=*/false,
+                                  LLVM::tailcallkind::TailCallKind::None,
+                                  LLVM::AsmDialectAttr::get(rw.getContext(),
+                                                            LLVM::AsmDialect::AD_ATT),
+                                  ArrayAttr())
+            .getResult(0);
+    SmallVector<Value> results;
+    int64_t next = 0;
+    for (int64_t size : sizes) {
+      SmallVector<Value> elems;
+      for (int64_t i = 0; i < size; ++i)
+        elems.push_back(LLVM::ExtractValueOp::create(rw, loc, waited, next++));
+      results.push_back(buildVector(rw, loc, elems));
+    }
+    rw.replaceOp(op, results);
+    return success();
+  }
+};
+} // namespace
+
+void cuda::populateWgmmaPatterns(const TypeConverter &tc, RewritePatternSet &patterns,
+                                 SimtState &state) {
+  patterns.add<DotWaitLowering>(tc, patterns.getContext(), state);
 }

@@ -29,9 +29,12 @@ def PallasStageLoads : Pass<"pallas-stage-loads", "::mlir::ModuleOp"> {
     In loops whose dots take warpgroup turns (pallas-warpgroup-turns),
     the copies into a slot arrive on that slot's
     `filled` mbarrier, each thread waits for it before reading the slot and
-    arrives on the slot's `released` mbarrier at the end of the iteration,
-    and refills wait for the release: no CTA-wide barrier per iteration, so
-    warpgroups need not run in lockstep.
+    arrives on the slot's `released` mbarrier once the dot reading it is
+    done (after its `pallas_gpu.dot_wait` when pallas-async-dots made it
+    asynchronous), and refills wait for the release: no CTA-wide barrier
+    per iteration, so warpgroups need not run in lockstep. A refill goes
+    right after the dot reading the ring or, for an asynchronous dot,
+    before it.
 
     num_stages below 2 leaves loops as they are; num_warps gives the
     threads to estimate registers per thread.
@@ -108,6 +111,20 @@ def PallasHeavyProgramsFirst : Pass<"pallas-heavy-programs-first", "::mlir::Modu
     programs are independent, so the results are the same.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def PallasAsyncDots : Pass<"pallas-async-dots", "::mlir::ModuleOp"> {
+  let summary = "a turn's wgmma dots run back to back, waited for once";
+  let description = [{
+    Runs on tile IR for sm_90a, after pallas-warpgroup-turns and before
+    pallas-stage-loads. The dots of a turn spanning several dots
+    (attention's PV_{j-1} beside QK^T_j after pallas-defer-last-dot) are
+    issued without waiting for each (`pallas_gpu.async`); one
+    `pallas_gpu.dot_wait` after the last takes all their results. The
+    tensor cores run the dots back to back, and pallas-stage-loads refills
+    the ring slots such dots read before issuing them rather than after
+    waiting for them.
+  }];
 }
 
 def PallasDeferLastDot : Pass<"pallas-defer-last-dot", "::mlir::ModuleOp"> {

@@ -28,6 +28,9 @@ namespace mlir::pallas::pgpu {
 /// spanning several dots takes at the first and passes at the last.
 constexpr llvm::StringLiteral kTurnTakeAttrName = "pallas_gpu.turn_take";
 constexpr llvm::StringLiteral kTurnPassAttrName = "pallas_gpu.turn_pass";
+/// Unit attribute on a tt.dot in the wgmma layout issued without waiting
+/// for it (pallas-async-dots): a pallas_gpu.dot_wait takes its result.
+constexpr llvm::StringLiteral kAsyncDotAttrName = "pallas_gpu.async";
 /// Unit attribute on an f32 math.exp2 whose subnormal results may be
 /// flushed to zero (ex2.approx.ftz: one MUFU.EX2 instead of a range check
 /// and two scalings around it). pallas-fold-exp-scale sets it on softmax's

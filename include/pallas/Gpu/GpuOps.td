@@ -181,6 +181,25 @@ def PG_TurnsEndOp : PG_Op<"turns_end", [MemoryEffects<[MemWrite]>]> {
   let assemblyFormat = "attr-dict";
 }
 
+def PG_DotWaitOp : PG_Op<"dot_wait", [MemoryEffects<[MemRead, MemWrite]>,
+                                      AllTypesMatch<["values", "results"]>]> {
+  let summary = "wait for asynchronous wgmma dots; their results, usable afterwards";
+  let description = [{
+    Dots carrying `pallas_gpu.async` are issued without waiting for them:
+    their results are in flight until a `dot_wait` that takes them. It
+    waits until at most `pending` of this warpgroup's dots issued before it
+    are still running (dots finish in the order they were issued) and
+    returns `values` unchanged: uses of the results go through it, so
+    nothing reads an accumulator before its dot is done. Shared memory a
+    waited dot read may be reused after the wait.
+  }];
+  let arguments = (ins Variadic<AnyRankedTensor>:$values, I64Attr:$pending);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat = [{
+    $pending (`,` $values^)? attr-dict (`:` type($values)^)?
+  }];
+}
+
 def PG_RingReadOp : PG_Op<"ring_read", [MemoryEffects<[MemRead]>]> {
   let summary = "the tile in buffer `slot` of a ring";
   let arguments = (ins PG_RingType:$ring, I32:$slot);
