@@ -198,6 +198,8 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
         if (auto yield = dyn_cast<scf::YieldOp>(user)) {
           if (auto loop = dyn_cast<scf::ForOp>(yield->getParentOp()))
             carry(loop, use->getOperandNumber(), source, worklist);
+          if (auto ifOp = dyn_cast<scf::IfOp>(yield->getParentOp()))
+            join(ifOp, use->getOperandNumber(), source, worklist);
           continue;
         }
         Attribute layout = resultLayout(user, leave.getResult(), encoding);
@@ -281,6 +283,27 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
     Value result = loop.getResult(i);
     result.setType(type);
     b.setInsertionPointAfter(loop);
+    if (tensor::CastOp back = castBack(b, result, plain))
+      worklist.push_back(back);
+  }
+
+  /// Result `i` of `ifOp` is yielded as `v` (in a layout) by one branch:
+  /// the if returns it in that layout, the other branch's value cast into
+  /// it.
+  void join(scf::IfOp ifOp, unsigned i, Value v, SmallVectorImpl<tensor::CastOp> &worklist) {
+    auto type = cast<RankedTensorType>(v.getType());
+    Value result = ifOp.getResult(i);
+    auto plain = dyn_cast<RankedTensorType>(result.getType());
+    if (!plain || plain.getEncoding())
+      return; // already returned in some layout; the yield keeps its cast
+    for (Block *branch : {ifOp.thenBlock(), ifOp.elseBlock()}) {
+      auto yield = cast<scf::YieldOp>(branch->getTerminator());
+      OpBuilder b(yield);
+      yield->setOperand(i, inLayout(b, yield.getOperand(i), type));
+    }
+    result.setType(type);
+    OpBuilder b(ifOp->getContext());
+    b.setInsertionPointAfter(ifOp);
     if (tensor::CastOp back = castBack(b, result, plain))
       worklist.push_back(back);
   }

@@ -21,6 +21,7 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createPallasFoldDotAdd());
   pm.addPass(createPallasHeavyProgramsFirst());
   pm.addPass(createLoopInvariantCodeMotionPass());
+  pm.addPass(createPallasUniformMasks());
   if (options.wgmma)
     pm.addPass(createPallasDeferLastDot());
   pm.addPass(createPallasAssignLayouts({options.wgmma}));

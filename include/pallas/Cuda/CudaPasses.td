@@ -99,6 +99,22 @@ def PallasFoldDotAdd : Pass<"pallas-fold-dot-add", "::mlir::ModuleOp"> {
   }];
 }
 
+def PallasUniformMasks : Pass<"pallas-uniform-masks", "::mlir::ModuleOp"> {
+  let summary = "skip a loop's mask in the iterations where it keeps the whole tile";
+  let description = [{
+    Runs on tile IR for CUDA targets, before pallas-assign-layouts. In an
+    scf.for body, a tensor `select(cmpi(a, b), x, y)` whose compare varies
+    with the loop and whose operands are built from iotas, splats of
+    scalars and constants by additions (causal attention's
+    `q_index >= k_index`) becomes `scf.if (the compare holds for every
+    element) x else select(...)`: one scalar compare of the tiles' bounds
+    decides, the same way for the whole CTA, and the blocks below the
+    diagonal skip the per-element compare and select. Signed orderings
+    only; index arithmetic is assumed not to wrap.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def PallasHeavyProgramsFirst : Pass<"pallas-heavy-programs-first", "::mlir::ModuleOp"> {
   let summary = "count a program axis down when later programs run longer loops";
   let description = [{
