@@ -130,14 +130,21 @@ bool indexOnly(Value v, scf::ForOp loop, DenseSet<Operation *> &slice) {
   return llvm::all_of(def->getOperands(), [&](Value o) { return indexOnly(o, loop, slice); });
 }
 
-/// Whether `v`'s computation in `body` goes through a dot.
+/// Whether `v`'s computation in `body` goes through a dot (also through
+/// what ops with regions, such as pallas-uniform-masks' scf.if, use
+/// inside them).
 bool fromDot(Value v, Block *body, DenseSet<Operation *> &seen) {
   Operation *def = v.getDefiningOp();
   if (!def || def->getBlock() != body || !seen.insert(def).second)
     return false;
   if (isa<tt::DotOp>(def))
     return true;
-  return llvm::any_of(def->getOperands(), [&](Value o) { return fromDot(o, body, seen); });
+  bool found = false;
+  def->walk([&](Operation *nested) {
+    for (Value o : nested->getOperands())
+      found = found || fromDot(o, body, seen);
+  });
+  return found;
 }
 
 std::optional<Split> splitBody(scf::ForOp loop) {
