@@ -25,6 +25,7 @@
 // for such dynamic bounds instead, which tt.load and tt.dot cannot take.
 //
 //===----------------------------------------------------------------------===//
+#include "LoopSlice.h"
 #include "pallas/Cuda/CudaPasses.h"
 #include "pallas/Spec/LaunchAttributes.h"
 #include "pallas/Triton/ProgramGrid.h"
@@ -113,23 +114,6 @@ struct Split {
 /// The top-level op of `body` that holds `op`.
 Operation *inBody(Block *body, Operation *op) { return body->findAncestorOpInBlock(*op); }
 
-/// Whether `v` is computed in `body` from the induction variable and loop
-/// invariants by pure ops only (collected into `slice`).
-bool indexOnly(Value v, scf::ForOp loop, DenseSet<Operation *> &slice) {
-  Block *body = loop.getBody();
-  if (auto arg = dyn_cast<BlockArgument>(v))
-    return arg.getOwner() != body || arg == loop.getInductionVar();
-  Operation *def = v.getDefiningOp();
-  if (def->getBlock() != body)
-    return !loop->isAncestor(def);
-  if (slice.contains(def))
-    return true;
-  if (!isPure(def) || def->getNumRegions() || isa<tt::DotOp>(def))
-    return false;
-  slice.insert(def);
-  return llvm::all_of(def->getOperands(), [&](Value o) { return indexOnly(o, loop, slice); });
-}
-
 /// Whether `v`'s computation in `body` goes through a dot (also through
 /// what ops with regions, such as pallas-uniform-masks' scf.if, use
 /// inside them).
@@ -215,8 +199,8 @@ std::optional<Split> splitBody(scf::ForOp loop) {
         Operation *def = o.getDefiningOp();
         if (!def || def->getBlock() != body || s.deferred.contains(def))
           continue;
-        DenseSet<Operation *> slice;
-        if (indexOnly(o, loop, slice))
+        SetVector<Operation *> slice;
+        if (cuda::collectIndexSlice(loop, o, slice))
           s.recomputed.insert(slice.begin(), slice.end());
         else
           s.carried.insert(o);

@@ -33,6 +33,7 @@
 // that always hold still fold away.
 //
 //===----------------------------------------------------------------------===//
+#include "LoopSlice.h"
 #include "SimtLowering.h"
 #include "pallas/Gpu/Gpu.h"
 #include "pallas/Cuda/CudaPasses.h"
@@ -50,36 +51,6 @@ using namespace mlir::pallas;
 using namespace mlir::pallas::cuda;
 
 namespace {
-
-/// The ops of `loop`'s body that `values` depend on, in body order; false
-/// when one of them is not pure or reads another loop-carried value.
-bool collectSlice(scf::ForOp loop, ValueRange values, SetVector<Operation *> &slice) {
-  SmallVector<Value> work(values.begin(), values.end());
-  Block *body = loop.getBody();
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    if (auto arg = dyn_cast<BlockArgument>(v)) {
-      if (arg.getOwner() == body && arg != loop.getInductionVar())
-        return false;
-      continue;
-    }
-    Operation *def = v.getDefiningOp();
-    if (def->getBlock() != body) {
-      // Defined outside the loop, or nested in it.
-      if (loop->isAncestor(def))
-        return false;
-      continue;
-    }
-    if (slice.contains(def))
-      continue;
-    if (!isPure(def) || def->getNumRegions())
-      return false;
-    slice.insert(def);
-    for (Value o : def->getOperands())
-      work.push_back(o);
-  }
-  return true;
-}
 
 /// Clones the loads' slices and the loads with the induction variable
 /// replaced by `iv`.
@@ -166,14 +137,14 @@ std::optional<pgpu::SharedLayoutKind> invariantStagedLayout(tt::LoadOp load, scf
 }
 
 /// The loads of `loop`'s body that `accept` takes and whose addresses and
-/// masks can be computed ahead (collectSlice), with the ops computing them.
+/// masks can be computed ahead (collectIndexSlice), with the ops computing them.
 void collectLoadsAhead(scf::ForOp loop, function_ref<bool(tt::LoadOp)> accept,
                        SmallVectorImpl<tt::LoadOp> &loads,
                        SetVector<Operation *> &slice) {
   for (Operation &op : *loop.getBody()) {
     auto load = dyn_cast<tt::LoadOp>(op);
     SetVector<Operation *> s;
-    if (!load || !accept(load) || !collectSlice(loop, load->getOperands(), s))
+    if (!load || !accept(load) || !collectIndexSlice(loop, load->getOperands(), s))
       continue;
     loads.push_back(load);
     slice.insert(s.begin(), s.end());
