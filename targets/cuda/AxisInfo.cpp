@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::pallas;
@@ -134,4 +135,79 @@ AxisInfo AxisInfoAnalysis::compute(Value v, int depth) {
     return {1, std::min(a.constancy, b.constancy), 1};
   }
   return unknown();
+}
+
+namespace {
+/// Per dimension, the step of an affine tile (see rowStep).
+std::optional<SmallVector<int64_t>> steps(Value v, int depth) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type || depth > 32)
+    return std::nullopt;
+  SmallVector<int64_t> zero(type.getRank(), 0);
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (isa<tt::SplatOp>(def))
+    return zero;
+  DenseIntElementsAttr dense;
+  if (matchPattern(v, m_Constant(&dense)))
+    return dense.isSplat() ? std::optional(zero) : std::nullopt;
+  if (isa<tt::MakeRangeOp>(def))
+    return SmallVector<int64_t>{1};
+  if (auto expand = dyn_cast<tt::ExpandDimsOp>(def)) {
+    auto in = steps(expand.getSrc(), depth + 1);
+    if (in)
+      in->insert(in->begin() + expand.getAxis(), 0);
+    return in;
+  }
+  if (auto broadcast = dyn_cast<tt::BroadcastOp>(def)) {
+    // Dimensions of size 1 broadcast: their step is 0 (as an iota of one
+    // element has).
+    auto in = steps(broadcast.getSrc(), depth + 1);
+    auto src = cast<RankedTensorType>(broadcast.getSrc().getType());
+    if (in)
+      for (int64_t d = 0; d < src.getRank(); ++d)
+        if (src.getDimSize(d) == 1)
+          (*in)[d] = 0;
+    return in;
+  }
+  if (isa<arith::AddIOp, tt::AddPtrOp>(def)) {
+    auto a = steps(def->getOperand(0), depth + 1), b = steps(def->getOperand(1), depth + 1);
+    if (!a || !b)
+      return std::nullopt;
+    for (auto [x, y] : llvm::zip(*a, *b))
+      x += y;
+    return a;
+  }
+  if (auto mul = dyn_cast<arith::MulIOp>(def)) {
+    for (auto [tile, other] : {std::pair(mul.getLhs(), mul.getRhs()), std::pair(mul.getRhs(), mul.getLhs())}) {
+      APInt c;
+      Value scalar = other;
+      if (auto splat = other.getDefiningOp<tt::SplatOp>())
+        scalar = splat.getSrc();
+      DenseIntElementsAttr k;
+      int64_t factor;
+      if (matchPattern(scalar, m_ConstantInt(&c)))
+        factor = c.getSExtValue();
+      else if (matchPattern(other, m_Constant(&k)) && k.isSplat())
+        factor = k.getSplatValue<APInt>().getSExtValue();
+      else
+        continue;
+      auto in = steps(tile, depth + 1);
+      if (in)
+        for (int64_t &x : *in)
+          x *= factor;
+      return in;
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+} // namespace
+
+std::optional<int64_t> mlir::pallas::cuda::rowStep(Value v) {
+  auto s = steps(v, 0);
+  if (!s || s->size() != 2)
+    return std::nullopt;
+  return (*s)[0];
 }

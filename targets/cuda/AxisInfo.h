@@ -14,6 +14,8 @@
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <optional>
+
 namespace mlir::pallas::cuda {
 
 struct AxisInfo {
@@ -31,6 +33,14 @@ private:
   AxisInfo compute(Value v, int depth);
   llvm::DenseMap<Value, AxisInfo> known;
 };
+
+/// For a 2-D index or pointer tile that is affine in the element
+/// coordinates with constant steps (iotas, splats and constants combined by
+/// additions, multiplications by constants and tt.addptr): how much it
+/// grows from one row to the next (in elements, for pointers). None
+/// otherwise. Lets a thread's copies of rows a fixed distance apart share
+/// one address computation.
+std::optional<int64_t> rowStep(Value v);
 
 } // namespace mlir::pallas::cuda
 

@@ -777,9 +777,12 @@ struct ConvertPallasToNVVMPass
           if (auto store = dyn_cast<tt::StoreOp>(op))
             state.access[op] = {axis.get(store.getPtr()),
                                 store.getMask() ? axis.get(store.getMask()) : AxisInfo()};
-          if (auto copy = dyn_cast<pgpu::AsyncCopyOp>(op))
+          if (auto copy = dyn_cast<pgpu::AsyncCopyOp>(op)) {
             state.access[op] = {axis.get(copy.getPtr()),
                                 copy.getMask() ? axis.get(copy.getMask()) : AxisInfo()};
+            if (std::optional<int64_t> step = rowStep(copy.getPtr()))
+              state.copyRowStep[op] = *step;
+          }
         });
       }
       func->walk([&](pgpu::AsyncCopyOp copy) {

@@ -122,6 +122,14 @@ Value OperandSmemLayout::offsetOf(OpBuilder &b, Location loc, Value row, Value c
              add(mul(rem(row, 8), 16), mul(rem(col, perCore), elemBytes)));
 }
 
+std::optional<int64_t> OperandSmemLayout::rowShiftBytes(int64_t rows) const {
+  if (swizzled)
+    return rows % 8 ? std::nullopt : std::optional<int64_t>(rows * 128);
+  if (coreMatrices)
+    return rows % 8 ? std::nullopt : std::optional<int64_t>(rows / 8 * rowGroupBytes);
+  return rows * rowBytes;
+}
+
 Value OperandSmemLayout::addressOf(OpBuilder &b, Location loc, Value base, Value index,
                                    int64_t cols) const {
   Value row = arith::DivUIOp::create(b, loc, index, constI32(b, loc, cols));

@@ -108,12 +108,40 @@ struct AsyncCopyLowering : SimtPattern<pgpu::AsyncCopyOp> {
       piece = 1;
     int64_t pieceBytes = piece * eb;
 
+    // A thread's chunks lie whole rows apart (threads * vec elements); when
+    // the pointers and the buffer's layout step by constants from row to
+    // row, chunk i's addresses are chunk 0's plus constants (one address
+    // computation per copy, the rest immediate offsets).
+    auto stepIt = state.copyRowStep.find(op);
+    int64_t rowsPerChunk = blocked.threads * blocked.vec / cols;
+    bool fromFirst = known && piece == blocked.vec && !blocked.replicated() &&
+                     (blocked.threads * blocked.vec) % cols == 0 &&
+                     stepIt != state.copyRowStep.end() &&
+                     layout.rowShiftBytes(rowsPerChunk).has_value();
+    auto globalPtr = LLVM::LLVMPointerType::get(rw.getContext(), 1);
+
     auto emit = [&](OpBuilder &b, Location l) {
       SmallVector<Value> idx = slotElementIndices(b, l, state, tile.getNumElements());
+      Value dst0, src0;
       for (int64_t i = 0; i < blocked.perThread; i += piece) {
-        Value dst = layout.addressOf(b, l, base, idx[i], cols);
-        Value src = LLVM::IntToPtrOp::create(b, l, LLVM::LLVMPointerType::get(b.getContext(), 1),
-                                             extractSlot(b, l, a.getPtr(), i));
+        Value dst, src;
+        int64_t chunk = i / blocked.vec;
+        if (fromFirst && chunk > 0) {
+          Type i8 = b.getI8Type();
+          dst = LLVM::GEPOp::create(
+              b, l, dst0.getType(), i8, dst0,
+              ArrayRef<LLVM::GEPArg>{*layout.rowShiftBytes(chunk * rowsPerChunk)});
+          src = LLVM::GEPOp::create(
+              b, l, globalPtr, i8, src0,
+              ArrayRef<LLVM::GEPArg>{chunk * rowsPerChunk * stepIt->second * eb});
+        } else {
+          dst = layout.addressOf(b, l, base, idx[i], cols);
+          src = LLVM::IntToPtrOp::create(b, l, globalPtr, extractSlot(b, l, a.getPtr(), i));
+        }
+        if (i == 0) {
+          dst0 = dst;
+          src0 = src;
+        }
         Value valid = a.getPred();
         if (a.getMask()) {
           Value m = extractSlot(b, l, a.getMask(), i);

@@ -98,6 +98,9 @@ struct OperandSmemLayout {
   /// The address (!llvm.ptr<3>) of element `index` (i32, row-major, rows of
   /// `cols`) of the tile at `base`.
   Value addressOf(OpBuilder &b, Location loc, Value base, Value index, int64_t cols) const;
+  /// How many bytes further the element `rows` rows below another one (same
+  /// column) lies, where that does not depend on the row.
+  std::optional<int64_t> rowShiftBytes(int64_t rows) const;
 };
 /// Where a ring (pallas_gpu.alloc_ring) lives in shared memory.
 struct RingPlacement {
@@ -122,6 +125,9 @@ struct SimtState {
   /// while the tile IR is whole): its pointers' contiguity and alignment and
   /// its mask's constancy (AxisInfo.h).
   llvm::DenseMap<Operation *, std::pair<AxisInfo, AxisInfo>> access;
+  /// For each pallas_gpu.async_copy whose pointers step by a constant from
+  /// row to row: that step, in elements (rowStep).
+  llvm::DenseMap<Operation *, int64_t> copyRowStep;
   int64_t threads = 128;
   /// The thread index (i32), defined at the kernel entry.
   Value tid;
