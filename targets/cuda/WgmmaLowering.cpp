@@ -24,18 +24,29 @@ using namespace mlir;
 using namespace mlir::pallas;
 using namespace mlir::pallas::cuda;
 
-/// The 64-bit wgmma shared-memory matrix descriptor.
-static Value descriptor(OpBuilder &b, Location loc, Value smemBase, int64_t byteOffset,
-                        int64_t leading, int64_t stride, bool swizzled) {
+/// The 64-bit wgmma shared-memory matrix descriptor of the operand at
+/// `smemBase`.
+static Value descriptor(OpBuilder &b, Location loc, Value smemBase, int64_t leading,
+                        int64_t stride, bool swizzled) {
   Value base = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), smemBase);
-  Value addr = arith::AddIOp::create(b, loc, base, constI64(b, loc, byteOffset));
   Value start = arith::AndIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, addr, constI64(b, loc, 4)),
+      b, loc, arith::ShRUIOp::create(b, loc, base, constI64(b, loc, 4)),
       constI64(b, loc, 0x3FFF));
   uint64_t fixed = ((leading >> 4) & 0x3FFF) << 16 | (uint64_t((stride >> 4) & 0x3FFF) << 32);
   if (swizzled)
     fixed |= 1ull << 62; // 128-byte swizzle
   return arith::OrIOp::create(b, loc, start, constI64(b, loc, (int64_t)fixed));
+}
+
+/// The descriptor of the part `byteOffset` (a multiple of 16) into the
+/// operand described by `first`: the start address field (bits 0-13,
+/// address / 16) grows by byteOffset / 16 and never carries out, shared
+/// memory being smaller than 2^18 bytes. One add per wgmma instead of the
+/// whole computation.
+static Value descriptorAt(OpBuilder &b, Location loc, Value first, int64_t byteOffset) {
+  if (byteOffset == 0)
+    return first;
+  return arith::AddIOp::create(b, loc, first, constI64(b, loc, byteOffset / 16));
 }
 
 namespace {
@@ -154,19 +165,20 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
   Value aGroup = aIn.inAccumulatorLayout ? Value() : smemByteAddress(b, loc, aBase, groupOffset);
   if (op->hasAttr(pgpu::kTurnTakeAttrName))
     takeTurn(b, loc, s);
+  Value firstB = descriptor(b, loc, bBase, bWalk.leading, bWalk.stride, bWalk.swizzled);
+  Value firstA = aIn.inAccumulatorLayout
+                     ? Value()
+                     : descriptor(b, loc, aGroup, aWalk.leading, aWalk.stride, aWalk.swizzled);
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t ks = 0; ks < k / 16; ++ks) {
     if (aIn.inAccumulatorLayout) {
-      Value descB = descriptor(b, loc, bBase, bWalk.step(ks), bWalk.leading, bWalk.stride,
-                               bWalk.swizzled);
+      Value descB = descriptorAt(b, loc, firstB, bWalk.step(ks));
       acc = wgmmaRegisterA(b, loc, acc, regs, aFragment(b, loc, aIn.regs, ks), descB, n,
                            elem.isBF16() ? "bf16" : "f16", /*transposeB=*/!bKMajor);
       continue;
     }
-    Value descA = descriptor(b, loc, aGroup, aWalk.step(ks), aWalk.leading, aWalk.stride,
-                             aWalk.swizzled);
-    Value descB = descriptor(b, loc, bBase, bWalk.step(ks), bWalk.leading, bWalk.stride,
-                             bWalk.swizzled);
+    Value descA = descriptorAt(b, loc, firstA, aWalk.step(ks));
+    Value descB = descriptorAt(b, loc, firstB, bWalk.step(ks));
     acc = NVVM::WgmmaMmaAsyncOp::create(
         b, loc, accType, acc, descA, descB,
         NVVM::MMAShapeAttr::get(b.getContext(), 64, n, 16),

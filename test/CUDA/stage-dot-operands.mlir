@@ -74,10 +74,13 @@
 // NVVM: nvvm.cp.async.commit.group
 // NVVM-NOT: llvm.load
 // NVVM-NOT: llvm.store
-// NVVM: nvvm.wgmma.fence.aligned
-// NVVM: arith.ori %{{.*}}, %c154619412480_i64
+// Each operand's descriptor is built once; later k steps add to its start
+// address field.
 // NVVM: arith.ori %{{.*}}, %c4611686293322072064_i64
+// NVVM: arith.ori %{{.*}}, %c154619412480_i64
+// NVVM: nvvm.wgmma.fence.aligned
 // NVVM: nvvm.wgmma.mma_async
+// NVVM: arith.addi %{{.*}}, %c{{[0-9]+}}_i64 : i64
 // NVVM: nvvm.wgmma.mma_async
 // NVVM: nvvm.wgmma.wait.group.sync.aligned 0
 // NVVM: scf.yield
