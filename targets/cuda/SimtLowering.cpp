@@ -325,11 +325,16 @@ static void turnBarrier(OpBuilder &b, Location loc, const SimtState &s, StringRe
     os << "setp.eq.u32 p, t, " << g << ";\n@p bar." << op << " " << 1 + (g + shift) % groups
        << ", 256;\n";
   os << "}";
-  LLVM::InlineAsmOp::create(b, loc, TypeRange(), ValueRange(), text, /*constraints=*/"",
-                            /*has_side_effects=*/true, /*is_align_stack=*/false,
-                            LLVM::tailcallkind::TailCallKind::None,
-                            LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-                            ArrayAttr());
+  inlinePtx(b, loc, Type(), ValueRange(), text, /*constraints=*/"");
+}
+
+Value cuda::inlinePtx(OpBuilder &b, Location loc, Type resultType, ValueRange operands,
+                      StringRef text, StringRef constraints) {
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, resultType ? TypeRange(resultType) : TypeRange(), operands, text, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  return resultType ? op.getResult(0) : Value();
 }
 
 void cuda::takeTurn(OpBuilder &b, Location loc, const SimtState &s) {

@@ -201,6 +201,11 @@ Value buildVector(OpBuilder &b, Location loc, ArrayRef<Value> elems);
 
 /// The shared-memory address `bytes` (i32) past `base` (!llvm.ptr<3>).
 Value smemByteAddress(OpBuilder &b, Location loc, Value base, Value bytes);
+/// Inline PTX `text` with side effects (kept in place and order) on
+/// `operands` under `constraints`; its result of `resultType`, or null
+/// when that is null.
+Value inlinePtx(OpBuilder &b, Location loc, Type resultType, ValueRange operands,
+                StringRef text, StringRef constraints);
 /// Shared memory: element `index` (i32) of an array of `elem` at byte
 /// `offset`. i1 is kept as i8.
 Value smemLoad(OpBuilder &b, Location loc, SimtState &s, Type elem,
@@ -303,10 +308,10 @@ FailureOr<Value> lowerDotToMma(OpBuilder &b, tt::DotOp op, DotOperand a, DotOper
 FailureOr<Value> lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand a, DotOperand bOperand,
                                  Value c, SimtState &state);
 
-/// Patterns for the pallas_gpu ring ops (alloc_ring, async_copy,
-/// async_commit, async_wait, ring_read); rings become their i32 offset.
 /// pallas_gpu.dot_wait (WgmmaLowering.cpp).
 void populateWgmmaPatterns(const TypeConverter &tc, RewritePatternSet &patterns, SimtState &state);
+/// Patterns for the pallas_gpu ring ops (alloc_ring, async_copy,
+/// async_commit, async_wait, ring_read); rings become their i32 offset.
 void populateRingPatterns(const TypeConverter &tc, RewritePatternSet &patterns, SimtState &state);
 /// The staged operand `v` of a dot (a pallas_gpu.ring_read result): where
 /// its buffer is; null when `v` is not staged.

@@ -121,13 +121,7 @@ static Value wgmmaRegisterA(OpBuilder &b, Location loc, Value acc, int64_t regs,
   operands.append(a.begin(), a.end());
   operands.push_back(descB);
   operands.push_back(constI32(b, loc, 1));
-  return LLVM::InlineAsmOp::create(b, loc, acc.getType(), operands, text, constraints,
-                                   /*has_side_effects=*/true, /*is_align_stack=*/false,
-                                   LLVM::tailcallkind::TailCallKind::None,
-                                   LLVM::AsmDialectAttr::get(b.getContext(),
-                                                             LLVM::AsmDialect::AD_ATT),
-                                   ArrayAttr())
-      .getResult(0);
+  return inlinePtx(b, loc, acc.getType(), operands, text, constraints);
 }
 
 FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aIn,
@@ -234,14 +228,7 @@ struct DotWaitLowering : SimtPattern<pgpu::DotWaitOp> {
     auto structType = LLVM::LLVMStructType::getLiteral(
         rw.getContext(), SmallVector<Type>(scalars.size(), rw.getF32Type()));
     std::string text = "wgmma.wait_group.sync.aligned " + std::to_string(op.getPending()) + ";";
-    Value waited =
-        LLVM::InlineAsmOp::create(rw, loc, structType, scalars, text, constraints,
-                                  /*has_side_effects=*/true, /*is_align_stack=*/false,
-                                  LLVM::tailcallkind::TailCallKind::None,
-                                  LLVM::AsmDialectAttr::get(rw.getContext(),
-                                                            LLVM::AsmDialect::AD_ATT),
-                                  ArrayAttr())
-            .getResult(0);
+    Value waited = inlinePtx(rw, loc, structType, scalars, text, constraints);
     SmallVector<Value> results;
     int64_t next = 0;
     for (int64_t size : sizes) {
