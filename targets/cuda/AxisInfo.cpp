@@ -181,22 +181,13 @@ std::optional<SmallVector<int64_t>> steps(Value v, int depth) {
   }
   if (auto mul = dyn_cast<arith::MulIOp>(def)) {
     for (auto [tile, other] : {std::pair(mul.getLhs(), mul.getRhs()), std::pair(mul.getRhs(), mul.getLhs())}) {
-      APInt c;
-      Value scalar = other;
-      if (auto splat = other.getDefiningOp<tt::SplatOp>())
-        scalar = splat.getSrc();
-      DenseIntElementsAttr k;
-      int64_t factor;
-      if (matchPattern(scalar, m_ConstantInt(&c)))
-        factor = c.getSExtValue();
-      else if (matchPattern(other, m_Constant(&k)) && k.isSplat())
-        factor = k.getSplatValue<APInt>().getSExtValue();
-      else
+      std::optional<int64_t> factor = splatIntConstant(other);
+      if (!factor)
         continue;
       auto in = steps(tile, depth + 1);
       if (in)
         for (int64_t &x : *in)
-          x *= factor;
+          x *= *factor;
       return in;
     }
     return std::nullopt;
@@ -204,6 +195,18 @@ std::optional<SmallVector<int64_t>> steps(Value v, int depth) {
   return std::nullopt;
 }
 } // namespace
+
+std::optional<int64_t> mlir::pallas::cuda::splatIntConstant(Value v) {
+  if (auto splat = v.getDefiningOp<tt::SplatOp>())
+    v = splat.getSrc();
+  APInt c;
+  if (matchPattern(v, m_ConstantInt(&c)))
+    return c.getSExtValue();
+  DenseIntElementsAttr dense;
+  if (matchPattern(v, m_Constant(&dense)) && dense.isSplat())
+    return dense.getSplatValue<APInt>().getSExtValue();
+  return std::nullopt;
+}
 
 std::optional<int64_t> mlir::pallas::cuda::rowStep(Value v) {
   auto s = steps(v, 0);

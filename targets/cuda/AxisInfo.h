@@ -34,6 +34,11 @@ private:
   llvm::DenseMap<Value, AxisInfo> known;
 };
 
+/// The integer every element of `v` holds, when that is a compile-time
+/// constant: a dense splat constant, or a splat of a constant scalar (or
+/// the constant scalar itself).
+std::optional<int64_t> splatIntConstant(Value v);
+
 /// For a 2-D index or pointer tile that is affine in the element
 /// coordinates with constant steps (iotas, splats and constants combined by
 /// additions, multiplications by constants and tt.addptr): how much it

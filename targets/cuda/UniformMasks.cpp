@@ -10,9 +10,9 @@
 // way (a uniform branch): the tiles that keep everything skip the mask.
 //
 //===----------------------------------------------------------------------===//
+#include "AxisInfo.h"
 #include "pallas/Cuda/CudaPasses.h"
 
-#include "mlir/IR/Matchers.h"
 
 namespace mlir::pallas {
 #define GEN_PASS_DEF_PALLASUNIFORMMASKS
@@ -41,19 +41,12 @@ std::optional<TileBounds> boundsOf(Value v, int depth = 0) {
     return TileBounds{range.getStart(), int64_t(range.getEnd()) - 1, {}};
   if (isa<tt::ExpandDimsOp, tt::BroadcastOp>(def))
     return boundsOf(def->getOperand(0), depth + 1);
-  if (auto splat = dyn_cast<tt::SplatOp>(def)) {
-    if (!splat.getSrc().getType().isInteger(32))
-      return std::nullopt;
-    APInt c;
-    if (matchPattern(splat.getSrc(), m_ConstantInt(&c)))
-      return TileBounds{c.getSExtValue(), c.getSExtValue(), {}};
+  if (auto splat = dyn_cast<tt::SplatOp>(def); splat && !splat.getSrc().getType().isInteger(32))
+    return std::nullopt;
+  if (std::optional<int64_t> c = cuda::splatIntConstant(v))
+    return TileBounds{*c, *c, {}};
+  if (auto splat = dyn_cast<tt::SplatOp>(def))
     return TileBounds{0, 0, {splat.getSrc()}};
-  }
-  DenseIntElementsAttr dense;
-  if (matchPattern(v, m_Constant(&dense)) && dense.isSplat()) {
-    int64_t c = dense.getSplatValue<APInt>().getSExtValue();
-    return TileBounds{c, c, {}};
-  }
   if (auto add = dyn_cast<arith::AddIOp>(def)) {
     auto a = boundsOf(add.getLhs(), depth + 1), b = boundsOf(add.getRhs(), depth + 1);
     if (!a || !b)
