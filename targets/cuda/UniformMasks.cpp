@@ -13,7 +13,6 @@
 #include "AxisInfo.h"
 #include "pallas/Cuda/CudaPasses.h"
 
-
 namespace mlir::pallas {
 #define GEN_PASS_DEF_PALLASUNIFORMMASKS
 #include "pallas/Cuda/CudaPasses.h.inc"
