@@ -72,7 +72,8 @@ Attribute LaunchAttr::parse(AsmParser &p, Type) {
   bool haveSymbol = false, haveGrid = false, expanded = false;
   SmallVector<int64_t> grid;
   SmallVector<DimensionSemantics> semantics;
-  int64_t batchAxes = 0, numWarps = 4, numStages = 3;
+  SmallVector<int64_t> programOrder;
+  int64_t batchAxes = 0, numWarps = 4, numStages = 3, programGroup = 0;
   if (p.parseLess())
     return {};
   auto entry = [&](StringRef key, SMLoc at) -> ParseResult {
@@ -98,6 +99,10 @@ Attribute LaunchAttr::parse(AsmParser &p, Type) {
       return p.parseInteger(numWarps);
     if (key == "num_stages")
       return p.parseInteger(numStages);
+    if (key == "program_order")
+      return parseIntList(p, programOrder);
+    if (key == "program_group")
+      return p.parseInteger(programGroup);
     return p.emitError(at, "unknown #pallas.launch field '") << key << "'";
   };
   if (parseEntries(p, /*needComma=*/false, entry))
@@ -105,7 +110,8 @@ Attribute LaunchAttr::parse(AsmParser &p, Type) {
   if (!haveSymbol || !haveGrid)
     return p.emitError(p.getNameLoc(), "#pallas.launch needs a symbol and a grid"), Attribute();
   return p.getChecked<LaunchAttr>(p.getContext(), symbol, grid, semantics,
-                                  batchAxes, numWarps, numStages, expanded);
+                                  batchAxes, numWarps, numStages, expanded,
+                                  programOrder, programGroup);
 }
 
 void LaunchAttr::print(AsmPrinter &p) const {
@@ -125,6 +131,12 @@ void LaunchAttr::print(AsmPrinter &p) const {
     p << ", num_stages = " << getNumStages();
   if (getExpanded())
     p << ", expanded";
+  if (!getProgramOrder().empty()) {
+    p << ", program_order = ";
+    printIntList(p, getProgramOrder());
+  }
+  if (getProgramGroup())
+    p << ", program_group = " << getProgramGroup();
   p << '>';
 }
 
@@ -132,7 +144,9 @@ LogicalResult LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  StringRef symbol, ArrayRef<int64_t> grid,
                                  ArrayRef<DimensionSemantics> semantics,
                                  int64_t batchAxes, int64_t numWarps,
-                                 int64_t numStages, bool expanded) {
+                                 int64_t numStages, bool expanded,
+                                 ArrayRef<int64_t> programOrder,
+                                 int64_t programGroup) {
   if (symbol.empty())
     return emitError() << "#pallas.launch needs a non-empty symbol";
   if (llvm::any_of(grid, [](int64_t n) { return n < 1; }))
@@ -145,6 +159,24 @@ LogicalResult LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " exceeds the grid's rank " << grid.size();
   if (numWarps < 1 || numStages < 1)
     return emitError() << "#pallas.launch num_warps and num_stages must be at least 1";
+  if (!programOrder.empty()) {
+    // A permutation of the leading parallel axes (those before the first
+    // arbitrary one).
+    size_t parallel = 0;
+    while (parallel < grid.size() &&
+           (semantics.empty() || semantics[parallel] == DimensionSemantics::parallel))
+      ++parallel;
+    SmallVector<int64_t> sorted(programOrder);
+    llvm::sort(sorted);
+    if (sorted.size() != parallel ||
+        llvm::any_of(llvm::enumerate(sorted),
+                     [](auto e) { return e.value() != static_cast<int64_t>(e.index()); }))
+      return emitError() << "#pallas.launch program_order must list each of the grid's "
+                         << parallel << " leading parallel axes once";
+  }
+  if (programGroup < 0 || programGroup == 1 || (programGroup && programOrder.size() < 2))
+    return emitError() << "#pallas.launch program_group must be 0, or at least 2 with a "
+                          "program_order of two axes or more";
   return success();
 }
 
@@ -170,12 +202,19 @@ int64_t LaunchAttr::numPrograms() const {
 LaunchAttr LaunchAttr::withGrid(ArrayRef<int64_t> grid,
                                 ArrayRef<DimensionSemantics> semantics) const {
   return get(getContext(), getSymbol(), grid, semantics, getBatchAxes(),
-             getNumWarps(), getNumStages(), getExpanded());
+             getNumWarps(), getNumStages(), getExpanded(), {}, 0);
 }
 
 LaunchAttr LaunchAttr::asExpanded() const {
   return get(getContext(), getSymbol(), getGrid(), getDimensionSemantics(),
-             getBatchAxes(), getNumWarps(), getNumStages(), /*expanded=*/true);
+             getBatchAxes(), getNumWarps(), getNumStages(), /*expanded=*/true,
+             getProgramOrder(), getProgramGroup());
+}
+
+LaunchAttr LaunchAttr::withProgramOrder(ArrayRef<int64_t> order, int64_t group) const {
+  return get(getContext(), getSymbol(), getGrid(), getDimensionSemantics(),
+             getBatchAxes(), getNumWarps(), getNumStages(), getExpanded(), order,
+             group);
 }
 
 //===----------------------------------------------------------------------===//

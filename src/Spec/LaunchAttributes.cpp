@@ -26,7 +26,8 @@ void mlir::pallas::attachLaunchAttributes(KernelOp kernel,
   setLaunch(kernel, LaunchAttr::get(ctx, spec.name, spec.grid,
                                     spec.dimensionSemantics, batchAxes,
                                     spec.numWarps, spec.numStages,
-                                    /*expanded=*/false));
+                                    /*expanded=*/false, /*programOrder=*/{},
+                                    /*programGroup=*/0));
   unsigned arg = 0;
   for (auto [i, op] : llvm::enumerate(spec.inputs))
     setBlockSpec(kernel, arg++,

@@ -120,6 +120,11 @@ struct ProgramIdLowering : SimtPattern<tt::GetProgramIdOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(tt::GetProgramIdOp op, OpAdaptor,
                                 ConversionPatternRewriter &rw) const override {
+    unsigned axis = static_cast<unsigned>(op.getAxis());
+    if (axis < state.programIds.size()) {
+      rw.replaceOp(op, state.programIds[axis]);
+      return success();
+    }
     gpu::Dimension dim = op.getAxis() == tt::ProgramIDDim::X   ? gpu::Dimension::x
                          : op.getAxis() == tt::ProgramIDDim::Y ? gpu::Dimension::y
                                                                : gpu::Dimension::z;
@@ -663,6 +668,11 @@ FailureOr<gpu::GPUFuncOp> makeKernel(tt::FuncOp func, gpu::GPUModuleOp gpuModule
   }
   Value tid = gpu::ThreadIdOp::create(b, func.getLoc(), gpu::Dimension::x);
   state.tid = arith::IndexCastUIOp::create(b, func.getLoc(), b.getI32Type(), tid);
+  if (LaunchAttr launch = getLaunch(func); launch && programGridOf(launch).ordered) {
+    Value block = gpu::BlockIdOp::create(b, func.getLoc(), gpu::Dimension::x);
+    Value linear = arith::IndexCastUIOp::create(b, func.getLoc(), b.getI32Type(), block);
+    state.programIds = orderedProgramIds(b, func.getLoc(), linear, launch);
+  }
   state.ringBase = LLVM::AddressOfOp::create(b, func.getLoc(),
                                              LLVM::LLVMPointerType::get(ctx, 3), "__pallas_smem");
   state.smem = state.scratchAfterRings

@@ -14,7 +14,8 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
                                      const CudaPipelineOptions &options) {
   // CUDA CTAs keep blocks of up to 16K elements whole (128 per thread).
   addProgramShaping(pm, /*maxElements=*/16384);
-  pm.addPass(createConvertPallasToTriton({/*tritonDotLimits=*/false}));
+  pm.addPass(createConvertPallasToTriton({/*tritonDotLimits=*/false,
+                                          /*logicalProgramIds=*/true}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createPallasFoldExpScale());

@@ -62,9 +62,9 @@ std::optional<Range> rangeOf(Value v, const ProgramGrid &grid, int depth = 0) {
     return std::nullopt;
   if (auto pid = dyn_cast<tt::GetProgramIdOp>(def)) {
     unsigned axis = static_cast<unsigned>(pid.getAxis());
-    if (grid.folded || axis >= grid.launch.size())
+    if (grid.folded || axis >= grid.ids.size())
       return std::nullopt;
-    return Range{0, grid.launch[axis] - 1};
+    return Range{0, grid.ids[axis] - 1};
   }
   if (isa<arith::IndexCastOp, arith::ExtSIOp>(def))
     return rangeOf(def->getOperand(0), grid, depth + 1);

@@ -62,8 +62,8 @@ struct HeavyProgramsFirstPass
         return;
       const tt::ProgramIDDim axes[] = {tt::ProgramIDDim::X, tt::ProgramIDDim::Y,
                                        tt::ProgramIDDim::Z};
-      for (unsigned a = 0; a < grid.launch.size() && a < 3; ++a) {
-        int64_t programs = grid.launch[a];
+      for (unsigned a = 0; a < grid.ids.size() && a < 3; ++a) {
+        int64_t programs = grid.ids[a];
         if (programs < 2)
           continue;
         bool longer = false;

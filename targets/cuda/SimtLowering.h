@@ -131,6 +131,10 @@ struct SimtState {
   int64_t threads = 128;
   /// The thread index (i32), defined at the kernel entry.
   Value tid;
+  /// Under a program order (ProgramGrid.h): each axis's program id (i32),
+  /// derived at the kernel entry from the linear block index. Empty
+  /// otherwise: program ids are block ids.
+  SmallVector<Value, 3> programIds;
   /// Where ops that exchange values through shared memory put them
   /// (!llvm.ptr<3>, defined at the entry): the scratch area, at the start
   /// or, when used while rings are live, right after the rings.

@@ -34,8 +34,10 @@ using View = BlockView;
 
 class TritonLowering {
 public:
-  TritonLowering(KernelOp kernel, OpBuilder &b, bool tritonDotLimits)
-      : kernel(kernel), b(b), tritonDotLimits(tritonDotLimits) {}
+  TritonLowering(KernelOp kernel, OpBuilder &b, bool tritonDotLimits,
+                 bool logicalProgramIds)
+      : kernel(kernel), b(b), tritonDotLimits(tritonDotLimits),
+        logicalProgramIds(logicalProgramIds) {}
   LogicalResult run();
 
 private:
@@ -103,6 +105,7 @@ private:
   OpBuilder &b;
   // Whether Triton compiles the result (its minimum dot size applies).
   bool tritonDotLimits;
+  bool logicalProgramIds;
   Location loc = kernel.getLoc();
   IRMapping values;
   DenseMap<Value, View> views;
@@ -206,7 +209,11 @@ LogicalResult TritonLowering::run() {
   // Program ids: the leading parallel axes (ProgramGrid.h).
   ProgramGrid programs = programGridOf(launch);
   pids.assign(grid.size(), Value());
-  if (!programs.folded) {
+  if (programs.ordered && !logicalProgramIds) {
+    Value linear = tt::GetProgramIdOp::create(b, loc, b.getI32Type(), tt::ProgramIDDim::X);
+    SmallVector<Value> ids = orderedProgramIds(b, loc, linear, launch);
+    std::copy(ids.begin(), ids.end(), pids.begin());
+  } else if (!programs.folded) {
     for (unsigned a = 0; a < numOuter; ++a)
       pids[a] = tt::GetProgramIdOp::create(b, loc, b.getI32Type(), static_cast<tt::ProgramIDDim>(a));
   } else {
@@ -884,7 +891,7 @@ struct ConvertPallasToTritonPass
         return signalPassFailure();
       }
       OpBuilder b(kernel);
-      if (failed(TritonLowering(kernel, b, tritonDotLimits).run()))
+      if (failed(TritonLowering(kernel, b, tritonDotLimits, logicalProgramIds).run()))
         return signalPassFailure();
       kernel.erase();
     }

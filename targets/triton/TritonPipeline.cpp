@@ -15,6 +15,8 @@ void mlir::pallas::addProgramShaping(OpPassManager &pm, int64_t maxElements) {
   // more programs and stream long dot contractions.
   pm.addPass(createPallasSplitPrograms({/*maxTile=*/128, maxElements}));
   pm.addPass(createPallasStreamDotK({/*kChunk=*/64}));
+  // Programs sharing input blocks run side by side (L2 reuse).
+  pm.addPass(createPallasProgramOrder());
   pm.addPass(createPallasExpandGrid());
 }
 

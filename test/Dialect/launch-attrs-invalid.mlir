@@ -59,6 +59,35 @@ pallas.kernel @k() attributes {pallas.launch = #pallas.launch<symbol = "k", grid
 
 // -----
 
+// A program order lists the leading parallel axes, each once.
+// expected-error @+1 {{#pallas.launch program_order must list each of the grid's 2 leading parallel axes once}}
+pallas.kernel @k() attributes {pallas.launch = #pallas.launch<symbol = "k", grid = [4, 4, 4], dimension_semantics = [parallel, parallel, arbitrary], program_order = [2, 0, 1]>} {
+  pallas.return
+}
+
+// -----
+
+// expected-error @+1 {{#pallas.launch program_order must list each of the grid's 2 leading parallel axes once}}
+pallas.kernel @k() attributes {pallas.launch = #pallas.launch<symbol = "k", grid = [4, 4], program_order = [1, 1]>} {
+  pallas.return
+}
+
+// -----
+
+// expected-error @+1 {{#pallas.launch program_group must be 0, or at least 2 with a program_order of two axes or more}}
+pallas.kernel @k() attributes {pallas.launch = #pallas.launch<symbol = "k", grid = [4, 4], program_group = 8>} {
+  pallas.return
+}
+
+// -----
+
+// expected-error @+1 {{#pallas.launch program_group must be 0, or at least 2 with a program_order of two axes or more}}
+pallas.kernel @k() attributes {pallas.launch = #pallas.launch<symbol = "k", grid = [4, 4], program_order = [1, 0], program_group = 1>} {
+  pallas.return
+}
+
+// -----
+
 // expected-error @+1 {{'pallas.launch' must be a #pallas.launch}}
 pallas.kernel @k() attributes {pallas.launch = 4 : i64} {
   pallas.return

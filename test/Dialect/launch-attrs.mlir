@@ -31,3 +31,12 @@ pallas.kernel @defaults(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.
     attributes {pallas.launch = #pallas.launch<symbol = "defaults", grid = [], batch_axes = 0, num_warps = 4, num_stages = 3, expanded>} {
   pallas.return
 }
+
+// -----
+
+// A program order (pallas-program-order) and its groups.
+// CHECK-LABEL: pallas.kernel @ordered
+// CHECK-SAME: pallas.launch = #pallas.launch<symbol = "ordered", grid = [32, 16, 2], dimension_semantics = [parallel, parallel, arbitrary], program_order = [1, 0], program_group = 8>
+pallas.kernel @ordered() attributes {pallas.launch = #pallas.launch<program_group = 8, program_order = [1, 0], symbol = "ordered", grid = [32, 16, 2], dimension_semantics = [parallel, parallel, arbitrary]>} {
+  pallas.return
+}

@@ -44,7 +44,10 @@ def Pallas_LaunchAttr : Pallas_Attr<"Launch", "launch"> {
       DefaultValuedParameter<"int64_t", "0">:$batchAxes,
       DefaultValuedParameter<"int64_t", "4">:$numWarps,
       DefaultValuedParameter<"int64_t", "3">:$numStages,
-      DefaultValuedParameter<"bool", "false">:$expanded);
+      DefaultValuedParameter<"bool", "false">:$expanded,
+      OptionalArrayRefParameter<"int64_t",
+          "leading parallel axes, fastest first; empty: axis 0 fastest">:$programOrder,
+      DefaultValuedParameter<"int64_t", "0", "groups along programOrder[0]; 0: none">:$programGroup);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -56,10 +59,13 @@ def Pallas_LaunchAttr : Pallas_Attr<"Launch", "launch"> {
     /// spread over threads, CTAs or cores. The rest run in order.
     unsigned numLeadingParallelAxes() const;
     int64_t numPrograms() const;
-    /// A copy with some fields replaced.
+    /// A copy with another grid (and no program order, which was the old
+    /// grid's).
     LaunchAttr withGrid(::llvm::ArrayRef<int64_t> grid,
         ::llvm::ArrayRef<::mlir::pallas::DimensionSemantics> semantics) const;
     LaunchAttr asExpanded() const;
+    /// A copy launched in another program order (empty: the grid's own).
+    LaunchAttr withProgramOrder(::llvm::ArrayRef<int64_t> order, int64_t group) const;
   }];
 }
 

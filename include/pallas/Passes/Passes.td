@@ -53,4 +53,29 @@ def PallasStreamDotK : Pass<"pallas-stream-dot-k", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
 }
 
+def PallasProgramOrder : Pass<"pallas-program-order", "::mlir::ModuleOp"> {
+  let summary = "launch programs that read the same input blocks side by side";
+  let description = [{
+    Runs on kernels with launch attributes, before pallas-expand-grid, for
+    GPU targets: programs run in launch order, a few hundred at a time, and
+    those running together share the L2 cache. An input block whose index
+    map ignores a grid axis is read again by every program along that axis;
+    the axis along which the most input bytes stay the same should vary
+    fastest. Flash attention's (head, query block) grid reads each head's K
+    and V (megabytes) from every query block: query blocks fastest keeps one
+    head's K and V in L2 for all of them, heads fastest streams every head's
+    K and V from memory about twice. A GEMM's (i, j) grid shares A's row
+    blocks along j and B's column blocks along i: both matter, and the
+    programs go in groups of `group` along the first (ProgramGrid.h).
+
+    Sets the launch's `program_order` (and `program_group`) when that order
+    differs from the grid's own; leaves kernels with one parallel axis, more
+    than three, index functions (`index_fn`) only, or more than 2^31 - 1
+    programs alone.
+  }];
+  let options = [Option<"group", "group", "int64_t", "8",
+                        "programs per group along the fastest axis when two "
+                        "axes share blocks (0: no groups)">];
+}
+
 #endif // PALLAS_PASSES

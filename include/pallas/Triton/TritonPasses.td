@@ -16,12 +16,18 @@ def ConvertPallasToTriton : Pass<"convert-pallas-to-triton", "::mlir::ModuleOp">
     tensors of pointers with masks that keep every access inside its array.
     Triton needs power-of-two tensor sizes: other sizes are an error naming
     the op. The `tt.func` keeps the kernel's `pallas.launch`; its program
-    grid is `programGridOf` (ProgramGrid.h).
+    grid is `programGridOf` (ProgramGrid.h). A launch with a program order
+    runs one linear program id x, from which the axes' ids are derived;
+    with `logical-program-ids`, `tt.get_program_id x/y/z` stay one per axis
+    instead, for a backend that derives them itself (CUDA targets).
   }];
   let options = [Option<"tritonDotLimits", "triton-dot-limits", "bool", "true",
                          "refuse dots below Triton's minimum dot size (16x16 operands; "
                          "8-bit operands contracting over 32); off where pallasc lowers "
-                         "the Triton IR itself (CUDA targets)">];
+                         "the Triton IR itself (CUDA targets)">,
+                 Option<"logicalProgramIds", "logical-program-ids", "bool", "false",
+                         "keep one program id per axis under a program order (the "
+                         "backend derives them from the linear block index)">];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::pallas::tt::TTDialect"];
