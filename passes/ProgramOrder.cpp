@@ -2,12 +2,17 @@
 //
 // Scores each leading parallel grid axis by the bytes of the input blocks
 // whose index maps ignore it (what consecutive programs along that axis
-// read again) and launches the best-scoring axis fastest.
+// read again) and launches the best-scoring axis fastest, unless programs
+// along it run loops of different lengths (causal attention): those go in
+// about a wave at a time, across a few programs of another axis.
 //
 //===----------------------------------------------------------------------===//
 #include "pallas/Dialect/Pallas.h"
 #include "pallas/Passes/Passes.h"
 #include "pallas/Spec/LaunchAttributes.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 namespace mlir::pallas {
 #define GEN_PASS_DEF_PALLASPROGRAMORDER
@@ -46,6 +51,33 @@ SmallVector<int64_t> sharedBytesPerAxis(KernelOp kernel, unsigned axes) {
   return score;
 }
 
+/// Whether programs along grid axis `axis` run loops of different lengths:
+/// some loop bound is computed from the axis's program id (the kernel's
+/// ids skip the launch's `batchAxes` vmap axes).
+bool lengthVariesAlong(KernelOp kernel, unsigned axis, unsigned batchAxes) {
+  if (axis < batchAxes)
+    return false;
+  bool varies = false;
+  kernel.walk([&](scf::ForOp loop) {
+    for (Value bound : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()}) {
+      SetVector<Operation *> slice;
+      BackwardSliceOptions options;
+      options.omitBlockArguments = true;
+      if (Operation *def = bound.getDefiningOp()) {
+        (void)getBackwardSlice(def, &slice, options);
+        slice.insert(def);
+      }
+      for (Operation *op : slice)
+        if (auto pid = dyn_cast<ProgramIdOp>(op); pid && pid.getAxis() + batchAxes == axis)
+          varies = true;
+    }
+  });
+  return varies;
+}
+
+/// Programs launched together: about one per SM of the GPUs we target.
+constexpr int64_t kWave = 128;
+
 struct ProgramOrderPass : pallas::impl::PallasProgramOrderBase<ProgramOrderPass> {
   using PallasProgramOrderBase::PallasProgramOrderBase;
 
@@ -70,6 +102,26 @@ struct ProgramOrderPass : pallas::impl::PallasProgramOrderBase<ProgramOrderPass>
       });
       if (score[order[0]] == 0)
         return;
+      // Programs of different lengths along the best axis: longest first
+      // matters too (pallas-heavy-programs-first counts such axes down). A
+      // few programs of the next axis side by side, each running through
+      // the whole best axis: a group of about a wave keeps its blocks in L2
+      // and starts its longest programs together.
+      if (ArrayRef<int64_t> grid = launch.getGrid();
+          lengthVariesAlong(kernel, order[0], launch.getBatchAxes())) {
+        int64_t varying = order[0], other = order[1];
+        int64_t g = std::clamp<int64_t>(kWave / grid[varying], 2, 16);
+        order.erase(order.begin());
+        order.erase(llvm::find(order, other));
+        llvm::sort(order);
+        order.insert(order.begin(), {other, varying});
+        if (grid[other] <= g)
+          g = 0;
+        if (!g && llvm::equal(order, llvm::seq<int64_t>(0, axes)))
+          return;
+        setLaunch(kernel, launch.withProgramOrder(order, g));
+        return;
+      }
       // A second axis sharing blocks too: groups along the first keep both
       // sets of blocks in L2 (a group's worth of the first's, all of the
       // second's run through once per group).

@@ -91,3 +91,25 @@ pallas.kernel @index_fn(%x: !pallas.ref<128x128xf32> {pallas.block_spec = #palla
     attributes {pallas.launch = #pallas.launch<symbol = "index_fn", grid = [8, 8]>} {
   pallas.return
 }
+
+// -----
+
+// Programs along the query blocks (i) differ in length: the key loop runs
+// to the diagonal. Four heads (128 programs / 32 query blocks) side by
+// side run through all their query blocks, then the next four.
+// CHECK-LABEL: pallas.kernel @causal
+// CHECK-SAME: grid = [64, 32], program_order = [0, 1], program_group = 4>
+// NOGROUP-LABEL: pallas.kernel @causal
+// NOGROUP-SAME: grid = [64, 32], program_order = [0, 1], program_group = 4>
+pallas.kernel @causal(%q: !pallas.ref<128x128xbf16> {pallas.block_spec = #pallas.block_spec<input, shape = [64, 4096, 128], block = [1, 128, 128], squeezed = [0], index_map = affine_map<(b, i) -> (b, i, 0)>>},
+                      %k: !pallas.ref<4096x128xbf16> {pallas.block_spec = #pallas.block_spec<input, shape = [64, 4096, 128], block = [1, 4096, 128], squeezed = [0], index_map = affine_map<(b, i) -> (b, 0, 0)>>},
+                      %o: !pallas.ref<128x128xbf16> {pallas.block_spec = #pallas.block_spec<output, shape = [64, 4096, 128], block = [1, 128, 128], squeezed = [0], index_map = affine_map<(b, i) -> (b, i, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "causal", grid = [64, 32]>} {
+  %i = pallas.program_id 1 : i32
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %n = arith.addi %i, %c1 : i32
+  scf.for %j = %c0 to %n step %c1 : i32 {
+  }
+  pallas.return
+}

@@ -67,6 +67,12 @@ def PallasProgramOrder : Pass<"pallas-program-order", "::mlir::ModuleOp"> {
     K and V from memory about twice. A GEMM's (i, j) grid shares A's row
     blocks along j and B's column blocks along i: both matter, and the
     programs go in groups of `group` along the first (ProgramGrid.h).
+    When programs along the best axis run loops of different lengths
+    (causal attention: a loop bound comes from its program id), a few
+    programs of the next axis go side by side instead, each running
+    through the whole best axis (counted down by
+    pallas-heavy-programs-first on CUDA): groups of about 128 programs, a
+    wave, keep their blocks in L2 and start their longest programs first.
 
     Sets the launch's `program_order` (and `program_group`) when that order
     differs from the grid's own; leaves kernels with one parallel axis, more
