@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CudaHeader.h"
+#include "WgmmaWaitPlacement.h"
 
 #include "pallas/Driver/Backend.h"
 #include "pallas/Cuda/CudaPasses.h"
@@ -197,6 +198,7 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
     // The PTX as LLVM writes it ends in a NUL; keep the text only.
     while (!img.ptx.empty() && img.ptx.back() == '\0')
       img.ptx.pop_back();
+    img.ptx = cuda::placeFinalWgmmaWaits(img.ptx);
     if (failed(runPtxas(loc, *ptxas, img.chip, img.ptx, img.cubin)))
       return failure();
     launch.images.push_back(std::move(img));

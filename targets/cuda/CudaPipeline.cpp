@@ -26,10 +26,10 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
   if (options.wgmma)
     pm.addPass(createPallasDeferLastDot());
   pm.addPass(createPallasAssignLayouts({options.wgmma}));
-  if (options.wgmma && options.warpgroupTurns) {
+  if (options.wgmma && options.warpgroupTurns)
     pm.addPass(createPallasWarpgroupTurns());
+  if (options.wgmma)
     pm.addPass(createPallasAsyncDots());
-  }
   pm.addPass(createPallasStageLoads({options.sharedBytes}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -160,13 +160,21 @@ tt::DotOp stagedReader(tt::LoadOp load) {
   return cast<tt::DotOp>(user);
 }
 
+/// The pallas_gpu.dot_wait taking an asynchronous dot's result, if any.
+pgpu::DotWaitOp dotWaitOf(tt::DotOp dot) {
+  if (!dot->hasAttr(pgpu::kAsyncDotAttrName))
+    return {};
+  for (Operation *user : dot->getUsers())
+    if (auto wait = dyn_cast<pgpu::DotWaitOp>(user))
+      return wait;
+  return {};
+}
+
 /// Where the read of a staged block is done: after its reader or, when
 /// that is asynchronous (pallas-async-dots), after the wait for it.
 Operation *stagedReadDone(tt::DotOp reader) {
-  if (reader->hasAttr(pgpu::kAsyncDotAttrName))
-    for (Operation *wait : reader->getUsers())
-      if (isa<pgpu::DotWaitOp>(wait))
-        return wait;
+  if (pgpu::DotWaitOp wait = dotWaitOf(reader))
+    return wait;
   return reader;
 }
 
@@ -195,6 +203,22 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
     --stages;
   if (loads.empty() || stages < 2)
     return loop;
+  // A dot left in flight by its wait (pallas-async-dots' K loops) reads
+  // its slot until the next iteration's wait: without slot barriers, the
+  // slot the last iteration read is refilled after this iteration's wait
+  // (which leaves only this iteration's dot running), behind a CTA
+  // barrier, instead of at the top of the body.
+  pgpu::DotWaitOp inFlightWait;
+  if (!slotBarriers)
+    for (tt::LoadOp load : loads)
+      if (auto wait = dotWaitOf(stagedReader(load)); wait && wait.getPending() > 0) {
+        if (inFlightWait && inFlightWait != wait)
+          wait.setPending(0);
+        else
+          inFlightWait = wait;
+      }
+  if (inFlightWait && inFlightWait.getPending() != 1)
+    inFlightWait.setPending(0), inFlightWait = {};
   SmallVector<Operation *> ordered(slice.begin(), slice.end());
   llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
 
@@ -266,11 +290,18 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
   Value ahead =
       arith::AddIOp::create(b, loc, iv, arith::MulIOp::create(b, loc, step, c(stages - 1)));
   Value previousPhase;
-  if (slotBarriers)
+  if (slotBarriers) {
     previousPhase = arith::SelectOp::create(
         b, loc, atStart, arith::XOrIOp::create(b, loc, phase, c(1)), phase);
-  else
+  } else if (inFlightWait) {
+    // Every thread is past its wait: the dot that read `previous` is done.
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointAfter(inFlightWait);
+    pgpu::AsyncWaitOp::create(b, loc, stages - 2);
     copyBlocks(ahead, previous, iv, all);
+  } else {
+    copyBlocks(ahead, previous, iv, all);
+  }
   for (auto [i, load] : llvm::enumerate(loads)) {
     tt::DotOp reader = stagedReader(load);
     if (!slotBarriers) {
@@ -317,10 +348,12 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
   // Copies still in flight (into buffers no one reads) end before the
   // shared memory may be used for anything else (after the loop's
   // warpgroup turns end, if it has them: every named barrier settles
-  // before the CTA barrier).
+  // before the CTA barrier; and after the wait for dots left in flight,
+  // which ptxas wants to see before any barrier).
   b.setInsertionPointAfter(newLoop);
-  if (auto end = dyn_cast_or_null<pgpu::TurnsEndOp>(loop->getNextNode()))
-    b.setInsertionPointAfter(end);
+  for (Operation *next = loop->getNextNode();
+       next && isa<pgpu::TurnsEndOp, pgpu::DotWaitOp>(next); next = next->getNextNode())
+    b.setInsertionPointAfter(next);
   pgpu::AsyncWaitOp::create(b, loc, 0);
   for (auto [o, n] : llvm::zip(loop.getResults(), newLoop.getResults()))
     o.replaceAllUsesWith(n);
@@ -491,6 +524,22 @@ struct StageLoadsPass : pallas::impl::PallasStageLoadsBase<StageLoadsPass> {
       }
       pipeline(loop, 32 * launch.getNumWarps(), /*registerBudget=*/200);
     }
+    // A dot left in flight past its wait must read rings whose refills
+    // know it (stageDotOperands); any other is waited for at once.
+    getOperation().walk([](pgpu::DotWaitOp wait) {
+      if (wait.getPending() == 0)
+        return;
+      for (Value v : wait.getValues()) {
+        auto dot = v.getDefiningOp<tt::DotOp>();
+        auto fromRing = [](Value operand) {
+          if (auto trans = operand.getDefiningOp<tt::TransOp>())
+            operand = trans.getSrc();
+          return operand.getDefiningOp<pgpu::RingReadOp>() != nullptr;
+        };
+        if (!dot || !fromRing(dot.getA()) || !fromRing(dot.getB()))
+          wait.setPending(0);
+      }
+    });
   }
 };
 

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Checks the machine code (SASS) of a cubin pallasc wrote.
 
-usage: sass.py CUBIN FUNCTION (--expect-hmma | --expect-no-hmma)
+usage: sass.py CUBIN FUNCTION (--expect-hmma | --expect-no-hmma) [--print-ops A,B,...]
 
 Disassembles CUBIN with `cuobjdump -sass` ($PALLAS_CUOBJDUMP, else the copy
 pip's triton ships) and checks that FUNCTION is in it, for the
 architecture the file name says (NAME.sm_XX.cubin), and that it has tensor
 core instructions (HMMA: mma.sync; HGMMA: Hopper's wgmma) or none. Prints one summary line; exits 1 on
-a failed check.
+a failed check. With --print-ops, then prints each instruction whose opcode
+starts with one of the given prefixes, in program order, one per line.
 """
 import os
 import re
@@ -25,6 +26,10 @@ def cuobjdump():
 
 
 def main():
+    ops = []
+    if len(sys.argv) == 6 and sys.argv[4] == "--print-ops":
+        ops = sys.argv[5].split(",")
+        del sys.argv[4:]
     if len(sys.argv) != 4 or sys.argv[3] not in ("--expect-hmma", "--expect-no-hmma"):
         print(__doc__.strip().splitlines()[2])
         return 2
@@ -60,6 +65,11 @@ def main():
         return 1
     kind = "HGMMA" if hgmma else "HMMA" if hmma else "no HMMA"
     print("%s %s: %s, %s" % (function, chip, kind, "code" if instructions else "EMPTY"))
+    for m in re.finditer(r"^\s*/\*[0-9a-f]{4,}\*/\s+([^;]*);", sass, re.M):
+        text = m.group(1).strip()
+        opcode = text.split()[0] if not text.startswith("@") else text.split()[1]
+        if any(opcode.startswith(op) for op in ops):
+            print(text)
     return 0
 
 

@@ -48,3 +48,49 @@ tt.func @dot_wait_syntax(%a: tensor<4xf32>) -> tensor<4xf32> {
   %w = pallas_gpu.dot_wait 1, %a : tensor<4xf32>
   tt.return %w : tensor<4xf32>
 }
+
+// A GEMM's K loop with a 256-wide wgmma dot: the dot is left in flight by
+// its wait (one group pending), the next iteration's dot queues behind it;
+// the loop's result is waited for in full after the loop.
+// CHECK-LABEL: tt.func @k_loop_in_flight
+// CHECK: %[[R:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}})
+// CHECK-NEXT: %[[D:.*]] = tt.dot %{{.*}}, %{{.*}}, %[[ACC]] {pallas_gpu.async}
+// CHECK-NEXT: %[[W:.*]] = pallas_gpu.dot_wait 1, %[[D]]
+// CHECK-NEXT: scf.yield %[[W]]
+// CHECK: %[[ALL:.*]] = pallas_gpu.dot_wait 0, %[[R]]
+// CHECK-NEXT: tt.return %[[ALL]]
+tt.func @k_loop_in_flight(%a: tensor<128x64xbf16>, %b: tensor<64x256xbf16>) -> tensor<128x256xf32, #pallas_gpu.wgmma<warps = 8>> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %zero = arith.constant dense<0.0> : tensor<128x256xf32, #pallas_gpu.wgmma<warps = 8>>
+  %r = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (tensor<128x256xf32, #pallas_gpu.wgmma<warps = 8>>) : i32 {
+    %d = tt.dot %a, %b, %acc : tensor<128x64xbf16> * tensor<64x256xbf16> -> tensor<128x256xf32, #pallas_gpu.wgmma<warps = 8>>
+    scf.yield %d : tensor<128x256xf32, #pallas_gpu.wgmma<warps = 8>>
+  }
+  tt.return %r : tensor<128x256xf32, #pallas_gpu.wgmma<warps = 8>>
+}
+
+// 128 wide, the second barrier per iteration costs more than the drain:
+// waited for at once, as is a dot whose result is read inside the loop.
+// CHECK-LABEL: tt.func @k_loop_narrow
+// CHECK-NOT: pallas_gpu.async
+// CHECK-NOT: pallas_gpu.dot_wait
+// CHECK: tt.return
+tt.func @k_loop_narrow(%a: tensor<128x64xbf16>, %b: tensor<64x128xbf16>, %b2: tensor<64x256xbf16>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32, #pallas_gpu.wgmma<warps = 8>>
+  %r = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (tensor<128x128xf32, #pallas_gpu.wgmma<warps = 8>>) : i32 {
+    %d = tt.dot %a, %b, %acc : tensor<128x64xbf16> * tensor<64x128xbf16> -> tensor<128x128xf32, #pallas_gpu.wgmma<warps = 8>>
+    scf.yield %d : tensor<128x128xf32, #pallas_gpu.wgmma<warps = 8>>
+  }
+  %zero2 = arith.constant dense<0.0> : tensor<128x256xf32, #pallas_gpu.wgmma<warps = 8>>
+  %r2 = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %zero2) -> (tensor<128x256xf32, #pallas_gpu.wgmma<warps = 8>>) : i32 {
+    %d = tt.dot %a, %b2, %acc : tensor<128x64xbf16> * tensor<64x256xbf16> -> tensor<128x256xf32, #pallas_gpu.wgmma<warps = 8>>
+    %e = arith.addf %d, %d : tensor<128x256xf32, #pallas_gpu.wgmma<warps = 8>>
+    scf.yield %e : tensor<128x256xf32, #pallas_gpu.wgmma<warps = 8>>
+  }
+  tt.return
+}

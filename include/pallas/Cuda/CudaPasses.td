@@ -130,16 +130,22 @@ def PallasHeavyProgramsFirst : Pass<"pallas-heavy-programs-first", "::mlir::Modu
 }
 
 def PallasAsyncDots : Pass<"pallas-async-dots", "::mlir::ModuleOp"> {
-  let summary = "a turn's wgmma dots run back to back, waited for once";
+  let summary = "wgmma dots run back to back: a turn's waited for once, a K loop's left in flight";
   let description = [{
-    Runs on tile IR for sm_90a, after pallas-warpgroup-turns and before
-    pallas-stage-loads. The dots of a turn spanning several dots
+    Runs on tile IR for sm_90a, after pallas-warpgroup-turns (if any) and
+    before pallas-stage-loads. The dots of a turn spanning several dots
     (attention's PV_{j-1} beside QK^T_j after pallas-defer-last-dot) are
     issued without waiting for each (`pallas_gpu.async`); one
     `pallas_gpu.dot_wait` after the last takes all their results. The
     tensor cores run the dots back to back, and pallas-stage-loads refills
     the ring slots such dots read before issuing them rather than after
     waiting for them.
+
+    A GEMM's K loop (one dot 256 or more wide, accumulating a value only it
+    carries) waits for its dot with one group left pending: each
+    iteration's dot queues behind the last one, and a wait for all follows
+    the loop. pallas-stage-loads refills the slot the last iteration read
+    after the wait, behind a CTA barrier.
   }];
 }
 
