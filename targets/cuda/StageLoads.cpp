@@ -178,6 +178,87 @@ Operation *stagedReadDone(tt::DotOp reader) {
   return reader;
 }
 
+/// Whether the first copies of a ring may be issued before `op` instead of
+/// after it: it writes no memory those copies read, and reads nothing they
+/// write (ops of other rings write only their own buffers).
+bool prologueMayPass(Operation *op) {
+  if (isa<tt::LoadOp, tt::DotOp, pgpu::AllocRingOp, pgpu::AsyncCopyOp, pgpu::AsyncCommitOp,
+          pgpu::AsyncWaitOp, pgpu::RingReadOp, pgpu::TurnsBeginOp, pgpu::DotWaitOp>(op))
+    return true;
+  if (isMemoryEffectFree(op))
+    return true;
+  if (op->getNumRegions() == 0 || !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+    return false;
+  bool ok = true;
+  for (Region &r : op->getRegions())
+    r.walk([&](Operation *inner) {
+      if (inner != op && !inner->getRegions().empty())
+        return;
+      ok &= inner == op || prologueMayPass(inner);
+    });
+  return ok;
+}
+
+/// Moves a ring loop's prologue (the ops right before `loop` from `first`
+/// on: its rings, their barriers and the first copies) up to just before
+/// an earlier cp.async wait, so that its copies go out beside the earlier
+/// ones (attention's Q, waited for by the dot peeled off the loop) rather
+/// than after the work in between, and are in flight while it runs. Pure
+/// ops it needs from in between (the loop's bounds) move with it. The
+/// wait's pending count grows by the prologue's groups: they are newer
+/// than the ones it waits for.
+void hoistPrologue(Operation *first, scf::ForOp loop) {
+  if (!first || first == loop.getOperation())
+    return;
+  Block *block = loop->getBlock();
+  SmallVector<Operation *> prologue;
+  for (Operation *op = first; op != loop.getOperation(); op = op->getNextNode())
+    prologue.push_back(op);
+  // The ops to move above `wait`: the prologue and the pure ops between
+  // that it needs; none if some operand is computed in between otherwise.
+  auto opsToMove = [&](Operation *wait) -> std::optional<SetVector<Operation *>> {
+    SetVector<Operation *> moving(prologue.begin(), prologue.end());
+    SmallVector<Operation *> worklist(prologue.begin(), prologue.end());
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      bool ok = true;
+      op->walk([&](Operation *inner) {
+        for (Value v : inner->getOperands()) {
+          Operation *def = v.getDefiningOp();
+          def = def ? block->findAncestorOpInBlock(*def) : nullptr;
+          if (!def || def->isBeforeInBlock(wait) || moving.contains(def) || def == op)
+            continue;
+          if (!isMemoryEffectFree(def) || def->getNumRegions()) {
+            ok = false;
+            continue;
+          }
+          moving.insert(def);
+          worklist.push_back(def);
+        }
+      });
+      if (!ok)
+        return std::nullopt;
+    }
+    return moving;
+  };
+  // The earliest wait with nothing after it the prologue may not pass.
+  pgpu::AsyncWaitOp wait;
+  for (Operation *op = first->getPrevNode(); op && prologueMayPass(op); op = op->getPrevNode())
+    if (auto w = dyn_cast<pgpu::AsyncWaitOp>(op))
+      if (opsToMove(w))
+        wait = w;
+  if (!wait)
+    return;
+  SetVector<Operation *> moving = *opsToMove(wait);
+  SmallVector<Operation *> ordered(moving.begin(), moving.end());
+  llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  for (Operation *op : ordered)
+    op->moveBefore(wait);
+  wait.setPending(wait.getPending() + llvm::count_if(prologue, [](Operation *op) {
+                    return isa<pgpu::AsyncCommitOp>(op);
+                  }));
+}
+
 /// Stages the dot operands of `loop` in shared-memory rings of `stages`
 /// buffers (fewer when they would take more than `smemBudget` bytes), their
 /// slots handed over by CTA-wide barriers or, with `slotBarriers`, by
@@ -224,6 +305,7 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
 
   MLIRContext *ctx = loop.getContext();
   Location loc = loop.getLoc();
+  Operation *beforePrologue = loop->getPrevNode();
   OpBuilder b(loop);
   Type i32 = b.getI32Type();
   auto c = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, i32, v); };
@@ -261,6 +343,8 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
   for (int64_t s = 0; s + 1 < stages; ++s)
     copyBlocks(arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, step, c(s))),
                c(s), loop.getInductionVar(), all);
+  hoistPrologue(beforePrologue ? beforePrologue->getNextNode() : &loop->getBlock()->front(),
+                loop);
 
   // Carried: the slot this iteration reads and, with slot barriers, the
   // parity of its fill (flips each time the slot index wraps around).
