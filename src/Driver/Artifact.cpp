@@ -16,6 +16,25 @@ std::string mlir::pallas::sha256Hex(StringRef data) {
   return llvm::toHex(hash, /*LowerCase=*/true);
 }
 
+std::string mlir::pallas::depfileText(StringRef target,
+                                      ArrayRef<std::string> prerequisites) {
+  auto escape = [](StringRef path) {
+    std::string out;
+    for (char c : path) {
+      if (c == ' ' || c == '#')
+        out += '\\';
+      else if (c == '$')
+        out += '$';
+      out += c;
+    }
+    return out;
+  };
+  std::string text = escape(target) + ":";
+  for (const std::string &p : prerequisites)
+    text += " \\\n  " + escape(p);
+  return text + "\n";
+}
+
 LogicalResult mlir::pallas::writeArtifacts(StringRef dir,
                                            ArrayRef<Artifact> artifacts,
                                            llvm::raw_ostream &errs) {

@@ -117,19 +117,21 @@ LogicalResult mlir::pallas::runPasses(Operation *op, const CompileOptions &optio
 }
 
 LogicalResult mlir::pallas::compileWithDiagnostics(const CompileOptions &options,
-                                                  std::vector<Artifact> &artifacts) {
+                                                  std::vector<Artifact> &artifacts,
+                                                  std::vector<std::string> *inputs) {
   DialectRegistry registry;
   registerPallasDialects(registry);
   registerAllPallasPasses();
   MLIRContext ctx(registry);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
-  return compile(ctx, sourceMgr, options, artifacts);
+  return compile(ctx, sourceMgr, options, artifacts, inputs);
 }
 
 LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
                                     const CompileOptions &options,
-                                    std::vector<Artifact> &artifacts) {
+                                    std::vector<Artifact> &artifacts,
+                                    std::vector<std::string> *inputs) {
   // Target(s) first: the cheapest mistake to report.
   SmallVector<StringRef> names;
   StringRef(options.target).split(names, ',', -1, /*KeepEmpty=*/false);
@@ -204,5 +206,9 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
   Artifact manifest = buildManifest(*spec, expanded, target, result);
   artifacts = std::move(result.artifacts);
   artifacts.push_back(std::move(manifest));
+  if (inputs) {
+    *inputs = {options.kernelFile, options.specFile};
+    inputs->insert(inputs->end(), result.inputs.begin(), result.inputs.end());
+  }
   return success();
 }

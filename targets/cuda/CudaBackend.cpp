@@ -101,6 +101,11 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
     return emitError(loc) << "ptxas '" << *ptxas << "' (PALLAS_PTXAS) is not an executable",
            failure();
   std::string toolkit = llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas)).str();
+  // The NVVM serialisation links it from there (a depfile names it).
+  SmallString<256> libdevice(toolkit);
+  llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+  if (llvm::sys::fs::exists(libdevice))
+    result.inputs.push_back(libdevice.str().str());
 
   CudaLaunch launch;
   launch.function = spec.name;

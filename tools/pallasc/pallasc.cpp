@@ -1,6 +1,7 @@
 //===- pallasc.cpp - the Pallas ahead-of-time compiler --------------------===//
 //
 //   pallasc KERNEL.mlir --spec SPEC.json --target T [--emit KIND] -o OUTDIR
+//           [--depfile FILE.d]
 //
 // Every user error is a located `error:` and exit code 1, with nothing
 // written to OUTDIR.
@@ -12,7 +13,9 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "CommandLine.h"
@@ -58,6 +61,10 @@ int main(int argc, char **argv) {
       ->delimiter(',')
       ->check(CLI::IsMember({"mlir", "llvm"}));
   app.add_option("-o,--output", outDir, "output directory (created if missing)");
+  std::string depfile;
+  app.add_option("--depfile", depfile,
+                 "also write a Makefile-syntax depfile here: the manifest depends on "
+                 "every file read (kernel, spec, libdevice)");
   app.add_flag("--list-targets", list, "print the known targets and exit");
   app.add_flag("--print-ir-after-all", options.printIRAfterAll,
                "print the module after every pass, to stderr");
@@ -93,9 +100,40 @@ int main(int argc, char **argv) {
     return usage("no output directory given (-o)");
 
   std::vector<Artifact> artifacts;
-  if (failed(compileWithDiagnostics(options, artifacts)))
+  std::vector<std::string> inputs;
+  if (failed(compileWithDiagnostics(options, artifacts, &inputs)))
     return 1;
-  if (failed(writeArtifacts(outDir, artifacts, llvm::errs())))
+  if (depfile.empty())
+    return failed(writeArtifacts(outDir, artifacts, llvm::errs())) ? 1 : 0;
+
+  // The depfile goes in last, under a temporary name until then, so that an
+  // error leaves neither it nor the artifacts behind.
+  auto manifest = llvm::find_if(artifacts, [](const Artifact &a) { return a.kind == "manifest"; });
+  SmallString<256> target(outDir);
+  llvm::sys::path::append(target, manifest->filename);
+  std::string tmp = depfile + ".tmp";
+  std::error_code ec;
+  {
+    llvm::raw_fd_ostream os(tmp, ec, llvm::sys::fs::OF_Text);
+    if (!ec) {
+      os << depfileText(target, inputs);
+      os.close();
+      ec = os.error();
+    }
+  }
+  auto fail = [&](std::error_code e) {
+    llvm::errs() << "pallasc: error: cannot write depfile '" << depfile << "': " << e.message()
+                 << "\n";
+    llvm::sys::fs::remove(tmp);
     return 1;
+  };
+  if (ec)
+    return fail(ec);
+  if (failed(writeArtifacts(outDir, artifacts, llvm::errs()))) {
+    llvm::sys::fs::remove(tmp);
+    return 1;
+  }
+  if (std::error_code e = llvm::sys::fs::rename(tmp, depfile))
+    return fail(e);
   return 0;
 }

@@ -3,6 +3,8 @@
 #define PALLAS_DRIVER_ARTIFACT_H
 
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <string>
 #include <vector>
@@ -21,6 +23,10 @@ struct Artifact {
 /// partial output. Errors are reported as `error: ...` on `errs`.
 LogicalResult writeArtifacts(StringRef dir, ArrayRef<Artifact> artifacts,
                              llvm::raw_ostream &errs);
+
+/// A Makefile-syntax depfile: `target` depends on each of `prerequisites`
+/// (spaces, `#` and `$` escaped as Make and Ninja read them).
+std::string depfileText(StringRef target, ArrayRef<std::string> prerequisites);
 
 /// Lower-case hex sha256 of `data`.
 std::string sha256Hex(StringRef data);

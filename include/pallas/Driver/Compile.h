@@ -39,13 +39,18 @@ struct CompileOptions {
 struct BackendResult {
   std::vector<Artifact> artifacts;
   nlohmann::json launch = nlohmann::json::object();
+  /// Files the backend read besides the kernel and the spec (libdevice).
+  std::vector<std::string> inputs;
 };
 
 /// compile() in a fresh context that knows every dialect and pass pallasc
 /// uses, its diagnostics printed to stderr with the source lines quoted:
 /// what the command-line tools run.
+/// `inputs`, when given, receives every file the compilation read (the
+/// kernel, the spec, and what the backend read), for a depfile.
 LogicalResult compileWithDiagnostics(const CompileOptions &options,
-                                     std::vector<Artifact> &artifacts);
+                                     std::vector<Artifact> &artifacts,
+                                     std::vector<std::string> *inputs = nullptr);
 
 /// With `--emit mlir`, adds `op` printed as MLIR text (what `pallas-opt`
 /// prints) to the artifacts as `filename`.
@@ -64,7 +69,8 @@ LogicalResult runPasses(Operation *op, const CompileOptions &options,
 /// be quoted.
 LogicalResult compile(MLIRContext &ctx, llvm::SourceMgr &sourceMgr,
                       const CompileOptions &options,
-                      std::vector<Artifact> &artifacts);
+                      std::vector<Artifact> &artifacts,
+                      std::vector<std::string> *inputs = nullptr);
 
 } // namespace mlir::pallas
 
