@@ -57,9 +57,10 @@ int main(int argc, char **argv) {
                  "target name (see --list-targets); CUDA targets may be "
                  "combined: sm_80,sm_90a");
   app.add_option("--emit", options.emit,
-                 "extra artifacts: mlir (lowered module), llvm (LLVM IR)")
+                 "extra artifacts: mlir (lowered module), llvm (LLVM IR), xla-ffi (an XLA "
+                 "FFI handler and its jax.ffi binding; host and CUDA targets)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"mlir", "llvm"}));
+      ->check(CLI::IsMember({"mlir", "llvm", "xla-ffi"}));
   app.add_option("-o,--output", outDir, "output directory (created if missing)");
   std::string depfile;
   app.add_option("--depfile", depfile,
