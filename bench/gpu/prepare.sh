@@ -69,17 +69,20 @@ for d in "$root"/examples/*/ "$root"/bench/kernels/*/; do
   [ -f "$d/kernel.mlir" ] && [ -f "$d/spec.json" ] && compile "$(basename "$d")" "$d" spec.json
 done
 
-# XLA FFI bindings (--emit xla-ffi) of two kernels for sm_90a: run.sh
-# builds their handlers and calls them under jax.jit on the GPU.
+# XLA FFI bindings (--emit xla-ffi) and PyTorch ops (--emit torch) of two
+# kernels for sm_90a: run.sh builds the handlers and calls them under
+# jax.jit on the GPU, and runs the ops (on the sm_90a and host builds above).
 for spec in "$root/examples/cmake_consumer/spec.json" "$conf/matmul_relu/spec.json"; do
   d=$(dirname "$spec")
   k=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["kernel"])' "$spec")
-  if "$bin/pallasc" "$d/kernel.mlir" --spec "$spec" -t sm_90a --emit xla-ffi \
-       -o "$out/xla_ffi/$k" 2>"$out/xla_ffi_$k.error"; then
-    rm -f "$out/xla_ffi_$k.error"; printf '%-20s %-7s ok\n' "xla_ffi/$k" sm_90a
-  else
-    printf '%-20s %-7s FAILED\n' "xla_ffi/$k" sm_90a
-  fi
+  for emit in xla_ffi torch; do
+    if "$bin/pallasc" "$d/kernel.mlir" --spec "$spec" -t sm_90a --emit "${emit/_/-}" \
+         -o "$out/$emit/$k" 2>"$out/${emit}_$k.error"; then
+      rm -f "$out/${emit}_$k.error"; printf '%-20s %-7s ok\n' "$emit/$k" sm_90a
+    else
+      printf '%-20s %-7s FAILED\n' "$emit/$k" sm_90a
+    fi
+  done
 done
 
 if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then

@@ -37,7 +37,9 @@ echo; echo "== check: host vs sm_90a, memcheck"
 python3 bench/gpu/check.py 2>&1 | tee "$out/check.log"; check=${PIPESTATUS[0]}
 echo; echo "== XLA FFI: the kernels' jax.ffi bindings under jax.jit"
 bash bench/gpu/xla_ffi.sh 2>&1 | tee "$out/xla_ffi.log"; xla=${PIPESTATUS[0]}
+echo; echo "== PyTorch: the kernels' custom ops"
+python3 bench/gpu/torch_op.py 2>&1 | tee "$out/torch_op.log"; torchop=${PIPESTATUS[0]}
 echo; echo "== bench"
 python3 bench/gpu/bench.py 2>&1 | tee "$out/bench.log"; bench=${PIPESTATUS[0]}
-echo; echo "check.py exit $check, xla_ffi.sh exit $xla, bench.py exit $bench"
-[ "$check" = 0 ] && [ "$xla" = 0 ] && [ "$bench" = 0 ]
+echo; echo "check.py exit $check, xla_ffi.sh exit $xla, torch_op.py exit $torchop, bench.py exit $bench"
+[ "$check" = 0 ] && [ "$xla" = 0 ] && [ "$torchop" = 0 ] && [ "$bench" = 0 ]

@@ -1,5 +1,6 @@
 //===- Compile.cpp - the compilation pipeline, kernel to artifacts --------===//
 #include "pallas/Driver/Compile.h"
+#include "pallas/Driver/TorchOp.h"
 #include "pallas/Driver/XlaFfi.h"
 
 #include "pallas/Driver/Backend.h"
@@ -203,6 +204,9 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
   LogicalResult emitted =
       backendFor(target.kind)({*module, expanded, targets, options}, result);
   if (failed(emitted))
+    return failure();
+  if (llvm::is_contained(options.emit, "torch") &&
+      failed(addTorchArtifacts(cmdline, expanded, target.kind, result.artifacts)))
     return failure();
   if (llvm::is_contained(options.emit, "xla-ffi") &&
       failed(addXlaFfiArtifacts(cmdline, expanded, target.kind, result.artifacts)))

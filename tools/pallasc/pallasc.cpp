@@ -58,9 +58,10 @@ int main(int argc, char **argv) {
                  "combined: sm_80,sm_90a");
   app.add_option("--emit", options.emit,
                  "extra artifacts: mlir (lowered module), llvm (LLVM IR), xla-ffi (an XLA "
-                 "FFI handler and its jax.ffi binding; host and CUDA targets)")
+                 "FFI handler and its jax.ffi binding), torch (a torch.library custom op); "
+                 "xla-ffi and torch for host and CUDA targets")
       ->delimiter(',')
-      ->check(CLI::IsMember({"mlir", "llvm", "xla-ffi"}));
+      ->check(CLI::IsMember({"mlir", "llvm", "xla-ffi", "torch"}));
   app.add_option("-o,--output", outDir, "output directory (created if missing)");
   std::string depfile;
   app.add_option("--depfile", depfile,
