@@ -1,7 +1,6 @@
 //===- Compile.cpp - the compilation pipeline, kernel to artifacts --------===//
 #include "pallas/Driver/Compile.h"
-#include "pallas/Driver/TorchOp.h"
-#include "pallas/Driver/XlaFfi.h"
+#include "pallas/Driver/Bindings.h"
 
 #include "pallas/Driver/Backend.h"
 #include "pallas/Driver/Registration.h"

@@ -6,39 +6,14 @@
 // build it loads; the op's signature comes from the spec.
 //
 //===----------------------------------------------------------------------===//
-#include "pallas/Driver/TorchOp.h"
+#include "pallas/Driver/Bindings.h"
 
 #include "mlir/IR/Diagnostics.h"
-#include "llvm/ADT/StringSwitch.h"
-#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::pallas;
 
 namespace {
-
-StringRef torchDType(StringRef dtype) {
-  return llvm::StringSwitch<StringRef>(dtype)
-      .Case("f64", "float64")
-      .Case("f32", "float32")
-      .Case("f16", "float16")
-      .Case("bf16", "bfloat16")
-      .Case("f8E4M3FN", "float8_e4m3fn")
-      .Case("f8E5M2", "float8_e5m2")
-      .Case("i1", "bool")
-      .Case("i8", "int8")
-      .Case("i16", "int16")
-      .Case("i32", "int32")
-      .Case("i64", "int64")
-      .Default("");
-}
-
-std::string shapeTuple(ArrayRef<int64_t> shape) {
-  std::string s = "(";
-  for (size_t i = 0; i < shape.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + (shape.size() == 1 ? ",)" : ")");
-}
 
 // The part of the module that does not depend on the kernel.
 constexpr const char *kRuntime = R"PY(
@@ -118,7 +93,7 @@ class _CudaBuild:
             return function
 
     def __call__(self, args, outs):
-        device = args[0].device if args else outs[0].device
+        device = args[0].device
         with torch.cuda.device(device):
             function = self._function(device)
             pointers = [ctypes.c_uint64(t.data_ptr()) for t in list(args) + outs]
@@ -189,10 +164,9 @@ def _run(*args):
 
 LogicalResult mlir::pallas::addTorchArtifacts(Location loc, const LaunchSpec &spec,
                                               TargetKind kind, std::vector<Artifact> &artifacts) {
-  if (kind != TargetKind::Host && kind != TargetKind::Cuda)
-    return emitError(loc) << "--emit torch needs the host target or CUDA targets (the op "
-                             "runs their builds)",
-           failure();
+  if (failed(bindings::checkBindable(loc, spec, kind, "--emit torch", "the op runs their builds",
+                                     "PyTorch")))
+    return failure();
   if (spec.inputs.empty())
     return emitError(loc) << "--emit torch needs a kernel with inputs (their device picks "
                              "the implementation)",
@@ -202,12 +176,6 @@ LogicalResult mlir::pallas::addTorchArtifacts(Location loc, const LaunchSpec &sp
                              "(input_output_aliases) are not supported (the op would "
                              "mutate its inputs)",
            failure();
-  for (const auto *list : {&spec.inputs, &spec.outputs})
-    for (const SpecOperand &op : *list)
-      if (torchDType(op.dtype).empty())
-        return emitError(loc) << "--emit torch: " << op.path << " has dtype '" << op.dtype
-                              << "', which PyTorch has no type for",
-               failure();
   const std::string &n = spec.name;
   std::string py;
   llvm::raw_string_ostream os(py);
@@ -234,15 +202,11 @@ LogicalResult mlir::pallas::addTorchArtifacts(Location loc, const LaunchSpec &sp
      << "gives the outputs' shapes).\n\"\"\"\n"
      << "import ctypes\nimport json\nimport os\nimport threading\n\nimport torch\n\n"
      << "NAME = \"" << n << "\"\nKERNEL = \"" << spec.kernel << "\"\n"
-     << "# (name, shape, dtype) of each input and output, in spec order.\nINPUTS = [";
-  for (const SpecOperand &op : spec.inputs)
-    os << "(\"" << op.name << "\", " << shapeTuple(op.shape) << ", torch."
-       << torchDType(op.dtype) << "), ";
-  os << "]\nOUTPUTS = [";
-  for (const SpecOperand &op : spec.outputs)
-    os << "(\"" << op.name << "\", " << shapeTuple(op.shape) << ", torch."
-       << torchDType(op.dtype) << "), ";
-  os << "]\n" << kRuntime << "\n\n"
+     << "# (name, shape, dtype) of each input and output, in spec order.\n";
+  auto torchDType = [](StringRef numpy) { return "torch." + numpy.str(); };
+  bindings::writeOperandTable(os, "INPUTS", spec.inputs, torchDType);
+  bindings::writeOperandTable(os, "OUTPUTS", spec.outputs, torchDType);
+  os << kRuntime << "\n\n"
      << "@torch.library.custom_op(\"pallasc::" << n << "\", mutates_args=())\n"
      << "def " << n << "(" << params << ") -> " << result << ":\n"
      << "    return _run(" << names << ")\n\n\n"

@@ -7,40 +7,38 @@
 // targets NAME(stream, ...) with device pointers on XLA's stream.
 //
 //===----------------------------------------------------------------------===//
-#include "pallas/Driver/XlaFfi.h"
+#include "pallas/Driver/Bindings.h"
 
-#include "mlir/IR/Diagnostics.h"
-#include "llvm/Support/raw_ostream.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace mlir::pallas;
 
 namespace {
 
-/// The XLA FFI DataType and the NumPy/JAX dtype of a spec dtype.
-std::pair<StringRef, StringRef> xlaTypes(StringRef dtype) {
-  return llvm::StringSwitch<std::pair<StringRef, StringRef>>(dtype)
-      .Case("f64", {"F64", "float64"})
-      .Case("f32", {"F32", "float32"})
-      .Case("f16", {"F16", "float16"})
-      .Case("bf16", {"BF16", "bfloat16"})
-      .Case("f8E4M3FN", {"F8E4M3FN", "float8_e4m3fn"})
-      .Case("f8E5M2", {"F8E5M2", "float8_e5m2"})
-      .Case("i1", {"PRED", "bool"})
-      .Case("i8", {"S8", "int8"})
-      .Case("i16", {"S16", "int16"})
-      .Case("i32", {"S32", "int32"})
-      .Case("i64", {"S64", "int64"})
-      .Default({"", ""});
+/// The XLA FFI DataType of a spec dtype (every one with a NumPy name).
+StringRef xlaDataType(StringRef dtype) {
+  return llvm::StringSwitch<StringRef>(dtype)
+      .Case("f64", "F64")
+      .Case("f32", "F32")
+      .Case("f16", "F16")
+      .Case("bf16", "BF16")
+      .Case("f8E4M3FN", "F8E4M3FN")
+      .Case("f8E5M2", "F8E5M2")
+      .Case("i1", "PRED")
+      .Case("i8", "S8")
+      .Case("i16", "S16")
+      .Case("i32", "S32")
+      .Case("i64", "S64")
+      .Default("");
 }
 
-std::string shapeList(ArrayRef<int64_t> shape, StringRef open, StringRef close) {
-  std::string s = open.str();
-  for (size_t i = 0; i < shape.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(shape[i]);
-  if (shape.size() == 1 && open == "(")
-    s += ",";
-  return s + close.str();
+/// A C++ initializer list of `values`: "{64, 128}".
+std::string cxxList(ArrayRef<int64_t> values) {
+  std::string s = "{";
+  for (size_t i = 0; i < values.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(values[i]);
+  return s + "}";
 }
 
 void writeHandler(llvm::raw_ostream &os, const LaunchSpec &spec, bool cuda) {
@@ -86,7 +84,7 @@ void writeHandler(llvm::raw_ostream &os, const LaunchSpec &spec, bool cuda) {
   os << ") {\n";
   for (auto [op, out] : arrays) {
     os << "  if (ffi::Error e = check(" << (out ? "*" : "") << op->name << ", ffi::DataType::"
-       << xlaTypes(op->dtype).first << ", " << shapeList(op->shape, "{", "}") << ", \""
+       << xlaDataType(op->dtype) << ", " << cxxList(op->shape) << ", \""
        << op->name << "\"); e.failure())\n    return e;\n";
   }
   os << "  auto r = " << n << "(" << (cuda ? "stream" : "nullptr");
@@ -122,15 +120,11 @@ void writePython(llvm::raw_ostream &os, const LaunchSpec &spec, bool cuda) {
     os << (i ? ", " : "") << spec.inputs[i].name;
   os << ")\n\"\"\"\nimport ctypes\n\nimport jax\nimport jax.numpy as jnp\n\n"
      << "TARGET = \"pallasc_" << n << "\"\nPLATFORM = \"" << (cuda ? "CUDA" : "cpu") << "\"\n"
-     << "# (name, shape, dtype) of each input and output, in spec order.\nINPUTS = [";
-  for (const SpecOperand &op : spec.inputs)
-    os << "(\"" << op.name << "\", " << shapeList(op.shape, "(", ")") << ", \""
-       << xlaTypes(op.dtype).second << "\"), ";
-  os << "]\nOUTPUTS = [";
-  for (const SpecOperand &op : spec.outputs)
-    os << "(\"" << op.name << "\", " << shapeList(op.shape, "(", ")") << ", \""
-       << xlaTypes(op.dtype).second << "\"), ";
-  os << "]\n# Outputs written in place of an input: {input index: output index}.\nALIASES = {";
+     << "# (name, shape, dtype) of each input and output, in spec order.\n";
+  auto quoted = [](StringRef numpy) { return "\"" + numpy.str() + "\""; };
+  bindings::writeOperandTable(os, "INPUTS", spec.inputs, quoted);
+  bindings::writeOperandTable(os, "OUTPUTS", spec.outputs, quoted);
+  os << "# Outputs written in place of an input: {input index: output index}.\nALIASES = {";
   for (auto [in, out] : spec.aliases)
     os << in << ": " << out << ", ";
   os << "}\n\n_library = None\n\n\n"
@@ -159,16 +153,9 @@ void writePython(llvm::raw_ostream &os, const LaunchSpec &spec, bool cuda) {
 
 LogicalResult mlir::pallas::addXlaFfiArtifacts(Location loc, const LaunchSpec &spec,
                                                TargetKind kind, std::vector<Artifact> &artifacts) {
-  if (kind != TargetKind::Host && kind != TargetKind::Cuda)
-    return emitError(loc) << "--emit xla-ffi needs the host target or CUDA targets (an XLA "
-                             "custom call over their launch header)",
-           failure();
-  for (const auto *list : {&spec.inputs, &spec.outputs})
-    for (const SpecOperand &op : *list)
-      if (xlaTypes(op.dtype).first.empty())
-        return emitError(loc) << "--emit xla-ffi: " << op.path << " has dtype '" << op.dtype
-                              << "', which XLA's FFI has no type for",
-               failure();
+  if (failed(bindings::checkBindable(loc, spec, kind, "--emit xla-ffi",
+                                     "an XLA custom call over their launch header", "XLA's FFI")))
+    return failure();
   bool cuda = kind == TargetKind::Cuda;
   std::string cc, py;
   llvm::raw_string_ostream ccs(cc), pys(py);
