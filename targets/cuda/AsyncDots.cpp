@@ -9,10 +9,14 @@
 // the refills go out before them (measured +3-4 % on attention).
 //
 // Waiting for QK^T_j alone (one group left pending) so the softmax starts
-// while PV_{j-1} runs, FA3's intra-warpgroup overlap, gains nothing here:
-// ptxas gives the softmax's new P the registers the in-flight PV_{j-1}
-// reads its A operand from, so it waits for PV_{j-1} before the
-// exponentials regardless of where the wait is (bench/RESULTS.md).
+// while PV_{j-1} runs, FA3's intra-warpgroup overlap, loses here. ptxas
+// moves a plain wgmma.wait_group 0 up to the softmax's start (its
+// scheduler places the wait as early as it may); pinned after the softmax
+// by a branch on the softmax's last value, the softmax did run under
+// PV_{j-1}, correct and without spills, but measured 539 against 600
+// TFLOP/s (bf16; f16 533 against 585): with the warpgroups already taking
+// turns, the later release of V's slot and the longer turn cost more than
+// the overlap gains (bench/RESULTS.md).
 //
 // A GEMM's K loop keeps its dot in flight across iterations instead
 // (keepInFlight below).
