@@ -37,7 +37,8 @@ std::string mlir::pallas::depfileText(StringRef target,
 
 LogicalResult mlir::pallas::writeArtifacts(StringRef dir,
                                            ArrayRef<Artifact> artifacts,
-                                           llvm::raw_ostream &errs) {
+                                           llvm::raw_ostream &errs,
+                                           ArrayRef<Artifact> besides) {
   // The directories this call creates (deepest first), removed again if
   // anything fails: an error leaves nothing behind.
   SmallVector<std::string> created;
@@ -54,36 +55,48 @@ LogicalResult mlir::pallas::writeArtifacts(StringRef dir,
     removeCreated();
     return failure();
   }
-  SmallVector<std::pair<std::string, std::string>> written; // tmp -> final
-  auto cleanup = [&] {
-    for (auto &[tmp, final] : written)
-      llvm::sys::fs::remove(tmp);
-    removeCreated();
+  // Each file's final path and how an error names it.
+  struct File {
+    const Artifact *artifact;
+    std::string final, what;
   };
+  SmallVector<File> files;
   for (const Artifact &a : artifacts) {
     SmallString<256> final(dir);
     llvm::sys::path::append(final, a.filename);
-    std::string tmp = (final + ".tmp").str();
+    files.push_back({&a, final.str().str(), "'" + final.str().str() + "'"});
+  }
+  for (const Artifact &a : besides)
+    files.push_back({&a, a.filename, a.kind + " '" + a.filename + "'"});
+
+  SmallVector<std::string> written; // the temporary files
+  auto cleanup = [&] {
+    for (const std::string &tmp : written)
+      llvm::sys::fs::remove(tmp);
+    removeCreated();
+  };
+  for (const File &f : files) {
+    std::string tmp = f.final + ".tmp";
     std::error_code ec;
     {
       llvm::raw_fd_ostream os(tmp, ec, llvm::sys::fs::OF_None);
       if (!ec) {
-        os << a.contents;
+        os << f.artifact->contents;
         os.close();
         ec = os.error();
       }
     }
     if (ec) {
-      errs << "pallasc: error: cannot write '" << final << "': " << ec.message() << "\n";
+      errs << "pallasc: error: cannot write " << f.what << ": " << ec.message() << "\n";
       llvm::sys::fs::remove(tmp);
       cleanup();
       return failure();
     }
-    written.push_back({tmp, final.str().str()});
+    written.push_back(tmp);
   }
-  for (auto &[tmp, final] : written) {
-    if (std::error_code ec = llvm::sys::fs::rename(tmp, final)) {
-      errs << "pallasc: error: cannot write '" << final << "': " << ec.message() << "\n";
+  for (auto [f, tmp] : llvm::zip(files, written)) {
+    if (std::error_code ec = llvm::sys::fs::rename(tmp, f.final)) {
+      errs << "pallasc: error: cannot write " << f.what << ": " << ec.message() << "\n";
       cleanup();
       return failure();
     }

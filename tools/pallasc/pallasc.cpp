@@ -13,7 +13,6 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -105,37 +104,17 @@ int main(int argc, char **argv) {
   std::vector<std::string> inputs;
   if (failed(compileWithDiagnostics(options, artifacts, &inputs)))
     return 1;
-  if (depfile.empty())
-    return failed(writeArtifacts(outDir, artifacts, llvm::errs())) ? 1 : 0;
-
-  // The depfile goes in last, under a temporary name until then, so that an
-  // error leaves neither it nor the artifacts behind.
-  auto manifest = llvm::find_if(artifacts, [](const Artifact &a) { return a.kind == "manifest"; });
-  SmallString<256> target(outDir);
-  llvm::sys::path::append(target, manifest->filename);
-  std::string tmp = depfile + ".tmp";
-  std::error_code ec;
-  {
-    llvm::raw_fd_ostream os(tmp, ec, llvm::sys::fs::OF_Text);
-    if (!ec) {
-      os << depfileText(target, inputs);
-      os.close();
-      ec = os.error();
-    }
+  // The depfile is written and renamed into place with the artifacts: an
+  // error leaves neither behind.
+  std::vector<Artifact> besides;
+  if (!depfile.empty()) {
+    auto manifest =
+        llvm::find_if(artifacts, [](const Artifact &a) { return a.kind == "manifest"; });
+    SmallString<256> target(outDir);
+    llvm::sys::path::append(target, manifest->filename);
+    besides.push_back({depfile, depfileText(target, inputs), "depfile"});
   }
-  auto fail = [&](std::error_code e) {
-    llvm::errs() << "pallasc: error: cannot write depfile '" << depfile << "': " << e.message()
-                 << "\n";
-    llvm::sys::fs::remove(tmp);
+  if (failed(writeArtifacts(outDir, artifacts, llvm::errs(), besides)))
     return 1;
-  };
-  if (ec)
-    return fail(ec);
-  if (failed(writeArtifacts(outDir, artifacts, llvm::errs()))) {
-    llvm::sys::fs::remove(tmp);
-    return 1;
-  }
-  if (std::error_code e = llvm::sys::fs::rename(tmp, depfile))
-    return fail(e);
   return 0;
 }

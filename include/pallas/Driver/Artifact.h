@@ -18,11 +18,13 @@ struct Artifact {
   std::string kind;     ///< "object", "header", "ttir", "manifest", ...
 };
 
-/// Writes every artifact into `dir` (created if missing). Files are written
+/// Writes every artifact into `dir` (created if missing), and each of
+/// `besides` (a depfile) at its own path, its `filename`. Files are written
 /// under temporary names and renamed at the end, so a failure leaves no
-/// partial output. Errors are reported as `error: ...` on `errs`.
+/// partial output. Errors are reported as `error: ...` on `errs` (a file
+/// outside `dir` named by its kind).
 LogicalResult writeArtifacts(StringRef dir, ArrayRef<Artifact> artifacts,
-                             llvm::raw_ostream &errs);
+                             llvm::raw_ostream &errs, ArrayRef<Artifact> besides = {});
 
 /// A Makefile-syntax depfile: `target` depends on each of `prerequisites`
 /// (spaces, `#` and `$` escaped as Make and Ninja read them).
