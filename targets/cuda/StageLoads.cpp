@@ -189,14 +189,12 @@ bool prologueMayPass(Operation *op) {
     return true;
   if (op->getNumRegions() == 0 || !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
     return false;
-  bool ok = true;
-  for (Region &r : op->getRegions())
-    r.walk([&](Operation *inner) {
-      if (inner != op && !inner->getRegions().empty())
-        return;
-      ok &= inner == op || prologueMayPass(inner);
-    });
-  return ok;
+  // Every region-less op inside must pass.
+  return !op->walk([&](Operation *inner) {
+             if (inner == op || inner->getNumRegions())
+               return WalkResult::advance();
+             return prologueMayPass(inner) ? WalkResult::advance() : WalkResult::interrupt();
+           }).wasInterrupted();
 }
 
 /// Moves a ring loop's prologue (the ops right before `loop` from `first`
@@ -243,13 +241,15 @@ void hoistPrologue(Operation *first, scf::ForOp loop) {
   };
   // The earliest wait with nothing after it the prologue may not pass.
   pgpu::AsyncWaitOp wait;
+  SetVector<Operation *> moving;
   for (Operation *op = first->getPrevNode(); op && prologueMayPass(op); op = op->getPrevNode())
     if (auto w = dyn_cast<pgpu::AsyncWaitOp>(op))
-      if (opsToMove(w))
+      if (std::optional<SetVector<Operation *>> m = opsToMove(w)) {
         wait = w;
+        moving = std::move(*m);
+      }
   if (!wait)
     return;
-  SetVector<Operation *> moving = *opsToMove(wait);
   SmallVector<Operation *> ordered(moving.begin(), moving.end());
   llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   for (Operation *op : ordered)
