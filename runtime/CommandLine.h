@@ -4,10 +4,32 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
+#include <string>
 
 namespace pallas_rt {
+
+/// Checks an int option: `--opt: needs an integer, got 'x'` or `--opt: must
+/// be at least MIN, got V` rather than CLI11's generic conversion messages.
+inline CLI::Validator integerAtLeast(int min) {
+  return CLI::Validator(
+      [min](std::string &value) -> std::string {
+        errno = 0;
+        char *end = nullptr;
+        long v = std::strtol(value.c_str(), &end, 10);
+        if (value.empty() || *end || errno == ERANGE || v < INT_MIN ||
+            v > INT_MAX)
+          return "needs an integer, got '" + value + "'";
+        if (v < min)
+          return "must be at least " + std::to_string(min) + ", got " + value;
+        return "";
+      },
+      /*validator_desc=*/"");
+}
 
 /// Parses the command line. Returns the exit code when the tool should stop
 /// now: 0 after --help or --version, 1 (with `TOOL: error: ...` on stderr)

@@ -26,7 +26,7 @@ namespace detail {
 
 #ifndef PALLAS_HAVE_CUDA_H
 
-bool launchCuda(const json::Value &, const std::string &manifestPath,
+bool launchCuda(const Json &, const std::string &manifestPath,
                 const LaunchRequest &, KernelBuffers &, LaunchTiming *,
                 std::string &error) {
   error = "'" + manifestPath + "' is a CUDA artifact, but this pallas-launch "
@@ -190,10 +190,10 @@ struct Session {
 
 } // namespace
 
-bool launchCuda(const json::Value &m, const std::string &manifestPath,
+bool launchCuda(const Json &m, const std::string &manifestPath,
                 const LaunchRequest &r, KernelBuffers &b, LaunchTiming *timing,
                 std::string &error) {
-  const json::Value &launchInfo = member(m, "launch", "manifest");
+  const Json &launchInfo = member(m, "launch", "manifest");
   const std::string where = "manifest.launch";
   std::string function = getString(launchInfo, "function", where);
   std::vector<int64_t> grid = getInts(launchInfo, "grid", where);
@@ -212,19 +212,19 @@ bool launchCuda(const json::Value &m, const std::string &manifestPath,
   if (shared < 0 || shared > (int64_t(1) << 30))
     throw ManifestError{where + ".shared_bytes " + std::to_string(shared) +
                         " is out of range"};
-  const json::Value &cubins = member(launchInfo, "cubins", where);
-  if (!cubins.isObject() || cubins.object().empty())
+  const Json &cubins = member(launchInfo, "cubins", where);
+  if (!cubins.is_object() || cubins.empty())
     throw ManifestError{where + ".cubins must be a non-empty object"};
   std::string held;
-  for (const auto &c : cubins.object()) {
+  for (const auto &c : cubins.items()) {
     Arch a;
-    if (!parseArch(c.first, a))
-      throw ManifestError{where + ".cubins has a key '" + c.first +
+    if (!parseArch(c.key(), a))
+      throw ManifestError{where + ".cubins has a key '" + c.key() +
                           "' that is not an architecture like sm_90a"};
-    if (!c.second.isString())
-      throw ManifestError{where + ".cubins." + c.first +
+    if (!c.value().is_string())
+      throw ManifestError{where + ".cubins." + c.key() +
                           " is not a file name"};
-    held += (held.empty() ? "" : ", ") + c.first;
+    held += (held.empty() ? "" : ", ") + c.key();
   }
 
   static Driver driver;
@@ -276,24 +276,24 @@ bool launchCuda(const json::Value &m, const std::string &manifestPath,
   // The cubin: same major, the highest minor not above the device's; an
   // arch-specific one ('a') only for exactly its chip; at equal versions the
   // more specific one.
-  const std::string *chosen = nullptr, *chosenFile = nullptr;
+  std::string chosen, chosenFile;
   Arch best;
   auto rank = [](char suffix) { return suffix == 'a' ? 2 : suffix == 'f' ? 1 : 0; };
-  for (const auto &c : cubins.object()) {
+  for (const auto &c : cubins.items()) {
     Arch a;
-    parseArch(c.first, a);
+    parseArch(c.key(), a);
     if (a.major != ccMajor || a.minor > ccMinor)
       continue;
     if (a.suffix == 'a' && a.minor != ccMinor)
       continue;
-    if (!chosen || a.minor > best.minor ||
+    if (chosen.empty() || a.minor > best.minor ||
         (a.minor == best.minor && rank(a.suffix) > rank(best.suffix))) {
-      chosen = &c.first;
-      chosenFile = &c.second.string();
+      chosen = c.key();
+      chosenFile = c.value().get<std::string>();
       best = a;
     }
   }
-  if (!chosen) {
+  if (chosen.empty()) {
     error = "no cubin in '" + manifestPath + "' runs on CUDA device " +
             std::to_string(r.device) + " (" + deviceName + ", sm_" +
             std::to_string(ccMajor) + std::to_string(ccMinor) +
@@ -301,10 +301,10 @@ bool launchCuda(const json::Value &m, const std::string &manifestPath,
     return false;
   }
   std::string dir = manifestPath.substr(0, manifestPath.rfind('/'));
-  std::string cubinPath = dir + "/" + *chosenFile;
+  std::string cubinPath = dir + "/" + chosenFile;
   std::ifstream in(cubinPath, std::ios::binary);
   if (!in) {
-    error = "cannot open cubin '" + cubinPath + "' (" + *chosen +
+    error = "cannot open cubin '" + cubinPath + "' (" + chosen +
             "): " + std::strerror(errno);
     return false;
   }
@@ -367,7 +367,7 @@ bool launchCuda(const json::Value &m, const std::string &manifestPath,
                  "launching '" + function + "' (cuLaunchKernel)");
   };
   if (!launchOnce() ||
-      !check(d.ctxSynchronize(), "running '" + function + "' (" + *chosen +
+      !check(d.ctxSynchronize(), "running '" + function + "' (" + chosen +
                                      " cubin on " + deviceName + ")"))
     return false;
   for (size_t i : b.outputs) {

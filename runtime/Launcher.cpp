@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <limits>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -30,52 +32,79 @@ double LaunchTiming::min() const {
 
 namespace detail {
 
-const json::Value &member(const json::Value &object, const std::string &key,
-                          const std::string &where) {
-  if (!object.isObject())
-    throw ManifestError{where + " is " +
-                        json::Value::kindName(object.kind()) +
+/// "null", "a boolean", "a number", "a string", "an array", "an object".
+static const char *kindName(const Json &v) {
+  switch (v.type()) {
+  case Json::value_t::null:
+    return "null";
+  case Json::value_t::boolean:
+    return "a boolean";
+  case Json::value_t::number_integer:
+  case Json::value_t::number_unsigned:
+  case Json::value_t::number_float:
+    return "a number";
+  case Json::value_t::string:
+    return "a string";
+  case Json::value_t::array:
+    return "an array";
+  case Json::value_t::object:
+    return "an object";
+  default:
+    return "not a JSON value";
+  }
+}
+
+const Json &member(const Json &object, const std::string &key,
+                   const std::string &where) {
+  if (!object.is_object())
+    throw ManifestError{where + " is " + kindName(object) +
                         ", expected an object"};
-  const json::Value *v = object.find(key);
-  if (!v)
+  auto it = object.find(key);
+  if (it == object.end())
     throw ManifestError{where + " lacks \"" + key + "\""};
-  return *v;
+  return *it;
 }
 
-std::string getString(const json::Value &object, const std::string &key,
+std::string getString(const Json &object, const std::string &key,
                       const std::string &where) {
-  const json::Value &v = member(object, key, where);
-  if (!v.isString())
-    throw ManifestError{where + "." + key + " is " +
-                        json::Value::kindName(v.kind()) + ", expected a string"};
-  return v.string();
+  const Json &v = member(object, key, where);
+  if (!v.is_string())
+    throw ManifestError{where + "." + key + " is " + kindName(v) +
+                        ", expected a string"};
+  return v.get<std::string>();
 }
 
-static int64_t asInt(const json::Value &v, const std::string &where) {
-  if (!v.isInteger())
+/// An integer written without fraction or exponent that fits in int64
+/// (nlohmann reads non-negative ones as uint64, up to 2^64 - 1).
+static bool isInt64(const Json &v) {
+  return v.is_number_integer() &&
+         (!v.is_number_unsigned() ||
+          v.get<uint64_t>() <= uint64_t(std::numeric_limits<int64_t>::max()));
+}
+
+static int64_t asInt(const Json &v, const std::string &where) {
+  if (!isInt64(v))
     throw ManifestError{where + " is " +
-                        (v.isNumber() ? std::string("not an integer")
-                                      : json::Value::kindName(v.kind())) +
+                        (v.is_number() ? std::string("not an integer")
+                                       : std::string(kindName(v))) +
                         ", expected an integer"};
-  return v.integer();
+  return v.get<int64_t>();
 }
 
-int64_t getInt(const json::Value &object, const std::string &key,
+int64_t getInt(const Json &object, const std::string &key,
                const std::string &where) {
   return asInt(member(object, key, where), where + "." + key);
 }
 
-std::vector<int64_t> getInts(const json::Value &object, const std::string &key,
+std::vector<int64_t> getInts(const Json &object, const std::string &key,
                              const std::string &where) {
-  const json::Value &v = member(object, key, where);
-  if (!v.isArray())
-    throw ManifestError{where + "." + key + " is " +
-                        json::Value::kindName(v.kind()) +
+  const Json &v = member(object, key, where);
+  if (!v.is_array())
+    throw ManifestError{where + "." + key + " is " + kindName(v) +
                         ", expected an array of integers"};
   std::vector<int64_t> out;
-  for (size_t i = 0; i < v.array().size(); ++i)
-    out.push_back(
-        asInt(v.array()[i], where + "." + key + "[" + std::to_string(i) + "]"));
+  for (size_t i = 0; i < v.size(); ++i)
+    out.push_back(asInt(v[i], where + "." + key + "[" + std::to_string(i) + "]"));
   return out;
 }
 
@@ -138,17 +167,17 @@ static void poison(std::vector<uint8_t> &data, const std::string &dtype) {
 }
 
 /// Reads the inputs and makes the outputs, checked against the manifest.
-static bool prepareBuffers(const json::Value &m, const LaunchRequest &r,
+static bool prepareBuffers(const Json &m, const LaunchRequest &r,
                            KernelBuffers &b, std::string &error) {
   std::string name = getString(m, "name", "manifest");
-  const json::Value &params = member(m, "parameters", "manifest");
-  if (!params.isArray())
+  const Json &params = member(m, "parameters", "manifest");
+  if (!params.is_array())
     throw ManifestError{"manifest.parameters is not an array"};
-  size_t count = params.array().size();
+  size_t count = params.size();
   std::vector<size_t> inputs;
   for (size_t i = 0; i < count; ++i) {
     std::string where = "manifest.parameters[" + std::to_string(i) + "]";
-    std::string role = getString(params.array()[i], "role", where);
+    std::string role = getString(params[i], "role", where);
     if (role == "output")
       b.outputs.push_back(i);
     else if (role == "input" || role == "prefetch")
@@ -171,7 +200,7 @@ static bool prepareBuffers(const json::Value &m, const LaunchRequest &r,
   auto describe = [&](size_t i, std::string &dtype,
                       std::vector<int64_t> &shape) {
     std::string where = "manifest.parameters[" + std::to_string(i) + "]";
-    const json::Value &p = params.array()[i];
+    const Json &p = params[i];
     dtype = getString(p, "dtype", where);
     shape = getInts(p, "shape", where);
     if (npyDescrFor(dtype).empty())
@@ -212,13 +241,14 @@ static bool prepareBuffers(const json::Value &m, const LaunchRequest &r,
     NpyArray &a = b.arrays[i];
     a.descr = npyDescrFor(dtype);
     a.shape = shape;
-    const json::Value &p = params.array()[i];
-    if (const json::Value *alias = p.find("aliases")) {
-      if (!alias->isInteger() || alias->integer() < 0 ||
-          size_t(alias->integer()) >= inputs.size())
+    const Json &p = params[i];
+    auto alias = p.find("aliases");
+    if (alias != p.end()) {
+      if (!isInt64(*alias) || alias->get<int64_t>() < 0 ||
+          uint64_t(alias->get<int64_t>()) >= inputs.size())
         throw ManifestError{where + ".aliases must be an input index below " +
                             std::to_string(inputs.size())};
-      size_t in = inputs[size_t(alias->integer())];
+      size_t in = inputs[size_t(alias->get<int64_t>())];
       if (b.backing[in] != in)
         throw ManifestError{where + ".aliases names an input that another "
                             "output aliases already"};
@@ -239,11 +269,11 @@ static bool prepareBuffers(const json::Value &m, const LaunchRequest &r,
   return true;
 }
 
-static bool launchHost(const json::Value &m, const LaunchRequest &r,
+static bool launchHost(const Json &m, const LaunchRequest &r,
                        KernelBuffers &b, LaunchTiming *timing,
                        std::string &error) {
   std::string name = getString(m, "name", "manifest");
-  const json::Value &launchInfo = member(m, "launch", "manifest");
+  const Json &launchInfo = member(m, "launch", "manifest");
   std::string entry = getString(launchInfo, "packed_entry", "manifest.launch");
   int64_t items = getInt(launchInfo, "work_items", "manifest.launch");
   std::vector<void *> params;
@@ -301,6 +331,114 @@ static bool launchHost(const json::Value &m, const LaunchRequest &r,
   return true;
 }
 
+/// nlohmann's message without its "[json.exception.parse_error.101] " and,
+/// for syntax errors, "parse error at line L, column C: ".
+static std::string withoutExceptionId(const std::string &what) {
+  size_t cut = what.find("] ");
+  std::string message = cut == std::string::npos ? what : what.substr(cut + 2);
+  if (message.compare(0, 11, "parse error") == 0) {
+    size_t colon = message.find(": ");
+    if (colon != std::string::npos)
+      message = message.substr(colon + 2);
+  }
+  return message;
+}
+
+namespace {
+
+/// Follows nlohmann's parse events to know where in the manifest the parser
+/// is (`manifest.parameters[1].shape`), for the errors that nlohmann does
+/// not locate, and refuses repeated keys, of which nlohmann would keep the
+/// last.
+class ManifestPosition {
+public:
+  struct RepeatedKey {
+    std::string message;
+  };
+
+  void onEvent(Json::parse_event_t event, const Json &parsed) {
+    using Event = Json::parse_event_t;
+    switch (event) {
+    case Event::object_start:
+    case Event::array_start:
+      open_.push_back({event == Event::object_start, "", 0, {}});
+      break;
+    case Event::key: {
+      Container &object = open_.back();
+      object.key = parsed.get<std::string>();
+      if (!object.keys.insert(object.key).second)
+        throw RepeatedKey{path(open_.size() - 1) + " has the key \"" +
+                          object.key + "\" twice"};
+      break;
+    }
+    case Event::object_end:
+    case Event::array_end:
+      open_.pop_back();
+      elementDone();
+      break;
+    case Event::value:
+      elementDone();
+      break;
+    }
+  }
+
+  /// The value being read.
+  std::string valuePath() const { return path(open_.size()); }
+
+private:
+  struct Container {
+    bool isObject;
+    std::string key;  ///< objects: the member being read
+    size_t index;     ///< arrays: the element being read
+    std::set<std::string> keys;
+  };
+  std::vector<Container> open_;
+
+  void elementDone() {
+    if (!open_.empty() && !open_.back().isObject)
+      ++open_.back().index;
+  }
+  /// "manifest" and the member being read of each of the outermost `depth`
+  /// open containers.
+  std::string path(size_t depth) const {
+    std::string p = "manifest";
+    for (size_t i = 0; i < depth; ++i)
+      p += open_[i].isObject ? "." + open_[i].key
+                             : "[" + std::to_string(open_[i].index) + "]";
+    return p;
+  }
+};
+
+} // namespace
+
+/// Parses a whole manifest; on failure says what and where in `error`.
+/// nlohmann reports problems by throwing; none of that leaves here.
+static bool parseManifest(const std::string &text, Json &out,
+                          std::string &error) {
+  ManifestPosition position;
+  try {
+    out = Json::parse(text, [&](int, Json::parse_event_t event, Json &parsed) {
+      position.onEvent(event, parsed);
+      return true;
+    });
+    return true;
+  } catch (const Json::parse_error &e) {
+    // e.byte counts from 1; past the end for a truncated manifest.
+    size_t offset = std::min(e.byte ? e.byte - 1 : 0, text.size());
+    size_t line = 1 + std::count(text.begin(), text.begin() + offset, '\n');
+    size_t lineEnd = offset ? text.rfind('\n', offset - 1) : std::string::npos;
+    size_t column = lineEnd == std::string::npos ? offset + 1 : offset - lineEnd;
+    error = withoutExceptionId(e.what()) + " at byte " + std::to_string(e.byte) +
+            " (line " + std::to_string(line) + ", column " +
+            std::to_string(column) + ")";
+  } catch (const Json::exception &e) { // out_of_range.406: a number like 1e400
+    error = position.valuePath() + ": " + withoutExceptionId(e.what());
+  } catch (const ManifestPosition::RepeatedKey &e) {
+    error = e.message;
+  }
+  return false;
+}
+
 bool launch(const LaunchRequest &r, std::string &error) {
   return launch(r, error, nullptr);
 }
@@ -323,9 +461,9 @@ bool launch(const LaunchRequest &r, std::string &error, LaunchTiming *timing) {
   }
   std::stringstream text;
   text << in.rdbuf();
-  json::Value m;
+  Json m;
   std::string parseError;
-  if (!json::parse(text.str(), m, parseError)) {
+  if (!parseManifest(text.str(), m, parseError)) {
     error = "manifest '" + manifestPath + "' is not valid JSON: " + parseError;
     return false;
   }
@@ -350,6 +488,11 @@ bool launch(const LaunchRequest &r, std::string &error, LaunchTiming *timing) {
     return true;
   } catch (const ManifestError &e) {
     error = "manifest '" + manifestPath + "' is malformed: " + e.message;
+    return false;
+  } catch (const Json::exception &e) {
+    // Not expected: the accessors check each type before reading a value.
+    error = "manifest '" + manifestPath + "' is malformed: " +
+            withoutExceptionId(e.what());
     return false;
   }
 }

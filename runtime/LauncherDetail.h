@@ -2,9 +2,10 @@
 #ifndef PALLAS_RUNTIME_LAUNCHERDETAIL_H
 #define PALLAS_RUNTIME_LAUNCHERDETAIL_H
 
-#include "Json.h"
 #include "Launcher.h"
 #include "Npy.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <string>
@@ -13,19 +14,23 @@
 namespace pallas_rt {
 namespace detail {
 
+/// A parsed manifest or a part of one; objects keep the order of their keys,
+/// so that messages list them as the manifest does.
+using Json = nlohmann::ordered_json;
+
 /// Thrown by the manifest accessors below; launch() turns it into its error.
 struct ManifestError {
   std::string message;
 };
 
 /// The member `key` of `object` (`where` names the object in messages).
-const json::Value &member(const json::Value &object, const std::string &key,
-                          const std::string &where);
-std::string getString(const json::Value &object, const std::string &key,
+const Json &member(const Json &object, const std::string &key,
+                   const std::string &where);
+std::string getString(const Json &object, const std::string &key,
                       const std::string &where);
-int64_t getInt(const json::Value &object, const std::string &key,
+int64_t getInt(const Json &object, const std::string &key,
                const std::string &where);
-std::vector<int64_t> getInts(const json::Value &object, const std::string &key,
+std::vector<int64_t> getInts(const Json &object, const std::string &key,
                              const std::string &where);
 
 /// The kernel's arrays, one per manifest parameter in manifest order: inputs
@@ -41,7 +46,7 @@ struct KernelBuffers {
 
 /// Runs a CUDA artifact (`manifest.target_kind` == "cuda"); on return the
 /// output arrays in `buffers` hold the results.
-bool launchCuda(const json::Value &manifest, const std::string &manifestPath,
+bool launchCuda(const Json &manifest, const std::string &manifestPath,
                 const LaunchRequest &request, KernelBuffers &buffers,
                 LaunchTiming *timing, std::string &error);
 

@@ -2,7 +2,9 @@
 # Step 1 of the GPU check, where pallasc is built: compiles every conformance
 # kernel, every example and every benchmark kernel (bench/kernels/) for host,
 # sm_90a and sm_80 into .device/gpu/<case>/<target>/, and the hand-written
-# CUDA self-test into .device/gpu/selftest/. A TARGETS file beside a kernel
+# CUDA self-test into .device/gpu/selftest/, and copies the launcher's
+# header-only libraries (nlohmann/, CLI/) into .device/gpu/third_party/ for
+# the GPU machine, which has neither. A TARGETS file beside a kernel
 # replaces that list (the attention benchmarks: sm_90a and triton, whose .ttir
 # bench.py compiles with Triton on the GPU machine). A compile that fails is
 # recorded in .device/gpu/<case>/<target>.error (pallasc's message), not fatal.
@@ -25,6 +27,8 @@ if [ ! -d "$conf" ]; then
   exit 1
 fi
 rm -rf "$out" && mkdir -p "$out"
+mkdir -p "$out/third_party" && cp -r /usr/include/nlohmann /usr/include/CLI "$out/third_party/" ||
+  { echo "prepare.sh: error: the launcher needs nlohmann-json3-dev and libcli11-dev" >&2; exit 1; }
 "$bin/pallasc" --version >"$out/COMPILER" 2>&1
 git -C "$root" rev-parse HEAD >>"$out/COMPILER" 2>/dev/null
 

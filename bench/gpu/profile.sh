@@ -11,7 +11,8 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 build="${PALLAS_LAUNCH_BUILD:-/tmp/pallas-launch-build}"
 gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
-cmake -S runtime -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release >"$build.log" 2>&1
+cmake -S runtime -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
+     -DPALLAS_LAUNCH_THIRD_PARTY="$root/.device/gpu/third_party" >"$build.log" 2>&1
 cmake --build "$build" -j >>"$build.log" 2>&1
 dir=.device/gpu/$case
 work=$(mktemp -d)

@@ -22,7 +22,8 @@ cat .device/gpu/COMPILER 2>/dev/null
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null
 
 gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
-if ! cmake -S runtime -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release >"$build.log" 2>&1 ||
+if ! cmake -S runtime -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
+     -DPALLAS_LAUNCH_THIRD_PARTY="$root/.device/gpu/third_party" >"$build.log" 2>&1 ||
    ! cmake --build "$build" -j >>"$build.log" 2>&1; then
   cat "$build.log"; echo "run.sh: error: building runtime/ failed" >&2; exit 1
 fi

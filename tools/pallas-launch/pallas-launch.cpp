@@ -8,33 +8,32 @@
 // launches follow the checked one: `time_us median=... min=...` on stdout.
 //
 //===----------------------------------------------------------------------===//
-#include "ArgParser.h"
+#include "CommandLine.h"
 #include "Launcher.h"
 
 #include <cstdio>
 #include <iostream>
 
 int main(int argc, char **argv) {
-  pallas_rt::ArgParser args(
-      "pallas-launch",
-      "pallas-launch: run a kernel compiled by pallasc on .npy arrays",
-      std::string("pallas-launch ") + PALLAS_VERSION);
+  CLI::App app{"pallas-launch: run a kernel compiled by pallasc on .npy arrays"};
+  app.set_version_flag("--version", std::string("pallas-launch ") + PALLAS_VERSION);
   pallas_rt::LaunchRequest request;
-  args.positional("artifacts", "pallasc output directory",
-                  &request.artifactDir, /*required=*/true);
-  args.option("--name", "artifact name (when the directory holds several)",
-              &request.name);
-  args.list("--inputs", "input arrays in spec order", &request.inputs);
-  args.list("--outputs", "output files in spec order", &request.outputs);
-  args.option("--threads", "host threads (default: all CPUs)",
-              &request.threads, 0);
-  args.option("--device", "CUDA device ordinal (default 0)", &request.device,
-              0);
-  args.option("--time",
-              "after the checked launch, time N more (after 3 warm-ups) and "
-              "print `time_us median=... min=...`",
-              &request.timeRuns, 0);
-  if (std::optional<int> code = args.parse(argc, argv))
+  app.add_option("artifacts", request.artifactDir, "pallasc output directory")
+      ->required();
+  app.add_option("--name", request.name,
+                 "artifact name (when the directory holds several)");
+  app.add_option("--inputs", request.inputs, "input arrays in spec order");
+  app.add_option("--outputs", request.outputs, "output files in spec order");
+  app.add_option("--threads", request.threads, "host threads (default: all CPUs)")
+      ->check(pallas_rt::integerAtLeast(0));
+  app.add_option("--device", request.device, "CUDA device ordinal (default 0)")
+      ->check(pallas_rt::integerAtLeast(0));
+  app.add_option("--time", request.timeRuns,
+                 "after the checked launch, time N more (after 3 warm-ups) and "
+                 "print `time_us median=... min=...`")
+      ->check(pallas_rt::integerAtLeast(0));
+  if (std::optional<int> code =
+          pallas_rt::parseCommandLine(app, argc, argv, "pallas-launch"))
     return *code;
   std::string error;
   pallas_rt::LaunchTiming timing;
