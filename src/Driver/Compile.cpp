@@ -124,6 +124,9 @@ LogicalResult mlir::pallas::compileWithDiagnostics(const CompileOptions &options
   registerPallasDialects(registry);
   registerAllPallasPasses();
   MLIRContext ctx(registry);
+  // Errors point at the user's kernel; the lowered op they were found on
+  // (in generic form) means nothing to its author.
+  ctx.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
   return compile(ctx, sourceMgr, options, artifacts, inputs);

@@ -18,6 +18,7 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
                                           /*logicalProgramIds=*/true}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createPallasProgramLimits());
   pm.addPass(createPallasFoldExpScale());
   pm.addPass(createPallasFoldDotAdd());
   pm.addPass(createPallasHeavyProgramsFirst());

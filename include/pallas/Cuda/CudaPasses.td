@@ -4,6 +4,27 @@
 
 include "mlir/Pass/PassBase.td"
 
+def PallasProgramLimits : Pass<"pallas-program-limits", "::mlir::ModuleOp"> {
+  let summary = "refuse blocks too large for one CUDA program's registers";
+  let description = [{
+    Runs on tile IR for CUDA targets, right after convert-pallas-to-triton
+    (and pallas-split-programs, which splits what it can). A tensor whose
+    share per thread (elements / (32 * num_warps) of the function's
+    `#pallas.launch`) exceeds `max-elements-per-thread` is an error at the
+    op that makes it, and a function whose tensors' shares add up to more
+    than `max-kernel-elements-per-thread` an error at the kernel: the
+    lowering unrolls each thread's share, so such programs would take
+    minutes to compile and spill nearly all of it. The largest kernels in
+    the repository hold 256 and about 6000.
+  }];
+  let options = [
+    Option<"maxElementsPerThread", "max-elements-per-thread", "int64_t", /*default=*/"512",
+           "the largest share of one tensor a thread may hold">,
+    Option<"maxKernelElementsPerThread", "max-kernel-elements-per-thread", "int64_t",
+           /*default=*/"16384", "the largest share of all a kernel's tensors a thread may hold">,
+  ];
+}
+
 def PallasStageLoads : Pass<"pallas-stage-loads", "::mlir::ModuleOp"> {
   let summary = "issue a loop's global loads ahead of their use (tile IR)";
   let description = [{
