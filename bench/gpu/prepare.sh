@@ -89,6 +89,15 @@ for spec in "$root/examples/cmake_consumer/spec.json" "$conf/matmul_relu/spec.js
   done
 done
 
+# examples/torch_op as its build.sh makes it (host and sm_90a); run.sh runs
+# its main.py on the GPU.
+if PALLASC="$bin/pallasc" "$root/examples/torch_op/build.sh" "$out/torch/example" sm_90a \
+     >/dev/null 2>"$out/torch_example.error"; then
+  rm -f "$out/torch_example.error"; echo "torch_example        sm_90a  ok"
+else
+  echo "torch_example        sm_90a  FAILED"
+fi
+
 if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
   "$root/bench/gpu/selftest/build.sh" "$out/selftest" >/dev/null && echo "selftest             cuda    ok"
 else

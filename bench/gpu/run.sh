@@ -40,6 +40,8 @@ echo; echo "== XLA FFI: the kernels' jax.ffi bindings under jax.jit"
 bash bench/gpu/xla_ffi.sh 2>&1 | tee "$out/xla_ffi.log"; xla=${PIPESTATUS[0]}
 echo; echo "== PyTorch: the kernels' custom ops"
 python3 bench/gpu/torch_op.py 2>&1 | tee "$out/torch_op.log"; torchop=${PIPESTATUS[0]}
+python3 examples/torch_op/main.py .device/gpu/torch/example 2>&1 | tee -a "$out/torch_op.log"
+[ "${PIPESTATUS[0]}" = 0 ] || torchop=1
 echo; echo "== bench"
 python3 bench/gpu/bench.py 2>&1 | tee "$out/bench.log"; bench=${PIPESTATUS[0]}
 echo; echo "check.py exit $check, xla_ffi.sh exit $xla, torch_op.py exit $torchop, bench.py exit $bench"
