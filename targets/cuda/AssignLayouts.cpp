@@ -250,15 +250,20 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
   /// that cast it to its own layout again see `v` itself.
   static tensor::CastOp castBack(OpBuilder &b, Value v, RankedTensorType plain) {
     tensor::CastOp back;
+    SmallVector<tensor::CastOp> again;
     for (OpOperand *use : llvm::to_vector(llvm::make_pointer_range(v.getUses()))) {
       if (auto c = dyn_cast<tensor::CastOp>(use->getOwner()); c && c.getType() == v.getType()) {
-        c.getResult().replaceAllUsesWith(v);
-        c.erase();
+        again.push_back(c);
         continue;
       }
       if (!back)
         back = tensor::CastOp::create(b, v.getLoc(), plain, v);
       use->set(back);
+    }
+    // Erased only now: `b` may insert right before one of them.
+    for (tensor::CastOp c : again) {
+      c.getResult().replaceAllUsesWith(v);
+      c.erase();
     }
     return back;
   }
