@@ -1,0 +1,236 @@
+"""Kernels the front-end tests export: each case is the function as its
+users call it, example arguments, the same function in interpret mode, and
+a tolerance for comparing the host build with it."""
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+from jax.experimental.pallas.ops.gpu import (attention, decode_attention,
+                                             layer_norm, paged_attention,
+                                             rms_norm, softmax)
+
+S = jax.ShapeDtypeStruct
+
+
+def softmax_f32(x, interpret=False):
+  return softmax.softmax(x, interpret=interpret)
+
+
+def softmax_bf16(x, interpret=False):
+  return softmax.softmax(x, num_warps=2, interpret=interpret)
+
+
+def layer_norm_f32(x, w, b, interpret=False):
+  return layer_norm.layer_norm(x, w, b, interpret=interpret)
+
+
+def rms_norm_f32(x, w, b, interpret=False):
+  return rms_norm.rms_norm(x, w, b, interpret=interpret)
+
+
+def layer_norm_residuals_f32(x, w, b):
+  # The forward pass the VJP runs: mean and 1/std per row too (rank-0
+  # blocks); the function returns its inputs beside them.
+  return layer_norm.layer_norm_forward(x, w, b)
+
+
+def mha_f16(q, k, v, interpret=False):
+  return attention.mha(q, k, v, segment_ids=None, sm_scale=0.125,
+                       block_sizes=attention.BlockSizes(block_q=64, block_k=64),
+                       interpret=interpret)
+
+
+def mha_causal_f16(q, k, v, interpret=False):
+  return attention.mha(q, k, v, segment_ids=None, sm_scale=0.125, causal=True,
+                       block_sizes=attention.BlockSizes(block_q=64, block_k=64),
+                       interpret=interpret)
+
+
+def mha_segments_f16(q, k, v, segment_ids, interpret=False):
+  return attention.mha(q, k, v, segment_ids=segment_ids, sm_scale=0.125,
+                       block_sizes=attention.BlockSizes(block_q=64, block_k=64),
+                       interpret=interpret)
+
+
+def mha_causal_f16_w8(q, k, v, interpret=False):
+  return attention.mha(q, k, v, segment_ids=None, sm_scale=0.125, causal=True,
+                       block_sizes=attention.BlockSizes(block_q=64, block_k=64),
+                       num_warps=8, interpret=interpret)
+
+
+def mqa_f16(q, k, v):
+  # Decode attention: the pallas_call computes per-split partial results,
+  # which the function then combines outside the kernel.
+  return decode_attention.mqa(q, k, v, block_k=64)
+
+
+def paged_attention_f16(q, k_pages, v_pages, block_tables, lengths):
+  # Pages gathered through a block table loaded in the kernel; like mqa,
+  # the function combines the splits outside the pallas_call.
+  return paged_attention.paged_attention(
+      q, k_pages, v_pages, block_tables, lengths, pages_per_compute_block=4,
+      k_splits=2)
+
+
+def _when_fori_kernel(x_ref, y_ref, o_ref):
+  # pl.when, lax.fori_loop, jnp.dot into f32, program ids, an x.T dot.
+  i = pl.program_id(0)
+  acc = lax.fori_loop(0, 2, lambda k, acc: acc + jnp.dot(
+      x_ref[...], y_ref[pl.ds(k * 32, 32), :],
+      preferred_element_type=jnp.float32), jnp.zeros((16, 64), jnp.float32))
+  o_ref[...] = acc
+
+  @pl.when(i == 1)
+  def _():
+    o_ref[...] = jnp.tanh(o_ref[...]) + i.astype(jnp.float32)
+
+
+def when_fori_dot(x, y, interpret=False):
+  return pl.pallas_call(
+      _when_fori_kernel, grid=(2,),
+      in_specs=[pl.BlockSpec((16, 32), lambda i: (i, 0)),
+                pl.BlockSpec((64, 64), lambda i: (0, 0))],
+      out_specs=pl.BlockSpec((16, 64), lambda i: (i, 0)),
+      out_shape=S((32, 64), jnp.float32), interpret=interpret)(x, y)
+
+
+def _ops_kernel(x_ref, n_ref, o_ref, idx_ref, cs_ref):
+  # Elementwise, casts, reductions, argmax, cumsum, transpose, lax.cond and
+  # lax.switch with results, a while_loop that is no fori_loop.
+  x = x_ref[...]
+  y = jax.nn.sigmoid(x) * x ** 3 - jnp.where(x > 0.5, jnp.abs(x), -x)
+  y = y + jnp.max(x, axis=1, keepdims=True) - jnp.min(x.T, axis=0)[:, None]
+  bits = lax.bitcast_convert_type(x, jnp.int32) & 0x7FFFFFFF  # |x|
+  y = y + jnp.sign(x) * lax.bitcast_convert_type(bits, jnp.float32)
+  n = n_ref[0]
+  z = lax.cond(n > 2, lambda v: jnp.exp(v * 0.5), lambda v: jnp.tanh(v), y)
+  z = lax.switch(n, [lambda v: v, lambda v: -v, lambda v: v * v], z)
+  steps = lax.while_loop(lambda c: c[0] * c[0] < n, lambda c: (c[0] + 1, c[1] * 2),
+                         (jnp.int32(0), jnp.int32(1)))[1]
+  o_ref[...] = z + steps.astype(jnp.float32)
+  idx_ref[...] = jnp.argmax(x, axis=1).astype(jnp.int32) * 2 % 5
+  cs_ref[...] = jnp.cumsum(x, axis=1).astype(jnp.bfloat16)
+
+
+def ops_mix(x, n, interpret=False):
+  return pl.pallas_call(
+      _ops_kernel,
+      out_shape=(S((16, 32), jnp.float32), S((16,), jnp.int32),
+                 S((16, 32), jnp.bfloat16)),
+      interpret=interpret)(x, n)
+
+
+def _rows_kernel(rows_ref, x_ref, o_ref):
+  o_ref[...] = x_ref[...] * 2.0 + rows_ref[pl.program_id(0)].astype(jnp.float32)
+
+
+def prefetch_rows(rows, x, interpret=False):
+  # Scalar prefetch: the index map reads rows (an "@fn" index map).
+  return pl.pallas_call(
+      _rows_kernel,
+      grid_spec=pltpu.PrefetchScalarGridSpec(
+          num_scalar_prefetch=1, grid=(4,),
+          in_specs=[pl.BlockSpec((None, 128), lambda i, rows: (rows[i], 0))],
+          out_specs=pl.BlockSpec((None, 128), lambda i, rows: (i, 0))),
+      out_shape=S((4, 128), jnp.float32), interpret=interpret)(rows, x)
+
+
+def _row_sum_kernel(x_ref, y_ref, o_ref, acc_ref):
+  # Sums row blocks over the sequential (arbitrary) second grid axis in a
+  # scratch accumulator; the output aliases the input y.
+  @pl.when(pl.program_id(1) == 0)
+  def _():
+    acc_ref[...] = jnp.zeros_like(acc_ref)
+
+  acc_ref[...] += jnp.sum(x_ref[...], axis=1)
+
+  @pl.when(pl.program_id(1) == pl.num_programs(1) - 1)
+  def _():
+    o_ref[...] = y_ref[...] + acc_ref[...]
+
+
+def row_sum_scratch(x, y, interpret=False):
+  return pl.pallas_call(
+      _row_sum_kernel, grid=(2, 4),
+      in_specs=[pl.BlockSpec((8, 32), lambda i, j: (i, j)),
+                pl.BlockSpec((8,), lambda i, j: (i,))],
+      out_specs=pl.BlockSpec((8,), lambda i, j: (i,)),
+      out_shape=S((16,), jnp.float32),
+      scratch_shapes=[pltpu.VMEM((8,), jnp.float32)],
+      input_output_aliases={1: 0},
+      compiler_params=pltpu.CompilerParams(
+          dimension_semantics=("parallel", "arbitrary")),
+      interpret=interpret)(x, y)
+
+
+def _scoped_kernel(x_ref, o_ref):
+  # pl.run_scoped: a scratch ref that lives for one region, and a result.
+  def body(tmp_ref):
+    tmp_ref[...] = x_ref[...] * 3.0
+    tmp_ref[2:6] = -tmp_ref[2:6]
+    return jnp.sum(tmp_ref[...])
+  total = pl.run_scoped(body, pltpu.VMEM((64,), jnp.float32))
+  o_ref[...] = x_ref[...] + total
+
+
+def run_scoped_sum(x, interpret=False):
+  return pl.pallas_call(_scoped_kernel, out_shape=S((64,), jnp.float32),
+                        interpret=interpret)(x)
+
+
+def _print_kernel(x_ref, o_ref):
+  pl.debug_print("program {}: x[0] = {}", pl.program_id(0), x_ref[0])
+  o_ref[...] = x_ref[...]
+
+
+def debug_print_rows(x):
+  return pl.pallas_call(
+      _print_kernel, grid=(2,),
+      in_specs=[pl.BlockSpec((None, 8), lambda i: (i, 0))],
+      out_specs=pl.BlockSpec((None, 8), lambda i: (i, 0)),
+      out_shape=S(x.shape, x.dtype))(x)
+
+
+CASES = {
+    # name: (function, example args, tolerance[, "pallas_call": compare
+    # with the pallas_call alone in interpret mode])
+    "softmax_f32": (softmax_f32, [S((4, 200), jnp.float32)], 1e-6),
+    "softmax_bf16": (softmax_bf16, [S((3, 5, 64), jnp.bfloat16)], 1e-2),
+    "layer_norm_f32": (layer_norm_f32, [S((2, 4, 200), jnp.float32),
+                                        S((200,), jnp.float32),
+                                        S((200,), jnp.float32)], 1e-5),
+    "layer_norm_residuals_f32": (layer_norm_residuals_f32,
+                                 [S((2, 4, 200), jnp.float32),
+                                  S((200,), jnp.float32),
+                                  S((200,), jnp.float32)], 1e-5, "pallas_call"),
+    "rms_norm_f32": (rms_norm_f32, [S((2, 4, 200), jnp.float32),
+                                    S((200,), jnp.float32),
+                                    S((200,), jnp.float32)], 1e-5),
+    "mha_f16": (mha_f16, [S((1, 128, 2, 64), jnp.float16)] * 3, 2e-3),
+    "mha_causal_f16": (mha_causal_f16, [S((1, 128, 2, 64), jnp.float16)] * 3,
+                       2e-3),
+    "mha_segments_f16": (mha_segments_f16,
+                         [S((1, 128, 2, 64), jnp.float16)] * 3 +
+                         [S((1, 128), jnp.int32)], 2e-3),
+    "mha_causal_f16_w8": (mha_causal_f16_w8,
+                          [S((1, 128, 2, 64), jnp.float16)] * 3, 2e-3),
+    "ops_mix": (ops_mix, [S((16, 32), jnp.float32), S((1,), jnp.int32)], 1e-5),
+    "prefetch_rows": (prefetch_rows, [S((4,), jnp.int32),
+                                      S((16, 128), jnp.float32)], 0),
+    "row_sum_scratch": (row_sum_scratch, [S((16, 128), jnp.float32),
+                                          S((16,), jnp.float32)], 1e-5),
+    "run_scoped_sum": (run_scoped_sum, [S((64,), jnp.float32)], 1e-5),
+    "mqa_f16": (mqa_f16, [S((2, 4, 64), jnp.float16),
+                          S((2, 256, 64), jnp.float16),
+                          S((2, 256, 64), jnp.float16)], 2e-3, "pallas_call"),
+    "paged_attention_f16": (paged_attention_f16,
+                            [S((2, 16, 64), jnp.float16),
+                             S((1, 16, 16, 64), jnp.float16),
+                             S((1, 16, 16, 64), jnp.float16),
+                             S((2, 8), jnp.int32), S((2,), jnp.int32)], 2e-3,
+                            "pallas_call"),
+    "when_fori_dot": (when_fori_dot, [S((32, 32), jnp.float32),
+                                      S((64, 64), jnp.float32)], 1e-4),
+}
