@@ -15,6 +15,7 @@
 #include "pallas/Spec/LaunchAttributes.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/Builders.h"
@@ -83,6 +84,7 @@ private:
   LogicalResult lowerBroadcast(BroadcastOp op);
   LogicalResult lowerReshape(ReshapeOp op);
   LogicalResult lowerRunScoped(RunScopedOp op);
+  LogicalResult lowerDebugPrint(DebugPrintOp op);
 
   KernelOp kernel;
   OpBuilder &b;
@@ -782,9 +784,77 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
     return success(); // one thread runs a whole program on the host
   if (auto r = dyn_cast<RunScopedOp>(op))
     return lowerRunScoped(r);
+  if (auto d = dyn_cast<DebugPrintOp>(op))
+    return lowerDebugPrint(d);
   if (op->getDialect() && isa<PallasDialect>(op->getDialect()))
     return op->emitOpError("is not supported on the host target yet");
   return lowerGeneric(op);
+}
+
+/// printf with the format's `{}` placeholders (or, without any, the
+/// values after it) as conversions: floats as %g of a double, integers as
+/// %lld of an int64 (i1 as 0 or 1). Programs run on several threads, so
+/// lines from different programs may interleave, as on a GPU.
+LogicalResult KernelLowering::lowerDebugPrint(DebugPrintOp op) {
+  SmallVector<Value> args;
+  SmallVector<std::string> conversions;
+  for (Value arg : op.getArgs()) {
+    Type t = arg.getType();
+    Value v = values.lookupOrDefault(arg);
+    if (isa<FloatType>(t) && t.getIntOrFloatBitWidth() <= 64 && t.getIntOrFloatBitWidth() >= 16) {
+      if (!t.isF64())
+        v = arith::ExtFOp::create(b, loc, b.getF64Type(), v);
+      conversions.push_back("%g");
+    } else if (t.isIndex() || (isa<IntegerType>(t) && t.getIntOrFloatBitWidth() <= 64)) {
+      if (t.isIndex())
+        v = arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
+      else if (t.isInteger(1))
+        v = arith::ExtUIOp::create(b, loc, b.getI64Type(), v);
+      else if (!t.isInteger(64))
+        v = arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
+      conversions.push_back("%lld");
+    } else {
+      return op.emitOpError("prints scalars of integer and float types on the host target; "
+                            "got ")
+             << t;
+    }
+    args.push_back(v);
+  }
+  // The format, '%' escaped, placeholders replaced.
+  StringRef format = op.getFormat();
+  std::string text;
+  size_t next = 0;
+  for (size_t i = 0; i < format.size(); ++i) {
+    if (format.substr(i).starts_with("{}") && next < conversions.size()) {
+      text += conversions[next++];
+      ++i;
+    } else {
+      text += format[i] == '%' ? "%%" : std::string(1, format[i]);
+    }
+  }
+  for (; next < conversions.size(); ++next)
+    text += " " + conversions[next];
+  text += '\n';
+  text.push_back('\0');
+
+  auto module = op->getParentOfType<ModuleOp>();
+  OpBuilder top(module.getBodyRegion());
+  auto i8 = b.getI8Type();
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  auto printf = module.lookupSymbol<LLVM::LLVMFuncOp>("printf");
+  if (!printf)
+    printf = LLVM::LLVMFuncOp::create(
+        top, loc, "printf", LLVM::LLVMFunctionType::get(b.getI32Type(), {ptr}, /*isVarArg=*/true));
+  std::string name;
+  for (int n = 0; name.empty() || module.lookupSymbol(name); ++n)
+    name = "__pallas_debug_print_" + std::to_string(n);
+  auto global = LLVM::GlobalOp::create(top, loc, LLVM::LLVMArrayType::get(i8, text.size()),
+                                       /*isConstant=*/true, LLVM::Linkage::Internal, name,
+                                       b.getStringAttr(text));
+  Value address = LLVM::AddressOfOp::create(b, loc, global);
+  args.insert(args.begin(), address);
+  LLVM::CallOp::create(b, loc, printf, args);
+  return success();
 }
 
 struct ConvertPallasToHostPass
