@@ -23,7 +23,8 @@ pallas.kernel @f8_math(%x: !pallas.ref<64xf8E4M3FN> {pallas.block_spec = #pallas
 
 pallas.kernel @print(%x: !pallas.ref<8xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8], block = [8], index_map = affine_map<(i) -> (i)>>})
     attributes {pallas.launch = #pallas.launch<symbol = "p", grid = [1]>} {
-  // expected-error @+1 {{'pallas.debug_print' op is not supported on the host target yet}}
-  pallas.debug_print "hello"
+  %v = pallas.load %x[...] : !pallas.ref<8xf32> -> tensor<8xf32>
+  // expected-error @+1 {{'pallas.debug_print' op prints scalars of integer and float types on the host target; got 'tensor<8xf32>'}}
+  pallas.debug_print "x = {}", %v : tensor<8xf32>
   pallas.return
 }

@@ -56,9 +56,17 @@ pallas.kernel @not_annotated(%x: !pallas.ref<8xf32>) {
 
 // -----
 
-pallas.kernel @semaphores(%x: !pallas.ref<8xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8], block = [8], index_map = affine_map<() -> (0)>>})
-    attributes {pallas.launch = #pallas.launch<symbol = "semaphores", grid = []>} {
-  // expected-error @+1 {{'pallas.debug_print' op is not supported on the host target yet}}
-  pallas.debug_print "x"
+// debug_print: printf of a constant format, '%' escaped, the placeholder a
+// conversion of the value (floats as doubles).
+// CHECK: llvm.func @printf(!llvm.ptr, ...) -> i32
+// CHECK-NEXT: llvm.mlir.global internal constant @__pallas_debug_print_0("x = %g (100%%)\0A\00")
+// CHECK-LABEL: func.func @print_run_range
+// CHECK: %[[D:.*]] = arith.extf %{{.*}} : f32 to f64
+// CHECK-NEXT: %[[F:.*]] = llvm.mlir.addressof @__pallas_debug_print_0
+// CHECK-NEXT: llvm.call @printf(%[[F]], %[[D]])
+pallas.kernel @print(%x: !pallas.ref<8xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8], block = [8], index_map = affine_map<() -> (0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "print", grid = []>} {
+  %v = pallas.load %x[0] : !pallas.ref<8xf32> -> f32
+  pallas.debug_print "x = {} (100%)", %v : f32
   pallas.return
 }
