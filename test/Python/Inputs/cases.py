@@ -36,28 +36,27 @@ def layer_norm_residuals_f32(x, w, b):
   return layer_norm.layer_norm_forward(x, w, b)
 
 
-def mha_f16(q, k, v, interpret=False):
-  return attention.mha(q, k, v, segment_ids=None, sm_scale=0.125,
+def _mha(q, k, v, segment_ids=None, interpret=False, **options):
+  """JAX's mha with 64 x 64 blocks and scale 1/8; `options`: causal, num_warps."""
+  return attention.mha(q, k, v, segment_ids=segment_ids, sm_scale=0.125,
                        block_sizes=attention.BlockSizes(block_q=64, block_k=64),
-                       interpret=interpret)
+                       interpret=interpret, **options)
+
+
+def mha_f16(q, k, v, interpret=False):
+  return _mha(q, k, v, interpret=interpret)
 
 
 def mha_causal_f16(q, k, v, interpret=False):
-  return attention.mha(q, k, v, segment_ids=None, sm_scale=0.125, causal=True,
-                       block_sizes=attention.BlockSizes(block_q=64, block_k=64),
-                       interpret=interpret)
+  return _mha(q, k, v, causal=True, interpret=interpret)
 
 
 def mha_segments_f16(q, k, v, segment_ids, interpret=False):
-  return attention.mha(q, k, v, segment_ids=segment_ids, sm_scale=0.125,
-                       block_sizes=attention.BlockSizes(block_q=64, block_k=64),
-                       interpret=interpret)
+  return _mha(q, k, v, segment_ids, interpret=interpret)
 
 
 def mha_causal_f16_w8(q, k, v, interpret=False):
-  return attention.mha(q, k, v, segment_ids=None, sm_scale=0.125, causal=True,
-                       block_sizes=attention.BlockSizes(block_q=64, block_k=64),
-                       num_warps=8, interpret=interpret)
+  return _mha(q, k, v, causal=True, num_warps=8, interpret=interpret)
 
 
 def mqa_f16(q, k, v):
