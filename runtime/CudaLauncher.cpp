@@ -70,6 +70,11 @@ struct Driver {
   CUresult (*eventRecord)(CUevent, CUstream);
   CUresult (*eventSynchronize)(CUevent);
   CUresult (*eventElapsedTime)(float *, CUevent, CUevent);
+  /// Only kernels that take tensor maps need it (null when the driver lacks it).
+  CUresult (*tensorMapEncodeTiled)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *,
+                                   const cuuint64_t *, const cuuint64_t *, const cuuint32_t *,
+                                   const cuuint32_t *, CUtensorMapInterleave, CUtensorMapSwizzle,
+                                   CUtensorMapL2promotion, CUtensorMapFloatOOBfill) = nullptr;
 
   bool load(std::string &error) {
     const char *names[] = {"libcuda.so.1", "libcuda.so"};
@@ -97,6 +102,8 @@ struct Driver {
         error = std::string("the CUDA driver lacks ") + *candidates.begin();
       ok = false;
     };
+    tensorMapEncodeTiled = reinterpret_cast<decltype(tensorMapEncodeTiled)>(
+        dlsym(handle, "cuTensorMapEncodeTiled"));
     sym(init, {"cuInit"});
     sym(getErrorName, {"cuGetErrorName"});
     sym(getErrorString, {"cuGetErrorString"});
@@ -357,6 +364,53 @@ bool launchCuda(const Json &m, const std::string &manifestPath,
   for (size_t i = 0; i < b.arrays.size(); ++i) {
     args[i] = pointer[b.backing[i]];
     argPointers[i] = &args[i];
+  }
+  // The chosen code's CUtensorMap parameters, after the arrays.
+  std::vector<CUtensorMap> maps;
+  if (launchInfo.contains("tensor_maps") && launchInfo["tensor_maps"].contains(chosen)) {
+    const Json &list = launchInfo["tensor_maps"][chosen];
+    std::string at = where + ".tensor_maps." + chosen;
+    if (!list.is_array())
+      throw ManifestError{at + " is not a list"};
+    maps.resize(list.size());
+    for (size_t k = 0; k < list.size(); ++k) {
+      std::string here = at + "[" + std::to_string(k) + "]";
+      int64_t param = getInt(list[k], "param", here);
+      int64_t bytes = getInt(list[k], "element_bytes", here);
+      std::vector<int64_t> dims = getInts(list[k], "dims", here);
+      std::vector<int64_t> box = getInts(list[k], "box", here);
+      if (param < 0 || size_t(param) >= args.size())
+        throw ManifestError{here + ".param " + std::to_string(param) + " is not an array's"};
+      if ((bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8) || dims.size() != 2 ||
+          box.size() != 2 || dims[0] < 1 || dims[1] < 1 || box[0] < 1 || box[0] > 256 ||
+          box[1] < 1 || box[1] > 256 ||
+          uint64_t(dims[0]) * uint64_t(dims[1]) * uint64_t(bytes) >
+              b.arrays[size_t(param)].data.size())
+        throw ManifestError{here + " does not describe a view of array " +
+                            std::to_string(param)};
+      if (!d.tensorMapEncodeTiled) {
+        error = "the CUDA driver lacks cuTensorMapEncodeTiled, which '" + function +
+                "' needs (its code copies with the TMA)";
+        return false;
+      }
+      cuuint64_t globalDims[2] = {cuuint64_t(dims[0]), cuuint64_t(dims[1])};
+      cuuint64_t strides[1] = {cuuint64_t(dims[0] * bytes)};
+      cuuint32_t boxDims[2] = {cuuint32_t(box[0]), cuuint32_t(box[1])};
+      cuuint32_t unit[2] = {1, 1};
+      CUtensorMapDataType type = bytes == 1   ? CU_TENSOR_MAP_DATA_TYPE_UINT8
+                                 : bytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
+                                 : bytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32
+                                              : CU_TENSOR_MAP_DATA_TYPE_UINT64;
+      if (!check(d.tensorMapEncodeTiled(
+                     &maps[k], type, 2, reinterpret_cast<void *>(args[size_t(param)]),
+                     globalDims, strides, boxDims, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                     CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                     CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+                 "building " + here + " (cuTensorMapEncodeTiled)"))
+        return false;
+    }
+    for (CUtensorMap &map : maps)
+      argPointers.push_back(&map);
   }
   auto launchOnce = [&] {
     return check(d.launchKernel(fn, unsigned(grid[0]), unsigned(grid[1]),

@@ -103,6 +103,26 @@ def pick_cubin(cubins, cap):
     return best[1], best[2]
 
 
+def tensor_map(lib, base, m):
+    """A CUtensorMap (128 bytes on 64) for a manifest's launch.tensor_maps
+    entry over the array at `base`: (its buffer, its address)."""
+    buf = ctypes.create_string_buffer(128 + 64)
+    addr = (ctypes.addressof(buf) + 63) // 64 * 64
+    b = m["element_bytes"]
+    dims = (ctypes.c_uint64 * 2)(*m["dims"])
+    strides = (ctypes.c_uint64 * 1)(m["dims"][0] * b)
+    box = (ctypes.c_uint32 * 2)(*m["box"])
+    unit = (ctypes.c_uint32 * 2)(1, 1)
+    dtype = {1: 0, 2: 1, 4: 2, 8: 4}[b]  # CU_TENSOR_MAP_DATA_TYPE_UINT8/16/32/64
+    r = lib.cuTensorMapEncodeTiled(
+        ctypes.c_void_p(addr), ctypes.c_int(dtype), ctypes.c_uint32(2), ctypes.c_void_p(base),
+        dims, strides, box, unit, ctypes.c_int(0),  # no interleave
+        ctypes.c_int(3), ctypes.c_int(3), ctypes.c_int(0))  # 128B swizzle, L2 256B, no OOB NaN
+    if r:
+        raise CudaError(f"cuTensorMapEncodeTiled failed: {r}")
+    return buf, addr
+
+
 class OurKernel:
     """A CUDA artifact of ours: manifest + the cubin for this device."""
 
@@ -135,7 +155,10 @@ class OurKernel:
             if list(t.shape) != p["shape"]:
                 raise CudaError(f"{p['name']}: shape {list(t.shape)} vs manifest {p['shape']}")
         ptrs = [ctypes.c_uint64(t.data_ptr()) for t in tensors]
-        args = (ctypes.c_void_p * len(ptrs))(*[ctypes.addressof(p) for p in ptrs])
+        maps = [tensor_map(self.drv.lib, tensors[m["param"]].data_ptr(), m)
+                for m in self.m["launch"].get("tensor_maps", {}).get(self.arch, [])]
+        args = (ctypes.c_void_p * (len(ptrs) + len(maps)))(
+            *[ctypes.addressof(p) for p in ptrs], *[addr for _, addr in maps])
         g, b, lib, fn, sh = self.grid, self.block, self.drv.lib, self.fn, self.shared
 
         def launch():
@@ -143,7 +166,7 @@ class OurKernel:
                                    torch.cuda.current_stream().cuda_stream, args, None)
             if r:
                 self.drv.check(r, "cuLaunchKernel")
-        launch.keep = (ptrs, args, tensors)
+        launch.keep = (ptrs, maps, args, tensors)
         return launch
 
 

@@ -64,13 +64,27 @@ class _CudaBuild:
             a_major, a_minor = int(digits[:-1]), int(digits[-1])
             if arch.endswith("a"):
                 if (a_major, a_minor) == (major, minor):
-                    return file
+                    return arch, file
             elif a_major == major and a_minor <= minor and (best is None or a_minor > best[0]):
-                best = (a_minor, file)
+                best = (a_minor, arch, file)
         if best is None:
             raise RuntimeError(f"{NAME}: no cubin for sm_{major}{minor} in {self.directory} "
                                f"(it has {', '.join(self.launch['cubins'])})")
-        return best[1]
+        return best[1], best[2]
+
+    def _tensor_map(self, base, m):
+        # A CUtensorMap (128 bytes, on 64) viewing the array at `base` as
+        # the kernel's TMA copies read it; kept alive by the caller.
+        buf = ctypes.create_string_buffer(128 + 64)
+        addr = (ctypes.addressof(buf) + 63) // 64 * 64
+        b = m["element_bytes"]
+        self._check(self.cuda.cuTensorMapEncodeTiled(
+            ctypes.c_void_p(addr), ctypes.c_int({1: 0, 2: 1, 4: 2, 8: 4}[b]), ctypes.c_uint32(2),
+            ctypes.c_void_p(base), (ctypes.c_uint64 * 2)(*m["dims"]),
+            (ctypes.c_uint64 * 1)(m["dims"][0] * b), (ctypes.c_uint32 * 2)(*m["box"]),
+            (ctypes.c_uint32 * 2)(1, 1), ctypes.c_int(0), ctypes.c_int(3), ctypes.c_int(3),
+            ctypes.c_int(0)), "cuTensorMapEncodeTiled")
+        return buf, addr
 
     def _function(self, device):
         context = ctypes.c_void_p()
@@ -79,7 +93,8 @@ class _CudaBuild:
             if context.value in self.functions:
                 return self.functions[context.value]
             major, minor = torch.cuda.get_device_capability(device)
-            image = open(os.path.join(self.directory, self._cubin(major, minor)), "rb").read()
+            arch, cubin = self._cubin(major, minor)
+            image = open(os.path.join(self.directory, cubin), "rb").read()
             module, function = ctypes.c_void_p(), ctypes.c_void_p()
             self._check(self.cuda.cuModuleLoadData(ctypes.byref(module), image), "cuModuleLoadData")
             self._check(self.cuda.cuModuleGetFunction(ctypes.byref(function), module,
@@ -89,16 +104,21 @@ class _CudaBuild:
             if shared > 48 * 1024:
                 # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
                 self._check(self.cuda.cuFuncSetAttribute(function, 8, shared), "cuFuncSetAttribute")
-            self.functions[context.value] = function
-            return function
+            # The code's CUtensorMap parameters, after the arrays.
+            maps = self.launch.get("tensor_maps", {}).get(arch, [])
+            self.functions[context.value] = (function, maps)
+            return self.functions[context.value]
 
     def __call__(self, args, outs):
         device = args[0].device
         with torch.cuda.device(device):
-            function = self._function(device)
-            pointers = [ctypes.c_uint64(t.data_ptr()) for t in list(args) + outs]
-            params = (ctypes.c_void_p * len(pointers))(
-                *[ctypes.cast(ctypes.byref(p), ctypes.c_void_p) for p in pointers])
+            function, maps = self._function(device)
+            arrays = list(args) + outs
+            pointers = [ctypes.c_uint64(t.data_ptr()) for t in arrays]
+            built = [self._tensor_map(arrays[m["param"]].data_ptr(), m) for m in maps]
+            params = (ctypes.c_void_p * (len(pointers) + len(built)))(
+                *[ctypes.cast(ctypes.byref(p), ctypes.c_void_p) for p in pointers],
+                *[addr for _, addr in built])
             grid, block = self.launch["grid"], self.launch["block"]
             stream = ctypes.c_void_p(torch.cuda.current_stream(device).cuda_stream)
             self._check(self.cuda.cuLaunchKernel(

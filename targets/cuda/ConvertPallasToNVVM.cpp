@@ -640,10 +640,23 @@ FailureOr<gpu::GPUFuncOp> makeKernel(tt::FuncOp func, gpu::GPUModuleOp gpuModule
       return func.emitError("kernel argument of type ") << t
              << " is not supported on CUDA targets", failure();
   }
+  // After the arrays, one CUtensorMap per tensor map, passed by value
+  // (the CUDA backend marks them __grid_constant__ once the kernel is an
+  // LLVM function: the TMA reads them where the launch put them).
+  size_t numArgs = argTypes.size();
+  auto maps = func->getAttrOfType<ArrayAttr>(pgpu::kTensorMapsAttrName);
+  auto genericPtr = LLVM::LLVMPointerType::get(ctx);
+  if (maps)
+    for (Attribute map : maps) {
+      state.tensorMaps.push_back(cast<pgpu::TensorMapAttr>(map));
+      argTypes.push_back(genericPtr);
+    }
   b.setInsertionPointToEnd(gpuModule.getBody());
   auto kernel = gpu::GPUFuncOp::create(b, func.getLoc(), func.getName(),
                                        b.getFunctionType(argTypes, {}));
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  if (maps)
+    kernel->setAttr(pgpu::kTensorMapsAttrName, maps);
   kernel.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({(int32_t)state.threads, 1, 1}));
   // The launch grid bounds the block ids, which lets range analysis drop
   // bounds checks that always hold.
@@ -657,6 +670,7 @@ FailureOr<gpu::GPUFuncOp> makeKernel(tt::FuncOp func, gpu::GPUModuleOp gpuModule
   kernel.getBody().takeBody(func.getBody());
   Block &entry = kernel.getBody().front();
   b.setInsertionPointToStart(&entry);
+  state.paramAddresses.assign(numArgs, Value());
   for (BlockArgument arg : entry.getArguments()) {
     Type old = arg.getType();
     if (!isa<tt::PointerType>(old))
@@ -665,7 +679,10 @@ FailureOr<gpu::GPUFuncOp> makeKernel(tt::FuncOp func, gpu::GPUModuleOp gpuModule
     Value addr = LLVM::PtrToIntOp::create(b, func.getLoc(), b.getI64Type(), arg);
     auto cast = UnrealizedConversionCastOp::create(b, func.getLoc(), old, addr);
     arg.replaceAllUsesExcept(cast.getResult(0), addr.getDefiningOp());
+    state.paramAddresses[arg.getArgNumber()] = addr;
   }
+  for (size_t i = numArgs; i < argTypes.size(); ++i)
+    state.tensorMapParams.push_back(entry.addArgument(genericPtr, func.getLoc()));
   Value tid = gpu::ThreadIdOp::create(b, func.getLoc(), gpu::Dimension::x);
   state.tid = arith::IndexCastUIOp::create(b, func.getLoc(), b.getI32Type(), tid);
   if (LaunchAttr launch = getLaunch(func); launch && programGridOf(launch).ordered) {

@@ -11,8 +11,10 @@
 
 #include "pallas/Driver/Backend.h"
 #include "pallas/Cuda/CudaPasses.h"
+#include "pallas/Gpu/Gpu.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
@@ -123,6 +125,7 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
       chipOptions.wgmma = wgmma;
       chipOptions.sharedBytes = ringBytes;
       chipOptions.warpgroupTurns = options.warpgroupTurns;
+      chipOptions.tma = options.tma;
       if (failed(runPasses(*copy, options, [&](OpPassManager &pm) {
             buildCudaPipeline(pm, chipOptions);
           })))
@@ -148,10 +151,20 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
     std::string chip = t.fields.count("ptx_target") ? t.fields.at("ptx_target") : t.name;
     // --emit mlir: the per-thread GPU code, before NVVM and PTX.
     addMlirArtifact(result, options, spec.name + "." + chip + ".gpu.mlir", *chipModule);
+    CudaImage img;
     chipModule->walk([&](gpu::GPUFuncOp fn) {
       if (auto g = fn.getKnownGridSizeAttr())
         for (int64_t i = 0; i < 3 && i < g.size(); ++i)
           launch.grid[i] = g[i];
+      // The tensor maps the launch builds for this chip's code.
+      if (auto maps = fn->getAttrOfType<ArrayAttr>(pgpu::kTensorMapsAttrName)) {
+        for (Attribute a : maps) {
+          auto map = cast<pgpu::TensorMapAttr>(a);
+          img.tensorMaps.push_back({map.getParam(), map.getRows(), map.getRowElements(),
+                                    map.getElemBytes(), map.getBoxRows(), map.getBoxCols()});
+        }
+        fn->removeAttr(pgpu::kTensorMapsAttrName);
+      }
     });
     int64_t shared = sharedBytesOf(*chipModule);
     (*chipModule)->removeAttr(kSharedBytesAttrName);
@@ -177,25 +190,43 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
                                         "+ptx80")}));
     // convert-gpu-to-nvvm takes the math ops libdevice implements;
     // convert-math-to-llvm the rest (trunc, absi, bit counts).
+    std::string toLlvmFunc =
+        "gpu.module(convert-nvvm-to-llvm, convert-scf-to-cf, convert-gpu-to-nvvm)";
     std::string toPtx =
-        "gpu.module(convert-nvvm-to-llvm, convert-scf-to-cf, convert-gpu-to-nvvm, "
-        "convert-math-to-llvm, convert-vector-to-llvm, canonicalize, cse, "
+        "gpu.module(convert-math-to-llvm, convert-vector-to-llvm, canonicalize, cse, "
         "reconcile-unrealized-casts), "
         "gpu-module-to-binary{format=isa toolkit=" + toolkit + "}";
-    LogicalResult parsed = success();
-    LogicalResult ran = runPasses(*chipModule, options, [&](OpPassManager &pm) {
-      parsed = parsePassPipeline(toPtx, pm, llvm::errs());
-    });
-    if (failed(parsed))
-      return emitError(loc) << "internal error: bad NVVM pipeline", failure();
-    if (failed(ran))
-      return failure();
+    for (const std::string &pipeline : {toLlvmFunc, toPtx}) {
+      LogicalResult parsed = success();
+      LogicalResult ran = runPasses(*chipModule, options, [&](OpPassManager &pm) {
+        parsed = parsePassPipeline(pipeline, pm, llvm::errs());
+      });
+      if (failed(parsed))
+        return emitError(loc) << "internal error: bad NVVM pipeline", failure();
+      if (failed(ran))
+        return failure();
+      if (pipeline != toLlvmFunc || img.tensorMaps.empty())
+        continue;
+      // The kernel's last parameters are its CUtensorMaps: 128 bytes by
+      // value on 64, __grid_constant__ (the TMA reads them in place).
+      chipModule->walk([&](LLVM::LLVMFuncOp fn) {
+        if (!fn->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))
+          return;
+        unsigned n = fn.getNumArguments();
+        for (unsigned i = n - img.tensorMaps.size(); i < n; ++i) {
+          fn.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
+                        TypeAttr::get(LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 128)));
+          fn.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                        IntegerAttr::get(IntegerType::get(ctx, 64), 64));
+          fn.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(), UnitAttr::get(ctx));
+        }
+      });
+    }
     gpu::BinaryOp binary;
     chipModule->walk([&](gpu::BinaryOp op) { binary = op; });
     if (!binary || binary.getObjects().size() != 1)
       return emitError(loc) << "internal error: no gpu.binary after serialisation", failure();
 
-    CudaImage img;
     img.chip = chip;
     img.computeCapability = t.getInt("compute_capability", 0);
     img.archSpecific = StringRef(chip).ends_with("a");
@@ -222,6 +253,24 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
                    {"block", {launch.threads, 1, 1}},
                    {"shared_bytes", launch.sharedBytes},
                    {"cubins", cubins}};
+  // Per chip whose code takes them: the CUtensorMap parameters after the
+  // arrays, in order (the TMA's views of arrays, as cuTensorMapEncodeTiled
+  // takes them: innermost dimension first).
+  nlohmann::json tensorMaps = nlohmann::json::object();
+  for (const CudaImage &img : launch.images) {
+    if (img.tensorMaps.empty())
+      continue;
+    nlohmann::json list = nlohmann::json::array();
+    for (const CudaTensorMap &m : img.tensorMaps)
+      list.push_back({{"param", m.param},
+                      {"element_bytes", m.elemBytes},
+                      {"dims", {m.rowElements, m.rows}},
+                      {"box", {m.boxCols, m.boxRows}},
+                      {"swizzle_bytes", 128}});
+    tensorMaps[img.chip] = list;
+  }
+  if (!tensorMaps.empty())
+    result.launch["tensor_maps"] = tensorMaps;
   return success();
 }
 

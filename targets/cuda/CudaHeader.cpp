@@ -25,6 +25,50 @@ static void bytesArray(llvm::raw_ostream &os, llvm::StringRef name,
   os << "\n};\n\n";
 }
 
+/// `NAME_current_image()` (the cubin the current context's device runs)
+/// and `NAME_tensor_map(...)`: a TMA view of an array as 2-D rows, read in
+/// 128-byte-swizzled boxes, built with cuTensorMapEncodeTiled as the
+/// driver's entry-point table gives it (so the header needs no newer
+/// driver library than the kernel's code does).
+static void tensorMapHelpers(llvm::raw_ostream &os, llvm::StringRef n) {
+  os << "/* The image this context's device runs (0 when none or on error). */\n"
+     << "static inline const void *" << n << "_current_image(void) {\n"
+     << "  CUdevice device;\n  int major = 0, minor = 0;\n"
+     << "  if (cuCtxGetDevice(&device) != CUDA_SUCCESS ||\n"
+     << "      cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device) "
+        "!= CUDA_SUCCESS ||\n"
+     << "      cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device) "
+        "!= CUDA_SUCCESS)\n"
+     << "    return 0;\n  return " << n << "_image(major, minor);\n}\n\n"
+     << "typedef CUresult (*" << n << "_encode_tiled_fn)(\n"
+     << "    CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,\n"
+     << "    const cuuint64_t *, const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,\n"
+     << "    CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);\n\n"
+     << "/* The TMA's view of the array at `base`: `rows` rows of `row_elements`\n"
+     << " * elements, boxes of box_rows x box_cols, 128-byte swizzle. */\n"
+     << "static inline CUresult " << n << "_tensor_map(CUtensorMap *map, CUdeviceptr base,\n"
+     << "    cuuint32_t element_bytes, cuuint64_t row_elements, cuuint64_t rows,\n"
+     << "    cuuint32_t box_cols, cuuint32_t box_rows) {\n"
+     << "  " << n << "_encode_tiled_fn fn = 0;\n"
+     << "  CUdriverProcAddressQueryResult found;\n"
+     << "  cuuint64_t dims[2], strides[1];\n"
+     << "  cuuint32_t box[2], unit[2] = {1, 1};\n"
+     << "  CUtensorMapDataType type = element_bytes == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8\n"
+     << "      : element_bytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16\n"
+     << "      : element_bytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32 : "
+        "CU_TENSOR_MAP_DATA_TYPE_UINT64;\n"
+     << "  CUresult r = cuGetProcAddress(\"cuTensorMapEncodeTiled\", (void **)&fn, 12000,\n"
+     << "                                CU_GET_PROC_ADDRESS_DEFAULT, &found);\n"
+     << "  if (r != CUDA_SUCCESS) return r;\n"
+     << "  if (!fn || found != CU_GET_PROC_ADDRESS_SUCCESS) return CUDA_ERROR_NOT_SUPPORTED;\n"
+     << "  dims[0] = row_elements;\n  dims[1] = rows;\n"
+     << "  strides[0] = row_elements * element_bytes;\n"
+     << "  box[0] = box_cols;\n  box[1] = box_rows;\n"
+     << "  return fn(map, type, 2, (void *)(size_t)base, dims,\n"
+     << "      strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,\n"
+     << "      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);\n}\n\n";
+}
+
 std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
                                          const CudaLaunch &launch) {
   const std::string &n = spec.name;
@@ -99,6 +143,10 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
   os << "    }\n  }\n"
      << "  pthread_mutex_unlock(&" << n << "_state.lock);\n  return r;\n}\n\n";
   cheader::cudaUnload(os, n, /*forgetImage=*/false);
+  bool anyMaps = llvm::any_of(launch.images,
+                              [](const CudaImage &img) { return !img.tensorMaps.empty(); });
+  if (anyMaps)
+    tensorMapHelpers(os, n);
   os << "/* Launches the whole grid on `stream` in the current context. */\n"
      << "static inline CUresult " << n << "(CUstream stream";
   for (const std::string &p : params)
@@ -109,8 +157,30 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
     os << (i ? ", " : "") << "&" << params[i];
   if (params.empty())
     os << "0";
-  os << "};\n  if (r != CUDA_SUCCESS) return r;\n"
-     << "  return cuLaunchKernel(function, " << n << "_GRID_X, " << n << "_GRID_Y, " << n
+  os << "};\n  if (r != CUDA_SUCCESS) return r;\n";
+  for (const CudaImage &img : launch.images) {
+    if (img.tensorMaps.empty())
+      continue;
+    // This chip's code also takes CUtensorMaps of the arrays, by value.
+    size_t count = img.tensorMaps.size();
+    os << "  if (" << n << "_current_image() == " << n << "_cubin_" << img.chip << ") {\n"
+       << "    CUtensorMap maps[" << count << "];\n"
+       << "    void *all[" << params.size() + count << "] = {";
+    for (size_t i = 0; i < params.size(); ++i)
+      os << "&" << params[i] << ", ";
+    for (size_t i = 0; i < count; ++i)
+      os << (i ? ", " : "") << "&maps[" << i << "]";
+    os << "};\n";
+    for (auto [i, m] : llvm::enumerate(img.tensorMaps))
+      os << "    if (r == CUDA_SUCCESS)\n      r = " << n << "_tensor_map(&maps[" << i << "], "
+         << params[m.param] << ", " << m.elemBytes << "u, " << m.rowElements << "u, " << m.rows
+         << "u, " << m.boxCols << "u, " << m.boxRows << "u);\n";
+    os << "    if (r != CUDA_SUCCESS) return r;\n"
+       << "    return cuLaunchKernel(function, " << n << "_GRID_X, " << n << "_GRID_Y, " << n
+       << "_GRID_Z,\n                          " << n << "_BLOCK_X, 1, 1, " << n
+       << "_SHARED_BYTES, stream, all, 0);\n  }\n";
+  }
+  os << "  return cuLaunchKernel(function, " << n << "_GRID_X, " << n << "_GRID_Y, " << n
      << "_GRID_Z,\n                        " << n << "_BLOCK_X, 1, 1, " << n
      << "_SHARED_BYTES, stream, args, 0);\n}\n\n";
   cheader::close(os, guard);

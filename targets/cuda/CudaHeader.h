@@ -10,12 +10,21 @@
 
 namespace mlir::pallas {
 
+/// A CUtensorMap parameter: array parameter `param` viewed as `rows` rows
+/// of `rowElements` elements of `elemBytes` bytes, read in boxes of
+/// boxRows x boxCols elements with the 128-byte swizzle.
+struct CudaTensorMap {
+  int64_t param = 0, rows = 0, rowElements = 0, elemBytes = 0, boxRows = 0, boxCols = 0;
+};
+
 /// One architecture's machine code.
 struct CudaImage {
   std::string chip; // e.g. "sm_90a"
   int computeCapability = 0; // e.g. 90
   bool archSpecific = false; // sm_XXa: runs on exactly that architecture
   std::string ptx, cubin;
+  /// Its kernel's CUtensorMap parameters, after the arrays.
+  std::vector<CudaTensorMap> tensorMaps;
 };
 
 /// What launching the compiled kernel takes.

@@ -21,6 +21,7 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createPallasProgramLimits());
   pm.addPass(createPallasFoldExpScale());
   pm.addPass(createPallasFoldDotAdd());
+  pm.addPass(createPallasFoldTrueMasks());
   pm.addPass(createPallasHeavyProgramsFirst());
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createPallasUniformMasks());
@@ -31,7 +32,7 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
     pm.addPass(createPallasWarpgroupTurns());
   if (options.wgmma)
     pm.addPass(createPallasAsyncDots());
-  pm.addPass(createPallasStageLoads({options.sharedBytes}));
+  pm.addPass(createPallasStageLoads({options.sharedBytes, options.wgmma && options.tma}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createConvertPallasToNVVM());

@@ -269,12 +269,29 @@ struct AllocSlotBarriersLowering : SimtPattern<pgpu::AllocSlotBarriersOp> {
     int64_t stages = op.getType().getStages();
     Value first = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, state.tid,
                                         constI32(rw, loc, 0));
-    // Filled: an arrival per thread (its copies); released: one per warp.
-    for (int64_t i = 0; i < 2 * stages; ++i)
-      NVVM::MBarrierInitOp::create(
-          rw, loc,
-          slotBarrierAddress(rw, loc, state, offset, constI32(rw, loc, i), stages, false),
-          constI32(rw, loc, i < stages ? state.threads : state.threads / 32), first);
+    // Filled: an arrival per thread (its copies), or the one of the thread
+    // issuing the TMA copies; released: one per warp.
+    int64_t fillers = op.getTma() ? 1 : state.threads;
+    for (int64_t i = 0; i < 2 * stages; ++i) {
+      Value at = slotBarrierAddress(rw, loc, state, offset, constI32(rw, loc, i), stages, false);
+      if (op.getTma() && i >= stages) {
+        // A counter of the warps done with the slot (TmaCopyLowering).
+        auto ifOp = scf::IfOp::create(rw, loc, first, /*withElse=*/false);
+        OpBuilder::InsertionGuard g(rw);
+        rw.setInsertionPointToStart(ifOp.thenBlock());
+        LLVM::StoreOp::create(rw, loc, constI32(rw, loc, 0), at, 8);
+        continue;
+      }
+      NVVM::MBarrierInitOp::create(rw, loc, at,
+                                   constI32(rw, loc, i < stages ? fillers : state.threads / 32),
+                                   first);
+    }
+    // The TMA completes the barriers through the async proxy, and writes
+    // memory that plain stores may have used before.
+    if (op.getTma())
+      NVVM::FenceProxyOp::create(rw, loc, NVVM::ProxyKind::async_shared,
+                                 NVVM::SharedSpaceAttr::get(rw.getContext(),
+                                                            NVVM::SharedSpace::shared_cta));
     // Initialized before anyone arrives or waits (and whoever used the
     // memory before is done with it).
     barrier(rw, loc);
@@ -306,6 +323,103 @@ struct ArriveFilledLowering : SimtPattern<pgpu::ArriveFilledOp> {
       emit(rw);
     } else {
       emit(rw);
+    }
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+/// Thread 0 (when `pred` holds) expects the tile's bytes on the slot's
+/// filled barrier and issues one 2-D bulk tensor copy per 128-byte atom
+/// column of the swizzled buffer. The tile's first element, and so the
+/// box coordinates, follow from the thread's first pointer: rows are
+/// contiguous and a constant step apart (pallas-stage-loads checked).
+struct TmaCopyLowering : SimtPattern<pgpu::TmaCopyOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::TmaCopyOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    int64_t index = op.getTensorMap();
+    if (index < 0 || index >= (int64_t)state.tensorMaps.size())
+      return op.emitError("internal error: tensor map ") << index << " is not the kernel's";
+    pgpu::TensorMapAttr map = state.tensorMaps[index];
+    Value param = state.tensorMapParams[index];
+    Value arrayBase = map.getParam() < (int64_t)state.paramAddresses.size()
+                          ? state.paramAddresses[map.getParam()]
+                          : Value();
+    if (!arrayBase)
+      return op.emitError("internal error: tensor map of a non-pointer parameter");
+    auto buffer = bufferOf(op, a, state, rw);
+    if (failed(buffer))
+      return failure();
+    auto [p, base] = *buffer;
+    RankedTensorType tile = op.getRing().getType().getTile();
+    int64_t cols = tile.getDimSize(1), eb = p->layout.elemBytes;
+    int64_t stages = op.getBarriers().getType().getStages();
+
+    // Straight-line code, the issuing thread chosen by predicates: a branch
+    // here, between a K loop's wgmma and the wait for it, makes ptxas
+    // serialize the wgmma (C7514, accumulators read in the pipeline stage).
+    auto andPred = [&](Value x) {
+      return a.getPred() ? (Value)arith::AndIOp::create(rw, loc, x, a.getPred()) : x;
+    };
+    auto isZero = [&](Value v) {
+      return arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, v, constI32(rw, loc, 0));
+    };
+    Value issue;
+    if (op.getLastReader()) {
+      // Lane 0 of each warp counts the warp done (its reads ordered before
+      // by the warp barrier, and before the copy by the fences around the
+      // atomic); the warp completing a multiple of the warp count issues it.
+      NVVM::SyncWarpOp::create(rw, loc, constI32(rw, loc, -1));
+      Value counts = andPred(isZero(arith::AndIOp::create(rw, loc, state.tid, constI32(rw, loc, 31))));
+      Value counter = slotBarrierAddress(rw, loc, state, a.getBarriers(), a.getSlot(), stages, true);
+      Value old = inlinePtx(
+          rw, loc, rw.getI32Type(),
+          ValueRange{arith::ExtUIOp::create(rw, loc, rw.getI32Type(), counts),
+                     LLVM::PtrToIntOp::create(rw, loc, rw.getI64Type(), counter)},
+          "{\n.reg .pred p;\nsetp.ne.b32 p, $1, 0;\nmov.b32 $0, 0;\n@p fence.acq_rel.cta;\n"
+          "@p atom.shared.add.u32 $0, [$2], 1;\n@p fence.acq_rel.cta;\n}",
+          "=r,r,l");
+      int64_t warps = state.threads / 32;
+      Value last = isZero(arith::AndIOp::create(
+          rw, loc, arith::AddIOp::create(rw, loc, old, constI32(rw, loc, 1)),
+          constI32(rw, loc, warps - 1)));
+      issue = arith::AndIOp::create(rw, loc, counts, last);
+    } else {
+      issue = andPred(isZero(state.tid));
+    }
+    Type i64 = rw.getI64Type();
+    auto c64 = [&](int64_t v) { return constI64(rw, loc, v); };
+    // Element (row, col) of the tile lies (row * step + col) elements past
+    // the first; the first lies `start` elements into the array.
+    Value index0 = slotElementIndices(rw, loc, state, tile.getNumElements())[0];
+    Value index64 = arith::ExtUIOp::create(rw, loc, i64, index0);
+    Value row = arith::DivUIOp::create(rw, loc, index64, c64(cols));
+    Value col = arith::RemUIOp::create(rw, loc, index64, c64(cols));
+    Value back = arith::AddIOp::create(
+        rw, loc, arith::MulIOp::create(rw, loc, row, c64(map.getRowElements())), col);
+    Value bytes = arith::SubIOp::create(rw, loc, extractSlot(rw, loc, a.getPtr(), 0), arrayBase);
+    Value start = arith::SubIOp::create(rw, loc, arith::DivUIOp::create(rw, loc, bytes, c64(eb)),
+                                        back);
+    auto i32 = [&](Value v) { return arith::TruncIOp::create(rw, loc, rw.getI32Type(), v); };
+    Value r0 = i32(arith::DivUIOp::create(rw, loc, start, c64(map.getRowElements())));
+    Value c0 = i32(arith::RemUIOp::create(rw, loc, start, c64(map.getRowElements())));
+
+    Value bar = slotBarrierAddress(rw, loc, state, a.getBarriers(), a.getSlot(), stages, false);
+    NVVM::MBarrierArriveExpectTxOp::create(rw, loc, Type(), bar,
+                                           constI32(rw, loc, tile.getNumElements() * eb),
+                                           NVVM::MemScopeKindAttr(), BoolAttr(), issue);
+    for (int64_t atom = 0; atom * map.getBoxCols() < cols; ++atom) {
+      // The CTA's own shared memory, addressed as the cluster's (the
+      // copy's destination state space).
+      Value dst = LLVM::AddrSpaceCastOp::create(
+          rw, loc, LLVM::LLVMPointerType::get(rw.getContext(), 7),
+          smemByteAddress(rw, loc, base, constI32(rw, loc, atom * p->layout.atomColumnBytes)));
+      Value x = arith::AddIOp::create(rw, loc, c0, constI32(rw, loc, atom * map.getBoxCols()));
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          rw, loc, dst, param, ValueRange{x, r0}, bar, ValueRange{}, Value(), Value(),
+          NVVM::TMALoadModeAttr(), BoolAttr(), NVVM::CTAGroupKindAttr(), issue);
     }
     rw.eraseOp(op);
     return success();
@@ -405,7 +519,7 @@ Value cuda::stagedOperandAddress(ConversionPatternRewriter &rw, Location loc, Va
 void cuda::populateRingPatterns(const TypeConverter &tc, RewritePatternSet &patterns,
                                 SimtState &state) {
   patterns.add<AllocRingLowering, AsyncCopyLowering, AsyncCommitLowering, AsyncWaitLowering,
-               RingReadLowering, AllocSlotBarriersLowering, ArriveFilledLowering,
+               RingReadLowering, AllocSlotBarriersLowering, ArriveFilledLowering, TmaCopyLowering,
                WaitSlotLowering<pgpu::WaitFilledOp, false>,
                WaitSlotLowering<pgpu::WaitReleasedOp, true>, ReleaseSlotLowering,
                TurnsBeginLowering, TurnsEndLowering>(

@@ -153,6 +153,12 @@ struct SimtState {
   llvm::DenseSet<Operation *> ringsCopiedByStores;
   int64_t ringBytes = 0;
   bool scratchAfterRings = false;
+  /// The kernel's tensor maps (pallas_gpu.tensor_maps) and, for each, its
+  /// parameter (a generic pointer to the __grid_constant__ CUtensorMap).
+  SmallVector<pgpu::TensorMapAttr> tensorMaps;
+  SmallVector<Value> tensorMapParams;
+  /// Each kernel parameter's address (i64), for the pointer parameters.
+  SmallVector<Value> paramAddresses;
   /// Where the scratch area starts when it follows the rings (on 1024
   /// bytes, where swizzled operands must start).
   int64_t scratchOffset() const { return (ringBytes + 1023) / 1024 * 1024; }

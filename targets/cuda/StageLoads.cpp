@@ -33,6 +33,7 @@
 // that always hold still fold away.
 //
 //===----------------------------------------------------------------------===//
+#include "AxisInfo.h"
 #include "LoopSlice.h"
 #include "SimtLowering.h"
 #include "pallas/Gpu/Gpu.h"
@@ -182,7 +183,8 @@ Operation *stagedReadDone(tt::DotOp reader) {
 /// after it: it writes no memory those copies read, and reads nothing they
 /// write (ops of other rings write only their own buffers).
 bool prologueMayPass(Operation *op) {
-  if (isa<tt::LoadOp, tt::DotOp, pgpu::AllocRingOp, pgpu::AsyncCopyOp, pgpu::AsyncCommitOp,
+  if (isa<tt::LoadOp, tt::DotOp, pgpu::AllocRingOp, pgpu::AsyncCopyOp, pgpu::TmaCopyOp,
+          pgpu::AsyncCommitOp,
           pgpu::AsyncWaitOp, pgpu::RingReadOp, pgpu::TurnsBeginOp, pgpu::DotWaitOp>(op))
     return true;
   if (isMemoryEffectFree(op))
@@ -259,13 +261,68 @@ void hoistPrologue(Operation *first, scf::ForOp loop) {
                   }));
 }
 
+/// The tensor map through which the TMA may copy `load`'s blocks into a
+/// ring of `tile`s: an unmasked tile of whole rows of an array parameter
+/// whose shape is known, each row contiguous and 16-byte aligned, rows a
+/// constant step apart that is the array's last dimension (so a view of
+/// the array as rows of that many elements holds the tile as a box), laid
+/// out with the 128-byte swizzle. None otherwise.
+std::optional<pgpu::TensorMapAttr> tmaView(tt::LoadOp load, RankedTensorType tile,
+                                           AxisInfoAnalysis &axis) {
+  auto shared = dyn_cast_or_null<pgpu::SharedEncodingAttr>(tile.getEncoding());
+  if (load.getMask() || !shared || shared.getKind() != pgpu::SharedLayoutKind::swizzle_128b)
+    return std::nullopt;
+  Value root = load.getPtr();
+  while (Operation *def = root.getDefiningOp()) {
+    if (auto add = dyn_cast<tt::AddPtrOp>(def))
+      root = add.getPtr();
+    else if (isa<tt::SplatOp, tt::BroadcastOp, tt::ExpandDimsOp>(def))
+      root = def->getOperand(0);
+    else
+      return std::nullopt;
+  }
+  auto arg = dyn_cast<BlockArgument>(root);
+  auto func = arg ? dyn_cast<tt::FuncOp>(arg.getOwner()->getParentOp()) : tt::FuncOp();
+  if (!func || arg.getOwner() != &func.getBody().front())
+    return std::nullopt;
+  auto shape = func.getArgAttrOfType<DenseI64ArrayAttr>(arg.getArgNumber(), tt::kShapeAttrName);
+  std::optional<int64_t> step = rowStep(load.getPtr());
+  if (!shape || shape.empty() || !step)
+    return std::nullopt;
+  int64_t eb = std::max<int64_t>(1, tile.getElementTypeBitWidth() / 8);
+  int64_t rows = tile.getDimSize(0), cols = tile.getDimSize(1);
+  int64_t boxCols = 128 / eb;
+  AxisInfo info = axis.get(load.getPtr());
+  if (*step != shape.asArrayRef().back() || *step < cols || (*step * eb) % 16 ||
+      info.contiguity < cols || info.divisibility < 16 || cols % boxCols || rows > 256)
+    return std::nullopt;
+  int64_t elements = 1;
+  for (int64_t d : shape.asArrayRef())
+    elements *= d;
+  return pgpu::TensorMapAttr::get(load.getContext(), arg.getArgNumber(), elements / *step, *step,
+                                  eb, rows, boxCols);
+}
+
+/// The index of `map` in `func`'s tensor maps, added if new.
+int64_t tensorMapIndex(tt::FuncOp func, pgpu::TensorMapAttr map) {
+  SmallVector<Attribute> maps;
+  if (auto old = func->getAttrOfType<ArrayAttr>(pgpu::kTensorMapsAttrName))
+    maps.assign(old.begin(), old.end());
+  auto it = llvm::find(maps, map);
+  if (it != maps.end())
+    return it - maps.begin();
+  maps.push_back(map);
+  func->setAttr(pgpu::kTensorMapsAttrName, ArrayAttr::get(func.getContext(), maps));
+  return maps.size() - 1;
+}
+
 /// Stages the dot operands of `loop` in shared-memory rings of `stages`
 /// buffers (fewer when they would take more than `smemBudget` bytes), their
 /// slots handed over by CTA-wide barriers or, with `slotBarriers`, by
-/// per-slot mbarriers. Returns the new loop, or `loop` when nothing was
-/// staged.
+/// per-slot mbarriers, and then, with `tma`, filled by the TMA where
+/// tmaView allows. Returns the new loop, or `loop` when nothing was staged.
 scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
-                            bool slotBarriers) {
+                            bool slotBarriers, bool tma) {
   SmallVector<tt::LoadOp> loads;
   SetVector<Operation *> slice;
   collectLoadsAhead(
@@ -284,6 +341,25 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
     --stages;
   if (loads.empty() || stages < 2)
     return loop;
+  // The tensor map (an index into the function's) each load's TMA copies
+  // use, or -1: copied by every thread with cp.async. All of a loop's
+  // blocks go by TMA or none; the TMA signals mbarriers, so a loop without
+  // slot barriers (a GEMM's K loop) gets them.
+  SmallVector<int64_t> tensorMaps(loads.size(), -1);
+  bool byTma = false;
+  if (tma) {
+    AxisInfoAnalysis axis;
+    SmallVector<std::optional<pgpu::TensorMapAttr>> views;
+    for (auto [i, load] : llvm::enumerate(loads))
+      views.push_back(tmaView(load, tiles[i], axis));
+    if (llvm::all_of(views, [](auto &v) { return v.has_value(); })) {
+      slotBarriers = byTma = true;
+      auto func = loop->getParentOfType<tt::FuncOp>();
+      for (auto [i, view] : llvm::enumerate(views))
+        if (view)
+          tensorMaps[i] = tensorMapIndex(func, *view);
+    }
+  }
   // A dot left in flight by its wait (pallas-async-dots' K loops) reads
   // its slot until the next iteration's wait: without slot barriers, the
   // slot the last iteration read is refilled after this iteration's wait
@@ -316,31 +392,48 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
     rings.push_back(pgpu::AllocRingOp::create(b, loc, pgpu::RingType::get(ctx, stages, tile)));
     if (slotBarriers)
       barriers.push_back(pgpu::AllocSlotBarriersOp::create(
-          b, loc, pgpu::SlotBarriersType::get(ctx, stages)));
+          b, loc, pgpu::SlotBarriersType::get(ctx, stages),
+          /*tma=*/tensorMaps[rings.size() - 1] >= 0));
   }
   // Copies the blocks of iteration `iv` of the loads `which` into `slot`
   // (none past the end; the addresses use an index inside the iteration
   // space regardless), then closes the group or arrives on the slot's
   // filled barrier.
-  auto copyBlocks = [&](Value iv, Value slot, Value inductionVar, ArrayRef<size_t> which) {
+  auto copyBlocks = [&](Value iv, Value slot, Value inductionVar, ArrayRef<size_t> which,
+                        bool lastReader = false, Value also = Value()) {
     Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
+    if (also)
+      valid = arith::AndIOp::create(b, loc, valid, also);
     IRMapping map;
     map.map(inductionVar, arith::MinSIOp::create(b, loc, iv, last));
     for (Operation *op : ordered)
       b.clone(*op, map);
+    bool cpAsync = false;
     for (size_t i : which) {
       tt::LoadOp load = loads[i];
-      pgpu::AsyncCopyOp::create(b, loc, map.lookupOrDefault(load.getPtr()), rings[i], slot,
+      Value ptr = map.lookupOrDefault(load.getPtr());
+      if (tensorMaps[i] >= 0) {
+        pgpu::TmaCopyOp::create(b, loc, ptr, rings[i], slot, barriers[i], valid, tensorMaps[i],
+                                lastReader);
+        continue;
+      }
+      cpAsync = true;
+      pgpu::AsyncCopyOp::create(b, loc, ptr, rings[i], slot,
                                 load.getMask() ? map.lookupOrDefault(load.getMask()) : Value(),
                                 valid);
     }
+    if (!cpAsync)
+      return;
     pgpu::AsyncCommitOp::create(b, loc);
     if (slotBarriers)
       for (size_t i : which)
-        pgpu::ArriveFilledOp::create(b, loc, barriers[i], slot, rings[i], valid);
+        if (tensorMaps[i] < 0)
+          pgpu::ArriveFilledOp::create(b, loc, barriers[i], slot, rings[i], valid);
   };
   SmallVector<size_t> all = llvm::to_vector(llvm::seq<size_t>(0, loads.size()));
-  for (int64_t s = 0; s + 1 < stages; ++s)
+  // (TMA rings fill every slot ahead: a slot's refill follows its last
+  // read, not the next iteration's start.)
+  for (int64_t s = 0; s + (byTma ? 0 : 1) < stages; ++s)
     copyBlocks(arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, step, c(s))),
                c(s), loop.getInductionVar(), all);
   hoistPrologue(beforePrologue ? beforePrologue->getNextNode() : &loop->getBlock()->front(),
@@ -408,6 +501,22 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
         pgpu::RingReadOp::create(b, loc, load.getType(), rings[i], slot));
     Operation *readDone = stagedReadDone(reader);
     b.setInsertionPointAfter(readDone);
+    if (pgpu::DotWaitOp wait = dotWaitOf(reader);
+        wait && wait.getPending() == 1 && tensorMaps[i] >= 0) {
+      // The reader is left in flight past its wait (a K loop's dot): the
+      // wait leaves the last iteration's dot done, so the slot it read is
+      // released (from the second iteration on) and refilled here.
+      // (A predicate, not a branch: see TmaCopyLowering.)
+      Value notFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, iv, lb);
+      copyBlocks(ahead, previous, iv, {i}, /*lastReader=*/true, notFirst);
+      continue;
+    }
+    if (byTma) {
+      // The last warp done reading the slot refills it, stages blocks on.
+      Value next = arith::AddIOp::create(b, loc, iv, arith::MulIOp::create(b, loc, step, c(stages)));
+      copyBlocks(next, slot, iv, {i}, /*lastReader=*/true);
+      continue;
+    }
     pgpu::ReleaseSlotOp::create(b, loc, barriers[i], slot);
     if (readDone != reader)
       b.setInsertionPointAfter(filled);
@@ -604,7 +713,7 @@ struct StageLoadsPass : pallas::impl::PallasStageLoadsBase<StageLoadsPass> {
         loop.getBody()->walk([&](tt::DotOp dot) {
           slotBarriers |= dot->hasAttr(pgpu::kTurnTakeAttrName);
         });
-        loop = stageDotOperands(loop, launch.getNumStages(), budget, slotBarriers);
+        loop = stageDotOperands(loop, launch.getNumStages(), budget, slotBarriers, tma);
       }
       pipeline(loop, 32 * launch.getNumWarps(), /*registerBudget=*/200);
     }

@@ -190,8 +190,15 @@ LogicalResult TritonLowering::run() {
   b.setInsertionPoint(kernel);
   auto fn = tt::FuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}),
                                b.getStringAttr("public"), ArrayAttr(), ArrayAttr());
-  for (unsigned i = 0; i < argTypes.size(); ++i)
+  for (unsigned i = 0; i < argTypes.size(); ++i) {
     fn.setArgAttr(i, "tt.divisibility", b.getI32IntegerAttr(16));
+    // The CUDA targets may copy blocks of the array with the TMA, whose
+    // tensor maps need its shape (Triton's IR gets no such attribute).
+    if (logicalProgramIds)
+      fn.setArgAttr(i, tt::kShapeAttrName,
+                    b.getDenseI64ArrayAttr(
+                        cast<RefType>(entry.getArgument(arrayArgs[i]).getType()).getShape()));
+  }
   Block *body = fn.addEntryBlock();
   b.setInsertionPointToStart(body);
   for (auto [i, argNo] : llvm::enumerate(arrayArgs))
@@ -214,8 +221,14 @@ LogicalResult TritonLowering::run() {
     SmallVector<Value> ids = orderedProgramIds(b, loc, linear, launch);
     std::copy(ids.begin(), ids.end(), pids.begin());
   } else if (!programs.folded) {
-    for (unsigned a = 0; a < numOuter; ++a)
-      pids[a] = tt::GetProgramIdOp::create(b, loc, b.getI32Type(), static_cast<tt::ProgramIDDim>(a));
+    for (unsigned a = 0; a < numOuter; ++a) {
+      auto pid = tt::GetProgramIdOp::create(b, loc, b.getI32Type(), static_cast<tt::ProgramIDDim>(a));
+      // The CUDA targets' ids are logical: below the axis's size, which
+      // range analysis may use (Triton's IR gets no such attribute).
+      if (logicalProgramIds)
+        pid->setAttr(tt::kProgramsAttrName, b.getI64IntegerAttr(grid[a]));
+      pids[a] = pid;
+    }
   } else {
     if (programs.launch[0] > (int64_t{1} << 31) - 1)
       return kernel.emitOpError("the grid's parallel axes hold ")

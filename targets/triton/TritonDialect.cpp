@@ -87,5 +87,38 @@ void FuncOp::print(OpAsmPrinter &p) {
                                            getResAttrsAttrName());
 }
 
+// --- Integer ranges ----------------------------------------------------------
+//
+// Index tiles are built from program ids, iotas and splats: their ranges let
+// upstream integer range analysis decide, e.g., that a bounds mask holds for
+// every element. A tile's range is the range of its elements.
+
+void GetProgramIdOp::inferResultRanges(ArrayRef<ConstantIntRanges>, SetIntRangeFn set) {
+  int64_t programs = std::numeric_limits<int32_t>::max() + int64_t{1};
+  if (auto n = (*this)->getAttrOfType<IntegerAttr>(kProgramsAttrName); n && n.getInt() > 0)
+    programs = std::min(programs, n.getInt());
+  set(getResult(), ConstantIntRanges::fromSigned(APInt(32, 0), APInt(32, programs - 1)));
+}
+
+void MakeRangeOp::inferResultRanges(ArrayRef<ConstantIntRanges>, SetIntRangeFn set) {
+  if (getEnd() <= getStart())
+    return set(getResult(), ConstantIntRanges::maxRange(32));
+  set(getResult(), ConstantIntRanges::fromSigned(APInt(32, getStart(), /*isSigned=*/true),
+                                                 APInt(32, int64_t(getEnd()) - 1, true)));
+}
+
+/// Ops that move a tile's elements around (or repeat a scalar): the
+/// result's elements are the operand's.
+#define PALLAS_TT_SAME_ELEMENTS(Op)                                                        \
+  void Op::inferResultRanges(ArrayRef<ConstantIntRanges> args, SetIntRangeFn set) {        \
+    set(getResult(), args[0]);                                                             \
+  }
+PALLAS_TT_SAME_ELEMENTS(SplatOp)
+PALLAS_TT_SAME_ELEMENTS(BroadcastOp)
+PALLAS_TT_SAME_ELEMENTS(ExpandDimsOp)
+PALLAS_TT_SAME_ELEMENTS(ReshapeOp)
+PALLAS_TT_SAME_ELEMENTS(TransOp)
+#undef PALLAS_TT_SAME_ELEMENTS
+
 #define GET_OP_CLASSES
 #include "pallas/Triton/TritonOps.cpp.inc"

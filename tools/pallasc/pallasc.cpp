@@ -79,6 +79,9 @@ int main(int argc, char **argv) {
   app.add_flag("--no-warpgroup-turns", noTurns,
                "sm_90a: keep warpgroups in step at a loop's dots (no ping-pong); for tools "
                "that cannot follow named barriers, such as compute-sanitizer's racecheck");
+  app.add_flag("--tma", options.tma,
+               "sm_90a: copy staged blocks with the TMA where they allow it (the launch "
+               "builds a CUtensorMap per array so copied)");
   if (std::optional<int> code = pallas_rt::parseCommandLine(app, argc, argv, "pallasc"))
     return *code;
   options.warpgroupTurns = !noTurns;

@@ -38,6 +38,9 @@ struct CudaPipelineOptions : public PassPipelineOptions<CudaPipelineOptions> {
       *this, "warpgroup-turns",
       llvm::cl::desc("with wgmma: warpgroups take turns at a loop's dots (pallas-warpgroup-turns)"),
       llvm::cl::init(true)};
+  Option<bool> tma{*this, "tma",
+                   llvm::cl::desc("with wgmma: copy eligible staged blocks with the TMA"),
+                   llvm::cl::init(false)};
   Option<int64_t> sharedBytes{
       *this, "shared-bytes",
       llvm::cl::desc("shared memory loops may stage blocks in (0: stream through registers)"),

@@ -57,11 +57,20 @@ def PallasStageLoads : Pass<"pallas-stage-loads", "::mlir::ModuleOp"> {
     right after the dot reading the ring or, for an asynchronous dot,
     before it.
 
+    With `tma` (sm_90a), such a loop's blocks that are unmasked tiles of
+    whole contiguous rows of one array, a constant step apart and laid out
+    with the 128-byte swizzle, are copied by `pallas_gpu.tma_copy`
+    instead: one thread issues the tile's bulk tensor copies, which
+    complete the slot's filled barrier themselves; the function lists the
+    tensor maps they use (`pallas_gpu.tensor_maps`).
+
     num_stages below 2 leaves loops as they are; num_warps gives the
     threads to estimate registers per thread.
   }];
   let options = [Option<"sharedBytes", "shared-bytes", "int64_t", "49152",
-                        "shared memory a CTA may use, in bytes">];
+                        "shared memory a CTA may use, in bytes">,
+                 Option<"tma", "tma", "bool", "false",
+                        "copy eligible blocks of mbarrier rings with the TMA (sm_90a)">];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
                            "::mlir::pallas::pgpu::PallasGpuDialect"];
 }
@@ -106,6 +115,19 @@ def PallasFoldExpScale : Pass<"pallas-fold-exp-scale", "::mlir::ModuleOp"> {
     score), so both rewrites apply behind it.
   }];
   let dependentDialects = ["::mlir::math::MathDialect", "::mlir::arith::ArithDialect"];
+}
+
+def PallasFoldTrueMasks : Pass<"pallas-fold-true-masks", "::mlir::ModuleOp"> {
+  let summary = "drop load and store masks that hold for every element";
+  let description = [{
+    Runs on tile IR for CUDA targets. Pallas kernels' bounds masks (an index
+    tile compared with an array's extent) often hold for every element of
+    every block the program touches: the grid and block shapes divide the
+    arrays. Upstream integer range analysis (through the ranges of program
+    ids, iotas, splats and loop induction variables) decides which; their
+    loads and stores lose the mask (and a load its `other`), so copies need
+    no predicate and may become bulk tensor copies.
+  }];
 }
 
 def PallasFoldDotAdd : Pass<"pallas-fold-dot-add", "::mlir::ModuleOp"> {

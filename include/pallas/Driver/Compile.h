@@ -32,6 +32,9 @@ struct CompileOptions {
   /// Off keeps them in step: for tools that cannot follow named barriers
   /// (compute-sanitizer's racecheck).
   bool warpgroupTurns = true;
+  /// sm_90a: copy the blocks of mbarrier-handed rings with the TMA (bulk
+  /// tensor copies through tensor maps the launch code builds).
+  bool tma = false;
 };
 
 /// What a backend hands back: its files and what the manifest should say

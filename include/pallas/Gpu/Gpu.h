@@ -37,6 +37,9 @@ constexpr llvm::StringLiteral kAsyncDotAttrName = "pallas_gpu.async";
 /// exponentials, whose results lie in (0, 1] and whose subnormal results
 /// weigh nothing beside the row's largest term, 1.
 constexpr llvm::StringLiteral kFlushDenormalsAttrName = "pallas_gpu.flush_denormals";
+/// On a kernel function: the #pallas_gpu.tensor_map array its
+/// pallas_gpu.tma_copy ops index, in parameter order.
+constexpr llvm::StringLiteral kTensorMapsAttrName = "pallas_gpu.tensor_maps";
 } // namespace mlir::pallas::pgpu
 
 #endif

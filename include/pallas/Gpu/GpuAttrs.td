@@ -91,4 +91,22 @@ def PG_SharedEncodingAttr : AttrDef<PallasGpu_Dialect, "SharedEncoding"> {
   let assemblyFormat = "`<` $kind `>`";
 }
 
+def PG_TensorMapAttr : AttrDef<PallasGpu_Dialect, "TensorMap"> {
+  let mnemonic = "tensor_map";
+  let summary = "a TMA tensor map the launch code builds for the kernel";
+  let description = [{
+    In the kernel's `pallas_gpu.tensor_maps` (convert-pallas-to-nvvm passes
+    each as a `__grid_constant__` CUtensorMap parameter after the arrays).
+    The map views array parameter `param` as `rows` rows of `row_elements`
+    elements (`elem_bytes` each; the whole array), read in
+    boxes of `box_rows` x `box_cols` elements laid out with the 128-byte
+    swizzle (`#pallas_gpu.shared<swizzle_128b>`'s atoms: box_cols *
+    elem_bytes = 128).
+  }];
+  let parameters = (ins "int64_t":$param, "int64_t":$rows, "int64_t":$row_elements,
+                        "int64_t":$elem_bytes,
+                        "int64_t":$box_rows, "int64_t":$box_cols);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 #endif // PALLAS_GPU_ATTRS

@@ -107,10 +107,14 @@ def PG_AllocSlotBarriersOp : PG_Op<"alloc_slot_barriers", [MemoryEffects<[MemAll
   let summary = "the slot barriers of a ring loop, initialized, live for the kernel";
   let description = [{
     Every thread of the CTA takes part in each phase of each barrier (each
-    arrives once per phase); all threads execute this op.
+    arrives once per phase); all threads execute this op. With `tma`, the
+    slots are filled by `pallas_gpu.tma_copy`: one arrival (with the bytes
+    the copies bring) completes a filled phase, and the released barriers
+    are counters of the warps done with each slot (from zero).
   }];
+  let arguments = (ins UnitAttr:$tma);
   let results = (outs PG_SlotBarriersType:$barriers);
-  let assemblyFormat = "attr-dict `:` qualified(type($barriers))";
+  let assemblyFormat = "(`tma` $tma^)? attr-dict `:` qualified(type($barriers))";
 }
 
 def PG_ArriveFilledOp : PG_Op<"arrive_filled", [MemoryEffects<[MemRead, MemWrite]>]> {
@@ -125,6 +129,32 @@ def PG_ArriveFilledOp : PG_Op<"arrive_filled", [MemoryEffects<[MemRead, MemWrite
   let assemblyFormat = [{
     $barriers `[` $slot `]` `for` $ring (`if` $pred^)? attr-dict `:` qualified(type($barriers))
     `,` qualified(type($ring))
+  }];
+}
+
+def PG_TmaCopyOp : PG_Op<"tma_copy", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "one thread copies a tile into a ring buffer with the TMA";
+  let description = [{
+    The tile `ptr` addresses (a tensor of `!tt.ptr`, shaped as the ring's
+    tile, whole rows contiguous and rows a constant step apart) is copied
+    into buffer `slot` by the tensor memory accelerator, through kernel
+    tensor map `tensor_map` (an index into the function's
+    `pallas_gpu.tensor_maps`): one thread expects the tile's bytes on the
+    slot's filled barrier and starts the copies, which complete that
+    barrier's phase as they land. That thread is thread 0 or, with
+    `last_reader`, a thread of the warp that reaches the op last for this
+    slot: every warp counts itself done with what the slot held, and the
+    one completing the count (all warps of the CTA) issues the copy, so
+    no thread waits for the others. With `pred` false, nothing (the slot
+    is not going to be waited for, nor counted). All threads execute the
+    op.
+  }];
+  let arguments = (ins PG_PtrTensor:$ptr, PG_RingType:$ring, I32:$slot,
+                       PG_SlotBarriersType:$barriers, Optional<I1>:$pred,
+                       I64Attr:$tensor_map, UnitAttr:$last_reader);
+  let assemblyFormat = [{
+    $ptr `into` $ring `[` $slot `]` `signal` $barriers (`if` $pred^)? attr-dict
+    `:` type($ptr) `,` qualified(type($ring)) `,` qualified(type($barriers))
   }];
 }
 

@@ -11,6 +11,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/InferIntRangeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "pallas/Triton/TritonDialect.h.inc"
@@ -20,6 +21,12 @@
 #include "pallas/Triton/TritonTypes.h.inc"
 
 namespace mlir::pallas::tt {
+/// On a tt.get_program_id: how many programs its axis has (the id is below
+/// that), where the CUDA targets know it.
+constexpr llvm::StringLiteral kProgramsAttrName = "tt.num_programs";
+/// On a tt.func pointer argument: the shape of the array it points to,
+/// where the CUDA targets know it.
+constexpr llvm::StringLiteral kShapeAttrName = "tt.shape";
 /// `tensor<SxT>` for `tensor<Sx!tt.ptr<T>>`, `T` for `!tt.ptr<T>`.
 Type getPointeeType(Type type);
 /// `tensor<Sxi1>` for a tensor of shape S, `i1` for a scalar.

@@ -15,6 +15,7 @@ include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferIntRangeInterface.td"
 
 def TT_Dialect : Dialect {
   let name = "tt";
@@ -122,37 +123,37 @@ def TT_ReturnOp : TT_Op<"return", [Pure, HasParent<"FuncOp">, ReturnLike, Termin
   let assemblyFormat = "attr-dict ($srcs^ `:` type($srcs))?";
 }
 
-def TT_GetProgramIdOp : TT_Op<"get_program_id", [Pure]> {
+def TT_GetProgramIdOp : TT_Op<"get_program_id", [Pure, DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let arguments = (ins TT_ProgramDim:$axis);
   let results = (outs I32:$result);
   let assemblyFormat = "$axis attr-dict `:` type($result)";
 }
 
-def TT_MakeRangeOp : TT_Op<"make_range", [Pure]> {
+def TT_MakeRangeOp : TT_Op<"make_range", [Pure, DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let arguments = (ins I32Attr:$start, I32Attr:$end);
   let results = (outs RankedTensorOf<[I32]>:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 
-def TT_SplatOp : TT_Op<"splat", [Pure]> {
+def TT_SplatOp : TT_Op<"splat", [Pure, DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let arguments = (ins AnyType:$src);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
 }
 
-def TT_BroadcastOp : TT_Op<"broadcast", [Pure]> {
+def TT_BroadcastOp : TT_Op<"broadcast", [Pure, DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let arguments = (ins AnyRankedTensor:$src);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
 }
 
-def TT_ExpandDimsOp : TT_Op<"expand_dims", [Pure]> {
+def TT_ExpandDimsOp : TT_Op<"expand_dims", [Pure, DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let arguments = (ins AnyRankedTensor:$src, I32Attr:$axis);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
 }
 
-def TT_ReshapeOp : TT_Op<"reshape", [Pure]> {
+def TT_ReshapeOp : TT_Op<"reshape", [Pure, DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let arguments = (ins AnyRankedTensor:$src, UnitAttr:$allow_reorder,
                        UnitAttr:$efficient_layout);
   let results = (outs AnyRankedTensor:$result);
@@ -162,7 +163,7 @@ def TT_ReshapeOp : TT_Op<"reshape", [Pure]> {
   }];
 }
 
-def TT_TransOp : TT_Op<"trans", [Pure]> {
+def TT_TransOp : TT_Op<"trans", [Pure, DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let arguments = (ins AnyRankedTensor:$src, DenseI32ArrayAttr:$order);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";

@@ -15,8 +15,10 @@ static CUresult run(CUstream stream, const CUdeviceptr *p) {
   r = PALLAS_KERNEL(stream, p[0], p[1]);
 #elif PALLAS_ARRAYS == 3
   r = PALLAS_KERNEL(stream, p[0], p[1], p[2]);
+#elif PALLAS_ARRAYS == 4
+  r = PALLAS_KERNEL(stream, p[0], p[1], p[2], p[3]);
 #else
-#error "PALLAS_ARRAYS must be 2 or 3"
+#error "PALLAS_ARRAYS must be 2, 3 or 4"
 #endif
   if (r != CUDA_SUCCESS)
     return r;
@@ -27,7 +29,7 @@ static CUresult run(CUstream stream, const CUdeviceptr *p) {
 }
 
 int main(void) {
-  CUdeviceptr p[3] = {0, 0, 0};
+  CUdeviceptr p[4] = {0, 0, 0, 0};
   CUresult r = cuInit(0);
   /* The image for the device is picked at load; this one for Hopper. */
   const void *hopper = PALLAS_XCAT(PALLAS_KERNEL, _image)(9, 0);
