@@ -89,6 +89,16 @@ for spec in "$root/examples/cmake_consumer/spec.json" "$conf/matmul_relu/spec.js
   done
 done
 
+# examples/flash_attention with --tma, its header and torch op: run.sh runs
+# them (bench/gpu/tma_launch.py), pallas-launch being covered by check.py.
+if "$bin/pallasc" "$root/examples/flash_attention/kernel.mlir" \
+     --spec "$root/examples/flash_attention/spec.json" -t sm_90a --tma --emit torch \
+     -o "$out/tma/flash_attention" 2>"$out/tma_flash_attention.error"; then
+  rm -f "$out/tma_flash_attention.error"; echo "tma/flash_attention  sm_90a  ok"
+else
+  echo "tma/flash_attention  sm_90a  FAILED"
+fi
+
 # examples/torch_op as its build.sh makes it (host and sm_90a); run.sh runs
 # its main.py on the GPU.
 if PALLASC="$bin/pallasc" "$root/examples/torch_op/build.sh" "$out/torch/example" sm_90a \

@@ -42,7 +42,9 @@ echo; echo "== PyTorch: the kernels' custom ops"
 python3 bench/gpu/torch_op.py 2>&1 | tee "$out/torch_op.log"; torchop=${PIPESTATUS[0]}
 python3 examples/torch_op/main.py .device/gpu/torch/example 2>&1 | tee -a "$out/torch_op.log"
 [ "${PIPESTATUS[0]}" = 0 ] || torchop=1
+echo; echo "== TMA: the header and torch op of a --tma kernel"
+python3 bench/gpu/tma_launch.py 2>&1 | tee "$out/tma_launch.log"; tma=${PIPESTATUS[0]}
 echo; echo "== bench"
 python3 bench/gpu/bench.py 2>&1 | tee "$out/bench.log"; bench=${PIPESTATUS[0]}
-echo; echo "check.py exit $check, xla_ffi.sh exit $xla, torch_op.py exit $torchop, bench.py exit $bench"
-[ "$check" = 0 ] && [ "$xla" = 0 ] && [ "$torchop" = 0 ] && [ "$bench" = 0 ]
+echo; echo "check.py exit $check, xla_ffi.sh exit $xla, torch_op.py exit $torchop, tma_launch.py exit $tma, bench.py exit $bench"
+[ "$check" = 0 ] && [ "$xla" = 0 ] && [ "$torchop" = 0 ] && [ "$tma" = 0 ] && [ "$bench" = 0 ]
