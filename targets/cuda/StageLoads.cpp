@@ -19,8 +19,17 @@
 //
 // The dot then reads its operands where the copies put them, in the
 // layout the tensor cores read (convert-pallas-to-nvvm picks it), with no
-// trip through registers. Other loads are issued one iteration ahead into
-// registers:
+// trip through registers. With the TMA (sm_90a, tma option), one thread
+// copies each tile, every slot is filled before the loop, and the last
+// warp done reading a slot refills it with the block num-stages on:
+//
+//   tma p(lb + s) into slot s, s < num-stages
+//   for k (slot, phase):
+//     wait for slot's filled barrier (phase)
+//     a = ring_read slot; ... dot(a, ...)
+//     count this warp done with slot; the last one: tma p(k + num-stages) into slot
+//
+// Other loads are issued one iteration ahead into registers:
 //
 //   a0 = load(p(lb))
 //   for k (a = a0): a' = load(p(min(k + step, ub - 1))); ... use(a); yield a'
@@ -299,6 +308,9 @@ std::optional<pgpu::TensorMapAttr> tmaView(tt::LoadOp load, RankedTensorType til
   int64_t elements = 1;
   for (int64_t d : shape.asArrayRef())
     elements *= d;
+  // Box coordinates are signed 32-bit.
+  if (elements / *step > std::numeric_limits<int32_t>::max())
+    return std::nullopt;
   return pgpu::TensorMapAttr::get(load.getContext(), arg.getArgNumber(), elements / *step, *step,
                                   eb, rows, boxCols);
 }
