@@ -812,6 +812,12 @@ struct ConvertPallasToNVVMPass
           }
         });
       }
+      func->walk([&](pgpu::TmaCopyOp copy) {
+        bool inFlight = false;
+        copy->getBlock()->walk([&](pgpu::DotWaitOp wait) { inFlight |= wait.getPending() > 0; });
+        if (inFlight)
+          state.predicatedCopies.insert(copy);
+      });
       func->walk([&](pgpu::AsyncCopyOp copy) {
         if (!cpAsyncPiece(copy, state))
           state.ringsCopiedByStores.insert(copy.getRing().getDefiningOp());

@@ -357,9 +357,10 @@ struct TmaCopyLowering : SimtPattern<pgpu::TmaCopyOp> {
     int64_t cols = tile.getDimSize(1), eb = p->layout.elemBytes;
     int64_t stages = op.getBarriers().getType().getStages();
 
-    // Straight-line code, the issuing thread chosen by predicates: a branch
-    // here, between a K loop's wgmma and the wait for it, makes ptxas
-    // serialize the wgmma (C7514, accumulators read in the pipeline stage).
+    // The issuing thread is chosen by predicates where the copy sits between
+    // a K loop's wgmma and the wait for it (a branch there makes ptxas
+    // serialize the wgmma: C7514, accumulators read in the pipeline stage),
+    // elsewhere by a branch (the others skip the address arithmetic).
     auto andPred = [&](Value x) {
       return a.getPred() ? (Value)arith::AndIOp::create(rw, loc, x, a.getPred()) : x;
     };
@@ -388,6 +389,12 @@ struct TmaCopyLowering : SimtPattern<pgpu::TmaCopyOp> {
       issue = arith::AndIOp::create(rw, loc, counts, last);
     } else {
       issue = andPred(isZero(state.tid));
+    }
+    OpBuilder::InsertionGuard guard(rw);
+    if (!state.predicatedCopies.contains(op)) {
+      auto ifOp = scf::IfOp::create(rw, loc, issue, /*withElse=*/false);
+      rw.setInsertionPointToStart(ifOp.thenBlock());
+      issue = Value();
     }
     Type i64 = rw.getI64Type();
     auto c64 = [&](int64_t v) { return constI64(rw, loc, v); };

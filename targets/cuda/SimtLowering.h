@@ -159,6 +159,9 @@ struct SimtState {
   SmallVector<Value> tensorMapParams;
   /// Each kernel parameter's address (i64), for the pointer parameters.
   SmallVector<Value> paramAddresses;
+  /// The pallas_gpu.tma_copy ops in a loop that leaves a dot in flight
+  /// across iterations: issued by predicates rather than a branch.
+  llvm::DenseSet<Operation *> predicatedCopies;
   /// Where the scratch area starts when it follows the rings (on 1024
   /// bytes, where swizzled operands must start).
   int64_t scratchOffset() const { return (ringBytes + 1023) / 1024 * 1024; }
