@@ -196,19 +196,20 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
         "gpu.module(convert-math-to-llvm, convert-vector-to-llvm, canonicalize, cse, "
         "reconcile-unrealized-casts), "
         "gpu-module-to-binary{format=isa toolkit=" + toolkit + "}";
-    for (const std::string &pipeline : {toLlvmFunc, toPtx}) {
+    auto run = [&](const std::string &pipeline) -> LogicalResult {
       LogicalResult parsed = success();
       LogicalResult ran = runPasses(*chipModule, options, [&](OpPassManager &pm) {
         parsed = parsePassPipeline(pipeline, pm, llvm::errs());
       });
       if (failed(parsed))
         return emitError(loc) << "internal error: bad NVVM pipeline", failure();
-      if (failed(ran))
-        return failure();
-      if (pipeline != toLlvmFunc || img.tensorMaps.empty())
-        continue;
-      // The kernel's last parameters are its CUtensorMaps: 128 bytes by
-      // value on 64, __grid_constant__ (the TMA reads them in place).
+      return ran;
+    };
+    if (failed(run(toLlvmFunc)))
+      return failure();
+    // The kernel's last parameters are its CUtensorMaps: 128 bytes by
+    // value on 64, __grid_constant__ (the TMA reads them in place).
+    if (!img.tensorMaps.empty())
       chipModule->walk([&](LLVM::LLVMFuncOp fn) {
         if (!fn->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))
           return;
@@ -221,7 +222,8 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
           fn.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(), UnitAttr::get(ctx));
         }
       });
-    }
+    if (failed(run(toPtx)))
+      return failure();
     gpu::BinaryOp binary;
     chipModule->walk([&](gpu::BinaryOp op) { binary = op; });
     if (!binary || binary.getObjects().size() != 1)

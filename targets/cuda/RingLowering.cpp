@@ -329,9 +329,10 @@ struct ArriveFilledLowering : SimtPattern<pgpu::ArriveFilledOp> {
   }
 };
 
-/// Thread 0 (when `pred` holds) expects the tile's bytes on the slot's
-/// filled barrier and issues one 2-D bulk tensor copy per 128-byte atom
-/// column of the swizzled buffer. The tile's first element, and so the
+/// One thread (when `pred` holds: thread 0 or, with `last_reader`, a lane
+/// of the warp completing the slot's count) expects the tile's bytes on
+/// the slot's filled barrier and issues one 2-D bulk tensor copy per
+/// 128-byte atom column of the swizzled buffer. The tile's first element, and so the
 /// box coordinates, follow from the thread's first pointer: rows are
 /// contiguous and a constant step apart (pallas-stage-loads checked).
 struct TmaCopyLowering : SimtPattern<pgpu::TmaCopyOp> {

@@ -353,25 +353,24 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
     --stages;
   if (loads.empty() || stages < 2)
     return loop;
-  // The tensor map (an index into the function's) each load's TMA copies
-  // use, or -1: copied by every thread with cp.async. All of a loop's
-  // blocks go by TMA or none; the TMA signals mbarriers, so a loop without
-  // slot barriers (a GEMM's K loop) gets them.
-  SmallVector<int64_t> tensorMaps(loads.size(), -1);
-  bool byTma = false;
+  // All of a loop's blocks go by TMA or none (cp.async): the tensor map
+  // (an index into the function's) each load's copies use, empty for none.
+  // The TMA signals mbarriers, so a loop without slot barriers (a GEMM's K
+  // loop) gets them.
+  SmallVector<int64_t> tensorMaps;
   if (tma) {
     AxisInfoAnalysis axis;
     SmallVector<std::optional<pgpu::TensorMapAttr>> views;
     for (auto [i, load] : llvm::enumerate(loads))
       views.push_back(tmaView(load, tiles[i], axis));
     if (llvm::all_of(views, [](auto &v) { return v.has_value(); })) {
-      slotBarriers = byTma = true;
       auto func = loop->getParentOfType<tt::FuncOp>();
-      for (auto [i, view] : llvm::enumerate(views))
-        if (view)
-          tensorMaps[i] = tensorMapIndex(func, *view);
+      for (const std::optional<pgpu::TensorMapAttr> &view : views)
+        tensorMaps.push_back(tensorMapIndex(func, *view));
     }
   }
+  bool byTma = !tensorMaps.empty();
+  slotBarriers |= byTma;
   // A dot left in flight by its wait (pallas-async-dots' K loops) reads
   // its slot until the next iteration's wait: without slot barriers, the
   // slot the last iteration read is refilled after this iteration's wait
@@ -404,12 +403,13 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
     rings.push_back(pgpu::AllocRingOp::create(b, loc, pgpu::RingType::get(ctx, stages, tile)));
     if (slotBarriers)
       barriers.push_back(pgpu::AllocSlotBarriersOp::create(
-          b, loc, pgpu::SlotBarriersType::get(ctx, stages),
-          /*tma=*/tensorMaps[rings.size() - 1] >= 0));
+          b, loc, pgpu::SlotBarriersType::get(ctx, stages), /*tma=*/byTma));
   }
   // Copies the blocks of iteration `iv` of the loads `which` into `slot`
-  // (none past the end; the addresses use an index inside the iteration
-  // space regardless), then closes the group or arrives on the slot's
+  // (none past the end, nor where `also` is false; the addresses use an
+  // index inside the iteration space regardless): by TMA (issued by
+  // thread 0 or, with `lastReader`, by the last warp done with the slot),
+  // or by cp.async, then closing the group or arriving on the slot's
   // filled barrier.
   auto copyBlocks = [&](Value iv, Value slot, Value inductionVar, ArrayRef<size_t> which,
                         bool lastReader = false, Value also = Value()) {
@@ -420,27 +420,22 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
     map.map(inductionVar, arith::MinSIOp::create(b, loc, iv, last));
     for (Operation *op : ordered)
       b.clone(*op, map);
-    bool cpAsync = false;
+    if (byTma) {
+      for (size_t i : which)
+        pgpu::TmaCopyOp::create(b, loc, map.lookupOrDefault(loads[i].getPtr()), rings[i], slot,
+                                barriers[i], valid, tensorMaps[i], lastReader);
+      return;
+    }
     for (size_t i : which) {
       tt::LoadOp load = loads[i];
-      Value ptr = map.lookupOrDefault(load.getPtr());
-      if (tensorMaps[i] >= 0) {
-        pgpu::TmaCopyOp::create(b, loc, ptr, rings[i], slot, barriers[i], valid, tensorMaps[i],
-                                lastReader);
-        continue;
-      }
-      cpAsync = true;
-      pgpu::AsyncCopyOp::create(b, loc, ptr, rings[i], slot,
+      pgpu::AsyncCopyOp::create(b, loc, map.lookupOrDefault(load.getPtr()), rings[i], slot,
                                 load.getMask() ? map.lookupOrDefault(load.getMask()) : Value(),
                                 valid);
     }
-    if (!cpAsync)
-      return;
     pgpu::AsyncCommitOp::create(b, loc);
     if (slotBarriers)
       for (size_t i : which)
-        if (tensorMaps[i] < 0)
-          pgpu::ArriveFilledOp::create(b, loc, barriers[i], slot, rings[i], valid);
+        pgpu::ArriveFilledOp::create(b, loc, barriers[i], slot, rings[i], valid);
   };
   SmallVector<size_t> all = llvm::to_vector(llvm::seq<size_t>(0, loads.size()));
   // (TMA rings fill every slot ahead: a slot's refill follows its last
@@ -514,7 +509,7 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
     Operation *readDone = stagedReadDone(reader);
     b.setInsertionPointAfter(readDone);
     if (pgpu::DotWaitOp wait = dotWaitOf(reader);
-        wait && wait.getPending() == 1 && tensorMaps[i] >= 0) {
+        wait && wait.getPending() == 1 && byTma) {
       // The reader is left in flight past its wait (a K loop's dot): the
       // wait leaves the last iteration's dot done, so the slot it read is
       // released (from the second iteration on) and refilled here.
