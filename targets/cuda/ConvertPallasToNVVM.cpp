@@ -16,6 +16,7 @@
 #include "pallas/Spec/LaunchAttributes.h"
 #include "pallas/Triton/ProgramGrid.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
@@ -657,7 +658,8 @@ FailureOr<gpu::GPUFuncOp> makeKernel(tt::FuncOp func, gpu::GPUModuleOp gpuModule
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   if (maps)
     kernel->setAttr(pgpu::kTensorMapsAttrName, maps);
-  kernel.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({(int32_t)state.threads, 1, 1}));
+  kernel.setKnownBlockSizeAttr(
+      b.getDenseI32ArrayAttr({(int32_t)(state.threads + state.producerThreads), 1, 1}));
   // The launch grid bounds the block ids, which lets range analysis drop
   // bounds checks that always hold.
   if (LaunchAttr launch = getLaunch(func)) {
@@ -684,7 +686,11 @@ FailureOr<gpu::GPUFuncOp> makeKernel(tt::FuncOp func, gpu::GPUModuleOp gpuModule
   for (size_t i = numArgs; i < argTypes.size(); ++i)
     state.tensorMapParams.push_back(entry.addArgument(genericPtr, func.getLoc()));
   Value tid = gpu::ThreadIdOp::create(b, func.getLoc(), gpu::Dimension::x);
-  state.tid = arith::IndexCastUIOp::create(b, func.getLoc(), b.getI32Type(), tid);
+  state.ctaTid = arith::IndexCastUIOp::create(b, func.getLoc(), b.getI32Type(), tid);
+  state.tid = state.producerThreads
+                  ? (Value)arith::AndIOp::create(b, func.getLoc(), state.ctaTid,
+                                                 constI32(b, func.getLoc(), state.threads - 1))
+                  : state.ctaTid;
   if (LaunchAttr launch = getLaunch(func); launch && programGridOf(launch).ordered) {
     Value block = gpu::BlockIdOp::create(b, func.getLoc(), gpu::Dimension::x);
     Value linear = arith::IndexCastUIOp::create(b, func.getLoc(), b.getI32Type(), block);
@@ -707,8 +713,12 @@ bool mayUseScratch(Operation *op) {
   if (auto dot = dyn_cast<tt::DotOp>(op))
     return !dot.getA().getDefiningOp<pgpu::RingReadOp>() ||
            !dot.getB().getDefiningOp<pgpu::RingReadOp>();
-  return isa<tt::BroadcastOp, tt::TransOp, tt::JoinOp, tt::ReduceOp, tt::ScanOp,
-             tensor::CastOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op);
+  if (auto bcast = dyn_cast<tt::BroadcastOp>(op))
+    return broadcastUsesScratch(bcast);
+  if (auto cast = dyn_cast<tensor::CastOp>(op))
+    return layoutCastUsesScratch(cast);
+  return isa<tt::TransOp, tt::JoinOp, tt::ReduceOp, tt::ScanOp, tt::AtomicRMWOp,
+             tt::AtomicCASOp>(op);
 }
 
 /// Whether an op between `alloc` (of a ring or slot barriers) and its last
@@ -762,6 +772,88 @@ void placeRings(tt::FuncOp func, SimtState &state) {
   });
 }
 
+/// With a producer: the registers per thread (setmaxnreg) of the producer
+/// warpgroup (24: it only computes addresses) and of the consumers (the
+/// rest, at most 240). 128 * 24 + 256 * 240 fit the 64K registers of an
+/// SM: one CTA of two consumer warpgroups, the split FlashAttention-3
+/// makes. (pallas-stage-loads gives a producer only to kernels that would
+/// not run two CTAs per SM anyway.)
+void setProducerRegisters(SimtState &state) {
+  if (!state.producerThreads)
+    return;
+  int64_t total = state.threads + state.producerThreads, producer = 24;
+  int64_t launch = std::min<int64_t>(65536 / total / 8 * 8, 248);
+  int64_t consumer = std::min<int64_t>(
+      (launch * total - producer * state.producerThreads) / state.threads / 8 * 8, 240);
+  cast<NVVM::SetMaxRegisterOp>(state.producerRegs).setRegCount(producer);
+  if (consumer > launch)
+    cast<NVVM::SetMaxRegisterOp>(state.consumerRegs).setRegCount(consumer);
+  else
+    state.consumerRegs->erase();
+}
+
+/// Warp specialization: the kernel's threads from `state.threads` on (the
+/// producer warpgroup) branch off at the pallas_gpu.produce op, give
+/// registers up, and the first of them runs its region; the others run
+/// the rest of the kernel with the registers.
+LogicalResult splitProducer(gpu::GPUFuncOp kernel, SimtState &state) {
+  SmallVector<pgpu::ProduceOp> produces;
+  kernel.walk([&](pgpu::ProduceOp op) { produces.push_back(op); });
+  if (produces.empty())
+    return success();
+  Block *entry = &kernel.getBody().front();
+  pgpu::ProduceOp produce = produces.front();
+  if (produces.size() > 1 || produce->getBlock() != entry)
+    return produce.emitError("internal error: a kernel's one producer must be in its entry block"),
+           failure();
+  Location loc = produce.getLoc();
+  MLIRContext *ctx = kernel.getContext();
+  Block *consumers = entry->splitBlock(produce->getNextNode());
+  OpBuilder b(ctx);
+  Block *producer = b.createBlock(consumers);
+  // (Register counts: setProducerRegisters.)
+  state.producerRegs = NVVM::SetMaxRegisterOp::create(b, loc, 24,
+                                                      NVVM::SetMaxRegisterAction::decrease);
+  auto first = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, state.ctaTid,
+                            constI32(b, loc, state.threads)),
+      /*withElse=*/false);
+  Block *then = first.thenBlock();
+  then->getOperations().splice(then->begin(), produce.getBody().front().getOperations());
+  gpu::ReturnOp::create(b, loc);
+  b.setInsertionPointToStart(consumers);
+  state.consumerRegs = NVVM::SetMaxRegisterOp::create(b, loc, 240,
+                                                      NVVM::SetMaxRegisterAction::increase);
+  b.setInsertionPoint(produce);
+  Value isProducer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, state.ctaTid,
+                                           constI32(b, loc, state.threads));
+  cf::CondBranchOp::create(b, loc, isProducer, producer, consumers);
+  produce.erase();
+  return success();
+}
+
+/// With a producer, the consumers' CTA-wide barriers (all but those
+/// before the branch, which every thread reaches) count the consumers
+/// only: the named barrier after warpgroup turns' (1 + each warpgroup).
+void consumerBarriers(gpu::GPUFuncOp kernel, const SimtState &state) {
+  if (!state.producerThreads)
+    return;
+  Block *entry = &kernel.getBody().front();
+  SmallVector<gpu::BarrierOp> barriers;
+  kernel.walk([&](gpu::BarrierOp op) {
+    if (op->getBlock() != entry)
+      barriers.push_back(op);
+  });
+  for (gpu::BarrierOp op : barriers) {
+    OpBuilder b(op);
+    NVVM::BarrierOp::create(b, op.getLoc(), Type(),
+                            constI32(b, op.getLoc(), 1 + state.threads / 128),
+                            constI32(b, op.getLoc(), state.threads), {}, Value());
+    op.erase();
+  }
+}
+
 struct ConvertPallasToNVVMPass
     : pallas::impl::ConvertPallasToNVVMBase<ConvertPallasToNVVMPass> {
   using ConvertPallasToNVVMBase::ConvertPallasToNVVMBase;
@@ -795,6 +887,13 @@ struct ConvertPallasToNVVMPass
       }
       SimtState state;
       state.threads = 32 * numWarps;
+      if (!func.getOps<pgpu::ProduceOp>().empty()) {
+        if (numWarps < 4 || 32 * numWarps + 128 > 1024) {
+          func.emitError("a producer warpgroup needs num_warps from 4 to 28, got ") << numWarps;
+          return signalPassFailure();
+        }
+        state.producerThreads = 128;
+      }
       {
         AxisInfoAnalysis axis;
         func->walk([&](Operation *op) {
@@ -824,7 +923,7 @@ struct ConvertPallasToNVVMPass
       });
       placeRings(func, state);
       FailureOr<gpu::GPUFuncOp> kernel = makeKernel(func, gpuModule, state);
-      if (failed(kernel))
+      if (failed(kernel) || failed(splitProducer(*kernel, state)))
         return signalPassFailure();
 
       SimtTypeConverter tc(ctx, state.threads);
@@ -846,9 +945,11 @@ struct ConvertPallasToNVVMPass
       scf::populateSCFStructuralTypeConversionsAndLegality(tc, patterns, target);
       if (failed(applyPartialConversion(*kernel, target, std::move(patterns))))
         return signalPassFailure();
+      consumerBarriers(*kernel, state);
       int64_t bytes = state.scratchAfterRings ? state.scratchOffset() + state.smemBytes
                                               : std::max(state.ringBytes, state.smemBytes);
       (*kernel)->setAttr(kSharedBytesAttrName, b.getI64IntegerAttr(bytes));
+      setProducerRegisters(state);
       smemBytes = std::max(smemBytes, bytes);
     }
     module->setAttr(kSharedBytesAttrName, b.getI64IntegerAttr(smemBytes));

@@ -112,6 +112,13 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
   CudaLaunch launch;
   launch.function = spec.name;
   launch.threads = threads;
+  // A producer warpgroup changes the launch's threads, which every chip's
+  // code shares: only where every chip can have one (the wgmma chips).
+  bool producer = !options.noTma && options.warpSpecialize &&
+                  llvm::all_of(targets, [](const TargetDescription &t) {
+                    return t.has("tensor_cores", "wgmma");
+                  });
+  std::optional<int64_t> chipThreads;
   // Each chip gets its own lowering of the kernel: the code
   // differs (wgmma on sm_90a), the launch geometry does not.
   for (const TargetDescription &t : targets) {
@@ -125,7 +132,8 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
       chipOptions.wgmma = wgmma;
       chipOptions.sharedBytes = ringBytes;
       chipOptions.warpgroupTurns = options.warpgroupTurns;
-      chipOptions.tma = options.tma;
+      chipOptions.tma = !options.noTma && (options.tma || producer);
+      chipOptions.producer = producer;
       if (failed(runPasses(*copy, options, [&](OpPassManager &pm) {
             buildCudaPipeline(pm, chipOptions);
           })))
@@ -152,7 +160,10 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
     // --emit mlir: the per-thread GPU code, before NVVM and PTX.
     addMlirArtifact(result, options, spec.name + "." + chip + ".gpu.mlir", *chipModule);
     CudaImage img;
+    int64_t blockThreads = threads;
     chipModule->walk([&](gpu::GPUFuncOp fn) {
+      if (auto blk = fn.getKnownBlockSizeAttr(); blk && blk.size() > 0)
+        blockThreads = blk[0];
       if (auto g = fn.getKnownGridSizeAttr())
         for (int64_t i = 0; i < 3 && i < g.size(); ++i)
           launch.grid[i] = g[i];
@@ -166,6 +177,13 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
         fn->removeAttr(pgpu::kTensorMapsAttrName);
       }
     });
+    // (A producer warpgroup runs beside the num_warps warps.)
+    if (chipThreads && *chipThreads != blockThreads)
+      return emitError(loc) << "internal error: the chips' codes want " << *chipThreads
+                            << " and " << blockThreads << " threads per CTA",
+             failure();
+    chipThreads = blockThreads;
+    launch.threads = blockThreads;
     int64_t shared = sharedBytesOf(*chipModule);
     (*chipModule)->removeAttr(kSharedBytesAttrName);
     if (shared > limit)

@@ -32,7 +32,8 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
     pm.addPass(createPallasWarpgroupTurns());
   if (options.wgmma)
     pm.addPass(createPallasAsyncDots());
-  pm.addPass(createPallasStageLoads({options.sharedBytes, options.wgmma && options.tma}));
+  pm.addPass(createPallasStageLoads(
+      {options.sharedBytes, options.wgmma && options.tma, options.wgmma && options.tma && options.producer}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createConvertPallasToNVVM());

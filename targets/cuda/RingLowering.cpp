@@ -267,14 +267,15 @@ struct AllocSlotBarriersLowering : SimtPattern<pgpu::AllocSlotBarriersOp> {
       return op.emitError("internal error: slot barriers without a place in shared memory");
     Value offset = constI32(rw, loc, it->second);
     int64_t stages = op.getType().getStages();
-    Value first = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, state.tid,
+    // (The CTA's thread 0: with a producer, its threads run this too.)
+    Value first = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, state.ctaTid,
                                         constI32(rw, loc, 0));
     // Filled: an arrival per thread (its copies), or the one of the thread
-    // issuing the TMA copies; released: one per warp.
+    // issuing the TMA copies; released: one per warp (not the producer's).
     int64_t fillers = op.getTma() ? 1 : state.threads;
     for (int64_t i = 0; i < 2 * stages; ++i) {
       Value at = slotBarrierAddress(rw, loc, state, offset, constI32(rw, loc, i), stages, false);
-      if (op.getTma() && i >= stages) {
+      if (op.getTma() && !op.getProducer() && i >= stages) {
         // A counter of the warps done with the slot (TmaCopyLowering).
         auto ifOp = scf::IfOp::create(rw, loc, first, /*withElse=*/false);
         OpBuilder::InsertionGuard g(rw);
@@ -369,7 +370,10 @@ struct TmaCopyLowering : SimtPattern<pgpu::TmaCopyOp> {
       return arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, v, constI32(rw, loc, 0));
     };
     Value issue;
-    if (op.getLastReader()) {
+    if (op.getProducer()) {
+      // The one thread executing the op.
+      issue = a.getPred();
+    } else if (op.getLastReader()) {
       // Lane 0 of each warp counts the warp done (its reads ordered before
       // by the warp barrier, and before the copy by the fences around the
       // atomic); the warp completing a multiple of the warp count issues it.
@@ -392,7 +396,7 @@ struct TmaCopyLowering : SimtPattern<pgpu::TmaCopyOp> {
       issue = andPred(isZero(state.tid));
     }
     OpBuilder::InsertionGuard guard(rw);
-    if (!state.predicatedCopies.contains(op)) {
+    if (issue && !state.predicatedCopies.contains(op)) {
       auto ifOp = scf::IfOp::create(rw, loc, issue, /*withElse=*/false);
       rw.setInsertionPointToStart(ifOp.thenBlock());
       issue = Value();
@@ -457,16 +461,22 @@ struct ReleaseSlotLowering : SimtPattern<pgpu::ReleaseSlotOp> {
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
     int64_t stages = op.getBarriers().getType().getStages();
-    // The warp's reads are ordered before its first lane's arrival.
+    // The warp's reads are ordered before its first lane's arrival, which
+    // is predicated rather than branched to (it may sit between a wgmma
+    // and its wait: see TmaCopyLowering).
     NVVM::SyncWarpOp::create(rw, loc, constI32(rw, loc, -1));
     Value lane = arith::AndIOp::create(rw, loc, state.tid, constI32(rw, loc, 31));
-    auto ifOp = scf::IfOp::create(
-        rw, loc, arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, lane, constI32(rw, loc, 0)),
-        /*withElse=*/false);
-    rw.setInsertionPointToStart(ifOp.thenBlock());
-    NVVM::MBarrierArriveOp::create(
-        rw, loc, Type(),
-        slotBarrierAddress(rw, loc, state, a.getBarriers(), a.getSlot(), stages, true), Value());
+    Value arrives =
+        arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, lane, constI32(rw, loc, 0));
+    if (a.getPred())
+      arrives = arith::AndIOp::create(rw, loc, arrives, a.getPred());
+    Value bar = slotBarrierAddress(rw, loc, state, a.getBarriers(), a.getSlot(), stages, true);
+    inlinePtx(rw, loc, Type(),
+              ValueRange{arith::ExtUIOp::create(rw, loc, rw.getI32Type(), arrives),
+                         LLVM::PtrToIntOp::create(rw, loc, rw.getI64Type(), bar)},
+              "{\n.reg .pred p;\n.reg .b64 s;\nsetp.ne.b32 p, $0, 0;\n"
+              "@p mbarrier.arrive.shared::cta.b64 s, [$1];\n}",
+              "r,l");
     rw.eraseOp(op);
     return success();
   }

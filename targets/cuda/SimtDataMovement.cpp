@@ -92,6 +92,28 @@ Value rematerialize(ConversionPatternRewriter &rw, Location loc, Value v,
   return {};
 }
 
+/// Whether rematerialize can compute `v` (without building anything).
+bool rematerializable(Value v, int depth = 0) {
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 24)
+    return false;
+  auto type = cast<RankedTensorType>(v.getType());
+  if (isa<tt::MakeRangeOp, tt::SplatOp>(def))
+    return true;
+  if (auto cst = dyn_cast<arith::ConstantOp>(def)) {
+    auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+    return dense && dense.isSplat() && !isa<tt::PointerType>(type.getElementType());
+  }
+  if (isa<tt::ExpandDimsOp, tt::BroadcastOp>(def))
+    return rematerializable(def->getOperand(0), depth + 1);
+  if (isa<arith::ArithDialect>(def->getDialect()) && def->getNumResults() == 1 &&
+      !def->getNumRegions() && !isa<tt::PointerType>(type.getElementType()))
+    return llvm::all_of(def->getOperands(), [&](Value o) {
+      return isa<RankedTensorType>(o.getType()) && rematerializable(o, depth + 1);
+    });
+  return false;
+}
+
 /// Tensor `v`, index arithmetic, computed element by element in the layout
 /// of `layout` (same shape): this thread's slots; null when `v` cannot be
 /// (what was built for it is left unused).
@@ -106,6 +128,24 @@ Value rematerializeIn(ConversionPatternRewriter &rw, Location loc, const SimtSta
   }
   return buildVector(rw, loc, elems);
 }
+
+} // namespace
+
+bool cuda::broadcastUsesScratch(tt::BroadcastOp op) {
+  auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+  return !hasSliceLayout(srcType) && srcType.getNumElements() != 1 &&
+         !rematerializable(op.getResult());
+}
+
+bool cuda::layoutCastUsesScratch(tensor::CastOp op) {
+  auto src = cast<RankedTensorType>(op.getSource().getType());
+  SplatElementsAttr splat;
+  return src.getEncoding() != cast<RankedTensorType>(op.getType()).getEncoding() &&
+         !matchPattern(op.getSource(), m_Constant(&splat)) &&
+         !rematerializable(op.getSource());
+}
+
+namespace {
 
 struct BroadcastLowering : SimtPattern<tt::BroadcastOp> {
   using SimtPattern::SimtPattern;

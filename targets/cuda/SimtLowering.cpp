@@ -410,3 +410,28 @@ SmallVector<Value> cuda::combine(OpBuilder &b, Location loc, Region &region,
     out.push_back(map.lookupOrDefault(v));
   return out;
 }
+
+/// Registers a consumer thread is estimated to need: what the loops carry
+/// and their dots' results (the accumulators), 32-bit each, beside 32 for
+/// addresses and the rest.
+int64_t cuda::loopRegisterEstimate(tt::FuncOp func, int64_t threads) {
+  auto regs = [&](Type t) -> int64_t {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (!tensor || isa<tt::PointerType>(tensor.getElementType()))
+      return 0;
+    int64_t bits = std::max<int64_t>(32, tensor.getElementTypeBitWidth());
+    return tensor.getNumElements() * bits / 32 / threads;
+  };
+  int64_t most = 0;
+  func->walk([&](scf::ForOp loop) {
+    int64_t n = 0;
+    for (Value v : loop.getRegionIterArgs())
+      n += regs(v.getType());
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (tt::DotOp dot : loop.getBody()->getOps<tt::DotOp>())
+      if (!llvm::is_contained(yield.getOperands(), dot.getResult()))
+        n += regs(dot.getType());
+    most = std::max(most, n);
+  });
+  return most + 32;
+}

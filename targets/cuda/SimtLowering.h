@@ -66,6 +66,14 @@ std::optional<MmaLayout> mmaLayoutOf(RankedTensorType type);
 /// #pallas_gpu.slice: the rows of a tensor-core layout, one value per row
 /// (row reductions end in it, broadcasts along rows start from it).
 bool hasSliceLayout(Type type);
+/// Whether lowering `op` exchanges values through shared memory (else each
+/// thread has or recomputes what it needs).
+bool broadcastUsesScratch(tt::BroadcastOp op);
+bool layoutCastUsesScratch(tensor::CastOp op);
+/// Registers a thread (of `threads`) of `func` is estimated to need: what
+/// its loops carry and their dots' results (the accumulators), 32-bit
+/// each, beside 32 for addresses and the rest.
+int64_t loopRegisterEstimate(tt::FuncOp func, int64_t threads);
 Attribute sliceEncoding(MLIRContext *ctx, Attribute parent);
 /// For a tensor [M] or [M, 1] in a slice layout: its parent's layout for
 /// [M, 8 * warpsN] (its rows: warpsM, tilesM); none otherwise.
@@ -129,8 +137,17 @@ struct SimtState {
   /// row to row: that step, in elements (rowStep).
   llvm::DenseMap<Operation *, int64_t> copyRowStep;
   int64_t threads = 128;
-  /// The thread index (i32), defined at the kernel entry.
+  /// The thread index (i32), defined at the kernel entry, in
+  /// [0, threads): with a producer warpgroup (pallas_gpu.produce), its
+  /// threads' indices wrap around (a producer thread computes as
+  /// thread tid - threads would).
   Value tid;
+  /// The CTA's own thread index: from `threads` on, the producer's.
+  Value ctaTid;
+  /// The producer warpgroup's threads (0 without one), and the setmaxnreg
+  /// ops of producer and consumers (their counts set last).
+  int64_t producerThreads = 0;
+  Operation *producerRegs = nullptr, *consumerRegs = nullptr;
   /// Under a program order (ProgramGrid.h): each axis's program id (i32),
   /// derived at the kernel entry from the linear block index. Empty
   /// otherwise: program ids are block ids.

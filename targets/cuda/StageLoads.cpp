@@ -328,13 +328,92 @@ int64_t tensorMapIndex(tt::FuncOp func, pgpu::TensorMapAttr map) {
   return maps.size() - 1;
 }
 
+/// The ops outside `loop` that its bounds and `slice` (its staged blocks'
+/// addresses) need, in block order, for a producer to compute them at the
+/// kernel's start; none when one of them cannot be recomputed there (it
+/// has effects or regions, or the loop is not in the function's entry
+/// block).
+std::optional<SmallVector<Operation *>> producerInputs(scf::ForOp loop,
+                                                       ArrayRef<Operation *> slice) {
+  auto func = loop->getParentOfType<tt::FuncOp>();
+  Block *entry = &func.getBody().front();
+  if (loop->getBlock() != entry)
+    return std::nullopt;
+  DenseSet<Operation *> inSlice(slice.begin(), slice.end());
+  SetVector<Operation *> inputs;
+  SmallVector<Value> worklist{loop.getLowerBound(), loop.getUpperBound(), loop.getStep()};
+  for (Operation *op : slice)
+    worklist.append(op->operand_begin(), op->operand_end());
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    if (!def) {
+      auto arg = cast<BlockArgument>(v);
+      if (arg.getOwner() != entry && arg != loop.getInductionVar())
+        return std::nullopt;
+      continue;
+    }
+    if (inSlice.contains(def) || inputs.contains(def))
+      continue;
+    if (def->getBlock() != entry || !isMemoryEffectFree(def) || def->getNumRegions())
+      return std::nullopt;
+    inputs.insert(def);
+    worklist.append(def->operand_begin(), def->operand_end());
+  }
+  SmallVector<Operation *> ordered(inputs.begin(), inputs.end());
+  llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return ordered;
+}
+
+/// The producer of `loop`'s rings (pallas_gpu.produce, at `b`): it
+/// recomputes `inputs` and, for each iteration, the blocks' addresses
+/// (`slice`), waits until the consumers released the slot, and fills it
+/// by TMA. Its slot and parity advance as the consumers' do; it starts a
+/// parity ahead on the released barriers (a fresh barrier counts as
+/// released), so the first round of slots fills at once.
+void buildProducer(OpBuilder &b, Location loc, scf::ForOp loop, ArrayRef<Operation *> inputs,
+                   ArrayRef<Operation *> slice, ArrayRef<tt::LoadOp> loads,
+                   ArrayRef<Value> rings, ArrayRef<Value> barriers,
+                   ArrayRef<int64_t> tensorMaps, int64_t stages) {
+  auto produce = pgpu::ProduceOp::create(b, loc);
+  OpBuilder pb = OpBuilder::atBlockBegin(&produce.getBody().emplaceBlock());
+  auto c = [&](int64_t v) { return arith::ConstantIntOp::create(pb, loc, pb.getI32Type(), v); };
+  IRMapping map;
+  for (Operation *op : inputs)
+    pb.clone(*op, map);
+  auto fill = scf::ForOp::create(pb, loc, map.lookupOrDefault(loop.getLowerBound()),
+                                 map.lookupOrDefault(loop.getUpperBound()),
+                                 map.lookupOrDefault(loop.getStep()), ValueRange{c(0), c(0)});
+  pb.setInsertionPointToStart(fill.getBody());
+  Value slot = fill.getRegionIterArgs()[0], phase = fill.getRegionIterArgs()[1];
+  map.map(loop.getInductionVar(), fill.getInductionVar());
+  for (Operation *op : slice)
+    pb.clone(*op, map);
+  Value released = arith::XOrIOp::create(pb, loc, phase, c(1));
+  for (size_t i = 0; i < loads.size(); ++i) {
+    pgpu::WaitReleasedOp::create(pb, loc, barriers[i], slot, released);
+    pgpu::TmaCopyOp::create(pb, loc, map.lookupOrDefault(tt::LoadOp(loads[i]).getPtr()), rings[i], slot,
+                            barriers[i], Value(), tensorMaps[i], /*last_reader=*/false,
+                            /*producer=*/true);
+  }
+  Value next = arith::AddIOp::create(pb, loc, slot, c(1));
+  Value wraps = arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::eq, next, c(stages));
+  scf::YieldOp::create(
+      pb, loc,
+      ValueRange{arith::SelectOp::create(pb, loc, wraps, c(0), next),
+                 arith::SelectOp::create(pb, loc, wraps, arith::XOrIOp::create(pb, loc, phase, c(1)),
+                                         phase)});
+}
+
 /// Stages the dot operands of `loop` in shared-memory rings of `stages`
 /// buffers (fewer when they would take more than `smemBudget` bytes), their
 /// slots handed over by CTA-wide barriers or, with `slotBarriers`, by
 /// per-slot mbarriers, and then, with `tma`, filled by the TMA where
-/// tmaView allows. Returns the new loop, or `loop` when nothing was staged.
+/// tmaView allows, by a producer warpgroup with `producer` where it can
+/// compute the addresses itself (producerInputs). Returns the new loop, or
+/// `loop` when nothing was staged.
 scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
-                            bool slotBarriers, bool tma) {
+                            int64_t smSharedBytes, bool slotBarriers, bool tma, bool producer) {
   SmallVector<tt::LoadOp> loads;
   SetVector<Operation *> slice;
   collectLoadsAhead(
@@ -358,19 +437,36 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
   // The TMA signals mbarriers, so a loop without slot barriers (a GEMM's K
   // loop) gets them.
   SmallVector<int64_t> tensorMaps;
+  // A producer warpgroup (and with it the TMA) where two CTAs would not
+  // share an SM anyway: two of the kernel's CTAs with their producers
+  // would not have registers enough for the dots, and the TMA without a
+  // producer measured slower than cp.async. (An SM's shared memory is a
+  // CTA's most and 1 KB reserved per CTA.)
+  auto func = loop->getParentOfType<tt::FuncOp>();
+  int64_t warps = launchOf(loop).getNumWarps();
+  if (tma && producer &&
+      2 * (stages * slotBytes + 1024) <= smSharedBytes &&
+      2 * 32 * warps * loopRegisterEstimate(func, 32 * warps) <= 65536)
+    tma = false;
   if (tma) {
     AxisInfoAnalysis axis;
     SmallVector<std::optional<pgpu::TensorMapAttr>> views;
     for (auto [i, load] : llvm::enumerate(loads))
       views.push_back(tmaView(load, tiles[i], axis));
     if (llvm::all_of(views, [](auto &v) { return v.has_value(); })) {
-      auto func = loop->getParentOfType<tt::FuncOp>();
       for (const std::optional<pgpu::TensorMapAttr> &view : views)
         tensorMaps.push_back(tensorMapIndex(func, *view));
     }
   }
   bool byTma = !tensorMaps.empty();
   slotBarriers |= byTma;
+  SmallVector<Operation *> ordered(slice.begin(), slice.end());
+  llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  // One producer per kernel, for a warpgroup-sized multiple of consumers.
+  std::optional<SmallVector<Operation *>> inputs;
+  if (byTma && producer && (warps == 4 || warps == 8 || warps == 16) &&
+      func.getOps<pgpu::ProduceOp>().empty())
+    inputs = producerInputs(loop, ordered);
   // A dot left in flight by its wait (pallas-async-dots' K loops) reads
   // its slot until the next iteration's wait: without slot barriers, the
   // slot the last iteration read is refilled after this iteration's wait
@@ -387,8 +483,6 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
       }
   if (inFlightWait && inFlightWait.getPending() != 1)
     inFlightWait.setPending(0), inFlightWait = {};
-  SmallVector<Operation *> ordered(slice.begin(), slice.end());
-  llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
 
   MLIRContext *ctx = loop.getContext();
   Location loc = loop.getLoc();
@@ -403,7 +497,21 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
     rings.push_back(pgpu::AllocRingOp::create(b, loc, pgpu::RingType::get(ctx, stages, tile)));
     if (slotBarriers)
       barriers.push_back(pgpu::AllocSlotBarriersOp::create(
-          b, loc, pgpu::SlotBarriersType::get(ctx, stages), /*tma=*/byTma));
+          b, loc, pgpu::SlotBarriersType::get(ctx, stages), /*tma=*/byTma,
+          /*producer=*/inputs.has_value()));
+  }
+  if (inputs) {
+    // The rings, their barriers and their producer go to the kernel's
+    // start: the producer fills them from there on, while the consumers
+    // run what comes before the loop.
+    Block &entry = func.getBody().front();
+    Operation *start = &entry.front();
+    for (auto [ring, bars] : llvm::zip(rings, barriers)) {
+      ring.getDefiningOp()->moveBefore(start);
+      bars.getDefiningOp()->moveBefore(start);
+    }
+    OpBuilder pb(start);
+    buildProducer(pb, loc, loop, *inputs, ordered, loads, rings, barriers, tensorMaps, stages);
   }
   // Copies the blocks of iteration `iv` of the loads `which` into `slot`
   // (none past the end, nor where `also` is false; the addresses use an
@@ -439,12 +547,13 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
   };
   SmallVector<size_t> all = llvm::to_vector(llvm::seq<size_t>(0, loads.size()));
   // (TMA rings fill every slot ahead: a slot's refill follows its last
-  // read, not the next iteration's start.)
-  for (int64_t s = 0; s + (byTma ? 0 : 1) < stages; ++s)
+  // read, not the next iteration's start. A producer fills them itself.)
+  for (int64_t s = 0; !inputs && s + (byTma ? 0 : 1) < stages; ++s)
     copyBlocks(arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, step, c(s))),
                c(s), loop.getInductionVar(), all);
-  hoistPrologue(beforePrologue ? beforePrologue->getNextNode() : &loop->getBlock()->front(),
-                loop);
+  if (!inputs)
+    hoistPrologue(beforePrologue ? beforePrologue->getNextNode() : &loop->getBlock()->front(),
+                  loop);
 
   // Carried: the slot this iteration reads and, with slot barriers, the
   // parity of its fill (flips each time the slot index wraps around).
@@ -508,6 +617,20 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
         pgpu::RingReadOp::create(b, loc, load.getType(), rings[i], slot));
     Operation *readDone = stagedReadDone(reader);
     b.setInsertionPointAfter(readDone);
+    if (inputs) {
+      // The producer refills the slot once every consumer warp released
+      // it: at once or, for a reader left in flight past its wait (a K
+      // loop's dot), the slot the last iteration read, from the second
+      // iteration on (a predicate, not a branch: see TmaCopyLowering).
+      pgpu::DotWaitOp wait = dotWaitOf(reader);
+      if (wait && wait.getPending() == 1)
+        pgpu::ReleaseSlotOp::create(
+            b, loc, barriers[i], previous,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, iv, lb));
+      else
+        pgpu::ReleaseSlotOp::create(b, loc, barriers[i], slot, Value());
+      continue;
+    }
     if (pgpu::DotWaitOp wait = dotWaitOf(reader);
         wait && wait.getPending() == 1 && byTma) {
       // The reader is left in flight past its wait (a K loop's dot): the
@@ -524,7 +647,7 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
       copyBlocks(next, slot, iv, {i}, /*lastReader=*/true);
       continue;
     }
-    pgpu::ReleaseSlotOp::create(b, loc, barriers[i], slot);
+    pgpu::ReleaseSlotOp::create(b, loc, barriers[i], slot, Value());
     if (readDone != reader)
       b.setInsertionPointAfter(filled);
     pgpu::WaitReleasedOp::create(b, loc, barriers[i], previous, previousPhase);
@@ -720,7 +843,8 @@ struct StageLoadsPass : pallas::impl::PallasStageLoadsBase<StageLoadsPass> {
         loop.getBody()->walk([&](tt::DotOp dot) {
           slotBarriers |= dot->hasAttr(pgpu::kTurnTakeAttrName);
         });
-        loop = stageDotOperands(loop, launch.getNumStages(), budget, slotBarriers, tma);
+        loop = stageDotOperands(loop, launch.getNumStages(), budget, sharedBytes + 1024,
+                                slotBarriers, tma, producer);
       }
       pipeline(loop, 32 * launch.getNumWarps(), /*registerBudget=*/200);
     }

@@ -80,11 +80,24 @@ int main(int argc, char **argv) {
                "sm_90a: keep warpgroups in step at a loop's dots (no ping-pong); for tools "
                "that cannot follow named barriers, such as compute-sanitizer's racecheck");
   app.add_flag("--tma", options.tma,
-               "sm_90a: copy staged blocks with the TMA where they allow it (the launch "
-               "builds a CUtensorMap per array so copied)");
+               "sm_90a: copy staged blocks with the TMA where they allow it, also without "
+               "a producer warpgroup (builds for sm_90a alone do by default, with one)");
+  app.add_flag("--no-tma", options.noTma,
+               "sm_90a: copy staged blocks with cp.async only (no tensor maps, no "
+               "producer warpgroup)");
+  bool noProducer = false;
+  app.add_flag("--no-warp-specialize", noProducer,
+               "sm_90a: the threads reading TMA-copied blocks issue the copies "
+               "themselves, instead of a producer warpgroup (implies --tma)");
   if (std::optional<int> code = pallas_rt::parseCommandLine(app, argc, argv, "pallasc"))
     return *code;
   options.warpgroupTurns = !noTurns;
+  options.warpSpecialize = !noProducer;
+  options.tma |= noProducer;
+  if (options.tma && options.noTma) {
+    llvm::errs() << "pallasc: error: --no-tma contradicts --tma and --no-warp-specialize\n";
+    return 1;
+  }
   if (list) {
     listTargets(llvm::outs());
     return 0;

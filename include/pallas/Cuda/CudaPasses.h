@@ -41,6 +41,10 @@ struct CudaPipelineOptions : public PassPipelineOptions<CudaPipelineOptions> {
   Option<bool> tma{*this, "tma",
                    llvm::cl::desc("with wgmma: copy eligible staged blocks with the TMA"),
                    llvm::cl::init(false)};
+  Option<bool> producer{
+      *this, "producer",
+      llvm::cl::desc("with tma: a producer warpgroup issues the copies (warp specialization)"),
+      llvm::cl::init(false)};
   Option<int64_t> sharedBytes{
       *this, "shared-bytes",
       llvm::cl::desc("shared memory loops may stage blocks in (0: stream through registers)"),

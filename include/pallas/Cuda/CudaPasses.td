@@ -62,7 +62,13 @@ def PallasStageLoads : Pass<"pallas-stage-loads", "::mlir::ModuleOp"> {
     with the 128-byte swizzle, are copied by `pallas_gpu.tma_copy`
     instead: one thread issues the tile's bulk tensor copies, which
     complete the slot's filled barrier themselves; the function lists the
-    tensor maps they use (`pallas_gpu.tensor_maps`).
+    tensor maps they use (`pallas_gpu.tensor_maps`). With `producer` as
+    well, a warpgroup of its own issues them (`pallas_gpu.produce`, at the
+    kernel's start, recomputing the addresses) and the loop's threads only
+    wait for fills and release slots, where the loop lies in the kernel's
+    entry block, its addresses need nothing with effects, and two CTAs of
+    the kernel would not fit an SM otherwise (the producer costs that
+    occupancy; such loops keep cp.async).
 
     num_stages below 2 leaves loops as they are; num_warps gives the
     threads to estimate registers per thread.
@@ -70,7 +76,9 @@ def PallasStageLoads : Pass<"pallas-stage-loads", "::mlir::ModuleOp"> {
   let options = [Option<"sharedBytes", "shared-bytes", "int64_t", "49152",
                         "shared memory a CTA may use, in bytes">,
                  Option<"tma", "tma", "bool", "false",
-                        "copy eligible blocks of mbarrier rings with the TMA (sm_90a)">];
+                        "copy eligible blocks of mbarrier rings with the TMA (sm_90a)">,
+                 Option<"producer", "producer", "bool", "false",
+                        "with tma: a producer warpgroup issues the copies (pallas_gpu.produce)">];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
                            "::mlir::pallas::pgpu::PallasGpuDialect"];
 }
@@ -257,8 +265,15 @@ def ConvertPallasToNVVM : Pass<"convert-pallas-to-nvvm", "::mlir::ModuleOp"> {
     a kernel needs goes into `pallas_gpu.shared_bytes` (on each gpu.func
     and, the largest, on the module); the launch grid into the gpu.func's
     `known_grid_size`.
+
+    A `pallas_gpu.produce` (warp specialization) gives the kernel a
+    warpgroup more: its threads branch off at the op, give registers up
+    (setmaxnreg), and one of them runs the region; the rest of the kernel
+    runs on the num_warps warps, which take the registers, and whose
+    CTA-wide barriers become a named barrier counting only them.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::gpu::GPUDialect",

@@ -33,8 +33,14 @@ struct CompileOptions {
   /// (compute-sanitizer's racecheck).
   bool warpgroupTurns = true;
   /// sm_90a: copy the blocks of mbarrier-handed rings with the TMA (bulk
-  /// tensor copies through tensor maps the launch code builds).
+  /// tensor copies through tensor maps the launch code builds), issued by
+  /// a producer warpgroup (the kernel runs a warpgroup more than
+  /// num_warps) where every chip compiled for can have one (builds for
+  /// wgmma chips alone): by default there; with `tma`, also without one
+  /// (the reading threads issue them); with `noTma`, nowhere.
   bool tma = false;
+  bool noTma = false;
+  bool warpSpecialize = true;
 };
 
 /// What a backend hands back: its files and what the manifest should say

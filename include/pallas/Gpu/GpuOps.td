@@ -110,11 +110,16 @@ def PG_AllocSlotBarriersOp : PG_Op<"alloc_slot_barriers", [MemoryEffects<[MemAll
     arrives once per phase); all threads execute this op. With `tma`, the
     slots are filled by `pallas_gpu.tma_copy`: one arrival (with the bytes
     the copies bring) completes a filled phase, and the released barriers
-    are counters of the warps done with each slot (from zero).
+    are counters of the warps done with each slot (from zero). With
+    `producer` (and `tma`), a producer thread (`pallas_gpu.produce`) waits
+    for the released barriers, which every warp of the other threads (the
+    consumers) arrives on once per phase.
   }];
-  let arguments = (ins UnitAttr:$tma);
+  let arguments = (ins UnitAttr:$tma, UnitAttr:$producer);
   let results = (outs PG_SlotBarriersType:$barriers);
-  let assemblyFormat = "(`tma` $tma^)? attr-dict `:` qualified(type($barriers))";
+  let assemblyFormat = [{
+    (`tma` $tma^)? (`producer` $producer^)? attr-dict `:` qualified(type($barriers))
+  }];
 }
 
 def PG_ArriveFilledOp : PG_Op<"arrive_filled", [MemoryEffects<[MemRead, MemWrite]>]> {
@@ -145,13 +150,14 @@ def PG_TmaCopyOp : PG_Op<"tma_copy", [MemoryEffects<[MemRead, MemWrite]>]> {
     `last_reader`, a thread of the warp that reaches the op last for this
     slot: every warp counts itself done with what the slot held, and the
     one completing the count (all warps of the CTA) issues the copy, so
-    no thread waits for the others. With `pred` false, nothing (the slot
-    is not going to be waited for, nor counted). All threads execute the
-    op.
+    no thread waits for the others. With `producer`, the one thread that
+    executes it (in a `pallas_gpu.produce` region). With `pred` false,
+    nothing (the slot is not going to be waited for, nor counted). All
+    threads execute the op, but for `producer`.
   }];
   let arguments = (ins PG_PtrTensor:$ptr, PG_RingType:$ring, I32:$slot,
                        PG_SlotBarriersType:$barriers, Optional<I1>:$pred,
-                       I64Attr:$tensor_map, UnitAttr:$last_reader);
+                       I64Attr:$tensor_map, UnitAttr:$last_reader, UnitAttr:$producer);
   let assemblyFormat = [{
     $ptr `into` $ring `[` $slot `]` `signal` $barriers (`if` $pred^)? attr-dict
     `:` type($ptr) `,` qualified(type($ring)) `,` qualified(type($barriers))
@@ -169,12 +175,13 @@ def PG_WaitFilledOp : PG_Op<"wait_filled", [MemoryEffects<[MemRead, MemWrite]>]>
 def PG_ReleaseSlotOp : PG_Op<"release_slot", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "this thread is done reading `slot`: arrive on its released barrier";
   let description = [{
-    Every thread of the CTA executes it (warps converged): one arrival per
-    warp once all its threads are done.
+    Every thread of the CTA (but a producer) executes it (warps converged):
+    one arrival per warp once all its threads are done. With `pred` false,
+    no arrival.
   }];
-  let arguments = (ins PG_SlotBarriersType:$barriers, I32:$slot);
+  let arguments = (ins PG_SlotBarriersType:$barriers, I32:$slot, Optional<I1>:$pred);
   let assemblyFormat = [{
-    $barriers `[` $slot `]` attr-dict `:` qualified(type($barriers))
+    $barriers `[` $slot `]` (`if` $pred^)? attr-dict `:` qualified(type($barriers))
   }];
 }
 
@@ -188,6 +195,23 @@ def PG_WaitReleasedOp : PG_Op<"wait_released", [MemoryEffects<[MemRead, MemWrite
   let assemblyFormat = [{
     $barriers `[` $slot `]` `phase` $phase attr-dict `:` qualified(type($barriers))
   }];
+}
+
+def PG_ProduceOp : PG_Op<"produce", [SingleBlock, NoTerminator,
+                                      RecursiveMemoryEffects]> {
+  let summary = "the producer warpgroup's work: filling rings ahead of their readers";
+  let description = [{
+    Warp specialization: the kernel runs a warpgroup beyond its num_warps,
+    the producer. One thread of it runs this region (TMA copies into rings,
+    each after waiting for the slot's release); the rest of the kernel
+    after this op runs on the num_warps warps only (the consumers), whose
+    CTA-wide barriers become named barriers of their own. The producer
+    gives registers up to the consumers (setmaxnreg). At most one per
+    kernel, in its entry block, after the rings and slot barriers it fills
+    and before anything else with effects.
+  }];
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$body attr-dict";
 }
 
 def PG_TurnsBeginOp : PG_Op<"turns_begin", [MemoryEffects<[MemWrite]>]> {
