@@ -89,7 +89,8 @@ for spec in "$root/examples/cmake_consumer/spec.json" "$conf/matmul_relu/spec.js
   done
 done
 
-# examples/flash_attention with --tma, its header and torch op: run.sh runs
+# examples/flash_attention with the TMA (and its producer warpgroup), its
+# header and torch op: run.sh runs
 # them (bench/gpu/tma_launch.py), pallas-launch being covered by check.py.
 if "$bin/pallasc" "$root/examples/flash_attention/kernel.mlir" \
      --spec "$root/examples/flash_attention/spec.json" -t sm_90a --tma --emit torch \
