@@ -650,6 +650,68 @@ struct DotLowering : SimtPattern<tt::DotOp> {
   }
 };
 
+/// A tensor-core accumulator [M, N] (pairs of adjacent columns per thread)
+/// into the blocked layout (runs of `vec` adjacent elements per thread),
+/// through shared memory as rows whose 16-byte units are permuted by XOR
+/// with row % 8: pairs go in as one store each, runs come out as 16-byte
+/// loads, and neither side's warps conflict on banks (the 8 rows a warp's
+/// pairs span, and the units a warp's runs read, fall in different banks).
+/// Null where that does not apply (other layouts, elements other than 16
+/// and 32 bits, rows not a multiple of 128 bytes).
+Value castAccumulatorToBlocked(ConversionPatternRewriter &rw, Location loc, SimtState &s,
+                               Value perThread, RankedTensorType src, RankedTensorType dst) {
+  if (!hasMmaLayout(src) || dst.getEncoding() || src.getRank() != 2)
+    return {};
+  Type elem = src.getElementType();
+  int64_t bits = elem.getIntOrFloatBitWidth();
+  int64_t cols = src.getDimSize(1), eb = bits / 8;
+  BlockedLayout to(dst.getNumElements(), s.threads);
+  if ((bits != 16 && bits != 32) || (cols * eb) % 128 || to.vec * eb < 4 ||
+      cols % to.vec || !llvm::isPowerOf2_64(cols))
+    return {};
+  auto c = [&](int64_t v) { return constI32(rw, loc, v); };
+  // Byte offset of element `index` (row-major, i32), its unit swizzled.
+  auto offsetOf = [&](Value index) {
+    Value row = arith::DivUIOp::create(rw, loc, index, c(cols));
+    Value colBytes = arith::MulIOp::create(rw, loc, arith::RemUIOp::create(rw, loc, index, c(cols)),
+                                           c(eb));
+    Value unit = arith::XOrIOp::create(rw, loc, arith::ShRUIOp::create(rw, loc, colBytes, c(4)),
+                                       arith::AndIOp::create(rw, loc, row, c(7)));
+    Value inRow = arith::OrIOp::create(rw, loc, arith::ShLIOp::create(rw, loc, unit, c(4)),
+                                       arith::AndIOp::create(rw, loc, colBytes, c(15)));
+    return arith::AddIOp::create(rw, loc, arith::MulIOp::create(rw, loc, row, c(cols * eb)),
+                                 inRow);
+  };
+  int64_t bytes = src.getNumElements() * eb;
+  reserveSmem(s, bytes);
+  barrier(rw, loc);
+  // Slots 2k and 2k + 1 of a tensor-core layout are adjacent columns.
+  SmallVector<Value> from = slotElementIndices(rw, loc, s, src);
+  auto pair = VectorType::get({2}, elem);
+  for (size_t i = 0; i + 1 < from.size(); i += 2) {
+    Value v = vector::FromElementsOp::create(
+        rw, loc, pair,
+        ValueRange{extractSlot(rw, loc, perThread, i), extractSlot(rw, loc, perThread, i + 1)});
+    LLVM::StoreOp::create(rw, loc, v, smemByteAddress(rw, loc, s.smem, offsetOf(from[i])),
+                          2 * eb);
+  }
+  barrier(rw, loc);
+  // Runs of `vec` start on a multiple of `vec`: pieces of up to 16 bytes
+  // each lie in one unit.
+  int64_t piece = std::min<int64_t>(to.vec, 16 / eb);
+  auto pieceType = VectorType::get({piece}, elem);
+  SmallVector<Value> to_idx = slotElementIndices(rw, loc, s, dst);
+  SmallVector<Value> elems;
+  for (size_t i = 0; i < to_idx.size(); i += piece) {
+    Value v = LLVM::LoadOp::create(rw, loc, pieceType,
+                                   smemByteAddress(rw, loc, s.smem, offsetOf(to_idx[i])),
+                                   piece * eb);
+    for (int64_t j = 0; j < piece; ++j)
+      elems.push_back(vector::ExtractOp::create(rw, loc, v, j));
+  }
+  return buildVector(rw, loc, elems);
+}
+
 /// A change of layout: every element through shared memory.
 struct LayoutCastLowering : SimtPattern<tensor::CastOp> {
   using SimtPattern::SimtPattern;
@@ -683,6 +745,10 @@ struct LayoutCastLowering : SimtPattern<tensor::CastOp> {
     // Index arithmetic (a causal mask's iota compares): each thread
     // computes its elements in the new layout instead of exchanging them.
     if (Value v = rematerializeIn(rw, loc, state, op.getSource(), dst)) {
+      rw.replaceOp(op, v);
+      return success();
+    }
+    if (Value v = castAccumulatorToBlocked(rw, loc, state, a.getSource(), src, dst)) {
       rw.replaceOp(op, v);
       return success();
     }

@@ -168,7 +168,8 @@ module {
 // A bf16 dot with its accumulator in the mma layout: A and B through
 // shared memory, a loop over K in steps of 16, one mma.sync m16n8k16 per
 // 16x8 tile. A 64x32 result over four warps is 16 f32 per thread; the
-// tensor.cast to the blocked layout exchanges it through shared memory.
+// tensor.cast to the blocked layout exchanges it through shared memory
+// (column pairs in, runs of four out, 16-byte units swizzled by row).
 // CHECK-LABEL: gpu.func @dot_mma
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<16xf32>) : i32 {
 // CHECK: nvvm.mma.sync A[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] B[%{{.*}}, %{{.*}}] C[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}]
@@ -176,9 +177,9 @@ module {
 // CHECK-SAME: -> !llvm.struct<(f32, f32, f32, f32)>
 // CHECK: scf.yield %{{.*}} : vector<16xf32>
 // CHECK: gpu.barrier
-// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %{{.*}} : vector<2xf32>, !llvm.ptr<3>
 // CHECK: gpu.barrier
-// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> vector<4xf32>
 // CHECK: gpu.return
   tt.func public @dot_mma(%a: !tt.ptr<bf16>, %b: !tt.ptr<bf16>, %o: !tt.ptr<f32>) attributes {pallas.launch = #pallas.launch<symbol = "dot_mma", grid = [1]>} {
     %zero = arith.constant dense<0.000000e+00> : tensor<64x32xf32, #pallas_gpu.mma<warps = [4, 1]>>
@@ -217,7 +218,7 @@ module {
 // CHECK-NEXT: }
 // CHECK: gpu.barrier
 // CHECK: vector.extract %[[OUT]][0] : f32 from vector<16xf32>
-// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %{{.*}} : vector<2xf32>, !llvm.ptr<3>
 // CHECK: gpu.barrier
 // CHECK: gpu.return
   tt.func public @kloop(%a: !tt.ptr<bf16>, %b: !tt.ptr<bf16>, %o: !tt.ptr<f32>) attributes {pallas.launch = #pallas.launch<symbol = "kloop", grid = [1]>} {
