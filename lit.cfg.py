@@ -16,7 +16,7 @@ config.test_exec_root = os.path.join(build_dir, "lit")
 llvm_bin = "/usr/lib/llvm-22/bin"
 config.environment["PATH"] = os.pathsep.join(
     [os.path.join(build_dir, "bin"), llvm_bin, config.environment.get("PATH", os.environ["PATH"])])
-for var in ["HOME", "PYTHONPATH", "TMPDIR", "PALLAS_SHARED_DIR"]:
+for var in ["HOME", "PYTHONPATH", "TMPDIR", "PALLAS_SHARED_DIR", "ASAN_OPTIONS", "UBSAN_OPTIONS"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
