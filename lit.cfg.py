@@ -19,6 +19,10 @@ config.environment["PATH"] = os.pathsep.join(
 for var in ["HOME", "PYTHONPATH", "TMPDIR", "PALLAS_SHARED_DIR", "ASAN_OPTIONS", "UBSAN_OPTIONS"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# A sanitizer build (-DPALLAS_SANITIZE): LLVM's allocators poison memory
+# from inlined header code that the prebuilt LLVM/MLIR libraries then hand
+# out unpoisoned; AddressSanitizer must ignore such manual poisoning.
+config.environment.setdefault("ASAN_OPTIONS", "allow_user_poisoning=0")
 
 # The shared conformance kernels sit beside the checkout (../shared), or
 # where PALLAS_SHARED_DIR says.

@@ -835,7 +835,8 @@ LogicalResult splitProducer(gpu::GPUFuncOp kernel, SimtState &state) {
 
 /// With a producer, the consumers' CTA-wide barriers (all but those
 /// before the branch, which every thread reaches) count the consumers
-/// only: the named barrier after warpgroup turns' (1 + each warpgroup).
+/// only: named barrier 1 + warpgroups (warpgroup turns use 1 to
+/// warpgroups).
 void consumerBarriers(gpu::GPUFuncOp kernel, const SimtState &state) {
   if (!state.producerThreads)
     return;
