@@ -772,25 +772,21 @@ void placeRings(tt::FuncOp func, SimtState &state) {
   });
 }
 
-/// With a producer: the registers per thread (setmaxnreg) of the producer
-/// warpgroup (24: it only computes addresses) and of the consumers (the
-/// rest, at most 240). 128 * 24 + 256 * 240 fit the 64K registers of an
-/// SM: one CTA of two consumer warpgroups, the split FlashAttention-3
-/// makes. (pallas-stage-loads gives a producer only to kernels that would
-/// not run two CTAs per SM anyway.)
-void setProducerRegisters(SimtState &state) {
-  if (!state.producerThreads)
-    return;
-  int64_t total = state.threads + state.producerThreads, producer = 24;
-  int64_t launch = std::min<int64_t>(65536 / total / 8 * 8, 248);
-  int64_t consumer = std::min<int64_t>(
-      (launch * total - producer * state.producerThreads) / state.threads / 8 * 8, 240);
-  cast<NVVM::SetMaxRegisterOp>(state.producerRegs).setRegCount(producer);
-  if (consumer > launch)
-    cast<NVVM::SetMaxRegisterOp>(state.consumerRegs).setRegCount(consumer);
-  else
-    state.consumerRegs->erase();
-}
+/// The registers per thread (setmaxnreg) of the producer warpgroup (24: it
+/// only computes addresses) and of the consumers (the rest, at most 240),
+/// and what the kernel starts with (its threads' share). 128 * 24 + 256 *
+/// 240 fit the 64K registers of an SM: one CTA of two consumer
+/// warpgroups, the split FlashAttention-3 makes. (pallas-stage-loads gives
+/// a producer only to kernels that would not run two CTAs per SM anyway.)
+struct ProducerRegisters {
+  int64_t producer = 24, consumer = 0, launch = 0;
+  explicit ProducerRegisters(const SimtState &s) {
+    int64_t total = s.threads + s.producerThreads;
+    launch = std::min<int64_t>(65536 / total / 8 * 8, 248);
+    consumer = std::min<int64_t>(
+        (launch * total - producer * s.producerThreads) / s.threads / 8 * 8, 240);
+  }
+};
 
 /// Warp specialization: the kernel's threads from `state.threads` on (the
 /// producer warpgroup) branch off at the pallas_gpu.produce op, give
@@ -810,10 +806,9 @@ LogicalResult splitProducer(gpu::GPUFuncOp kernel, SimtState &state) {
   MLIRContext *ctx = kernel.getContext();
   Block *consumers = entry->splitBlock(produce->getNextNode());
   OpBuilder b(ctx);
+  ProducerRegisters regs(state);
   Block *producer = b.createBlock(consumers);
-  // (Register counts: setProducerRegisters.)
-  state.producerRegs = NVVM::SetMaxRegisterOp::create(b, loc, 24,
-                                                      NVVM::SetMaxRegisterAction::decrease);
+  NVVM::SetMaxRegisterOp::create(b, loc, regs.producer, NVVM::SetMaxRegisterAction::decrease);
   auto first = scf::IfOp::create(
       b, loc,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, state.ctaTid,
@@ -823,8 +818,8 @@ LogicalResult splitProducer(gpu::GPUFuncOp kernel, SimtState &state) {
   then->getOperations().splice(then->begin(), produce.getBody().front().getOperations());
   gpu::ReturnOp::create(b, loc);
   b.setInsertionPointToStart(consumers);
-  state.consumerRegs = NVVM::SetMaxRegisterOp::create(b, loc, 240,
-                                                      NVVM::SetMaxRegisterAction::increase);
+  if (regs.consumer > regs.launch)
+    NVVM::SetMaxRegisterOp::create(b, loc, regs.consumer, NVVM::SetMaxRegisterAction::increase);
   b.setInsertionPoint(produce);
   Value isProducer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, state.ctaTid,
                                            constI32(b, loc, state.threads));
@@ -950,7 +945,6 @@ struct ConvertPallasToNVVMPass
       int64_t bytes = state.scratchAfterRings ? state.scratchOffset() + state.smemBytes
                                               : std::max(state.ringBytes, state.smemBytes);
       (*kernel)->setAttr(kSharedBytesAttrName, b.getI64IntegerAttr(bytes));
-      setProducerRegisters(state);
       smemBytes = std::max(smemBytes, bytes);
     }
     module->setAttr(kSharedBytesAttrName, b.getI64IntegerAttr(smemBytes));

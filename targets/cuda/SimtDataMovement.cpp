@@ -652,12 +652,13 @@ struct DotLowering : SimtPattern<tt::DotOp> {
 
 /// A tensor-core accumulator [M, N] (pairs of adjacent columns per thread)
 /// into the blocked layout (runs of `vec` adjacent elements per thread),
-/// through shared memory as rows whose 16-byte units are permuted by XOR
-/// with row % 8: pairs go in as one store each, runs come out as 16-byte
-/// loads, and neither side's warps conflict on banks (the 8 rows a warp's
-/// pairs span, and the units a warp's runs read, fall in different banks).
-/// Null where that does not apply (other layouts, elements other than 16
-/// and 32 bits, rows not a multiple of 128 bytes).
+/// through shared memory laid out as wgmma's 128-byte swizzle (16-byte
+/// units of a row permuted by XOR with row % 8): pairs go in as one store
+/// each, runs come out as 16-byte loads, and neither side's warps conflict
+/// on banks (the 8 rows a warp's pairs span, and the units a warp's runs
+/// read, fall in different banks). Null where that does not apply (other
+/// layouts, elements other than 16 and 32 bits, rows not a multiple of 128
+/// bytes).
 Value castAccumulatorToBlocked(ConversionPatternRewriter &rw, Location loc, SimtState &s,
                                Value perThread, RankedTensorType src, RankedTensorType dst) {
   if (!hasMmaLayout(src) || dst.getEncoding() || src.getRank() != 2)
@@ -666,24 +667,14 @@ Value castAccumulatorToBlocked(ConversionPatternRewriter &rw, Location loc, Simt
   int64_t bits = elem.getIntOrFloatBitWidth();
   int64_t cols = src.getDimSize(1), eb = bits / 8;
   BlockedLayout to(dst.getNumElements(), s.threads);
-  if ((bits != 16 && bits != 32) || (cols * eb) % 128 || to.vec * eb < 4 ||
-      cols % to.vec || !llvm::isPowerOf2_64(cols))
+  if ((bits != 16 && bits != 32) || (cols * eb) % 128 || to.vec * eb < 4 || cols % to.vec)
     return {};
-  auto c = [&](int64_t v) { return constI32(rw, loc, v); };
-  // Byte offset of element `index` (row-major, i32), its unit swizzled.
+  OperandSmemLayout layout = operandSmemLayout(src, pgpu::SharedLayoutKind::swizzle_128b);
   auto offsetOf = [&](Value index) {
-    Value row = arith::DivUIOp::create(rw, loc, index, c(cols));
-    Value colBytes = arith::MulIOp::create(rw, loc, arith::RemUIOp::create(rw, loc, index, c(cols)),
-                                           c(eb));
-    Value unit = arith::XOrIOp::create(rw, loc, arith::ShRUIOp::create(rw, loc, colBytes, c(4)),
-                                       arith::AndIOp::create(rw, loc, row, c(7)));
-    Value inRow = arith::OrIOp::create(rw, loc, arith::ShLIOp::create(rw, loc, unit, c(4)),
-                                       arith::AndIOp::create(rw, loc, colBytes, c(15)));
-    return arith::AddIOp::create(rw, loc, arith::MulIOp::create(rw, loc, row, c(cols * eb)),
-                                 inRow);
+    SmallVector<Value> rc = unravel(rw, loc, index, src.getShape());
+    return layout.offsetOf(rw, loc, rc[0], rc[1]);
   };
-  int64_t bytes = src.getNumElements() * eb;
-  reserveSmem(s, bytes);
+  reserveSmem(s, layout.bytes);
   barrier(rw, loc);
   // Slots 2k and 2k + 1 of a tensor-core layout are adjacent columns.
   SmallVector<Value> from = slotElementIndices(rw, loc, s, src);

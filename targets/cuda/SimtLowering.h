@@ -144,10 +144,8 @@ struct SimtState {
   Value tid;
   /// The CTA's own thread index: from `threads` on, the producer's.
   Value ctaTid;
-  /// The producer warpgroup's threads (0 without one), and the setmaxnreg
-  /// ops of producer and consumers (their counts set last).
+  /// The producer warpgroup's threads (0 without one).
   int64_t producerThreads = 0;
-  Operation *producerRegs = nullptr, *consumerRegs = nullptr;
   /// Under a program order (ProgramGrid.h): each axis's program id (i32),
   /// derived at the kernel entry from the linear block index. Empty
   /// otherwise: program ids are block ids.

@@ -328,6 +328,20 @@ int64_t tensorMapIndex(tt::FuncOp func, pgpu::TensorMapAttr map) {
   return maps.size() - 1;
 }
 
+/// The slot after `slot` in a ring of `stages` and its parity: `phase`,
+/// flipped where the slot index wraps around (null without one).
+std::pair<Value, Value> nextSlot(OpBuilder &b, Location loc, Value slot, Value phase,
+                                 int64_t stages) {
+  auto c = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v); };
+  Value next = arith::AddIOp::create(b, loc, slot, c(1));
+  Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next, c(stages));
+  Value nextPhase =
+      phase ? (Value)arith::SelectOp::create(b, loc, wraps, arith::XOrIOp::create(b, loc, phase, c(1)),
+                                             phase)
+            : Value();
+  return {arith::SelectOp::create(b, loc, wraps, c(0), next), nextPhase};
+}
+
 /// The ops outside `loop` that its bounds and `slice` (its staged blocks'
 /// addresses) need, in block order, for a producer to compute them at the
 /// kernel's start; none when one of them cannot be recomputed there (it
@@ -392,17 +406,13 @@ void buildProducer(OpBuilder &b, Location loc, scf::ForOp loop, ArrayRef<Operati
   Value released = arith::XOrIOp::create(pb, loc, phase, c(1));
   for (size_t i = 0; i < loads.size(); ++i) {
     pgpu::WaitReleasedOp::create(pb, loc, barriers[i], slot, released);
-    pgpu::TmaCopyOp::create(pb, loc, map.lookupOrDefault(tt::LoadOp(loads[i]).getPtr()), rings[i], slot,
+    tt::LoadOp load = loads[i];
+    pgpu::TmaCopyOp::create(pb, loc, map.lookupOrDefault(load.getPtr()), rings[i], slot,
                             barriers[i], Value(), tensorMaps[i], /*last_reader=*/false,
                             /*producer=*/true);
   }
-  Value next = arith::AddIOp::create(pb, loc, slot, c(1));
-  Value wraps = arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::eq, next, c(stages));
-  scf::YieldOp::create(
-      pb, loc,
-      ValueRange{arith::SelectOp::create(pb, loc, wraps, c(0), next),
-                 arith::SelectOp::create(pb, loc, wraps, arith::XOrIOp::create(pb, loc, phase, c(1)),
-                                         phase)});
+  auto [nextSlotIndex, nextPhase] = nextSlot(pb, loc, slot, phase, stages);
+  scf::YieldOp::create(pb, loc, ValueRange{nextSlotIndex, nextPhase});
 }
 
 /// Stages the dot operands of `loop` in shared-memory rings of `stages`
@@ -658,14 +668,11 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
     load.erase();
   auto yield = cast<scf::YieldOp>(newBody->getTerminator());
   b.setInsertionPoint(yield);
-  Value next = arith::AddIOp::create(b, loc, slot, c(1));
-  Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next, c(stages));
-  Value wrapped = arith::SelectOp::create(b, loc, wraps, c(0), next);
+  auto [nextSlotIndex, nextPhase] = nextSlot(b, loc, slot, phase, stages);
   SmallVector<Value> yielded(yield.getOperands());
-  yielded.push_back(wrapped);
+  yielded.push_back(nextSlotIndex);
   if (slotBarriers)
-    yielded.push_back(
-        arith::SelectOp::create(b, loc, wraps, arith::XOrIOp::create(b, loc, phase, c(1)), phase));
+    yielded.push_back(nextPhase);
   scf::YieldOp::create(b, yield.getLoc(), yielded);
   yield.erase();
   // Copies still in flight (into buffers no one reads) end before the
