@@ -10,8 +10,9 @@ data_ptr()s, geometry from our manifest). Cases:
       cubin), Triton, JAX Pallas;
   (b) row softmax 4096x1000 f32: ours vs torch.softmax, Triton (tutorial
       style), JAX Pallas;
-  (c) bf16 matmul 4096^3 (f32 accumulate, bf16 out): ours vs torch.matmul
-      (cuBLAS), Triton, JAX Pallas;
+  (c) GEMM (f32 accumulate, output in the input dtype), bf16 and f16 at
+      4096^3 and 8192^3 and bf16 8192x8192x1024: ours vs torch.matmul
+      (cuBLAS), Triton's tutorial matmul (and JAX Pallas at bf16 4096^3);
   (d) flash attention forward, B=4 H=16 S=4096 D=128 (bf16, bf16 causal,
       f16): ours (sm_90a cubins, and our Triton-target .ttir compiled by
       triton.compile) vs torch SDPA (cuDNN, flash), a Triton fused attention
@@ -494,103 +495,11 @@ def main():
         torch.cuda.empty_cache()
 
     if "matmul" in sections:
-        # ---------------------------------------------------------------- (c)
-        S = "matmul bf16 4096^3"
-        print(f"\n{S}", flush=True)
-        M = 4096
-        a = torch.randn(M, M, device=dev).to(torch.bfloat16)
-        b = torch.randn(M, M, device=dev).to(torch.bfloat16)
-        want = (a.float() @ b.float())
-        flops, K = 2 * M ** 3, 10
-
-        check_mm = lambda o, impl: check_normwise(o, want, impl)
-
-        def torch_mm():
-            o = torch.empty(M, M, device=dev, dtype=torch.bfloat16)
-            torch.matmul(a, b, out=o); note = check_mm(o, "torch")
-            record(S, "torch.matmul (cuBLAS)", time_stream([lambda: torch.matmul(a, b, out=o)], K),
-                   flops, "TFLOP/s", note)
-        attempt(S, "torch.matmul (cuBLAS)", torch_mm)
-
-        def ours_mm(case, label):
-            k = ours(drv, case, S, label)
-            if k is None:
-                return
-            o = torch.full((M, M), float("nan"), device=dev, dtype=torch.bfloat16)
-            f = k.bind(a, b, o); f(); note = check_mm(o, label)
-            record(S, label, time_stream([f], K), flops, "TFLOP/s", k.arch + ", " + note)
-
-        # matmul_kloop, then other tilings of the same GEMM
-        # (bench/kernels/matmul_kloop_*).
-        cases = [("matmul_kloop", "ours (pallasc sm_90a)")]
-        cases += [(c, f"ours ({c})") for c in sorted(os.listdir(GPU_DIR))
-                  if c.startswith("matmul_kloop_")]
-        for case, label in cases:
-            attempt(S, label, lambda case=case, label=label: ours_mm(case, label))
-
-        @triton.jit
-        def mm_kernel(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
-                      BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, GROUP: tl.constexpr):
-            pid = tl.program_id(0)
-            npm, npn = tl.cdiv(M, BM), tl.cdiv(N, BN)
-            per_group = GROUP * npn
-            first_m = (pid // per_group) * GROUP
-            gsize = min(npm - first_m, GROUP)
-            pm = first_m + ((pid % per_group) % gsize)
-            pn = (pid % per_group) // gsize
-            rm = (pm * BM + tl.arange(0, BM)) % M
-            rn = (pn * BN + tl.arange(0, BN)) % N
-            rk = tl.arange(0, BK)
-            ap = a_ptr + rm[:, None] * sam + rk[None, :] * sak
-            bp = b_ptr + rk[:, None] * sbk + rn[None, :] * sbn
-            acc = tl.zeros((BM, BN), dtype=tl.float32)
-            for k in range(0, tl.cdiv(K, BK)):
-                acc = tl.dot(tl.load(ap), tl.load(bp), acc)
-                ap += BK * sak
-                bp += BK * sbk
-            cm = pm * BM + tl.arange(0, BM)
-            cn = pn * BN + tl.arange(0, BN)
-            tl.store(c_ptr + cm[:, None] * scm + cn[None, :] * scn, acc.to(tl.bfloat16),
-                     mask=(cm[:, None] < M) & (cn[None, :] < N))
-
-        def triton_mm():
-            o = torch.full((M, M), float("nan"), device=dev, dtype=torch.bfloat16)
-            f = lambda: mm_kernel[(triton.cdiv(M, 128) * triton.cdiv(M, 256),)](
-                a, b, o, M, M, M, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
-                o.stride(0), o.stride(1), BM=128, BN=256, BK=64, GROUP=8, num_warps=8, num_stages=3)
-            f(); note = check_mm(o, "triton")
-            record(S, "Triton (128x256x64, 8 warps, 3 stages)", time_stream([f], K), flops, "TFLOP/s", note)
-        attempt(S, "Triton (128x256x64, 8 warps, 3 stages)", triton_mm)
-
-        def jax_mm():
-            import jax
-            import jax.numpy as jnp
-            from jax.experimental import pallas as pl
-            from jax.experimental.pallas import triton as plgpu
-            BM = BN = 128
-            BK = 64
-
-            def kern(x_ref, y_ref, o_ref):
-                def body(k, acc):
-                    xa = x_ref[:, pl.ds(k * BK, BK)]
-                    yb = y_ref[pl.ds(k * BK, BK), :]
-                    return acc + jnp.dot(xa, yb, preferred_element_type=jnp.float32)
-                acc = jax.lax.fori_loop(0, M // BK, body, jnp.zeros((BM, BN), jnp.float32))
-                o_ref[...] = acc.astype(o_ref.dtype)
-            call = pl.pallas_call(
-                kern, out_shape=jax.ShapeDtypeStruct((M, M), jnp.bfloat16), grid=(M // BM, M // BN),
-                in_specs=[pl.BlockSpec((BM, M), lambda i, j: (i, 0)),
-                          pl.BlockSpec((M, BN), lambda i, j: (0, j))],
-                out_specs=pl.BlockSpec((BM, BN), lambda i, j: (i, j)),
-                compiler_params=plgpu.CompilerParams(num_warps=8, num_stages=3))
-            ja, jb = to_jax(a), to_jax(b)
-            note = check_mm(from_jax(jax.jit(call)(ja, jb)), "jax pallas")
-            batch, args = jax_chain(call, [(ja, jb)], K)
-            record(S, "JAX Pallas (128x128x64, 8 warps, 3 stages)", time_jax(batch, args), flops,
-                   "TFLOP/s", note)
-        attempt(S, "JAX Pallas (128x128x64, 8 warps, 3 stages)", jax_mm)
-        del a, b, want
-        torch.cuda.empty_cache()
+        matmul(drv)
+        matmul(drv, dtype=torch.float16)
+        matmul(drv, M=8192, N=8192, K=8192)
+        matmul(drv, dtype=torch.float16, M=8192, N=8192, K=8192)
+        matmul(drv, M=8192, N=8192, K=1024)
 
     if "attention" in sections:
         attention(drv)
@@ -705,6 +614,123 @@ def record_best(section, impl, tries, work):
         raise first
     note = f"{best[0]}, {best[2]}" + (f" (failed: {'; '.join(bad)})" if bad else "")
     record(section, impl, best[1], work, "TFLOP/s", note)
+
+
+# Triton's tutorial matmul (03): grouped program order (GROUP rows of
+# output tiles per group), masked edge stores. At module level, as Triton
+# resolves its globals there.
+@triton.jit
+def mm_kernel(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
+              BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, GROUP: tl.constexpr):
+    pid = tl.program_id(0)
+    npm, npn = tl.cdiv(M, BM), tl.cdiv(N, BN)
+    per_group = GROUP * npn
+    first_m = (pid // per_group) * GROUP
+    gsize = min(npm - first_m, GROUP)
+    pm = first_m + ((pid % per_group) % gsize)
+    pn = (pid % per_group) // gsize
+    rm = (pm * BM + tl.arange(0, BM)) % M
+    rn = (pn * BN + tl.arange(0, BN)) % N
+    rk = tl.arange(0, BK)
+    ap = a_ptr + rm[:, None] * sam + rk[None, :] * sak
+    bp = b_ptr + rk[:, None] * sbk + rn[None, :] * sbn
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        acc = tl.dot(tl.load(ap), tl.load(bp), acc)
+        ap += BK * sak
+        bp += BK * sbk
+    cm = pm * BM + tl.arange(0, BM)
+    cn = pn * BN + tl.arange(0, BN)
+    tl.store(c_ptr + cm[:, None] * scm + cn[None, :] * scn, acc.to(c_ptr.dtype.element_ty),
+             mask=(cm[:, None] < M) & (cn[None, :] < N))
+
+
+def matmul(drv, dtype=torch.bfloat16, M=4096, N=4096, K=4096):
+    """(c) GEMM M x N x K (f32 accumulate, output in the input dtype): ours
+    against torch.matmul (cuBLAS) and Triton's tutorial matmul; at bf16
+    4096^3 also the conformance matmul_kloop (128x128 tiles), the other
+    tilings in bench/kernels/matmul_kloop_* and JAX Pallas. Our kernel for a
+    shape is bench/kernels/gemm_<dtype>_<M> (cubes) or
+    gemm_<dtype>_<M>x<N>x<K>."""
+    dname = "bf16" if dtype == torch.bfloat16 else "f16"
+    cube = M == N == K
+    S = f"matmul {dname} {M}^3" if cube else f"matmul {dname} {M}x{N}x{K}"
+    print(f"\n{S}", flush=True)
+    a = torch.randn(M, K, device=dev).to(dtype)
+    b = torch.randn(K, N, device=dev).to(dtype)
+    want = (a.float() @ b.float())
+    flops, reps = 2 * M * N * K, 10
+
+    check_mm = lambda o, impl: check_normwise(o, want, impl)
+
+    def torch_mm():
+        o = torch.empty(M, N, device=dev, dtype=dtype)
+        torch.matmul(a, b, out=o); note = check_mm(o, "torch")
+        record(S, "torch.matmul (cuBLAS)", time_stream([lambda: torch.matmul(a, b, out=o)], reps),
+               flops, "TFLOP/s", note)
+    attempt(S, "torch.matmul (cuBLAS)", torch_mm)
+
+    def ours_mm(case, label):
+        k = ours(drv, case, S, label)
+        if k is None:
+            return
+        o = torch.full((M, N), float("nan"), device=dev, dtype=dtype)
+        f = k.bind(a, b, o); f(); note = check_mm(o, label)
+        record(S, label, time_stream([f], reps), flops, "TFLOP/s", k.arch + ", " + note)
+
+    shape = str(M) if cube else f"{M}x{N}x{K}"
+    base = f"gemm_{dname}_{shape}"
+    cases = [(base, "ours (pallasc sm_90a, 128x256)")]
+    # (variants.sh's compiles of it with other flags: <case>_<suffix>)
+    cases += [(c, f"ours ({c})") for c in sorted(os.listdir(GPU_DIR)) if c.startswith(base + "_")]
+    if dname == "bf16" and cube and M == 4096:
+        # The conformance kernel, then other tilings of the same GEMM.
+        cases = [("matmul_kloop", "ours (pallasc sm_90a)")]
+        cases += [(c, f"ours ({c})") for c in sorted(os.listdir(GPU_DIR))
+                  if c.startswith("matmul_kloop_")]
+    for case, label in cases:
+        attempt(S, label, lambda case=case, label=label: ours_mm(case, label))
+
+    def triton_mm():
+        o = torch.full((M, N), float("nan"), device=dev, dtype=dtype)
+        f = lambda: mm_kernel[(triton.cdiv(M, 128) * triton.cdiv(N, 256),)](
+            a, b, o, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+            o.stride(0), o.stride(1), BM=128, BN=256, BK=64, GROUP=8, num_warps=8, num_stages=3)
+        f(); note = check_mm(o, "triton")
+        record(S, "Triton (128x256x64, 8 warps, 3 stages)", time_stream([f], reps), flops, "TFLOP/s", note)
+    attempt(S, "Triton (128x256x64, 8 warps, 3 stages)", triton_mm)
+
+    def jax_mm():
+        import jax
+        import jax.numpy as jnp
+        from jax.experimental import pallas as pl
+        from jax.experimental.pallas import triton as plgpu
+        BM = BN = 128
+        BK = 64
+
+        def kern(x_ref, y_ref, o_ref):
+            def body(k, acc):
+                xa = x_ref[:, pl.ds(k * BK, BK)]
+                yb = y_ref[pl.ds(k * BK, BK), :]
+                return acc + jnp.dot(xa, yb, preferred_element_type=jnp.float32)
+            acc = jax.lax.fori_loop(0, K // BK, body, jnp.zeros((BM, BN), jnp.float32))
+            o_ref[...] = acc.astype(o_ref.dtype)
+        call = pl.pallas_call(
+            kern, out_shape=jax.ShapeDtypeStruct((M, N), to_jax(a[:1, :1]).dtype),
+            grid=(M // BM, N // BN),
+            in_specs=[pl.BlockSpec((BM, K), lambda i, j: (i, 0)),
+                      pl.BlockSpec((K, BN), lambda i, j: (0, j))],
+            out_specs=pl.BlockSpec((BM, BN), lambda i, j: (i, j)),
+            compiler_params=plgpu.CompilerParams(num_warps=8, num_stages=3))
+        ja, jb = to_jax(a), to_jax(b)
+        note = check_mm(from_jax(jax.jit(call)(ja, jb)), "jax pallas")
+        batch, args = jax_chain(call, [(ja, jb)], reps)
+        record(S, "JAX Pallas (128x128x64, 8 warps, 3 stages)", time_jax(batch, args), flops,
+               "TFLOP/s", note)
+    if dname == "bf16" and cube and M == 4096:
+        attempt(S, "JAX Pallas (128x128x64, 8 warps, 3 stages)", jax_mm)
+    del a, b, want
+    torch.cuda.empty_cache()
 
 
 def attention(drv, causal=False, dtype=torch.bfloat16, L=4096, D=128):

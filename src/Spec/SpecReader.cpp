@@ -374,7 +374,7 @@ void SpecReader::readCompilerParams(const json &v, const std::string &path) {
     error(path) << "expected an object, got " << kindOf(v);
     return;
   }
-  checkKeys(v, path, {"num_warps", "num_stages", "vmem_limit_bytes"});
+  checkKeys(v, path, {"num_warps", "num_stages", "vmem_limit_bytes", "persistent"});
   if (v.contains("num_warps")) {
     std::optional<int64_t> w =
         readInt(v["num_warps"], path + ".num_warps", 1, 32, "num_warps");
@@ -386,6 +386,12 @@ void SpecReader::readCompilerParams(const json &v, const std::string &path) {
     spec.numStages =
         readInt(v["num_stages"], path + ".num_stages", 1, 8, "num_stages")
             .value_or(3);
+  if (v.contains("persistent")) {
+    if (v["persistent"].is_boolean())
+      spec.persistent = v["persistent"].get<bool>();
+    else
+      error(path + ".persistent") << "expected a boolean, got " << kindOf(v["persistent"]);
+  }
   if (v.contains("vmem_limit_bytes"))
     spec.vmemLimitBytes = readInt(v["vmem_limit_bytes"],
                                   path + ".vmem_limit_bytes", 1,

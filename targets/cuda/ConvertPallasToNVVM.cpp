@@ -662,7 +662,12 @@ FailureOr<gpu::GPUFuncOp> makeKernel(tt::FuncOp func, gpu::GPUModuleOp gpuModule
       b.getDenseI32ArrayAttr({(int32_t)(state.threads + state.producerThreads), 1, 1}));
   // The launch grid bounds the block ids, which lets range analysis drop
   // bounds checks that always hold.
-  if (LaunchAttr launch = getLaunch(func)) {
+  if (auto ctas = func->getAttrOfType<IntegerAttr>(pgpu::kPersistentCtasAttrName)) {
+    // The CTAs loop over the programs, stepping by gridDim.x: any grid
+    // computes the same, so the kernel claims no known grid size (which
+    // would fold gridDim.x); the backend launches `ctas`.
+    kernel->setAttr(pgpu::kPersistentCtasAttrName, ctas);
+  } else if (LaunchAttr launch = getLaunch(func)) {
     SmallVector<int64_t, 3> grid = programGridOf(launch).launch;
     kernel.setKnownGridSizeAttr(b.getDenseI32ArrayAttr(
         {(int32_t)grid[0], (int32_t)grid[1], (int32_t)grid[2]}));

@@ -126,6 +126,11 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
     int64_t limit = t.getInt("shared_memory_per_block", 49152);
     // Lowers a copy of the kernel; `ringBytes` is the shared memory
     // pallas-stage-loads may stage blocks in.
+    // Persistent CTAs (one per SM, looping over the programs) where the
+    // kernel has a producer to fill the next program's slots.
+    int64_t persistentCtas = producer && options.persistent && spec.persistent.value_or(true)
+                                 ? t.getInt("sm_count", 0)
+                                 : 0;
     auto lowerTile = [&](int64_t ringBytes) -> FailureOr<OwningOpRef<ModuleOp>> {
       OwningOpRef<ModuleOp> copy = module.clone();
       CudaPipelineOptions chipOptions;
@@ -134,6 +139,7 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
       chipOptions.warpgroupTurns = options.warpgroupTurns;
       chipOptions.tma = !options.noTma && (options.tma || producer);
       chipOptions.producer = producer;
+      chipOptions.persistentCtas = persistentCtas;
       if (failed(runPasses(*copy, options, [&](OpPassManager &pm) {
             buildCudaPipeline(pm, chipOptions);
           })))
@@ -147,8 +153,16 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
     FailureOr<OwningOpRef<ModuleOp>> lowered = lowerTile(limit);
     if (failed(lowered))
       return failure();
-    // Rings next to a large exchange area can overflow the chip: the loops
-    // then stream through registers instead.
+    // A persistent kernel's epilogue exchanges values beside the rings
+    // (the producer fills them meanwhile): where that overflows the chip,
+    // one CTA per program; failing that, rings next to a large exchange
+    // area stream through registers instead.
+    if (sharedBytesOf(**lowered) > limit && persistentCtas) {
+      persistentCtas = 0;
+      lowered = lowerTile(limit);
+      if (failed(lowered))
+        return failure();
+    }
     if (sharedBytesOf(**lowered) > limit) {
       lowered = lowerTile(0);
       if (failed(lowered))
@@ -167,6 +181,10 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
       if (auto g = fn.getKnownGridSizeAttr())
         for (int64_t i = 0; i < 3 && i < g.size(); ++i)
           launch.grid[i] = g[i];
+      if (auto ctas = fn->getAttrOfType<IntegerAttr>(pgpu::kPersistentCtasAttrName)) {
+        launch.grid = {ctas.getInt(), 1, 1};
+        fn->removeAttr(pgpu::kPersistentCtasAttrName);
+      }
       // The tensor maps the launch builds for this chip's code.
       if (auto maps = fn->getAttrOfType<ArrayAttr>(pgpu::kTensorMapsAttrName)) {
         for (Attribute a : maps) {

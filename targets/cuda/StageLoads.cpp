@@ -398,6 +398,7 @@ void buildProducer(OpBuilder &b, Location loc, scf::ForOp loop, ArrayRef<Operati
   auto fill = scf::ForOp::create(pb, loc, map.lookupOrDefault(loop.getLowerBound()),
                                  map.lookupOrDefault(loop.getUpperBound()),
                                  map.lookupOrDefault(loop.getStep()), ValueRange{c(0), c(0)});
+  fill->setAttr(pgpu::kRingSlotAttrName, pb.getI64IntegerAttr(0));
   pb.setInsertionPointToStart(fill.getBody());
   Value slot = fill.getRegionIterArgs()[0], phase = fill.getRegionIterArgs()[1];
   map.map(loop.getInductionVar(), fill.getInductionVar());
@@ -493,6 +494,13 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
       }
   if (inFlightWait && inFlightWait.getPending() != 1)
     inFlightWait.setPending(0), inFlightWait = {};
+
+  // Which slots a producer's consumers release an iteration late (readers left in
+  // flight): the last one after the loop.
+  SmallVector<bool> releasedLate = llvm::map_to_vector(loads, [](tt::LoadOp load) {
+    pgpu::DotWaitOp wait = dotWaitOf(stagedReader(load));
+    return wait && wait.getPending() == 1;
+  });
 
   MLIRContext *ctx = loop.getContext();
   Location loc = loop.getLoc();
@@ -685,6 +693,20 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
        next && isa<pgpu::TurnsEndOp, pgpu::DotWaitOp>(next); next = next->getNextNode())
     b.setInsertionPointAfter(next);
   pgpu::AsyncWaitOp::create(b, loc, 0);
+  if (inputs) {
+    // A slot whose reader the loop left in flight is released in the next
+    // iteration; the last iteration's slot is released here, once its dot
+    // is done, so that the ring can run on (a persistent kernel's next tile).
+    Value end = newLoop.getResult(numOld);
+    Value lastSlot = arith::SelectOp::create(
+        b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, end, c(0)),
+        c(stages - 1), arith::SubIOp::create(b, loc, end, c(1)));
+    Value ran = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub);
+    for (size_t i = 0; i < loads.size(); ++i)
+      if (releasedLate[i])
+        pgpu::ReleaseSlotOp::create(b, loc, barriers[i], lastSlot, ran);
+    newLoop->setAttr(pgpu::kRingSlotAttrName, b.getI64IntegerAttr(numOld));
+  }
   for (auto [o, n] : llvm::zip(loop.getResults(), newLoop.getResults()))
     o.replaceAllUsesWith(n);
   loop.erase();

@@ -89,10 +89,15 @@ int main(int argc, char **argv) {
   app.add_flag("--no-warp-specialize", noProducer,
                "sm_90a: the threads reading TMA-copied blocks issue the copies "
                "themselves, instead of a producer warpgroup (implies --tma)");
+  bool noPersistent = false;
+  app.add_flag("--no-persistent", noPersistent,
+               "sm_90a: one CTA per program, also where a kernel's CTAs would loop over its "
+               "programs (compiler_params.persistent)");
   if (std::optional<int> code = pallas_rt::parseCommandLine(app, argc, argv, "pallasc"))
     return *code;
   options.warpgroupTurns = !noTurns;
   options.warpSpecialize = !noProducer;
+  options.persistent = !noPersistent;
   options.tma |= noProducer;
   if (options.tma && options.noTma) {
     llvm::errs() << "pallasc: error: --no-tma contradicts --tma and --no-warp-specialize\n";

@@ -45,6 +45,10 @@ struct CudaPipelineOptions : public PassPipelineOptions<CudaPipelineOptions> {
       *this, "producer",
       llvm::cl::desc("with tma: a producer warpgroup issues the copies (warp specialization)"),
       llvm::cl::init(false)};
+  Option<int64_t> persistentCtas{
+      *this, "persistent-ctas",
+      llvm::cl::desc("with producer: CTAs of a persistent launch (the chip's SMs; 0: none)"),
+      llvm::cl::init(0)};
   Option<int64_t> sharedBytes{
       *this, "shared-bytes",
       llvm::cl::desc("shared memory loops may stage blocks in (0: stream through registers)"),

@@ -83,6 +83,29 @@ def PallasStageLoads : Pass<"pallas-stage-loads", "::mlir::ModuleOp"> {
                            "::mlir::pallas::pgpu::PallasGpuDialect"];
 }
 
+def PallasPersistentPrograms : Pass<"pallas-persistent-programs", "::mlir::ModuleOp"> {
+  let summary = "CTAs loop over the programs (persistent kernels, tile IR)";
+  let description = [{
+    Runs on tile IR after pallas-stage-loads, for kernels whose ring loop
+    has a producer warpgroup (`pallas_gpu.produce`). When the grid holds
+    more programs than `ctas`, the launch starts `ctas` CTAs (the
+    function's `pallas_gpu.persistent_ctas`), and each runs programs
+    blockIdx.x, blockIdx.x + gridDim.x, ... in a loop: the consumers' code
+    and the producer's each in a loop of their own, the program ids
+    computed from the loop's index as the launch would number its blocks.
+    The ring slot and its parity carry from program to program in both
+    (the loops marked `pallas_gpu.ring_slot`), so the producer fills the
+    next program's first slots while the consumers finish this one; the
+    consumers meet at a barrier after each program. Kernels with rings
+    allocated after the producer (a one-buffer ring per program) stay as
+    they are.
+  }];
+  let options = [Option<"ctas", "ctas", "int64_t", "0",
+                        "CTAs the launch starts (the chip's SMs); 0 leaves kernels as they are">];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
 def PallasWarpgroupTurns : Pass<"pallas-warpgroup-turns", "::mlir::ModuleOp"> {
   let summary = "warpgroups take turns at a loop's wgmma dots (ping-pong)";
   let description = [{

@@ -41,6 +41,10 @@ struct CompileOptions {
   bool tma = false;
   bool noTma = false;
   bool warpSpecialize = true;
+  /// sm_90a: kernels with a producer warpgroup and more programs than the
+  /// chip has SMs run one CTA per SM looping over the programs, unless the
+  /// spec's compiler_params.persistent says otherwise; false: never.
+  bool persistent = true;
 };
 
 /// What a backend hands back: its files and what the manifest should say

@@ -40,6 +40,14 @@ constexpr llvm::StringLiteral kFlushDenormalsAttrName = "pallas_gpu.flush_denorm
 /// On a kernel function: the #pallas_gpu.tensor_map array its
 /// pallas_gpu.tma_copy ops index, in parameter order.
 constexpr llvm::StringLiteral kTensorMapsAttrName = "pallas_gpu.tensor_maps";
+/// On a ring loop fed by a producer (the consumers' loop and the
+/// producer's fill loop): the index of the iter_arg carrying the ring slot
+/// (the next one carries its parity). pallas-persistent-programs carries
+/// both from tile to tile.
+constexpr llvm::StringLiteral kRingSlotAttrName = "pallas_gpu.ring_slot";
+/// On a tile-IR function whose programs run in a persistent loop: the CTAs
+/// the launch starts (pallas-persistent-programs).
+constexpr llvm::StringLiteral kPersistentCtasAttrName = "pallas_gpu.persistent_ctas";
 } // namespace mlir::pallas::pgpu
 
 #endif

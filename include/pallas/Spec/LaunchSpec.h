@@ -90,6 +90,9 @@ struct LaunchSpec {
   int64_t numWarps = 4;
   int64_t numStages = 3;
   std::optional<int64_t> vmemLimitBytes;
+  /// compiler_params.persistent: CTAs loop over the programs (sm_90a
+  /// kernels with a producer warpgroup); unset lets the compiler choose.
+  std::optional<bool> persistent;
   std::optional<SpecVmap> vmap;
   std::shared_ptr<JsonLocator> locator;
   MLIRContext *context = nullptr;
