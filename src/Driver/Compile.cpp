@@ -113,6 +113,8 @@ LogicalResult mlir::pallas::runPasses(Operation *op, const CompileOptions &optio
                         /*printModuleScope=*/true,
                         /*printAfterOnlyOnChange=*/false);
   }
+  if (options.timing)
+    pm.enableTiming(*options.timing);
   build(pm);
   return pm.run(op);
 }

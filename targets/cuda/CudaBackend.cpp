@@ -19,11 +19,14 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::pallas;
@@ -76,6 +79,36 @@ static LogicalResult runPtxas(Location loc, StringRef ptxas, StringRef chip,
   return success();
 }
 
+namespace {
+
+/// One chip's share of a CUDA build.
+struct ChipBuild {
+  CudaImage image;
+  int64_t threads = 0;
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  int64_t sharedBytes = 0;
+  /// Its --emit mlir artifacts.
+  BackendResult result;
+};
+
+/// Loads the dialects every pass of a chip's build may load, so that
+/// chips can compile on threads of their own.
+void loadCudaDialects(MLIRContext *ctx) {
+  OpPassManager pm(ModuleOp::getOperationName());
+  CudaPipelineOptions options;
+  buildCudaPipeline(pm, options);
+  (void)parsePassPipeline("gpu.module(convert-nvvm-to-llvm, convert-scf-to-cf, "
+                          "convert-gpu-to-nvvm, convert-math-to-llvm, convert-vector-to-llvm), "
+                          "gpu-module-to-binary",
+                          pm, llvm::nulls());
+  DialectRegistry registry;
+  pm.getDependentDialects(registry);
+  ctx->appendDialectRegistry(registry);
+  ctx->loadAllAvailableDialects();
+}
+
+} // namespace
+
 LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &result) {
   ModuleOp module = in.module;
   const LaunchSpec &spec = in.spec;
@@ -118,10 +151,9 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
                   llvm::all_of(targets, [](const TargetDescription &t) {
                     return t.has("tensor_cores", "wgmma");
                   });
-  std::optional<int64_t> chipThreads;
   // Each chip gets its own lowering of the kernel: the code
   // differs (wgmma on sm_90a), the launch geometry does not.
-  for (const TargetDescription &t : targets) {
+  auto buildChip = [&](const TargetDescription &t, ChipBuild &out) -> LogicalResult {
     bool wgmma = t.has("tensor_cores", "wgmma");
     int64_t limit = t.getInt("shared_memory_per_block", 49152);
     // Lowers a copy of the kernel; `ringBytes` is the shared memory
@@ -172,7 +204,7 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
 
     std::string chip = t.fields.count("ptx_target") ? t.fields.at("ptx_target") : t.name;
     // --emit mlir: the per-thread GPU code, before NVVM and PTX.
-    addMlirArtifact(result, options, spec.name + "." + chip + ".gpu.mlir", *chipModule);
+    addMlirArtifact(out.result, options, spec.name + "." + chip + ".gpu.mlir", *chipModule);
     CudaImage img;
     int64_t blockThreads = threads;
     chipModule->walk([&](gpu::GPUFuncOp fn) {
@@ -180,9 +212,9 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
         blockThreads = blk[0];
       if (auto g = fn.getKnownGridSizeAttr())
         for (int64_t i = 0; i < 3 && i < g.size(); ++i)
-          launch.grid[i] = g[i];
+          out.grid[i] = g[i];
       if (auto ctas = fn->getAttrOfType<IntegerAttr>(pgpu::kPersistentCtasAttrName)) {
-        launch.grid = {ctas.getInt(), 1, 1};
+        out.grid = {ctas.getInt(), 1, 1};
         fn->removeAttr(pgpu::kPersistentCtasAttrName);
       }
       // The tensor maps the launch builds for this chip's code.
@@ -195,13 +227,7 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
         fn->removeAttr(pgpu::kTensorMapsAttrName);
       }
     });
-    // (A producer warpgroup runs beside the num_warps warps.)
-    if (chipThreads && *chipThreads != blockThreads)
-      return emitError(loc) << "internal error: the chips' codes want " << *chipThreads
-                            << " and " << blockThreads << " threads per CTA",
-             failure();
-    chipThreads = blockThreads;
-    launch.threads = blockThreads;
+    out.threads = blockThreads;
     int64_t shared = sharedBytesOf(*chipModule);
     (*chipModule)->removeAttr(kSharedBytesAttrName);
     if (shared > limit)
@@ -209,8 +235,7 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
                             << " bytes of shared memory per CTA; " << t.name
                             << " allows at most " << limit << " (use smaller blocks)",
              failure();
-    // The launch asks for the most any chip's code needs.
-    launch.sharedBytes = std::max(launch.sharedBytes, shared);
+    out.sharedBytes = shared;
 
     gpu::GPUModuleOp gpuModule;
     chipModule->walk([&](gpu::GPUModuleOp m) { gpuModule = m; });
@@ -221,8 +246,11 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
       if (f.isKernel())
         f.setName(spec.name);
     });
+    // LLVM at -O1: the kernels run as fast as at -O3 (ptxas optimizes the
+    // PTX at -O3 either way; bench/RESULTS.md, session 8), and compile in
+    // 10-40 % less time. -O0 leaves ptxas too much to undo.
     gpuModule.setTargetsAttr(ArrayAttr::get(
-        ctx, {NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda", chip,
+        ctx, {NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/1, "nvptx64-nvidia-cuda", chip,
                                         "+ptx80")}));
     // convert-gpu-to-nvvm takes the math ops libdevice implements;
     // convert-math-to-llvm the rest (trunc, absi, bit counts).
@@ -273,9 +301,52 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
     while (!img.ptx.empty() && img.ptx.back() == '\0')
       img.ptx.pop_back();
     img.ptx = cuda::placeFinalWgmmaWaits(img.ptx);
-    if (failed(runPtxas(loc, *ptxas, img.chip, img.ptx, img.cubin)))
+    {
+      TimingScope ptxasTime = options.timing ? options.timing->nest("ptxas " + chip)
+                                             : TimingScope();
+      if (failed(runPtxas(loc, *ptxas, img.chip, img.ptx, img.cubin)))
+        return failure();
+    }
+    out.image = std::move(img);
+    return success();
+  };
+
+  std::vector<ChipBuild> chips(targets.size());
+  if (targets.size() == 1 || options.printIRAfterAll || !ctx->isMultithreadingEnabled()) {
+    for (size_t i = 0; i < targets.size(); ++i)
+      if (failed(buildChip(targets[i], chips[i])))
+        return failure();
+  } else {
+    // Chips compile side by side: their dialects are loaded first (loading
+    // one is not thread-safe), their diagnostics come out in chip order.
+    loadCudaDialects(ctx);
+    ParallelDiagnosticHandler diagnostics(ctx);
+    std::vector<char> built(targets.size(), 0);
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < targets.size(); ++i)
+      threads.emplace_back([&, i] {
+        diagnostics.setOrderIDForThread(i);
+        built[i] = succeeded(buildChip(targets[i], chips[i]));
+        diagnostics.eraseOrderIDForThread();
+      });
+    for (std::thread &thread : threads)
+      thread.join();
+    if (llvm::is_contained(built, 0))
       return failure();
-    launch.images.push_back(std::move(img));
+  }
+  for (ChipBuild &chip : chips) {
+    // (A producer warpgroup runs beside the num_warps warps.)
+    if (chip.threads != chips.front().threads)
+      return emitError(loc) << "internal error: the chips' codes want " << chips.front().threads
+                            << " and " << chip.threads << " threads per CTA",
+             failure();
+    launch.threads = chip.threads;
+    launch.grid = chip.grid;
+    // The launch asks for the most any chip's code needs.
+    launch.sharedBytes = std::max(launch.sharedBytes, chip.sharedBytes);
+    launch.images.push_back(std::move(chip.image));
+    for (Artifact &a : chip.result.artifacts)
+      result.artifacts.push_back(std::move(a));
   }
 
   const std::string &name = spec.name;

@@ -13,6 +13,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -69,6 +70,9 @@ int main(int argc, char **argv) {
   app.add_flag("--list-targets", list, "print the known targets and exit");
   app.add_flag("--print-ir-after-all", options.printIRAfterAll,
                "print the module after every pass, to stderr");
+  bool timePasses = false;
+  app.add_flag("--time-passes", timePasses,
+               "report the time each pass (and ptxas, per chip) took, to stderr");
   app.add_option("--host-cpu", options.hostCpu,
                  "host target: CPU to generate code for (default from "
                  "targets/host.yaml; 'native' for this machine)");
@@ -123,8 +127,18 @@ int main(int argc, char **argv) {
 
   std::vector<Artifact> artifacts;
   std::vector<std::string> inputs;
-  if (failed(compileWithDiagnostics(options, artifacts, &inputs)))
-    return 1;
+  {
+    // The report goes to stderr when the timing manager goes away.
+    mlir::DefaultTimingManager timingManager;
+    timingManager.setEnabled(timePasses);
+    mlir::TimingScope timing = timingManager.getRootScope();
+    if (timePasses)
+      options.timing = &timing;
+    LogicalResult compiled = compileWithDiagnostics(options, artifacts, &inputs);
+    options.timing = nullptr;
+    if (failed(compiled))
+      return 1;
+  }
   // The depfile is written and renamed into place with the artifacts: an
   // error leaves neither behind.
   std::vector<Artifact> besides;

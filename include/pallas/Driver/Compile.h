@@ -22,6 +22,9 @@ struct CompileOptions {
   /// Extra artifacts: "mlir" (the lowered module), "llvm" (LLVM IR).
   std::vector<std::string> emit;
   bool printIRAfterAll = false;
+  /// Where the passes and tools of a compile report their time (the root
+  /// scope of `--time-passes`'s report); null: not timed.
+  TimingScope *timing = nullptr;
   /// Host target only: the CPU to generate code for ("native" for this
   /// machine). Empty: the target description's `cpu`.
   std::string hostCpu;
