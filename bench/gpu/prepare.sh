@@ -109,6 +109,12 @@ else
   echo "torch_example        sm_90a  FAILED"
 fi
 
+# JAX's own Pallas GPU kernels exported by the front end (python/), their
+# operands and interpret-mode outputs; run.sh compares the cubins with JAX's
+# GPU kernels (bench/gpu/jax_exported.py).
+JAX_PLATFORMS=cpu PALLASC="$bin/pallasc" python3 "$root/bench/gpu/export_jax.py" "$out/jax" ||
+  echo "jax: some exports failed (recorded in .device/gpu/jax/*/error.txt)"
+
 if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
   "$root/bench/gpu/selftest/build.sh" "$out/selftest" >/dev/null && echo "selftest             cuda    ok"
 else

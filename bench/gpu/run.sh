@@ -44,7 +44,9 @@ python3 examples/torch_op/main.py .device/gpu/torch/example 2>&1 | tee -a "$out/
 [ "${PIPESTATUS[0]}" = 0 ] || torchop=1
 echo; echo "== TMA: the header and torch op of a --tma kernel"
 python3 bench/gpu/tma_launch.py 2>&1 | tee "$out/tma_launch.log"; tma=${PIPESTATUS[0]}
+echo; echo "== JAX front end: exported JAX GPU kernels vs interpret mode and JAX's GPU kernels"
+python3 bench/gpu/jax_exported.py 2>&1 | tee "$out/jax_exported.log"; jaxexp=${PIPESTATUS[0]}
 echo; echo "== bench"
 python3 bench/gpu/bench.py 2>&1 | tee "$out/bench.log"; bench=${PIPESTATUS[0]}
-echo; echo "check.py exit $check, xla_ffi.sh exit $xla, torch_op.py exit $torchop, tma_launch.py exit $tma, bench.py exit $bench"
-[ "$check" = 0 ] && [ "$xla" = 0 ] && [ "$torchop" = 0 ] && [ "$tma" = 0 ] && [ "$bench" = 0 ]
+echo; echo "check.py exit $check, xla_ffi.sh exit $xla, torch_op.py exit $torchop, tma_launch.py exit $tma, jax_exported.py exit $jaxexp, bench.py exit $bench"
+[ "$check" = 0 ] && [ "$xla" = 0 ] && [ "$torchop" = 0 ] && [ "$tma" = 0 ] && [ "$jaxexp" = 0 ] && [ "$bench" = 0 ]

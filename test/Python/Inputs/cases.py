@@ -7,6 +7,7 @@ import jax.numpy as jnp
 from jax import lax
 from jax.experimental import pallas as pl
 from jax.experimental.pallas import tpu as pltpu
+from jax.experimental.pallas import triton as plgpu
 from jax.experimental.pallas.ops.gpu import (attention, decode_attention,
                                              layer_norm, paged_attention,
                                              rms_norm, softmax)
@@ -192,6 +193,33 @@ def debug_print_rows(x):
       out_shape=S(x.shape, x.dtype))(x)
 
 
+def _masked_atomic_kernel(x_ref, y_ref, c_ref, o_ref, cnt_ref):
+  # pl.load with a mask and `other`, iota, reshapes, pl.dot with a
+  # transposed operand, and an atomic add into an output every program
+  # shares (its start value aliased from an input). (JAX's interpret mode
+  # has no strided loads to compare them with.)
+  even = x_ref[:, pl.ds(0, 16)]
+  cols = lax.broadcasted_iota(jnp.int32, (16, 16), 1)
+  odd = plgpu.load(x_ref.at[:, pl.ds(16, 16)], mask=cols < 12, other=0.5)
+  r = jnp.reshape(jnp.reshape(even * odd + cols.astype(jnp.float32), (8, 32)) * 0.5,
+                  (16, 16))
+  d = plgpu.dot(r, y_ref[...], trans_b=True)  # (16, 16) x (16, 16)^T
+  o_ref[...] = d
+  plgpu.atomic_add(cnt_ref, pl.ds(0, 1), jnp.sum(d).reshape(1))
+
+
+def masked_atomic(x, y, c, interpret=False):
+  return pl.pallas_call(
+      _masked_atomic_kernel, grid=(2,),
+      in_specs=[pl.BlockSpec((16, 32), lambda i: (i, 0)),
+                pl.BlockSpec((16, 16), lambda i: (0, 0)),
+                pl.BlockSpec((1,), lambda i: (0,))],
+      out_specs=[pl.BlockSpec((16, 16), lambda i: (i, 0)),
+                 pl.BlockSpec((1,), lambda i: (0,))],
+      out_shape=(S((32, 16), jnp.float32), S((1,), jnp.float32)),
+      input_output_aliases={2: 1}, interpret=interpret)(x, y, c)
+
+
 CASES = {
     # name: (function, example args, tolerance[, "pallas_call": compare
     # with the pallas_call alone in interpret mode])
@@ -230,6 +258,8 @@ CASES = {
                              S((1, 16, 16, 64), jnp.float16),
                              S((2, 8), jnp.int32), S((2,), jnp.int32)], 2e-3,
                             "pallas_call"),
+    "masked_atomic": (masked_atomic, [S((32, 32), jnp.float32), S((16, 16), jnp.float32),
+                                        S((1,), jnp.float32)], 1e-5),
     "when_fori_dot": (when_fori_dot, [S((32, 32), jnp.float32),
                                       S((64, 64), jnp.float32)], 1e-4),
 }
