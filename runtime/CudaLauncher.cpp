@@ -279,6 +279,16 @@ bool launchCuda(const Json &m, const std::string &manifestPath,
     return false;
   char deviceName[256] = {0};
   d.deviceGetName(deviceName, sizeof deviceName - 1, s.device);
+  // A persistent kernel's CTAs loop over its programs: one per SM of this
+  // device, at most the manifest's grid (any count computes the same).
+  if (launchInfo.contains("persistent") && launchInfo["persistent"].is_boolean() &&
+      launchInfo["persistent"].get<bool>()) {
+    int sms = 0;
+    if (d.deviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, s.device) ==
+            CUDA_SUCCESS &&
+        sms > 0 && sms < grid[0])
+      grid[0] = sms;
+  }
 
   // The cubin: same major, the highest minor not above the device's; an
   // arch-specific one ('a') only for exactly its chip; at equal versions the

@@ -87,6 +87,7 @@ struct ChipBuild {
   int64_t threads = 0;
   std::array<int64_t, 3> grid = {1, 1, 1};
   int64_t sharedBytes = 0;
+  bool persistent = false;
   /// Its --emit mlir artifacts.
   BackendResult result;
 };
@@ -215,6 +216,7 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
           out.grid[i] = g[i];
       if (auto ctas = fn->getAttrOfType<IntegerAttr>(pgpu::kPersistentCtasAttrName)) {
         out.grid = {ctas.getInt(), 1, 1};
+        out.persistent = true;
         fn->removeAttr(pgpu::kPersistentCtasAttrName);
       }
       // The tensor maps the launch builds for this chip's code.
@@ -342,6 +344,7 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
              failure();
     launch.threads = chip.threads;
     launch.grid = chip.grid;
+    launch.persistent = chip.persistent;
     // The launch asks for the most any chip's code needs.
     launch.sharedBytes = std::max(launch.sharedBytes, chip.sharedBytes);
     launch.images.push_back(std::move(chip.image));
@@ -380,6 +383,9 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
   }
   if (!tensorMaps.empty())
     result.launch["tensor_maps"] = tensorMaps;
+  // Launchers may start fewer CTAs along x (one per SM; the header does).
+  if (launch.persistent)
+    result.launch["persistent"] = true;
   return success();
 }
 

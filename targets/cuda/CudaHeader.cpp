@@ -147,6 +147,20 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
                               [](const CudaImage &img) { return !img.tensorMaps.empty(); });
   if (anyMaps)
     tensorMapHelpers(os, n);
+  std::string gridX = n + "_GRID_X";
+  if (launch.persistent) {
+    gridX = n + "_grid_x()";
+    os << "/* The CTAs loop over the programs: one per SM of the current device, at\n"
+       << " * most " << n << "_GRID_X (any count computes the same). */\n"
+       << "static inline unsigned " << n << "_grid_x(void) {\n"
+       << "  CUdevice device;\n  int sms = 0;\n"
+       << "  if (cuCtxGetDevice(&device) == CUDA_SUCCESS &&\n"
+       << "      cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device) =="
+       << " CUDA_SUCCESS &&\n"
+       << "      sms > 0 && (unsigned)sms < " << n << "_GRID_X)\n"
+       << "    return (unsigned)sms;\n"
+       << "  return " << n << "_GRID_X;\n}\n\n";
+  }
   os << "/* Launches the whole grid on `stream` in the current context. */\n"
      << "static inline CUresult " << n << "(CUstream stream";
   for (const std::string &p : params)
@@ -176,11 +190,11 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
          << params[m.param] << ", " << m.elemBytes << "u, " << m.rowElements << "u, " << m.rows
          << "u, " << m.boxCols << "u, " << m.boxRows << "u);\n";
     os << "    if (r != CUDA_SUCCESS) return r;\n"
-       << "    return cuLaunchKernel(function, " << n << "_GRID_X, " << n << "_GRID_Y, " << n
+       << "    return cuLaunchKernel(function, " << gridX << ", " << n << "_GRID_Y, " << n
        << "_GRID_Z,\n                          " << n << "_BLOCK_X, 1, 1, " << n
        << "_SHARED_BYTES, stream, all, 0);\n  }\n";
   }
-  os << "  return cuLaunchKernel(function, " << n << "_GRID_X, " << n << "_GRID_Y, " << n
+  os << "  return cuLaunchKernel(function, " << gridX << ", " << n << "_GRID_Y, " << n
      << "_GRID_Z,\n                        " << n << "_BLOCK_X, 1, 1, " << n
      << "_SHARED_BYTES, stream, args, 0);\n}\n\n";
   cheader::close(os, guard);

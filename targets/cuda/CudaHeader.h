@@ -33,6 +33,9 @@ struct CudaLaunch {
   std::array<int64_t, 3> grid = {1, 1, 1};
   int64_t threads = 128;
   int64_t sharedBytes = 0;
+  /// The CTAs loop over the programs (pallas-persistent-programs): the
+  /// launch starts one per SM of the device, at most grid[0].
+  bool persistent = false;
   std::vector<CudaImage> images;
 };
 

@@ -3,7 +3,8 @@
 // pallas-triton-legalize: each `math` op outside the set Triton lowers
 // itself becomes a `tt.extern_elementwise` call of libdevice's `__nv_*`
 // function (Triton's NVIDIA backend links libdevice for them); f16/bf16
-// division runs in f32.
+// division runs in f32; negation becomes a subtraction from -0.0, and
+// arith.bitcast tt.bitcast.
 //
 //===----------------------------------------------------------------------===//
 #include "pallas/Passes/ComputeInF32.h"
@@ -101,6 +102,33 @@ struct BitCountToLibdevice : OpRewritePattern<OpTy> {
   }
 };
 
+/// -x as -0.0 - x (exact, signed zeros included): Triton has no lowering
+/// of arith.negf (its front end writes negation as a subtraction).
+struct NegateBySubtraction : OpRewritePattern<arith::NegFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::NegFOp op, PatternRewriter &rw) const override {
+    Type element = getElementTypeOrSelf(op.getType());
+    auto minusZero = rw.getFloatAttr(
+        element, APFloat::getZero(cast<FloatType>(element).getFloatSemantics(), /*Negative=*/true));
+    Value zero = arith::ConstantOp::create(
+        rw, op.getLoc(),
+        isa<ShapedType>(op.getType())
+            ? (TypedAttr)DenseElementsAttr::get(cast<ShapedType>(op.getType()), minusZero)
+            : (TypedAttr)minusZero);
+    rw.replaceOpWithNewOp<arith::SubFOp>(op, zero, op.getOperand());
+    return success();
+  }
+};
+
+/// arith.bitcast as tt.bitcast, the form Triton lowers.
+struct BitcastToTriton : OpRewritePattern<arith::BitcastOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::BitcastOp op, PatternRewriter &rw) const override {
+    rw.replaceOpWithNewOp<tt::BitcastOp>(op, op.getType(), op.getIn());
+    return success();
+  }
+};
+
 struct PallasTritonLegalizePass
     : pallas::impl::PallasTritonLegalizeBase<PallasTritonLegalizePass> {
   void runOnOperation() override {
@@ -124,7 +152,7 @@ struct PallasTritonLegalizePass
     patterns.add<ComputeInF32>(ctx, arith::RemFOp::getOperationName());
     patterns.add<BitCountToLibdevice<math::CountLeadingZerosOp>,
                  BitCountToLibdevice<math::CountTrailingZerosOp>,
-                 BitCountToLibdevice<math::CtPopOp>>(ctx);
+                 BitCountToLibdevice<math::CtPopOp>, NegateBySubtraction, BitcastToTriton>(ctx);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -230,6 +230,13 @@ def TT_DotOp : TT_Op<"dot", [Pure,
 // A call of a device library function per element (libdevice's `__nv_*`,
 // which Triton's NVIDIA backend links), as Triton's own libdevice wrappers
 // and JAX's Pallas-Triton lowering emit it.
+// A reinterpretation of the bits (Triton lowers this, not arith.bitcast).
+def TT_BitcastOp : TT_Op<"bitcast", [Pure, SameOperandsAndResultShape]> {
+  let arguments = (ins AnyType:$src);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
 def TT_ExternElementwiseOp : TT_Op<"extern_elementwise", [Pure]> {
   let arguments = (ins Variadic<AnyType>:$srcs, StrAttr:$libname, StrAttr:$libpath,
                        StrAttr:$symbol, BoolAttr:$pure);

@@ -220,9 +220,57 @@ def masked_atomic(x, y, c, interpret=False):
       input_output_aliases={2: 1}, interpret=interpret)(x, y, c)
 
 
+def _elementwise_kernel(x_ref, n_ref, f_ref, i_ref):
+  # Every elementwise primitive the exporter lowers, on arguments inside
+  # each one's domain (x: magnitudes 0.5 to 2, either sign; n: 1 to 7).
+  x = x_ref[...]
+  a, s = jnp.abs(x), x * 0.4
+  f = (jnp.exp(s) + jnp.exp2(s) + jnp.log(a) + jnp.log1p(a) + jnp.expm1(s) + jnp.sqrt(a)
+       + lax.rsqrt(a) + jnp.cbrt(x) + jnp.tanh(x) + jnp.sin(x) + jnp.cos(x) + jnp.tan(s)
+       + jnp.arcsin(s) + jnp.arccos(s) + jnp.arctan(x) + jnp.sinh(s) + jnp.cosh(s)
+       + jnp.arcsinh(x) + jnp.arccosh(1 + a) + jnp.arctanh(s) + lax.erf(x) + lax.erfc(x)
+       + jnp.floor(x * 3) + jnp.ceil(x * 3) - x + x / a + lax.rem(x * 5, a)
+       + jnp.maximum(x, s) * jnp.minimum(x, s) + a ** s + jnp.arctan2(x, a))
+  f_ref[...] = jnp.where((x > 1) & (x <= 1.5) | (x != x), -f, f)
+  n = n_ref[...]
+  i = (((n << 2) | (n & 3)) ^ (n >> 1)) + lax.shift_right_logical(n, 1) + n * 7 // 3 \
+      + n * 7 % 3 + lax.population_count(n) + lax.clz(n) + jnp.abs(n - 4) \
+      + jnp.maximum(n, 3) * jnp.minimum(n, 5) + (n >= 2) + (n < 6) + (n == 4)
+  i_ref[...] = i
+
+
+def elementwise_all(x, n, interpret=False):
+  return pl.pallas_call(
+      _elementwise_kernel,
+      out_shape=(S((8, 32), jnp.float32), S((8, 32), jnp.int32)),
+      interpret=interpret)(x, n)
+
+
+def _strided_kernel(x_ref, o_ref, p_ref):
+  # Strided loads and stores (pl.ds with a stride): columns split into
+  # even and odd, combined, and interleaved back.
+  even, odd = x_ref[:, pl.ds(0, 16, stride=2)], x_ref[:, pl.ds(1, 16, stride=2)]
+  o_ref[...] = even + 2.0 * odd
+  p_ref[:, pl.ds(0, 16, stride=2)] = odd
+  p_ref[:, pl.ds(1, 16, stride=2)] = even * 3.0
+
+
+def strided_cols(x):
+  return pl.pallas_call(_strided_kernel,
+                        out_shape=(S((8, 16), jnp.float32), S((8, 32), jnp.float32)))(x)
+
+
+def strided_cols_numpy(x):
+  """What strided_cols computes (JAX's interpret mode has no strided refs)."""
+  swapped = x.copy()
+  swapped[:, 0::2], swapped[:, 1::2] = x[:, 1::2], x[:, 0::2] * 3.0
+  return [x[:, 0::2] + 2.0 * x[:, 1::2], swapped]
+
+
 CASES = {
     # name: (function, example args, tolerance[, "pallas_call": compare
-    # with the pallas_call alone in interpret mode])
+    # with the pallas_call alone in interpret mode, or a NumPy function to
+    # compare with instead])
     "softmax_f32": (softmax_f32, [S((4, 200), jnp.float32)], 1e-6),
     "softmax_bf16": (softmax_bf16, [S((3, 5, 64), jnp.bfloat16)], 1e-2),
     "layer_norm_f32": (layer_norm_f32, [S((2, 4, 200), jnp.float32),
@@ -260,6 +308,9 @@ CASES = {
                             "pallas_call"),
     "masked_atomic": (masked_atomic, [S((32, 32), jnp.float32), S((16, 16), jnp.float32),
                                         S((1,), jnp.float32)], 1e-5),
+    "elementwise_all": (elementwise_all, [S((8, 32), jnp.float32), S((8, 32), jnp.int32)],
+                        1e-5),
+    "strided_cols": (strided_cols, [S((8, 32), jnp.float32)], 1e-6, strided_cols_numpy),
     "when_fori_dot": (when_fori_dot, [S((32, 32), jnp.float32),
                                       S((64, 64), jnp.float32)], 1e-4),
 }

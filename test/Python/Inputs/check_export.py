@@ -53,6 +53,8 @@ def check(case: str, out_dir: str):
 
   if reference == ["pallas_call"]:
     want = eqn.primitive.bind(*inputs, **dict(eqn.params, interpret=True))
+  elif reference:
+    want = reference[0](*inputs)
   else:
     want = jax.tree.leaves(fn(*inputs, interpret=True))
   assert len(want) == len(out_paths), (len(want), len(out_paths))
@@ -67,7 +69,8 @@ def check(case: str, out_dir: str):
     assert np.all(np.isfinite(got)), f"output {k}: non-finite elements"
     err = np.max(np.abs(got - w) / (1 + np.abs(w)))
     assert err <= tol, f"{case} output {k}: max error {err:.2e} > {tol:.0e}"
-    print(f"{case}: output {k} matches interpret mode on all {w.size} elements "
+    what = "NumPy" if reference and callable(reference[0]) else "interpret mode"
+    print(f"{case}: output {k} matches {what} on all {w.size} elements "
           f"(max error {err:.1e})")
 
 
