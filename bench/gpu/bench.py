@@ -676,6 +676,12 @@ def matmul(drv, dtype=torch.bfloat16, M=4096, N=4096, K=4096):
             return
         o = torch.full((M, N), float("nan"), device=dev, dtype=dtype)
         f = k.bind(a, b, o); f(); note = check_mm(o, label)
+        if k.m["launch"].get("persistent"):
+            # Persistent CTAs compute the same with any grid: 7 of them too.
+            grid, k.grid = k.grid, [7, 1, 1]
+            o.fill_(float("nan")); k.bind(a, b, o)(); check_mm(o, label + " on 7 CTAs")
+            k.grid = grid
+            note += "; persistent, also right on 7 CTAs"
         record(S, label, time_stream([f], reps), flops, "TFLOP/s", k.arch + ", " + note)
 
     shape = str(M) if cube else f"{M}x{N}x{K}"
