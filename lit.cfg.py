@@ -36,4 +36,7 @@ config.substitutions.append(("%srcroot", src_root))
 config.substitutions.append(("%python", "python3"))
 config.substitutions.append(("%bindir", os.path.join(build_dir, "bin")))
 config.substitutions.append(("%builddir", build_dir))
+# libFuzzer targets, where the build has them (-DPALLAS_ENABLE_FUZZERS=ON).
+if os.path.exists(os.path.join(build_dir, "bin", "pallas-fuzz-driver")):
+    config.available_features.add("fuzzers")
 config.substitutions.append(("%exit1", os.path.join(src_root, "tools", "expect-exit.sh") + " 1"))

@@ -21,6 +21,11 @@ using json = nlohmann::json;
 /// cannot be read.
 static FailureOr<unsigned> openInput(MLIRContext &ctx, llvm::SourceMgr &sm,
                                      StringRef path, StringRef what) {
+  // A buffer the caller put in `sm` under that name already is the input
+  // (compiles from memory: the whole-driver fuzzer).
+  for (unsigned i = 1; i <= sm.getNumBuffers(); ++i)
+    if (sm.getMemoryBuffer(i)->getBufferIdentifier() == path)
+      return i;
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false);
   if (!buffer) {
     emitError(FileLineColLoc::get(&ctx, path, 0, 0))

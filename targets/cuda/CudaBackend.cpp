@@ -128,12 +128,13 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
              failure();
 
   // The toolkit holding ptxas also holds libdevice (math functions).
-  std::optional<std::string> ptxas = findPtxas();
+  std::optional<std::string> ptxas =
+      options.stopBeforeCodegen ? std::optional<std::string>("ptxas") : findPtxas();
   if (!ptxas)
     return emitError(loc) << "ptxas not found: install the CUDA toolkit "
                              "(/usr/local/cuda) or set PALLAS_PTXAS",
            failure();
-  if (!llvm::sys::fs::can_execute(*ptxas))
+  if (!options.stopBeforeCodegen && !llvm::sys::fs::can_execute(*ptxas))
     return emitError(loc) << "ptxas '" << *ptxas << "' (PALLAS_PTXAS) is not an executable",
            failure();
   std::string toolkit = llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas)).str();
@@ -273,6 +274,12 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
     };
     if (failed(run(toLlvmFunc)))
       return failure();
+    if (options.stopBeforeCodegen) {
+      img.chip = chip;
+      img.computeCapability = t.getInt("compute_capability", 0);
+      out.image = std::move(img);
+      return success();
+    }
     // The kernel's last parameters are its CUtensorMaps: 128 bytes by
     // value on 64, __grid_constant__ (the TMA reads them in place).
     if (!img.tensorMaps.empty())

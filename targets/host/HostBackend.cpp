@@ -210,6 +210,8 @@ LogicalResult mlir::pallas::emitHost(const BackendInput &in, BackendResult &resu
   unsigned numParams = spec.inputs.size() + spec.outputs.size();
   addPackedEntry(*llvmModule, name, numParams);
   addBf16Truncation(*llvmModule);
+  if (options.stopBeforeCodegen)
+    return success();
 
   std::string triple = llvm::sys::getProcessTriple();
   std::string error;

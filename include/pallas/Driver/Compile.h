@@ -48,6 +48,10 @@ struct CompileOptions {
   /// chip has SMs run one CTA per SM looping over the programs, unless the
   /// spec's compiler_params.persistent says otherwise; false: never.
   bool persistent = true;
+  /// Lower through every pass but make no machine code (no LLVM code
+  /// generation, no ptxas): what the whole-driver fuzzer runs. The
+  /// artifacts that come out hold no code.
+  bool stopBeforeCodegen = false;
 };
 
 /// What a backend hands back: its files and what the manifest should say
