@@ -36,6 +36,40 @@ static FailureOr<unsigned> openInput(MLIRContext &ctx, llvm::SourceMgr &sm,
   return sm.AddNewSourceBuffer(std::move(*buffer), SMLoc());
 }
 
+/// MLIR's parser sizes a table by the result number of a use like
+/// `%r#N` before it checks N against the op: a huge N exhausts memory. Such
+/// uses (N above any op's result count we accept) are refused first, at
+/// their place in the kernel file.
+static LogicalResult checkResultNumbers(MLIRContext &ctx, StringRef text, StringRef file) {
+  constexpr uint64_t kMaxResultNumber = 1u << 16;
+  unsigned line = 1, column = 1;
+  for (size_t i = 0; i < text.size(); ++i, ++column) {
+    char c = text[i];
+    if (c == '\n') {
+      ++line;
+      column = 0;
+      continue;
+    }
+    if (c != '%')
+      continue;
+    size_t j = i + 1;
+    while (j < text.size() && (isalnum(text[j]) || StringRef("_$.-").contains(text[j])))
+      ++j;
+    if (j == i + 1 || j >= text.size() || text[j] != '#')
+      continue;
+    size_t k = j + 1;
+    uint64_t number = 0;
+    while (k < text.size() && isdigit(text[k]) && number <= kMaxResultNumber)
+      number = number * 10 + (text[k++] - '0');
+    if (number > kMaxResultNumber)
+      return emitError(FileLineColLoc::get(&ctx, file, line, column + (j - i)))
+                 << "result number of '" << text.slice(i, j) << "' is out of range (at most "
+                 << kMaxResultNumber << ")",
+             failure();
+  }
+  return success();
+}
+
 static json shapeJson(ArrayRef<int64_t> shape) {
   json j = json::array();
   for (int64_t d : shape)
@@ -179,6 +213,9 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
   if (failed(specBuf))
     return failure();
 
+  if (failed(checkResultNumbers(ctx, sm.getMemoryBuffer(*kernelBuf)->getBuffer(),
+                                options.kernelFile)))
+    return failure();
   ParserConfig config(&ctx);
   llvm::SourceMgr kernelOnly;
   OwningOpRef<ModuleOp> module;
