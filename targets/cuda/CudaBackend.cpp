@@ -92,16 +92,28 @@ struct ChipBuild {
   BackendResult result;
 };
 
+/// A chip's gpu.module to LLVM functions: convert-gpu-to-nvvm takes the
+/// math ops libdevice implements...
+constexpr const char kToLlvmFuncPipeline[] =
+    "gpu.module(convert-nvvm-to-llvm, convert-scf-to-cf, convert-gpu-to-nvvm)";
+
+/// ...convert-math-to-llvm the rest (trunc, absi, bit counts); then PTX
+/// through the NVPTX backend, libdevice from `toolkit`.
+std::string toPtxPipeline(StringRef toolkit) {
+  return ("gpu.module(convert-math-to-llvm, convert-vector-to-llvm, canonicalize, cse, "
+          "reconcile-unrealized-casts), gpu-module-to-binary{format=isa toolkit=" +
+          toolkit + "}")
+      .str();
+}
+
 /// Loads the dialects every pass of a chip's build may load, so that
 /// chips can compile on threads of their own.
-void loadCudaDialects(MLIRContext *ctx) {
+void loadCudaDialects(MLIRContext *ctx, StringRef toolkit) {
   OpPassManager pm(ModuleOp::getOperationName());
   CudaPipelineOptions options;
   buildCudaPipeline(pm, options);
-  (void)parsePassPipeline("gpu.module(convert-nvvm-to-llvm, convert-scf-to-cf, "
-                          "convert-gpu-to-nvvm, convert-math-to-llvm, convert-vector-to-llvm), "
-                          "gpu-module-to-binary",
-                          pm, llvm::nulls());
+  (void)parsePassPipeline(kToLlvmFuncPipeline, pm, llvm::nulls());
+  (void)parsePassPipeline(toPtxPipeline(toolkit), pm, llvm::nulls());
   DialectRegistry registry;
   pm.getDependentDialects(registry);
   ctx->appendDialectRegistry(registry);
@@ -255,14 +267,6 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
     gpuModule.setTargetsAttr(ArrayAttr::get(
         ctx, {NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/1, "nvptx64-nvidia-cuda", chip,
                                         "+ptx80")}));
-    // convert-gpu-to-nvvm takes the math ops libdevice implements;
-    // convert-math-to-llvm the rest (trunc, absi, bit counts).
-    std::string toLlvmFunc =
-        "gpu.module(convert-nvvm-to-llvm, convert-scf-to-cf, convert-gpu-to-nvvm)";
-    std::string toPtx =
-        "gpu.module(convert-math-to-llvm, convert-vector-to-llvm, canonicalize, cse, "
-        "reconcile-unrealized-casts), "
-        "gpu-module-to-binary{format=isa toolkit=" + toolkit + "}";
     auto run = [&](const std::string &pipeline) -> LogicalResult {
       LogicalResult parsed = success();
       LogicalResult ran = runPasses(*chipModule, options, [&](OpPassManager &pm) {
@@ -272,7 +276,7 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
         return emitError(loc) << "internal error: bad NVVM pipeline", failure();
       return ran;
     };
-    if (failed(run(toLlvmFunc)))
+    if (failed(run(kToLlvmFuncPipeline)))
       return failure();
     if (options.stopBeforeCodegen) {
       img.chip = chip;
@@ -295,7 +299,7 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
           fn.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(), UnitAttr::get(ctx));
         }
       });
-    if (failed(run(toPtx)))
+    if (failed(run(toPtxPipeline(toolkit))))
       return failure();
     gpu::BinaryOp binary;
     chipModule->walk([&](gpu::BinaryOp op) { binary = op; });
@@ -328,7 +332,7 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
   } else {
     // Chips compile side by side: their dialects are loaded first (loading
     // one is not thread-safe), their diagnostics come out in chip order.
-    loadCudaDialects(ctx);
+    loadCudaDialects(ctx, toolkit);
     ParallelDiagnosticHandler diagnostics(ctx);
     std::vector<char> built(targets.size(), 0);
     std::vector<std::thread> threads;
