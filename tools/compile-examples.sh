@@ -15,7 +15,11 @@ for dir in "$root"/examples/*/ "$root"/../shared/conformance/*/; do
     name="$(basename "$dir")"
     variant="$(basename "$spec" .json)"
     [ "$variant" = spec ] || name="$name:${variant#spec_}"
-    for t in "${targets[@]}"; do
+    # A TARGETS file beside a kernel names its targets instead (a kernel
+    # only some chips can run: matmul_f8's f8 dots need sm_90a).
+    only=("${targets[@]}")
+    [ -f "$dir/TARGETS" ] && read -r -a only <"$dir/TARGETS"
+    for t in "${only[@]}"; do
       dest="$out/${name/:/_}/${t//,/+}"
       start=$(date +%s.%N)
       if log=$("$bin/pallasc" "$dir/kernel.mlir" --spec "$spec" --target "$t" -o "$dest" 2>&1); then

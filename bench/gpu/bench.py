@@ -332,9 +332,9 @@ def main():
     except Exception as e:
         print(f"cannot use libcuda through ctypes: {e}")
         drv = None
-    # BENCH_ONLY=attention (a comma list of add, softmax, matmul, attention)
-    # times only those sections.
-    sections = set(os.environ.get("BENCH_ONLY", "add,softmax,matmul,attention").split(","))
+    # BENCH_ONLY=attention (a comma list of add, softmax, matmul, f8,
+    # attention) times only those sections.
+    sections = set(os.environ.get("BENCH_ONLY", "add,softmax,matmul,f8,attention").split(","))
 
     if "add" in sections:
         # ---------------------------------------------------------------- (a)
@@ -500,6 +500,8 @@ def main():
         matmul(drv, M=8192, N=8192, K=8192)
         matmul(drv, dtype=torch.float16, M=8192, N=8192, K=8192)
         matmul(drv, M=8192, N=8192, K=1024)
+    if "f8" in sections:
+        matmul_f8(drv)
 
     if "attention" in sections:
         attention(drv)
@@ -736,6 +738,64 @@ def matmul(drv, dtype=torch.bfloat16, M=4096, N=4096, K=4096):
     if dname == "bf16" and cube and M == 4096:
         attempt(S, "JAX Pallas (128x128x64, 8 warps, 3 stages)", jax_mm)
     del a, b, want
+    torch.cuda.empty_cache()
+
+
+def matmul_f8(drv, M=8192, N=8192, K=8192):
+    """(c') fp8 GEMM: x [M, K] and y [N, K] in f8E4M3FN, per-tensor scales,
+    f32 accumulate, bf16 out: ours (bench/kernels/gemm_f8_<M>) against
+    torch._scaled_mm (cuBLASLt; y K-major, as it wants its second operand)
+    and Triton's tutorial matmul on the same fp8 operands (unscaled)."""
+    S = f"matmul f8E4M3FN {M}^3 (scaled, bf16 out)" if M == N == K else \
+        f"matmul f8E4M3FN {M}x{N}x{K} (scaled, bf16 out)"
+    print(f"\n{S}", flush=True)
+    f8 = torch.float8_e4m3fn
+    a = torch.randn(M, K, device=dev).to(f8)
+    b = torch.randn(N, K, device=dev).to(f8)
+    scale_x, scale_y = 0.37, 1.9
+    scales = torch.tensor([scale_x, scale_y], device=dev, dtype=torch.float32)
+    sx = torch.tensor(scale_x, device=dev, dtype=torch.float32)
+    sy = torch.tensor(scale_y, device=dev, dtype=torch.float32)
+    unscaled = a.float() @ b.float().T
+    want = unscaled * (scale_x * scale_y)
+    flops, reps = 2 * M * N * K, 10
+
+    def scaled_mm():
+        f = lambda: torch._scaled_mm(a, b.T, scale_a=sx, scale_b=sy, out_dtype=torch.bfloat16)
+        note = check_normwise(f(), want, "torch._scaled_mm")
+        record(S, "torch._scaled_mm (cuBLASLt)", time_stream([f], reps), flops, "TFLOP/s", note)
+    attempt(S, "torch._scaled_mm (cuBLASLt)", scaled_mm)
+
+    def ours_mm(case, label):
+        k = ours(drv, case, S, label)
+        if k is None:
+            return
+        o = torch.full((M, N), float("nan"), device=dev, dtype=torch.bfloat16)
+        f = k.bind(scales, a, b, o); f(); note = check_normwise(o, want, label)
+        if k.m["launch"].get("persistent"):
+            grid, k.grid = k.grid, [7, 1, 1]
+            o.fill_(float("nan")); k.bind(scales, a, b, o)(); check_normwise(o, want, label + " on 7 CTAs")
+            k.grid = grid
+            note += "; persistent, also right on 7 CTAs"
+        record(S, label, time_stream([f], reps), flops, "TFLOP/s", k.arch + ", " + note)
+
+    base = f"gemm_f8_{M}" if M == N == K else f"gemm_f8_{M}x{N}x{K}"
+    cases = [(base, "ours (pallasc sm_90a, 128x256x128)")]
+    cases += [(c, f"ours ({c})") for c in sorted(os.listdir(GPU_DIR)) if c.startswith(base + "_")]
+    for case, label in cases:
+        attempt(S, label, lambda case=case, label=label: ours_mm(case, label))
+
+    def triton_mm():
+        o = torch.full((M, N), float("nan"), device=dev, dtype=torch.bfloat16)
+        bt = b.T  # [K, N], K-major
+        f = lambda: mm_kernel[(triton.cdiv(M, 128) * triton.cdiv(N, 256),)](
+            a, bt, o, M, N, K, a.stride(0), a.stride(1), bt.stride(0), bt.stride(1),
+            o.stride(0), o.stride(1), BM=128, BN=256, BK=128, GROUP=8, num_warps=8, num_stages=4)
+        f(); note = check_normwise(o, unscaled, "triton")
+        record(S, "Triton (128x256x128, 8 warps, 4 stages; unscaled)", time_stream([f], reps),
+               flops, "TFLOP/s", note)
+    attempt(S, "Triton (128x256x128, 8 warps, 4 stages; unscaled)", triton_mm)
+    del a, b, unscaled, want
     torch.cuda.empty_cache()
 
 

@@ -42,6 +42,8 @@ bool tensorCoresCanRun(tt::DotOp dot, int64_t threads) {
   int64_t kStep;
   if (e.isBF16() || e.isF16())
     kStep = 16;
+  else if (isF8(e))
+    kStep = 32;
   else if (e.isF32() && dot.getInputPrecision() == tt::InputPrecision::TF32)
     kStep = 8;
   else
@@ -51,12 +53,56 @@ bool tensorCoresCanRun(tt::DotOp dot, int64_t threads) {
 }
 
 /// For a dot tensor cores can run: whether Hopper's warpgroup MMA can
-/// (bf16/f16 operands, one m64 tile per warpgroup).
+/// (bf16/f16/f8 operands, one m64 tile per warpgroup).
 bool wgmmaCanRun(tt::DotOp dot, int64_t threads) {
   auto d = cast<RankedTensorType>(dot.getType());
   Type e = cast<RankedTensorType>(dot.getA().getType()).getElementType();
-  return (e.isBF16() || e.isF16()) &&
+  return (e.isBF16() || e.isF16() || isF8(e)) &&
          wgmmaLayout(d.getDimSize(0), d.getDimSize(1), threads).has_value();
+}
+
+/// f8 data is moved (loads, stores) and multiplied by wgmma; the CUDA
+/// target has no other f8 path (sm_80 tensor cores take no f8, and f8
+/// arithmetic has no conversions here). False after a located error.
+bool checkF8(Operation *root, bool wgmma) {
+  WalkResult r = root->walk([&](Operation *op) {
+    if (auto dot = dyn_cast<tt::DotOp>(op)) {
+      if (!isF8(dot.getA().getType()) && !isF8(dot.getB().getType()))
+        return WalkResult::advance();
+      LaunchAttr launch = launchOf(dot);
+      int64_t threads = launch ? 32 * launch.getNumWarps() : 0;
+      if (!wgmma) {
+        dot.emitError("this pallas.dot multiplies f8 operands, which the cuda target runs on "
+                      "sm_90a's wgmma only (sm_80's tensor cores take no f8)");
+        return WalkResult::interrupt();
+      }
+      if (!tensorCoresCanRun(dot, threads) || !wgmmaCanRun(dot, threads)) {
+        dot.emitError("this pallas.dot multiplies f8 operands in a shape wgmma cannot run: "
+                      "both operands of one f8 type, an f32 result of 64 rows per warpgroup, "
+                      "and a contracting dim that is a multiple of 32");
+        return WalkResult::interrupt();
+      }
+      auto trans = dot.getB().getDefiningOp<tt::TransOp>();
+      if (!trans || cast<RankedTensorType>(trans.getSrc().getType()).getRank() != 2) {
+        dot.emitError("this pallas.dot multiplies f8 operands with B [K, N] in memory; wgmma "
+                      "reads f8 operands K-major only: pass B as [N, K] and use transpose_rhs");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    }
+    if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+        isa<arith::ConstantOp>(op))
+      return WalkResult::advance();
+    for (Type t : llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+      if (isF8(t)) {
+        op->emitOpError("computes on ")
+            << getElementTypeOrSelf(t)
+            << ", which the cuda target only loads, stores and multiplies in sm_90a dots";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return !r.wasInterrupted();
 }
 
 /// Uses of `v` other than `except` now see `v` cast back to `plain`.
@@ -76,6 +122,8 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
   using PallasAssignLayoutsBase::PallasAssignLayoutsBase;
 
   void runOnOperation() override {
+    if (!checkF8(getOperation(), wgmma))
+      return signalPassFailure();
     SmallVector<tt::DotOp> dots;
     getOperation().walk([&](tt::DotOp d) { dots.push_back(d); });
     for (tt::DotOp dot : dots) {

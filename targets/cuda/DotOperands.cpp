@@ -73,7 +73,7 @@ tt::TransOp cuda::kMajorB(tt::DotOp dot) {
     return {};
   auto src = cast<RankedTensorType>(trans.getSrc().getType());
   Type e = src.getElementType();
-  return src.getRank() == 2 && (e.isBF16() || e.isF16()) ? trans : tt::TransOp();
+  return src.getRank() == 2 && (e.isBF16() || e.isF16() || isF8(e)) ? trans : tt::TransOp();
 }
 
 Value cuda::registerA(tt::DotOp dot) {

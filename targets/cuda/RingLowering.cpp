@@ -159,7 +159,7 @@ struct AsyncCopyLowering : SimtPattern<pgpu::AsyncCopyOp> {
           continue;
         }
         // Nothing known of the addresses: one element at a time, now.
-        Type elem = tile.getElementType();
+        Type elem = storageType(tile.getElementType());
         Value v;
         if (valid) {
           auto ifOp = scf::IfOp::create(b, l, elem, valid, /*withElse=*/true);
@@ -239,7 +239,7 @@ struct RingReadLowering : SimtPattern<pgpu::RingReadOp> {
     SmallVector<Value> elems;
     for (Value idx : slotElementIndices(rw, loc, state, tile)) {
       Value ptr = p->layout.addressOf(rw, loc, base, idx, cols);
-      elems.push_back(LLVM::LoadOp::create(rw, loc, tile.getElementType(), ptr,
+      elems.push_back(LLVM::LoadOp::create(rw, loc, storageType(tile.getElementType()), ptr,
                                            p->layout.elemBytes));
     }
     rw.replaceOp(op, buildVector(rw, loc, elems));

@@ -134,6 +134,9 @@ SimtTypeConverter::SimtTypeConverter(MLIRContext *ctx, int64_t threads)
     : threads(threads) {
   addConversion([](Type t) { return t; });
   addConversion([ctx](tt::PointerType) -> Type { return IntegerType::get(ctx, 64); });
+  // LLVM has no 8-bit floats: f8 data moves as bytes (wgmma reads it as f8).
+  addConversion([ctx](Float8E4M3FNType) -> Type { return IntegerType::get(ctx, 8); });
+  addConversion([ctx](Float8E5M2Type) -> Type { return IntegerType::get(ctx, 8); });
   // A ring is its byte offset in the rings' area.
   addConversion([ctx](pgpu::RingType) -> Type { return IntegerType::get(ctx, 32); });
   addConversion([ctx](pgpu::SlotBarriersType) -> Type { return IntegerType::get(ctx, 32); });
@@ -141,6 +144,8 @@ SimtTypeConverter::SimtTypeConverter(MLIRContext *ctx, int64_t threads)
     Type elem = t.getElementType();
     if (isa<tt::PointerType>(elem))
       elem = IntegerType::get(ctx, 64);
+    if (isF8(elem))
+      elem = IntegerType::get(ctx, 8);
     if (hasMmaLayout(t)) {
       std::optional<MmaLayout> l = mmaLayoutOf(t);
       return VectorType::get({l ? l->perThread() : t.getNumElements()}, elem);
@@ -278,6 +283,10 @@ int64_t cuda::smemElementBytes(Type elem) {
   if (elem.isInteger(1))
     return 1;
   return std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
+}
+
+Type cuda::storageType(Type elem) {
+  return isF8(elem) ? IntegerType::get(elem.getContext(), 8) : elem;
 }
 
 Value cuda::smemByteAddress(OpBuilder &b, Location loc, Value base, Value bytes) {

@@ -14,6 +14,7 @@
 #include "AxisInfo.h"
 #include "pallas/Dialect/Pallas.h"
 #include "pallas/Gpu/Gpu.h"
+#include "pallas/Passes/ExpandF8Conversions.h"
 #include "pallas/Triton/Triton.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -242,6 +243,9 @@ void smemStore(OpBuilder &b, Location loc, SimtState &s, int64_t offset,
                Value index, Value value);
 /// Bytes an element takes in shared memory.
 int64_t smemElementBytes(Type elem);
+/// The type registers and memory hold an element of type `elem` in: f8 as
+/// i8 (LLVM has no 8-bit floats), others as themselves.
+Type storageType(Type elem);
 /// Writes a whole distributed tensor (each element at its row-major index)
 /// to shared memory at `offset`; a barrier comes before and after, so the
 /// caller may read any element right away. Returns the bytes used.

@@ -8,7 +8,8 @@
 // way the 16-byte pieces threads hold (or cp.async copies, when
 // pallas-stage-loads staged the operands) land in one store. The descriptors
 // give the layout's spacings. Each warpgroup (4 warps) computes 64 rows of
-// C with one wgmma.mma_async m64nNk16 per 16 of K; C stays in registers in
+// C with one wgmma.mma_async m64nNk16 per 16 of K (m64nNk32 per 32 for f8,
+// whose operands wgmma reads K-major only); C stays in registers in
 // the "pallas.wgmma" layout, which is the wgmma accumulator layout.
 //
 //===----------------------------------------------------------------------===//
@@ -131,10 +132,18 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
   auto bType = cast<RankedTensorType>(op.getB().getType());
   int64_t k = aType.getDimSize(1), n = bType.getDimSize(1);
   std::optional<MmaLayout> layout = mmaLayoutOf(cast<RankedTensorType>(op.getType()));
-  if (!layout || k % 16)
-    return failure();
   Type elem = aType.getElementType();
-  NVVM::WGMMATypes type = elem.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  // One wgmma takes 32 bytes of K per row: 16 of bf16/f16, 32 of f8.
+  int64_t kStep = isF8(elem) ? 32 : 16;
+  if (!layout || k % kStep)
+    return failure();
+  NVVM::WGMMATypes type = elem.isBF16()                   ? NVVM::WGMMATypes::bf16
+                          : elem.isF16()                  ? NVVM::WGMMATypes::f16
+                          : isa<Float8E4M3FNType>(elem)   ? NVVM::WGMMATypes::e4m3
+                                                          : NVVM::WGMMATypes::e5m2;
+  // wgmma reads f8 operands K-major only (pallas-assign-layouts checked).
+  if (isF8(elem) && !bIn.kMajor)
+    return failure();
   // B given K-major ([N, K], kMajorB) is laid out and walked as A is.
   bool bKMajor = bIn.kMajor;
   OperandSmemLayout aLayout = wgmmaOperandLayout(aType), bLayout = wgmmaOperandLayout(bIn.tile);
@@ -164,7 +173,7 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
                      ? Value()
                      : descriptor(b, loc, aGroup, aWalk.leading, aWalk.stride, aWalk.swizzled);
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  for (int64_t ks = 0; ks < k / 16; ++ks) {
+  for (int64_t ks = 0; ks < k / kStep; ++ks) {
     if (aIn.inAccumulatorLayout) {
       Value descB = descriptorAt(b, loc, firstB, bWalk.step(ks));
       acc = wgmmaRegisterA(b, loc, acc, regs, aFragment(b, loc, aIn.regs, ks), descB, n,
@@ -175,7 +184,7 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
     Value descB = descriptorAt(b, loc, firstB, bWalk.step(ks));
     acc = NVVM::WgmmaMmaAsyncOp::create(
         b, loc, accType, acc, descA, descB,
-        NVVM::MMAShapeAttr::get(b.getContext(), 64, n, 16),
+        NVVM::MMAShapeAttr::get(b.getContext(), 64, n, kStep),
         NVVM::WGMMATypesAttr::get(b.getContext(), type),
         NVVM::WGMMATypesAttr::get(b.getContext(), type),
         NVVM::WGMMATypesAttr::get(b.getContext(), NVVM::WGMMATypes::f32),

@@ -11,6 +11,7 @@
 #include "pallas/Dialect/Reductions.h"
 #include "pallas/Passes/BlockView.h"
 #include "pallas/Passes/CloneLowering.h"
+#include "pallas/Passes/ExpandF8Conversions.h"
 #include "pallas/Host/HostPasses.h"
 #include "pallas/Spec/LaunchAttributes.h"
 
@@ -869,16 +870,22 @@ struct ConvertPallasToHostPass
         return signalPassFailure();
       }
       // LLVM has no 8-bit float types: the host moves f8 data (loads,
-      // stores, copies) but computes nothing on it.
+      // stores, copies), converts it to and from wider floats
+      // (pallas-expand-f8-conversions) and multiplies it in dots (in f32),
+      // but computes nothing else on it.
       WalkResult f8 = kernel.walk([&](Operation *op) {
         if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
+          return WalkResult::advance();
+        if (auto ext = dyn_cast<arith::ExtFOp>(op); ext && !isF8(ext.getType()))
+          return WalkResult::advance();
+        if (auto trunc = dyn_cast<arith::TruncFOp>(op); trunc && !isF8(trunc.getIn().getType()))
           return WalkResult::advance();
         for (Type t : llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes())) {
           Type e = getElementTypeOrSelf(t);
           if (isa<Float8E4M3FNType, Float8E5M2Type>(e)) {
             op->emitOpError("computes on ")
-                << e << ", which the host target only loads and stores (no f8 arithmetic "
-                        "or conversions on the host)";
+                << e << ", which the host target only loads, stores, converts and multiplies "
+                        "in dots (arith.extf it to f32 first)";
             return WalkResult::interrupt();
           }
         }

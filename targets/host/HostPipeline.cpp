@@ -24,7 +24,7 @@ static const char *kHostLowering =
     "arith-expand{include-bf16=1},"
     "arith-emulate-unsupported-floats{source-types=bf16,f16,f8E4M3FN,f8E5M2 "
     "target-type=f32},"
-    "arith-expand{include-bf16=1},"
+    "arith-expand{include-bf16=1}, pallas-expand-f8-conversions,"
     // Math ops with an LLVM intrinsic first (ctpop, rsqrt as 1/sqrt, ...),
     // the rest as libm calls (the artifacts link -lm).
     "finalize-memref-to-llvm, convert-math-to-llvm{approximate-log1p=0}, convert-math-to-libm,"

@@ -37,6 +37,20 @@ def from_bf16_bits(x):
     return x.view(BF16).astype(np.float32)
 
 
+E4M3 = ml_dtypes.float8_e4m3fn
+
+
+def f8_bits(x):
+    return x.astype(E4M3).view(np.uint8)
+
+
+def matmul_f8_ref(scales, x, y):
+    """scale_x * scale_y * (x @ y^T) on the f8 values, in float64."""
+    xv = x.view(E4M3).astype(np.float64)
+    yv = y.view(E4M3).astype(np.float64)
+    return [(scales[0] * scales[1]) * (xv @ yv.T)]
+
+
 def softmax_ref(x):
     e = np.exp(x - x.max(axis=1, keepdims=True))
     return [e / e.sum(axis=1, keepdims=True)]
@@ -172,6 +186,11 @@ CASES = {
                   lambda r: [nonzero_normal(r, (128, 256)) * 3 + 1, nonzero_normal(r, (256,)),
                              nonzero_normal(r, (256,))],
                   layernorm_ref, 1e-5, 1e-5, None),
+    "matmul_f8": (os.path.join(EXAMPLES, "matmul_f8"), "spec.json",
+                  lambda r: [np.array([0.37, 1.9], np.float32),
+                             f8_bits(nonzero_normal(r, (256, 512))),
+                             f8_bits(nonzero_normal(r, (512, 512)))],
+                  matmul_f8_ref, 1e-2, 1e-2, from_bf16_bits),
     "ops_tour": (os.path.join(EXAMPLES, "ops_tour"), "spec.json",
                  lambda r: [nonzero_normal(r, (16, 32))], ops_tour_ref,
                  1e-5, 1e-5, None),

@@ -84,4 +84,16 @@ def PallasProgramOrder : Pass<"pallas-program-order", "::mlir::ModuleOp"> {
                         "axes share blocks (0: no groups)">];
 }
 
+def PallasExpandF8Conversions : Pass<"pallas-expand-f8-conversions"> {
+  let summary = "f8 extf/truncf as integer arithmetic on the bits";
+  let description = [{
+    For backends that lower through LLVM, which has no 8-bit float types:
+    `arith.extf` from f8E4M3FN/f8E5M2 and `arith.truncf` to them become
+    integer and f32 arithmetic with ml_dtypes' semantics (round to nearest
+    even, subnormals kept, f8E4M3FN overflow to NaN, f8E5M2 to infinity).
+    Values stay f8-typed at the edges (`arith.bitcast` to and from i8).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // PALLAS_PASSES
