@@ -85,6 +85,8 @@ private:
   LogicalResult lowerBroadcast(BroadcastOp op);
   LogicalResult lowerReshape(ReshapeOp op);
   LogicalResult lowerRunScoped(RunScopedOp op);
+  LogicalResult lowerAsyncCopy(AsyncCopyOp op);
+  LogicalResult lowerSemaphoreOp(Operation *op);
   LogicalResult lowerDebugPrint(DebugPrintOp op);
 
   KernelOp kernel;
@@ -94,6 +96,8 @@ private:
   DenseMap<Value, View> views;
   SmallVector<Value> pids;
   SmallVector<Value> scopedAllocs;
+  /// Scoped semaphores (pl.semaphore in run_scoped): one i32 cell each.
+  DenseMap<Value, Value> semaphores;
 };
 
 View KernelLowering::wholeView(Value memref) {
@@ -684,9 +688,14 @@ LogicalResult KernelLowering::lowerRunScoped(RunScopedOp op) {
   SmallVector<Value> allocs;
   for (BlockArgument a : body.getArguments()) {
     auto ref = dyn_cast<RefType>(a.getType());
-    if (!ref)
-      return op.emitOpError("scoped semaphores are not supported on the host "
-                            "target yet");
+    if (!ref) {
+      // A semaphore: a counter starting at 0 (copies leave a DMA
+      // semaphore's alone: each is done when it starts, lowerAsyncCopy).
+      Value cell = memref::AllocaOp::create(b, loc, MemRefType::get({}, b.getI32Type()));
+      memref::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 0, 32), cell);
+      semaphores[a] = cell;
+      continue;
+    }
     Value m = memref::AllocOp::create(b, loc, memrefFor(ref));
     allocs.push_back(m);
     views[a] = wholeView(m);
@@ -785,11 +794,79 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
     return success(); // one thread runs a whole program on the host
   if (auto r = dyn_cast<RunScopedOp>(op))
     return lowerRunScoped(r);
+  if (auto c = dyn_cast<AsyncCopyOp>(op))
+    return lowerAsyncCopy(c);
+  if (isa<DMAWaitOp>(op))
+    return success(); // the copy was done when it started
+  if (isa<SemaphoreSignalOp, SemaphoreWaitOp, SemaphoreReadOp>(op))
+    return lowerSemaphoreOp(op);
   if (auto d = dyn_cast<DebugPrintOp>(op))
     return lowerDebugPrint(d);
   if (op->getDialect() && isa<PallasDialect>(op->getDialect()))
     return op->emitOpError("is not supported on the host target yet");
   return lowerGeneric(op);
+}
+
+/// One program runs on one thread from start to end, so an asynchronous
+/// copy is done at once (as in Pallas's interpret mode): each element of
+/// the source window that lies inside both arrays is copied to the same
+/// position of the destination window; dma_wait then has nothing to wait
+/// for.
+LogicalResult KernelLowering::lowerAsyncCopy(AsyncCopyOp op) {
+  View srcView, dstView;
+  IndexerList srcList, dstList;
+  SmallVector<Value> srcOperands, dstOperands;
+  SmallVector<int64_t> srcAdv, dstAdv, srcShape, dstShape;
+  if (failed(accessInfo(op, op.getSrc(), op.getSrcIndexers(), op.getSrcIndices(), srcView,
+                        srcList, srcOperands, srcAdv, srcShape)) ||
+      failed(accessInfo(op, op.getDst(), op.getDstIndexers(), op.getDstIndices(), dstView,
+                        dstList, dstOperands, dstAdv, dstShape)))
+    return failure();
+  if (srcShape != dstShape || srcView.elementType != dstView.elementType)
+    return op.emitOpError("copies a window of ")
+           << srcShape.size() << " dims into one of another shape or element type";
+  auto element = [&](OpBuilder &ib, ValueRange ivs) {
+    Value inSrc, inDst;
+    SmallVector<Value> from =
+        elementIndices(ib, srcView, srcList, srcOperands, srcAdv, ivs, inSrc);
+    SmallVector<Value> to = elementIndices(ib, dstView, dstList, dstOperands, dstAdv, ivs, inDst);
+    Value ok = arith::AndIOp::create(ib, loc, inSrc, inDst);
+    auto ifOp = scf::IfOp::create(ib, loc, TypeRange{}, ok, /*withElseRegion=*/false);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    Value v = memref::LoadOp::create(tb, loc, srcView.base, from);
+    memref::StoreOp::create(tb, loc, v, dstView.base, to);
+  };
+  if (srcShape.empty()) {
+    element(b, {});
+    return success();
+  }
+  SmallVector<Value> lbs(srcShape.size(), idx(0)), steps(srcShape.size(), idx(1)), ubs;
+  for (int64_t s : srcShape)
+    ubs.push_back(idx(s));
+  scf::buildLoopNest(b, loc, lbs, ubs, steps,
+                     [&](OpBuilder &ib, Location, ValueRange ivs) { element(ib, ivs); });
+  return success();
+}
+
+/// Scoped semaphores on one thread: signal adds, read reads, wait
+/// subtracts (a wait for more than was signalled would never return on a
+/// chip; here the count goes below zero and the program goes on).
+LogicalResult KernelLowering::lowerSemaphoreOp(Operation *op) {
+  Value cell = semaphores.lookup(op->getOperand(0));
+  if (!cell)
+    return op->emitOpError("takes a semaphore argument of the kernel, which the host target "
+                           "does not support yet (scoped semaphores of pallas.run_scoped it "
+                           "does)");
+  Value now = memref::LoadOp::create(b, loc, cell);
+  if (auto read = dyn_cast<SemaphoreReadOp>(op)) {
+    values.map(read.getResult(), now);
+    return success();
+  }
+  Value amount = values.lookupOrDefault(op->getOperand(1));
+  Value next = isa<SemaphoreSignalOp>(op) ? (Value)arith::AddIOp::create(b, loc, now, amount)
+                                          : (Value)arith::SubIOp::create(b, loc, now, amount);
+  memref::StoreOp::create(b, loc, next, cell);
+  return success();
 }
 
 /// printf with the format's `{}` placeholders (or, without any, the

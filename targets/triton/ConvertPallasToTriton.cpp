@@ -99,6 +99,8 @@ private:
   LogicalResult lowerArgReduce(ArgOp op, bool isMax);
   LogicalResult lowerConcatenate(ConcatenateOp op);
   LogicalResult lowerAtomicCAS(AtomicCASOp op);
+  LogicalResult lowerRunScoped(RunScopedOp op);
+  LogicalResult lowerAsyncCopy(AsyncCopyOp op);
   LogicalResult lowerScratchAccess(Operation *op);
 
   KernelOp kernel;
@@ -289,9 +291,15 @@ LogicalResult TritonLowering::lowerBlock(Block &src) {
 
 SmallVector<Value> TritonLowering::scratchWrittenIn(Operation *op) {
   SmallVector<Value> written;
-  op->walk([&](StoreOp store) {
-    if (scratch.count(store.getRef()) && !llvm::is_contained(written, store.getRef()))
-      written.push_back(store.getRef());
+  auto add = [&](Value ref) {
+    if (scratch.count(ref) && !llvm::is_contained(written, ref))
+      written.push_back(ref);
+  };
+  op->walk([&](Operation *inner) {
+    if (auto store = dyn_cast<StoreOp>(inner))
+      add(store.getRef());
+    else if (auto copy = dyn_cast<AsyncCopyOp>(inner))
+      add(copy.getDst());
   });
   return written;
 }
@@ -806,6 +814,68 @@ LogicalResult TritonLowering::lowerConcatenate(ConcatenateOp op) {
   return success();
 }
 
+/// Scoped buffers live in registers as scratch does (zeroed); DMA
+/// semaphores need nothing, copies being done when they start
+/// (lowerAsyncCopy). The buffers go out of scope with the region.
+LogicalResult TritonLowering::lowerRunScoped(RunScopedOp op) {
+  Block &body = op.getBody().front();
+  SmallVector<Value> scoped;
+  for (BlockArgument a : body.getArguments()) {
+    auto ref = dyn_cast<RefType>(a.getType());
+    if (!ref) {
+      if (!isa<DMASemaphoreType>(a.getType()))
+        return op.emitOpError("takes a semaphore, which the triton target does not support "
+                              "(DMA semaphores it does)");
+      continue;
+    }
+    Type t = ref.getShape().empty()
+                 ? ref.getElementType()
+                 : (Type)RankedTensorType::get(ref.getShape(), ref.getElementType());
+    scratch[a] = arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(t)));
+    scoped.push_back(a);
+  }
+  for (Operation &inner : body.without_terminator())
+    if (failed(lowerOp(&inner)))
+      return failure();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  for (auto [r, v] : llvm::zip(op.getResults(), yield.getValues()))
+    values.map(r, values.lookupOrDefault(v));
+  for (Value a : scoped)
+    scratch.erase(a);
+  return success();
+}
+
+/// A copy between an array window and a scoped buffer (whole), done when it
+/// starts: a masked load of the window into the buffer's value, or a masked
+/// store of the buffer's value into the window. dma_wait has nothing left
+/// to wait for.
+LogicalResult TritonLowering::lowerAsyncCopy(AsyncCopyOp op) {
+  bool fromBuffer = scratch.count(op.getSrc()), toBuffer = scratch.count(op.getDst());
+  if (fromBuffer == toBuffer)
+    return op.emitOpError("copies between ")
+           << (toBuffer ? "two scoped buffers" : "two arrays")
+           << "; the triton target copies between an array window and a scoped buffer";
+  if (!(toBuffer ? op.getDstIndexers() : op.getSrcIndexers()).empty())
+    return op.emitOpError("the triton target keeps scoped buffers in registers: copy "
+                          "them whole ([...])");
+  Access a;
+  if (failed(toBuffer ? access(op, op.getSrc(), op.getSrcIndexers(), op.getSrcIndices(), a)
+                      : access(op, op.getDst(), op.getDstIndexers(), op.getDstIndices(), a)))
+    return failure();
+  Value buffer = toBuffer ? op.getDst() : op.getSrc();
+  Type type = scratch[buffer].getType();
+  auto shaped = dyn_cast<RankedTensorType>(type);
+  if ((shaped ? shaped.getShape() : ArrayRef<int64_t>{}) != ArrayRef<int64_t>(a.shape))
+    return op.emitOpError("copies a window whose shape differs from the scoped buffer's");
+  if (toBuffer) {
+    Value zero = arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
+    scratch[buffer] = tt::LoadOp::create(b, loc, type, a.ptrs, a.mask, zero).getResult();
+  } else {
+    tt::StoreOp::create(b, loc, a.ptrs, scratch[buffer], a.mask);
+  }
+  return success();
+}
+
 LogicalResult TritonLowering::lowerOp(Operation *op) {
   loc = op->getLoc();
   if (auto p = dyn_cast<ProgramIdOp>(op)) {
@@ -829,6 +899,12 @@ LogicalResult TritonLowering::lowerOp(Operation *op) {
                       a.getMask(), a.getKind(), true);
   if (auto cas = dyn_cast<AtomicCASOp>(op))
     return lowerAtomicCAS(cas);
+  if (auto r = dyn_cast<RunScopedOp>(op))
+    return lowerRunScoped(r);
+  if (auto c = dyn_cast<AsyncCopyOp>(op))
+    return lowerAsyncCopy(c);
+  if (isa<DMAWaitOp>(op))
+    return success();
   if (auto i = dyn_cast<IotaOp>(op)) {
     auto type = i.getResult().getType();
     Value r = rangeAlong(i.getDim(), type.getShape());

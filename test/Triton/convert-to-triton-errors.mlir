@@ -52,3 +52,40 @@ pallas.kernel @print(%x: !pallas.ref<8xf32> {pallas.block_spec = #pallas.block_s
   pallas.debug_print "hello"
   pallas.return
 }
+
+// -----
+
+// Manual DMA: scoped buffers live in registers, so a copy moves a whole
+// buffer to or from an array window; plain semaphores have no lowering.
+pallas.kernel @dma_semaphore(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "s", grid = [1]>} {
+  %c1 = arith.constant 1 : i32
+  // expected-error @+1 {{'pallas.run_scoped' op takes a semaphore, which the triton target does not support (DMA semaphores it does)}}
+  pallas.run_scoped (%s: !pallas.semaphore) {
+    pallas.semaphore_signal %s, %c1 : !pallas.semaphore
+  }
+  pallas.return
+}
+
+// -----
+
+pallas.kernel @dma_array_to_array(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>},
+                                  %o: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<output, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "a2a", grid = [1]>} {
+  pallas.run_scoped (%s: !pallas.dma_semaphore) {
+    // expected-error @+1 {{'pallas.async_copy' op copies between two arrays; the triton target copies between an array window and a scoped buffer}}
+    pallas.async_copy %x[...] -> %o[...], %s : !pallas.ref<8x128xf32> -> !pallas.ref<8x128xf32>
+  }
+  pallas.return
+}
+
+// -----
+
+pallas.kernel @dma_part_of_buffer(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "part", grid = [1]>} {
+  pallas.run_scoped (%buf: !pallas.ref<16x128xf32, vmem>, %s: !pallas.dma_semaphore) {
+    // expected-error @+1 {{'pallas.async_copy' op the triton target keeps scoped buffers in registers: copy them whole ([...])}}
+    pallas.async_copy %x[...] -> %buf[ds(0, 8), :], %s : !pallas.ref<8x128xf32> -> !pallas.ref<16x128xf32, vmem>
+  }
+  pallas.return
+}
