@@ -8,7 +8,10 @@
 // 16 s. Programs whose blocks could be split (pallas-split-programs)
 // already are; what is left this large would spill nearly all of it. So
 // such programs are refused here, before any expensive lowering, with an
-// error at the user's op (one tensor too large) or kernel (too many).
+// error at the user's op (one tensor too large) or kernel (too many). The
+// kernel-wide share bounds the compile: 128x128 flash attention on 8 warps
+// holds 4,241 elements per thread in all (1.3 s), on 4 warps 8,465 (7 s,
+// spilling); a fuzzed variant at 13,201 took 10.5 s and is refused.
 //
 //===----------------------------------------------------------------------===//
 #include "pallas/Cuda/CudaPasses.h"
