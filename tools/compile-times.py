@@ -66,7 +66,7 @@ def compile_one(pallasc, name, kernel, spec, target, limit, tmp):
     start = time.monotonic()
     try:
         r = subprocess.run([pallasc, kernel, "--spec", spec, "-t", target, "-o", out],
-                           capture_output=True, text=True, timeout=limit)
+                           capture_output=True, text=True, errors="replace", timeout=limit)
         code, err = r.returncode, r.stderr
     except subprocess.TimeoutExpired:
         code, err = None, ""
