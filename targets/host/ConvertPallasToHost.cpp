@@ -951,7 +951,8 @@ struct ConvertPallasToHostPass
       // (pallas-expand-f8-conversions) and multiplies it in dots (in f32),
       // but computes nothing else on it.
       WalkResult f8 = kernel.walk([&](Operation *op) {
-        if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
+        if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+            isa<arith::ConstantOp>(op))
           return WalkResult::advance();
         if (auto ext = dyn_cast<arith::ExtFOp>(op); ext && !isF8(ext.getType()))
           return WalkResult::advance();
