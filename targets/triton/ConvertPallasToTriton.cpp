@@ -9,6 +9,7 @@
 #include "pallas/Dialect/Pallas.h"
 #include "pallas/Dialect/Reductions.h"
 #include "pallas/Passes/BlockView.h"
+#include "pallas/Passes/ExpandF8Conversions.h"
 #include "pallas/Passes/CloneLowering.h"
 #include "pallas/Triton/TritonPasses.h"
 #include "pallas/Spec/LaunchAttributes.h"
@@ -733,8 +734,13 @@ LogicalResult TritonLowering::lowerDot(DotOp op) {
     precision = requested == "highest" ? tt::InputPrecision::IEEE
                 : requested == "high"  ? tt::InputPrecision::TF32x3
                                        : tt::InputPrecision::TF32;
-  values.map(op.getResult(),
-             tt::DotOp::create(b, loc, resultType, a, bb, acc, precision, 0).getResult());
+  // f8 products may accumulate in the MMA's own (reduced) precision across
+  // the whole contraction, as Triton's front end lets them on Hopper
+  // (max_num_imprecise_acc = K); with 0 Triton keeps f8 dots off wgmma.
+  int32_t impreciseAcc = isF8(in) ? static_cast<int32_t>(contracted) : 0;
+  values.map(op.getResult(), tt::DotOp::create(b, loc, resultType, a, bb, acc, precision,
+                                               impreciseAcc)
+                                 .getResult());
   return success();
 }
 

@@ -6,6 +6,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import sys
 
 parser = argparse.ArgumentParser()
@@ -29,3 +30,5 @@ print(f"compiled {manifest['name']} for sm_{args.arch}: cubin {len(cubin)} bytes
       f"shared {kernel.metadata.shared}, num_warps {kernel.metadata.num_warps}")
 if "mma" in kernel.asm["ptx"]:
     print("uses tensor core mma")
+for instr in sorted(set(re.findall(r"wgmma\.mma_async\.sync\.aligned\.[\w.]+", kernel.asm["ptx"]))):
+    print("uses", instr)
