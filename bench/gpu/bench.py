@@ -785,6 +785,21 @@ def matmul_f8(drv, M=8192, N=8192, K=8192):
     for case, label in cases:
         attempt(S, label, lambda case=case, label=label: ours_mm(case, label))
 
+    # Our triton target's .ttir of the same kernel, compiled by Triton.
+    art = os.path.join(GPU_DIR, base, "triton")
+    if os.path.isdir(art) or os.path.exists(art + ".error"):
+        label = f"ours via triton target ({base})"
+
+        def run_triton():
+            if not os.path.isdir(art):
+                failed(S, label, not_compiled(base, "triton"))
+                return
+            o = torch.full((M, N), float("nan"), device=dev, dtype=torch.bfloat16)
+            f, cfg = ours_triton(art, scales, a, b, o)
+            f(); note = check_normwise(o, want, label)
+            record(S, label, time_stream([f], reps), flops, "TFLOP/s", cfg + ", " + note)
+        attempt(S, label, run_triton)
+
     def triton_mm():
         o = torch.full((M, N), float("nan"), device=dev, dtype=torch.bfloat16)
         bt = b.T  # [K, N], K-major
