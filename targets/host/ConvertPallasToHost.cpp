@@ -11,7 +11,6 @@
 #include "pallas/Dialect/Reductions.h"
 #include "pallas/Passes/BlockView.h"
 #include "pallas/Passes/CloneLowering.h"
-#include "pallas/Passes/ExpandF8Conversions.h"
 #include "pallas/Host/HostPasses.h"
 #include "pallas/Spec/LaunchAttributes.h"
 
@@ -946,31 +945,10 @@ struct ConvertPallasToHostPass
                            "lowering to the host");
         return signalPassFailure();
       }
-      // LLVM has no 8-bit float types: the host moves f8 data (loads,
-      // stores, copies), converts it to and from wider floats
-      // (pallas-expand-f8-conversions) and multiplies it in dots (in f32),
-      // but computes nothing else on it.
-      WalkResult f8 = kernel.walk([&](Operation *op) {
-        if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
-            isa<arith::ConstantOp>(op))
-          return WalkResult::advance();
-        if (auto ext = dyn_cast<arith::ExtFOp>(op); ext && !isF8(ext.getType()))
-          return WalkResult::advance();
-        if (auto trunc = dyn_cast<arith::TruncFOp>(op); trunc && !isF8(trunc.getIn().getType()))
-          return WalkResult::advance();
-        for (Type t : llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes())) {
-          Type e = getElementTypeOrSelf(t);
-          if (isa<Float8E4M3FNType, Float8E5M2Type>(e)) {
-            op->emitOpError("computes on ")
-                << e << ", which the host target only loads, stores, converts and multiplies "
-                        "in dots (arith.extf it to f32 first)";
-            return WalkResult::interrupt();
-          }
-        }
-        return WalkResult::advance();
-      });
-      if (f8.wasInterrupted())
-        return signalPassFailure();
+      // LLVM has no 8-bit float types: f8 arithmetic runs in f32
+      // (arith-emulate-unsupported-floats) and the conversions around it as
+      // integer arithmetic (pallas-expand-f8-conversions), as ml_dtypes
+      // computes it.
       OpBuilder b(kernel);
       if (failed(KernelLowering(kernel, b).run(module)))
         return signalPassFailure();

@@ -9,18 +9,6 @@ pallas.kernel @not_expanded(%x: !pallas.ref<8xf32>) {
 
 // -----
 
-pallas.kernel @f8_math(%x: !pallas.ref<64xf8E4M3FN> {pallas.block_spec = #pallas.block_spec<input, shape = [64], block = [64], index_map = affine_map<(i) -> (i)>>},
-                       %o: !pallas.ref<64xf8E4M3FN> {pallas.block_spec = #pallas.block_spec<output, shape = [64], block = [64], index_map = affine_map<(i) -> (i)>>})
-    attributes {pallas.launch = #pallas.launch<symbol = "f8", grid = [1]>} {
-  %v = pallas.load %x[...] : !pallas.ref<64xf8E4M3FN> -> tensor<64xf8E4M3FN>
-  // expected-error @+1 {{'arith.addf' op computes on 'f8E4M3FN', which the host target only loads, stores, converts and multiplies in dots (arith.extf it to f32 first)}}
-  %w = arith.addf %v, %v : tensor<64xf8E4M3FN>
-  pallas.store %o[...], %w : !pallas.ref<64xf8E4M3FN>, tensor<64xf8E4M3FN>
-  pallas.return
-}
-
-// -----
-
 pallas.kernel @print(%x: !pallas.ref<8xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8], block = [8], index_map = affine_map<(i) -> (i)>>})
     attributes {pallas.launch = #pallas.launch<symbol = "p", grid = [1]>} {
   %v = pallas.load %x[...] : !pallas.ref<8xf32> -> tensor<8xf32>
