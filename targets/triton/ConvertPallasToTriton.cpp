@@ -114,6 +114,13 @@ private:
   DenseMap<Value, View> views;
   /// Scratch refs live as values: the current contents of each.
   llvm::MapVector<Value, Value> scratch;
+  /// The starting value of a scratch ref or scoped buffer: zeros of its
+  /// shape (a scalar for a 0-d ref).
+  Value zeroedScratch(RefType ref) {
+    Type t = ref.getRank() ? (Type)RankedTensorType::get(ref.getShape(), ref.getElementType())
+                           : ref.getElementType();
+    return arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(t)));
+  }
   SmallVector<Value> pids;
 };
 
@@ -210,10 +217,7 @@ LogicalResult TritonLowering::run() {
   for (BlockArgument arg : entry.getArguments()) {
     if (!isScratchArg(kernel, arg.getArgNumber()))
       continue;
-    auto ref = cast<RefType>(arg.getType());
-    Type t = ref.getRank() ? (Type)RankedTensorType::get(ref.getShape(), ref.getElementType())
-                           : ref.getElementType();
-    scratch[arg] = arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(t)));
+    scratch[arg] = zeroedScratch(cast<RefType>(arg.getType()));
   }
 
   // Program ids: the leading parallel axes (ProgramGrid.h).
@@ -834,10 +838,7 @@ LogicalResult TritonLowering::lowerRunScoped(RunScopedOp op) {
                               "(DMA semaphores it does)");
       continue;
     }
-    Type t = ref.getShape().empty()
-                 ? ref.getElementType()
-                 : (Type)RankedTensorType::get(ref.getShape(), ref.getElementType());
-    scratch[a] = arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(t)));
+    scratch[a] = zeroedScratch(ref);
     scoped.push_back(a);
   }
   for (Operation &inner : body.without_terminator())
