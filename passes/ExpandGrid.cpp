@@ -6,7 +6,9 @@
 
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace mlir::pallas {
 #define GEN_PASS_DEF_PALLASEXPANDGRID
@@ -55,6 +57,19 @@ struct ExpandGridPass
     OpBuilder b = OpBuilder::atBlockBegin(&entry);
     Location loc = kernel.getLoc();
 
+    // Symbolic sizes arrive as trailing i64 arguments, in the launch's order.
+    llvm::StringMap<Value> sizes;
+    for (StringAttr name : launch.getSizes()) {
+      unsigned at = kernel.getNumArguments();
+      if (failed(kernel.insertArgument(at, b.getI64Type(), {}, loc)))
+        return failure();
+      setBlockSpec(kernel, at,
+                   BlockSpecAttr::get(kernel.getContext(), ArgRole::size,
+                                      name.getValue(), {}, {}, {}, AffineMap(),
+                                      FlatSymbolRefAttr(), {}));
+      sizes[name.getValue()] = entry.getArgument(at);
+    }
+
     // Program ids of the (vmap-extended) grid.
     SmallVector<Value> pids;
     for (unsigned axis = 0; axis < grid.size(); ++axis)
@@ -67,6 +82,8 @@ struct ExpandGridPass
 
     SmallVector<Type> argTypes(kernel.getArgumentTypes());
     for (BlockArgument arg : entry.getArguments()) {
+      if (isa<IntegerType>(arg.getType()))
+        continue; // a size
       unsigned i = arg.getArgNumber();
       // The dialect verifier holds every argument of a launched kernel to a spec.
       BlockSpecAttr spec = getBlockSpec(kernel, i);
@@ -133,9 +150,21 @@ struct ExpandGridPass
       unsigned axis = n.getAxis() + batchAxes;
       if (axis >= grid.size())
         return n.emitOpError("grid axis ") << n.getAxis() << " does not exist";
-      n.replaceAllUsesWith(
-          arith::ConstantOp::create(nb, n.getLoc(), nb.getI32IntegerAttr(grid[axis]))
-              .getResult());
+      Value count;
+      if (ShapedType::isDynamic(grid[axis])) {
+        // Computed from the sizes where it is asked for (the launch keeps
+        // every grid extent below 2^31).
+        FailureOr<Value> v = emitSizeExpr(
+            nb, n.getLoc(), launch.getGridSizes()[axis].getValue(),
+            [&](StringRef name) { return sizes.lookup(name); });
+        if (failed(v))
+          return failure();
+        count = arith::TruncIOp::create(nb, n.getLoc(), nb.getI32Type(), *v);
+      } else {
+        count = arith::ConstantOp::create(nb, n.getLoc(),
+                                          nb.getI32IntegerAttr(grid[axis]));
+      }
+      n.replaceAllUsesWith(count);
       n.erase();
     }
     setLaunch(kernel, launch.asExpanded());

@@ -2,6 +2,8 @@
 #include "Launcher.h"
 #include "LauncherDetail.h"
 
+#include "pallas/Spec/SizeExpr.h"
+
 #include <dirent.h>
 #include <dlfcn.h>
 #include <algorithm>
@@ -11,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -197,18 +200,49 @@ static bool prepareBuffers(const Json &m, const LaunchRequest &r,
   b.backing.resize(count);
   for (size_t i = 0; i < count; ++i)
     b.backing[i] = i;
+  // Symbolic sizes: declared by the manifest, bound by the input shapes.
+  std::map<std::string, int64_t> bound;
+  std::map<std::string, std::pair<int64_t, int64_t>> facts; // multiple_of, max
+  auto sizesIt = m.find("sizes");
+  if (sizesIt != m.end()) {
+    if (!sizesIt->is_array())
+      throw ManifestError{"manifest.sizes is not an array"};
+    for (size_t k = 0; k < sizesIt->size(); ++k) {
+      std::string where = "manifest.sizes[" + std::to_string(k) + "]";
+      const Json &s = (*sizesIt)[k];
+      std::string n = getString(s, "name", where);
+      b.sizeNames.push_back(n);
+      facts[n] = {getInt(s, "multiple_of", where), getInt(s, "max", where)};
+    }
+  }
+  std::vector<std::vector<std::string>> dimNames(count);
   auto describe = [&](size_t i, std::string &dtype,
                       std::vector<int64_t> &shape) {
     std::string where = "manifest.parameters[" + std::to_string(i) + "]";
     const Json &p = params[i];
     dtype = getString(p, "dtype", where);
-    shape = getInts(p, "shape", where);
+    const Json &dims = member(p, "shape", where);
+    if (!dims.is_array())
+      throw ManifestError{where + ".shape is not an array"};
+    shape.clear();
+    dimNames[i].assign(dims.size(), "");
+    for (size_t d = 0; d < dims.size(); ++d) {
+      if (dims[d].is_string()) {
+        dimNames[i][d] = dims[d].get<std::string>();
+        if (!facts.count(dimNames[i][d]))
+          throw ManifestError{where + ".shape[" + std::to_string(d) + "] names size '" +
+                              dimNames[i][d] + "', which manifest.sizes does not list"};
+        auto known = bound.find(dimNames[i][d]);
+        shape.push_back(known == bound.end() ? -1 : known->second);
+        continue;
+      }
+      if (!isInt64(dims[d]) || dims[d].get<int64_t>() < 0)
+        throw ManifestError{where + ".shape[" + std::to_string(d) +
+                            "] is neither a size name nor a dimension"};
+      shape.push_back(dims[d].get<int64_t>());
+    }
     if (npyDescrFor(dtype).empty())
       throw ManifestError{where + ".dtype '" + dtype + "' is not known"};
-    for (int64_t d : shape)
-      if (d < 0)
-        throw ManifestError{where + ".shape " + shapeString(shape) +
-                            " has a negative dimension"};
     return getString(p, "name", where);
   };
   for (size_t k = 0; k < inputs.size(); ++k) {
@@ -226,11 +260,45 @@ static bool prepareBuffers(const Json &m, const LaunchRequest &r,
               "'";
       return false;
     }
-    if (a.shape != shape) {
+    bool fits = a.shape.size() == shape.size();
+    for (size_t d = 0; fits && d < shape.size(); ++d) {
+      const std::string &n = dimNames[i][d];
+      if (n.empty() || shape[d] >= 0) {
+        fits = a.shape[d] == shape[d];
+        continue;
+      }
+      // The first array with size n binds it.
+      auto [multipleOf, max] = facts[n];
+      if (a.shape[d] < 1 || a.shape[d] > max || a.shape[d] % multipleOf != 0) {
+        error = "input '" + pname + "' (" + r.inputs[k] + "): dimension " +
+                std::to_string(d) + " gives size " + n + " = " +
+                std::to_string(a.shape[d]) + ", which must be in [1, " +
+                std::to_string(max) + "]" +
+                (multipleOf > 1 ? " and a multiple of " + std::to_string(multipleOf)
+                                : std::string());
+        return false;
+      }
+      bound[n] = shape[d] = a.shape[d];
+    }
+    if (!fits) {
+      std::string want = "[";
+      for (size_t d = 0; d < shape.size(); ++d)
+        want += (d ? ", " : "") + (dimNames[i][d].empty()
+                                       ? std::to_string(shape[d])
+                                       : dimNames[i][d] + (shape[d] >= 0 ? "=" + std::to_string(shape[d]) : ""));
+      want += "]";
       error = "input '" + pname + "' (" + r.inputs[k] + "): expected shape " +
-              shapeString(shape) + ", the file has " + shapeString(a.shape);
+              want + ", the file has " + shapeString(a.shape);
       return false;
     }
+  }
+  for (const std::string &n : b.sizeNames) {
+    auto known = bound.find(n);
+    if (known == bound.end()) {
+      error = "size " + n + " is in no input's shape: it cannot be bound";
+      return false;
+    }
+    b.sizes.push_back(known->second);
   }
   // Outputs: poisoned, or a copy of the input they alias.
   for (size_t i : b.outputs) {
@@ -275,10 +343,50 @@ static bool launchHost(const Json &m, const LaunchRequest &r,
   std::string name = getString(m, "name", "manifest");
   const Json &launchInfo = member(m, "launch", "manifest");
   std::string entry = getString(launchInfo, "packed_entry", "manifest.launch");
-  int64_t items = getInt(launchInfo, "work_items", "manifest.launch");
+  // A number, or the extents of the leading parallel axes (numbers and
+  // size expressions) when the grid is symbolic.
+  int64_t items = 1;
+  const Json &workItems = member(launchInfo, "work_items", "manifest.launch");
+  if (!workItems.is_array()) {
+    items = getInt(launchInfo, "work_items", "manifest.launch");
+  } else {
+    for (size_t a = 0; a < workItems.size(); ++a) {
+      std::string where = "manifest.launch.work_items[" + std::to_string(a) + "]";
+      std::optional<int64_t> n;
+      if (isInt64(workItems[a])) {
+        n = workItems[a].get<int64_t>();
+      } else if (workItems[a].is_string()) {
+        std::string message;
+        size_t column = 0;
+        std::optional<pallas_size::SizeExpr> e = pallas_size::SizeExpr::parse(
+            workItems[a].get<std::string>(), message, column);
+        if (!e)
+          throw ManifestError{where + " does not parse: " + message};
+        n = e->evaluate([&](const std::string &name) -> std::optional<int64_t> {
+          for (size_t k = 0; k < b.sizeNames.size(); ++k)
+            if (b.sizeNames[k] == name)
+              return b.sizes[k];
+          return std::nullopt;
+        });
+      } else {
+        throw ManifestError{where + " is neither a number nor a size expression"};
+      }
+      if (!n || *n < 1 || *n > std::numeric_limits<int32_t>::max() ||
+          items > (int64_t(1) << 40) / *n) {
+        error = "the sizes give grid axis " + std::to_string(a) + " " +
+                (n ? std::to_string(*n) : std::string("no")) +
+                " programs, outside [1, 2^31) or past 2^40 in all";
+        return false;
+      }
+      items *= *n;
+    }
+  }
   std::vector<void *> params;
   for (size_t i = 0; i < b.arrays.size(); ++i)
     params.push_back(b.arrays[b.backing[i]].data.data());
+  // Sizes follow the arrays, each as a pointer to its int64_t.
+  for (int64_t &size : b.sizes)
+    params.push_back(&size);
 
   std::string lib = r.artifactDir + "/" + name + ".so";
   void *handle = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -477,6 +585,10 @@ bool launch(const LaunchRequest &r, std::string &error, LaunchTiming *timing) {
     KernelBuffers buffers;
     if (!prepareBuffers(m, r, buffers, error))
       return false;
+    if (kind != "host" && !buffers.sizeNames.empty()) {
+      error = "symbolic sizes are supported on host artifacts only";
+      return false;
+    }
     bool ok = kind == "host"
                   ? launchHost(m, r, buffers, timing, error)
                   : launchCuda(m, manifestPath, r, buffers, timing, error);

@@ -42,6 +42,10 @@ struct KernelBuffers {
   std::vector<size_t> backing;
   /// Parameter indices of the outputs, in order.
   std::vector<size_t> outputs;
+  /// Symbolic sizes (`manifest.sizes`), in order, as bound from the shapes
+  /// of the input arrays.
+  std::vector<std::string> sizeNames;
+  std::vector<int64_t> sizes;
 };
 
 /// Runs a CUDA artifact (`manifest.target_kind` == "cuda"); on return the

@@ -41,6 +41,44 @@ static void printIntList(AsmPrinter &p, ArrayRef<int64_t> values) {
   p << ']';
 }
 
+/// `[4, ?, 128]`: `?` is a symbolic size.
+static ParseResult parseDimList(AsmParser &p, SmallVectorImpl<int64_t> &out) {
+  return p.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() -> ParseResult {
+    if (succeeded(p.parseOptionalQuestion())) {
+      out.push_back(ShapedType::kDynamic);
+      return success();
+    }
+    return p.parseInteger(out.emplace_back());
+  });
+}
+
+static void printDimList(AsmPrinter &p, ArrayRef<int64_t> values) {
+  p << '[';
+  llvm::interleaveComma(values, p, [&](int64_t v) {
+    if (ShapedType::isDynamic(v))
+      p << '?';
+    else
+      p << v;
+  });
+  p << ']';
+}
+
+static ParseResult parseStringList(AsmParser &p, SmallVectorImpl<StringAttr> &out) {
+  return p.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+    std::string s;
+    if (p.parseString(&s))
+      return failure();
+    out.push_back(StringAttr::get(p.getContext(), s));
+    return success();
+  });
+}
+
+static void printStringList(AsmPrinter &p, ArrayRef<StringAttr> values) {
+  p << '[';
+  llvm::interleaveComma(values, p, [&](StringAttr s) { p << '"' << s.getValue() << '"'; });
+  p << ']';
+}
+
 /// Parses `, key = value` entries up to `>`; `entry` parses one value for
 /// `key` and fails on keys it does not know.
 static ParseResult
@@ -73,6 +111,7 @@ Attribute LaunchAttr::parse(AsmParser &p, Type) {
   SmallVector<int64_t> grid;
   SmallVector<DimensionSemantics> semantics;
   SmallVector<int64_t> programOrder;
+  SmallVector<StringAttr> sizes, gridSizes;
   int64_t batchAxes = 0, numWarps = 4, numStages = 3, programGroup = 0;
   if (p.parseLess())
     return {};
@@ -84,7 +123,11 @@ Attribute LaunchAttr::parse(AsmParser &p, Type) {
     if (key == "symbol")
       return haveSymbol = true, p.parseString(&symbol);
     if (key == "grid")
-      return haveGrid = true, parseIntList(p, grid);
+      return haveGrid = true, parseDimList(p, grid);
+    if (key == "sizes")
+      return parseStringList(p, sizes);
+    if (key == "grid_sizes")
+      return parseStringList(p, gridSizes);
     if (key == "dimension_semantics")
       return p.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
         FailureOr<DimensionSemantics> s = FieldParser<DimensionSemantics>::parse(p);
@@ -111,12 +154,21 @@ Attribute LaunchAttr::parse(AsmParser &p, Type) {
     return p.emitError(p.getNameLoc(), "#pallas.launch needs a symbol and a grid"), Attribute();
   return p.getChecked<LaunchAttr>(p.getContext(), symbol, grid, semantics,
                                   batchAxes, numWarps, numStages, expanded,
-                                  programOrder, programGroup);
+                                  programOrder, programGroup, sizes, gridSizes);
 }
 
 void LaunchAttr::print(AsmPrinter &p) const {
-  p << "<symbol = \"" << getSymbol() << "\", grid = ";
-  printIntList(p, getGrid());
+  p << "<symbol = \"" << getSymbol() << "\"";
+  if (!getSizes().empty()) {
+    p << ", sizes = ";
+    printStringList(p, getSizes());
+  }
+  p << ", grid = ";
+  printDimList(p, getGrid());
+  if (hasSymbolicGrid()) {
+    p << ", grid_sizes = ";
+    printStringList(p, getGridSizes());
+  }
   if (hasDimensionSemantics()) {
     p << ", dimension_semantics = [";
     llvm::interleaveComma(getDimensionSemantics(), p,
@@ -146,11 +198,22 @@ LogicalResult LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t batchAxes, int64_t numWarps,
                                  int64_t numStages, bool expanded,
                                  ArrayRef<int64_t> programOrder,
-                                 int64_t programGroup) {
+                                 int64_t programGroup, ArrayRef<StringAttr> sizes,
+                                 ArrayRef<StringAttr> gridSizes) {
   if (symbol.empty())
     return emitError() << "#pallas.launch needs a non-empty symbol";
-  if (llvm::any_of(grid, [](int64_t n) { return n < 1; }))
-    return emitError() << "#pallas.launch grid sizes must be at least 1";
+  if (!gridSizes.empty() && gridSizes.size() != grid.size())
+    return emitError() << "#pallas.launch has " << gridSizes.size()
+                       << " grid_sizes for a grid of rank " << grid.size();
+  for (auto [a, n] : llvm::enumerate(grid)) {
+    bool symbolic = !gridSizes.empty() && !gridSizes[a].getValue().empty();
+    if (symbolic != ShapedType::isDynamic(n))
+      return emitError() << "#pallas.launch grid axis " << a
+                         << (symbolic ? " has a size expression and a number"
+                                      : " is ? without a size expression");
+    if (!symbolic && n < 1)
+      return emitError() << "#pallas.launch grid sizes must be at least 1";
+  }
   if (!semantics.empty() && semantics.size() != grid.size())
     return emitError() << "#pallas.launch has " << semantics.size()
                        << " dimension_semantics for a grid of rank " << grid.size();
@@ -193,6 +256,7 @@ unsigned LaunchAttr::numLeadingParallelAxes() const {
 }
 
 int64_t LaunchAttr::numPrograms() const {
+  assert(!hasSymbolicGrid() && "the number of programs is known at launch");
   int64_t n = 1;
   for (int64_t g : getGrid())
     n *= g;
@@ -202,19 +266,19 @@ int64_t LaunchAttr::numPrograms() const {
 LaunchAttr LaunchAttr::withGrid(ArrayRef<int64_t> grid,
                                 ArrayRef<DimensionSemantics> semantics) const {
   return get(getContext(), getSymbol(), grid, semantics, getBatchAxes(),
-             getNumWarps(), getNumStages(), getExpanded(), {}, 0);
+             getNumWarps(), getNumStages(), getExpanded(), {}, 0, getSizes(), {});
 }
 
 LaunchAttr LaunchAttr::asExpanded() const {
   return get(getContext(), getSymbol(), getGrid(), getDimensionSemantics(),
              getBatchAxes(), getNumWarps(), getNumStages(), /*expanded=*/true,
-             getProgramOrder(), getProgramGroup());
+             getProgramOrder(), getProgramGroup(), getSizes(), getGridSizes());
 }
 
 LaunchAttr LaunchAttr::withProgramOrder(ArrayRef<int64_t> order, int64_t group) const {
   return get(getContext(), getSymbol(), getGrid(), getDimensionSemantics(),
              getBatchAxes(), getNumWarps(), getNumStages(), getExpanded(), order,
-             group);
+             group, getSizes(), getGridSizes());
 }
 
 //===----------------------------------------------------------------------===//
@@ -227,6 +291,7 @@ Attribute BlockSpecAttr::parse(AsmParser &p, Type) {
   SmallVector<int64_t> shape, block, squeezed;
   AffineMap indexMap;
   FlatSymbolRefAttr indexFn;
+  SmallVector<StringAttr> sizeNames;
   if (p.parseLess() || failed(role = FieldParser<ArgRole>::parse(p)))
     return {};
   (void)p.parseOptionalString(&name);
@@ -234,7 +299,9 @@ Attribute BlockSpecAttr::parse(AsmParser &p, Type) {
     if (p.parseEqual())
       return failure();
     if (key == "shape")
-      return parseIntList(p, shape);
+      return parseDimList(p, shape);
+    if (key == "size_names")
+      return parseStringList(p, sizeNames);
     if (key == "block")
       return parseIntList(p, block);
     if (key == "squeezed")
@@ -252,18 +319,22 @@ Attribute BlockSpecAttr::parse(AsmParser &p, Type) {
   if (parseEntries(p, /*needComma=*/true, entry))
     return {};
   return p.getChecked<BlockSpecAttr>(p.getContext(), *role, name, shape, block,
-                                     squeezed, indexMap, indexFn);
+                                     squeezed, indexMap, indexFn, sizeNames);
 }
 
 void BlockSpecAttr::print(AsmPrinter &p) const {
   p << '<' << stringifyArgRole(getRole());
   if (!getName().empty())
     p << " \"" << getName() << '"';
-  if (!getShape().empty() || getRole() != ArgRole::scratch) {
+  if (isBlocked() || getRole() == ArgRole::prefetch) {
     p << ", shape = ";
-    printIntList(p, getShape());
+    printDimList(p, getShape());
     p << ", block = ";
     printIntList(p, getBlock());
+  }
+  if (!getSizeNames().empty()) {
+    p << ", size_names = ";
+    printStringList(p, getSizeNames());
   }
   if (!getSqueezed().empty()) {
     p << ", squeezed = ";
@@ -282,11 +353,25 @@ LogicalResult BlockSpecAttr::verify(function_ref<InFlightDiagnostic()> emitError
                                     ArgRole role, StringRef name,
                                     ArrayRef<int64_t> shape, ArrayRef<int64_t> block,
                                     ArrayRef<int64_t> squeezed, AffineMap indexMap,
-                                    FlatSymbolRefAttr indexFn) {
-  if (role == ArgRole::scratch) {
-    if (!shape.empty() || !block.empty() || indexMap || indexFn)
-      return emitError() << "#pallas.block_spec: scratch has no array, block or index map";
+                                    FlatSymbolRefAttr indexFn,
+                                    ArrayRef<StringAttr> sizeNames) {
+  if (role == ArgRole::scratch || role == ArgRole::size) {
+    if (!shape.empty() || !block.empty() || indexMap || indexFn || !sizeNames.empty())
+      return emitError() << "#pallas.block_spec: " << stringifyArgRole(role)
+                         << " has no array, block or index map";
+    if (role == ArgRole::size && name.empty())
+      return emitError() << "#pallas.block_spec: a size needs its name";
     return success();
+  }
+  if (!sizeNames.empty() && sizeNames.size() != shape.size())
+    return emitError() << "#pallas.block_spec: " << sizeNames.size()
+                       << " size_names for an array of rank " << shape.size();
+  for (auto [d, n] : llvm::enumerate(shape)) {
+    bool named = !sizeNames.empty() && !sizeNames[d].getValue().empty();
+    if (named != ShapedType::isDynamic(n))
+      return emitError() << "#pallas.block_spec: array dim " << d
+                         << (named ? " has a size name and a number"
+                                   : " is ? without a size name");
   }
   if (shape.size() != block.size())
     return emitError() << "#pallas.block_spec: block rank " << block.size()
@@ -296,7 +381,7 @@ LogicalResult BlockSpecAttr::verify(function_ref<InFlightDiagnostic()> emitError
       return emitError() << "#pallas.block_spec: squeezed dim " << d
                          << " is not a block dim of size 1";
   if (llvm::any_of(block, [](int64_t n) { return n < 1; }) ||
-      llvm::any_of(shape, [](int64_t n) { return n < 0; }))
+      llvm::any_of(shape, [](int64_t n) { return n < 0 && !ShapedType::isDynamic(n); }))
     return emitError() << "#pallas.block_spec: block dims must be at least 1";
   if (indexMap && indexFn)
     return emitError() << "#pallas.block_spec: index_map and index_fn exclude each other";
@@ -322,7 +407,8 @@ SmallVector<int64_t> BlockSpecAttr::refShape() const {
 BlockSpecAttr BlockSpecAttr::withBlock(ArrayRef<int64_t> block,
                                        AffineMap indexMap) const {
   return get(getContext(), getRole(), getName(), getShape(), block,
-             getSqueezed(), indexMap, indexMap ? FlatSymbolRefAttr() : getIndexFn());
+             getSqueezed(), indexMap, indexMap ? FlatSymbolRefAttr() : getIndexFn(),
+             getSizeNames());
 }
 
 //===----------------------------------------------------------------------===//

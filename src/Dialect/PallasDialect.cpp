@@ -46,8 +46,10 @@ static bool isRefElementType(Type t) {
 LogicalResult RefType::verify(function_ref<InFlightDiagnostic()> emitError,
                               ArrayRef<int64_t> shape, Type elementType,
                               MemorySpace) {
+  // `?` (a symbolic size) only comes from pallas-expand-grid: the parser
+  // does not accept it.
   for (int64_t d : shape)
-    if (d <= 0)
+    if (d <= 0 && !ShapedType::isDynamic(d))
       return emitError() << "ref dimensions must be positive, got " << d;
   if (!isRefElementType(elementType))
     return emitError() << "unsupported ref element type " << elementType
@@ -98,8 +100,12 @@ Type RefType::parse(AsmParser &parser) {
 
 void RefType::print(AsmPrinter &printer) const {
   printer << "<";
-  for (int64_t d : getShape())
-    printer << d << "x";
+  for (int64_t d : getShape()) {
+    if (ShapedType::isDynamic(d))
+      printer << "?x";
+    else
+      printer << d << "x";
+  }
   printer << getElementType();
   if (getMemorySpace() != MemorySpace::none)
     printer << ", " << stringifyMemorySpace(getMemorySpace());

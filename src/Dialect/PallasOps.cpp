@@ -73,10 +73,19 @@ LogicalResult KernelOp::verify() {
     return emitOpError("kernels return nothing; write results through output refs");
   if (getBody().empty())
     return emitOpError("needs a body");
-  for (auto [i, t] : llvm::enumerate(getArgumentTypes()))
+  for (auto [i, t] : llvm::enumerate(getArgumentTypes())) {
+    // Symbolic sizes: i64 arguments that pallas-expand-grid adds.
+    auto spec = getArgAttrOfType<BlockSpecAttr>(i, PallasDialect::kBlockSpecAttrName);
+    if (spec && spec.getRole() == ArgRole::size) {
+      if (!t.isInteger(64))
+        return emitOpError("argument #") << i << " (size '" << spec.getName()
+                                         << "') must be i64, got " << t;
+      continue;
+    }
     if (!isa<RefType, SemaphoreType, DMASemaphoreType>(t))
       return emitOpError("argument #")
              << i << " must be a !pallas.ref or a semaphore, got " << t;
+  }
   // The dialects the compiler lowers kernels to are its own business: a
   // kernel that used them directly would bypass every check.
   WalkResult internal = getBody().walk([](Operation *op) {

@@ -7,7 +7,14 @@ using namespace mlir::pallas;
 void cheader::describeArray(llvm::raw_ostream &os, const SpecOperand &op,
                             StringRef role) {
   os << " *   " << op.name << ": " << op.dtype << "[";
-  llvm::interleave(op.shape, os, ", ");
+  llvm::interleave(llvm::seq<size_t>(0, op.shape.size()), os,
+                   [&](size_t d) {
+                     if (op.isSymbolic() && !op.sizeNames[d].empty())
+                       os << op.sizeNames[d];
+                     else
+                       os << op.shape[d];
+                   },
+                   ", ");
   os << "] " << role << "\n";
 }
 

@@ -77,6 +77,29 @@ static json shapeJson(ArrayRef<int64_t> shape) {
   return j;
 }
 
+/// Array dims or grid extents: a number, or a size name / expression where
+/// `names` has one.
+template <typename Names>
+static json symbolicShapeJson(ArrayRef<int64_t> shape, const Names &names) {
+  json j = json::array();
+  for (auto [d, n] : llvm::enumerate(shape))
+    if (d < names.size() && !names[d].empty())
+      j.push_back(names[d]);
+    else
+      j.push_back(n);
+  return j;
+}
+
+/// Where a spec with symbolic sizes first names one (for refusals).
+static std::string firstSymbolicPath(const LaunchSpec &spec) {
+  for (const std::vector<SpecOperand> *list : {&spec.inputs, &spec.outputs})
+    for (const SpecOperand &op : *list)
+      for (auto [d, n] : llvm::enumerate(op.sizeNames))
+        if (!n.empty())
+          return op.path + ".shape[" + std::to_string(d) + "]";
+  return "grid";
+}
+
 /// The manifest: parameters in launch order, grid, target, version and the
 /// sha256 of every other artifact.
 static Artifact buildManifest(const LaunchSpec &spec, const LaunchSpec &expanded,
@@ -88,14 +111,21 @@ static Artifact buildManifest(const LaunchSpec &spec, const LaunchSpec &expanded
   m["target"] = target.name;
   m["target_kind"] = targetKindName(target.kind).str();
   m["compiler"] = std::string("pallasc ") + PALLAS_VERSION;
-  m["grid"] = shapeJson(expanded.grid);
+  m["grid"] = symbolicShapeJson(expanded.grid, expanded.gridSizes);
+  if (spec.hasSymbolicSizes()) {
+    // Launch-argument order; launchers bind them from the arrays' shapes.
+    json sizes = json::array();
+    for (const SpecSize &s : spec.sizes)
+      sizes.push_back({{"name", s.name}, {"multiple_of", s.multipleOf}, {"max", s.max}});
+    m["sizes"] = sizes;
+  }
   json params = json::array();
   auto add = [&](const SpecOperand &op, const SpecOperand &batched,
                  StringRef role, std::optional<int64_t> alias) {
     json p;
     p["name"] = op.name;
     p["role"] = role.str();
-    p["shape"] = shapeJson(batched.shape);
+    p["shape"] = symbolicShapeJson(batched.shape, batched.sizeNames);
     p["dtype"] = op.dtype;
     json block = json::array();
     for (std::optional<int64_t> d : batched.blockShape)
@@ -237,6 +267,19 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
   if (failed(kernel))
     return failure();
 
+  if (spec->hasSymbolicSizes() && target.kind != TargetKind::Host) {
+    emitError(spec->loc(firstSymbolicPath(*spec)))
+        << "symbolic sizes are not supported on the " << target.name
+        << " target yet (only on host)";
+    return failure();
+  }
+  if (spec->hasSymbolicSizes() &&
+      (llvm::is_contained(options.emit, "torch") ||
+       llvm::is_contained(options.emit, "xla-ffi"))) {
+    emitError(spec->loc(firstSymbolicPath(*spec)))
+        << "--emit torch and --emit xla-ffi do not support symbolic sizes yet";
+    return failure();
+  }
   LaunchSpec expanded = applyVmap(*spec);
   attachLaunchAttributes(*kernel, expanded, spec->vmap ? 1 : 0);
   // Only the requested kernel is compiled.

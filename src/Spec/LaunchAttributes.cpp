@@ -6,6 +6,14 @@
 using namespace mlir;
 using namespace mlir::pallas;
 
+static SmallVector<StringAttr> stringAttrs(MLIRContext *ctx,
+                                           ArrayRef<std::string> strings) {
+  SmallVector<StringAttr> out;
+  for (const std::string &s : strings)
+    out.push_back(StringAttr::get(ctx, s));
+  return out;
+}
+
 static BlockSpecAttr blockSpecOf(MLIRContext *ctx, ArgRole role,
                                  const SpecOperand &op) {
   SmallVector<int64_t> squeezed;
@@ -16,18 +24,23 @@ static BlockSpecAttr blockSpecOf(MLIRContext *ctx, ArgRole role,
   if (!op.indexFn.empty())
     fn = FlatSymbolRefAttr::get(ctx, op.indexFn);
   return BlockSpecAttr::get(ctx, role, op.name, op.shape, op.blockDims(),
-                            squeezed, fn ? AffineMap() : op.indexMap, fn);
+                            squeezed, fn ? AffineMap() : op.indexMap, fn,
+                            stringAttrs(ctx, op.sizeNames));
 }
 
 void mlir::pallas::attachLaunchAttributes(KernelOp kernel,
                                           const LaunchSpec &spec,
                                           unsigned batchAxes) {
   MLIRContext *ctx = kernel.getContext();
+  SmallVector<std::string> sizeNames;
+  for (const SpecSize &s : spec.sizes)
+    sizeNames.push_back(s.name);
   setLaunch(kernel, LaunchAttr::get(ctx, spec.name, spec.grid,
                                     spec.dimensionSemantics, batchAxes,
                                     spec.numWarps, spec.numStages,
                                     /*expanded=*/false, /*programOrder=*/{},
-                                    /*programGroup=*/0));
+                                    /*programGroup=*/0, stringAttrs(ctx, sizeNames),
+                                    stringAttrs(ctx, spec.gridSizes)));
   unsigned arg = 0;
   for (auto [i, op] : llvm::enumerate(spec.inputs))
     setBlockSpec(kernel, arg++,
@@ -41,7 +54,7 @@ void mlir::pallas::attachLaunchAttributes(KernelOp kernel,
   for (size_t s = 0; s < spec.scratch.size(); ++s)
     setBlockSpec(kernel, arg++,
                  BlockSpecAttr::get(ctx, ArgRole::scratch, "", {}, {}, {},
-                                    AffineMap(), FlatSymbolRefAttr()));
+                                    AffineMap(), FlatSymbolRefAttr(), {}));
 }
 
 LaunchAttr mlir::pallas::getLaunch(Operation *kernel) {

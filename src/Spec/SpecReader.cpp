@@ -10,6 +10,8 @@
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "pallas/Spec/SizeExpr.h"
 
 using namespace mlir;
 using namespace mlir::pallas;
@@ -63,19 +65,31 @@ std::optional<std::string> SpecReader::readString(const json &v,
 }
 
 bool SpecReader::readShape(const json &v, const std::string &path,
-                           SmallVectorImpl<int64_t> &shape) {
+                           SmallVectorImpl<int64_t> &shape,
+                           SmallVectorImpl<std::string> *names) {
   if (!v.is_array()) {
     error(path) << "expected an array of dimension sizes, got " << kindOf(v);
     return false;
   }
   bool ok = true;
   int64_t elements = 1;
+  SmallVector<std::string> dimNames;
   for (size_t i = 0; i < v.size(); ++i) {
     std::string p = path + "[" + std::to_string(i) + "]";
     if (v[i].is_string()) {
-      error(p) << "symbolic size '" << v[i].get<std::string>()
-               << "' is not supported yet; give a number";
-      ok = false;
+      std::string n = v[i].get<std::string>();
+      if (!names) {
+        error(p) << "symbolic size '" << n
+                 << "': only input and output arrays may have symbolic sizes";
+        ok = false;
+      } else if (!isSizeName(n)) {
+        error(p) << "'" << n
+                 << "' is not a size name (a C identifier other than cdiv, "
+                    "min and max)";
+        ok = false;
+      }
+      shape.push_back(ShapedType::kDynamic);
+      dimNames.push_back(n);
       continue;
     }
     std::optional<int64_t> d = readInt(v[i], p, 1, kMaxArrayDim, "dimension size");
@@ -84,6 +98,7 @@ bool SpecReader::readShape(const json &v, const std::string &path,
       continue;
     }
     shape.push_back(*d);
+    dimNames.push_back("");
     // elements <= 2^40 and *d < 2^31: compare before multiplying, which
     // could overflow.
     if (elements > kMaxArrayElements / *d) {
@@ -96,7 +111,15 @@ bool SpecReader::readShape(const json &v, const std::string &path,
     error(path) << "arrays of rank " << v.size() << " are not supported (at most 8)";
     return false;
   }
+  if (names && llvm::any_of(dimNames, [](const std::string &n) { return !n.empty(); }))
+    names->assign(dimNames.begin(), dimNames.end());
   return ok;
+}
+
+bool SpecReader::isSizeName(StringRef n) {
+  return !n.empty() && !llvm::isDigit(n[0]) && n != "cdiv" && n != "min" &&
+         n != "max" &&
+         llvm::all_of(n, [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
 Type SpecReader::readDType(const json &v, const std::string &path,
@@ -195,7 +218,7 @@ bool SpecReader::readOperand(const json &v, const std::string &path,
     if (std::optional<std::string> n = readString(v["name"], path + ".name"))
       op.name = *n;
   }
-  ok &= readShape(v["shape"], path + ".shape", op.shape);
+  ok &= readShape(v["shape"], path + ".shape", op.shape, &op.sizeNames);
   op.elementType = readDType(v["dtype"], path + ".dtype", false);
   if (op.elementType)
     op.dtype = v["dtype"].get<std::string>();
@@ -208,6 +231,10 @@ bool SpecReader::readOperand(const json &v, const std::string &path,
   }
   if (!ok)
     return false;
+  if (isPrefetch && op.isSymbolic()) {
+    error(path + ".shape") << "scalar-prefetch operands need numeric shapes";
+    return false;
+  }
   if (isPrefetch && (v.contains("block_shape") || v.contains("index_map"))) {
     error(path) << "scalar-prefetch operands are whole arrays: no block_shape "
                    "or index_map";
@@ -238,6 +265,10 @@ bool SpecReader::readOperand(const json &v, const std::string &path,
         return false;
       op.blockShape.push_back(*d);
     }
+  } else if (op.isSymbolic() && !isPrefetch) {
+    error(path) << "an array with symbolic sizes needs a block_shape (blocks "
+                   "have numeric sizes)";
+    return false;
   } else {
     for (int64_t d : op.shape)
       op.blockShape.push_back(d);
@@ -280,7 +311,7 @@ void SpecReader::readScratch(const json &v, const std::string &path) {
       continue;
     scratch.dtype = s["dtype"].get<std::string>();
     if (s.contains("shape"))
-      readShape(s["shape"], p + ".shape", scratch.shape);
+      readShape(s["shape"], p + ".shape", scratch.shape, nullptr);
     else if (!scratch.isSemaphore())
       error(p) << "missing required field 'shape'";
     if (s.contains("memory_space"))
@@ -297,6 +328,10 @@ void SpecReader::readVmap(const json &v, const std::string &path) {
   }
   if (!checkKeys(v, path, {"size", "in_axes", "out_axes"}))
     return;
+  if (spec.hasSymbolicSizes() || !spec.gridSizes.empty()) {
+    error(path) << "vmap of a kernel with symbolic sizes is not supported";
+    return;
+  }
   SpecVmap vmap;
   if (!v.contains("size")) {
     error(path) << "missing required field 'size'";
@@ -425,7 +460,8 @@ void SpecReader::readAliases(const json &v, const std::string &path) {
       continue;
     }
     const SpecOperand &a = spec.inputs[in], &b = spec.outputs[*out];
-    if (a.shape != b.shape || a.elementType != b.elementType) {
+    if (a.shape != b.shape || a.sizeNames != b.sizeNames ||
+        a.elementType != b.elementType) {
       error(p) << "input " << in << " and output " << *out
                << " must have the same shape and dtype to alias";
       continue;
@@ -434,12 +470,103 @@ void SpecReader::readAliases(const json &v, const std::string &path) {
   }
 }
 
+void SpecReader::readGridExpression(const std::string &text,
+                                    const std::string &path) {
+  std::string message;
+  size_t column = 0;
+  std::optional<pallas_size::SizeExpr> e =
+      pallas_size::SizeExpr::parse(text, message, column);
+  if (!e) {
+    error(path) << "grid expression '" << text << "': " << message
+                << " (at character " << column + 1 << ")";
+    return;
+  }
+  std::vector<std::string> names;
+  e->names(names);
+  if (names.empty()) {
+    // A constant expression is a number.
+    std::optional<int64_t> v = e->evaluate([](const std::string &) {
+      return std::optional<int64_t>();
+    });
+    if (!v || *v < 1 || *v > kMaxGridExtent) {
+      error(path) << "grid expression '" << text << "' is not in [1, "
+                  << kMaxGridExtent << "]";
+      return;
+    }
+    spec.grid.push_back(*v);
+    if (!spec.gridSizes.empty())
+      spec.gridSizes.push_back("");
+    return;
+  }
+  if (spec.gridSizes.empty())
+    spec.gridSizes.assign(spec.grid.size(), "");
+  spec.grid.push_back(ShapedType::kDynamic);
+  spec.gridSizes.push_back(e->str());
+  for (std::string &n : names)
+    gridNames.push_back({std::move(n), path});
+}
+
+void SpecReader::collectSizes() {
+  auto add = [&](const SpecOperand &op) {
+    for (const std::string &n : op.sizeNames)
+      if (!n.empty() && llvm::none_of(spec.sizes, [&](const SpecSize &s) {
+            return s.name == n;
+          }))
+        spec.sizes.push_back({n});
+  };
+  for (const SpecOperand &op : spec.inputs)
+    add(op);
+  for (const SpecOperand &op : spec.outputs)
+    add(op);
+  for (const auto &entry : gridNames)
+    if (llvm::none_of(spec.sizes,
+                      [&](const SpecSize &s) { return s.name == entry.first; }))
+      error(entry.second) << "size '" << entry.first
+                  << "' is no array dimension (sizes are bound from the shapes "
+                     "of inputs and outputs)";
+}
+
+void SpecReader::readSizeFacts(const json &v, const std::string &path) {
+  if (!v.is_object()) {
+    error(path) << "expected an object of size names, got " << kindOf(v);
+    return;
+  }
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    std::string p = path + "." + it.key();
+    auto size = llvm::find_if(spec.sizes, [&](const SpecSize &s) {
+      return s.name == it.key();
+    });
+    if (size == spec.sizes.end()) {
+      error(p) << "'" << it.key() << "' is not a size of this spec";
+      continue;
+    }
+    const json &facts = it.value();
+    if (!facts.is_object()) {
+      error(p) << "expected an object with multiple_of and max, got "
+               << kindOf(facts);
+      continue;
+    }
+    if (!checkKeys(facts, p, {"multiple_of", "max"}))
+      continue;
+    if (facts.contains("multiple_of"))
+      size->multipleOf = readInt(facts["multiple_of"], p + ".multiple_of", 1,
+                                 kMaxArrayDim, "multiple_of")
+                             .value_or(1);
+    if (facts.contains("max"))
+      size->max = readInt(facts["max"], p + ".max", 1, kMaxArrayDim, "max")
+                      .value_or(kMaxArrayDim);
+    if (size->max < size->multipleOf)
+      error(p) << "max " << size->max << " is below multiple_of "
+               << size->multipleOf << ": no size fits";
+  }
+}
+
 bool SpecReader::read(const json &doc) {
   if (!doc.is_object()) {
     error("") << "expected a JSON object at the top level, got " << kindOf(doc);
     return false;
   }
-  checkKeys(doc, "", {"kernel", "name", "grid", "inputs", "outputs", "scratch",
+  checkKeys(doc, "", {"kernel", "name", "grid", "inputs", "outputs", "sizes", "scratch",
                       "num_scalar_prefetch", "input_output_aliases",
                       "dimension_semantics", "compiler_params", "vmap"});
   bool missing = false;
@@ -475,14 +602,15 @@ bool SpecReader::read(const json &doc) {
       for (size_t i = 0; i < g.size(); ++i) {
         std::string p = "grid[" + std::to_string(i) + "]";
         if (g[i].is_string()) {
-          error(p) << "symbolic grid size '" << g[i].get<std::string>()
-                   << "' is not supported yet; give a number";
+          readGridExpression(g[i].get<std::string>(), p);
           continue;
         }
         std::optional<int64_t> s = readInt(g[i], p, 1, kMaxGridExtent, "grid size");
         if (!s)
           continue;
         spec.grid.push_back(*s);
+        if (!spec.gridSizes.empty())
+          spec.gridSizes.push_back("");
         // total <= 2^40 and *s < 2^31: compare before multiplying, which
         // could overflow.
         if (total > kMaxGridPrograms / *s) {
@@ -527,6 +655,9 @@ bool SpecReader::read(const json &doc) {
         << spec.inputs.size() << " input(s)";
   if (failed)
     return false;
+  collectSizes();
+  if (doc.contains("sizes"))
+    readSizeFacts(doc["sizes"], "sizes");
 
   if (doc.contains("scratch"))
     readScratch(doc["scratch"], "scratch");

@@ -44,8 +44,16 @@ private:
   std::optional<int64_t> readInt(const json &v, const std::string &path,
                                  int64_t lo, int64_t hi, StringRef what);
   std::optional<std::string> readString(const json &v, const std::string &path);
+  /// Array dims; a string is a size name (kDynamic in `shape`), allowed
+  /// where `names` is given, which then receives a name or "" per dim.
   bool readShape(const json &v, const std::string &path,
-                 SmallVectorImpl<int64_t> &shape);
+                 SmallVectorImpl<int64_t> &shape,
+                 SmallVectorImpl<std::string> *names);
+  static bool isSizeName(StringRef name);
+  void readGridExpression(const std::string &text, const std::string &path);
+  /// `spec.sizes` from the array shapes; grid names must be among them.
+  void collectSizes();
+  void readSizeFacts(const json &v, const std::string &path);
   Type readDType(const json &v, const std::string &path, bool allowSemaphore);
   bool readOperand(const json &v, const std::string &path, SpecOperand &op,
                    bool isPrefetch);
@@ -60,6 +68,8 @@ private:
   LaunchSpec &spec;
   MLIRContext *ctx;
   bool failed = false;
+  /// Size names of grid expressions, with the JSON path naming each.
+  std::vector<std::pair<std::string, std::string>> gridNames;
 };
 
 } // namespace mlir::pallas

@@ -12,6 +12,7 @@
 #include "pallas/Passes/BlockView.h"
 #include "pallas/Passes/CloneLowering.h"
 #include "pallas/Host/HostPasses.h"
+#include "pallas/Spec/IndexMapToArith.h"
 #include "pallas/Spec/LaunchAttributes.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -50,6 +51,19 @@ private:
     return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
   }
   View wholeView(Value memref);
+  /// The array's extent along `dim` (index): a constant, or the symbolic
+  /// size the memref was given.
+  Value arrayDim(OpBuilder &ib, const View &view, unsigned dim) {
+    if (!ShapedType::isDynamic(view.arrayShape[dim]))
+      return arith::ConstantIndexOp::create(ib, loc, view.arrayShape[dim]);
+    return memref::DimOp::create(ib, loc, view.base, dim);
+  }
+  /// A memref of the array behind size-dependent `ref` at `ptr` (a bare
+  /// pointer, as memref<1xT>), with the sizes and row-major strides of
+  /// this launch.
+  Value symbolicArray(Value ptr, RefType ref, BlockSpecAttr spec);
+  /// Programs along grid axis `axis` (index).
+  FailureOr<Value> gridSize(unsigned axis);
   /// The base-array indices of the element at result coordinates `ivs` of an
   /// access, clamped into the array, and whether it lies inside the array.
   SmallVector<Value> elementIndices(OpBuilder &ib, const View &view,
@@ -97,6 +111,8 @@ private:
   SmallVector<Value> scopedAllocs;
   /// Scoped semaphores (pl.semaphore in run_scoped): one i32 cell each.
   DenseMap<Value, Value> semaphores;
+  /// Symbolic sizes by name: i64 arguments of run_range.
+  llvm::StringMap<Value> sizes;
 };
 
 View KernelLowering::wholeView(Value memref) {
@@ -106,6 +122,49 @@ View KernelLowering::wholeView(Value memref) {
 
 static MemRefType memrefFor(RefType ref) {
   return MemRefType::get(ref.getShape(), ref.getElementType());
+}
+
+/// Symbolic arrays pass as bare pointers (what the calling convention
+/// allows for static shapes only) and get their shape inside.
+static MemRefType parameterFor(RefType ref) {
+  if (ref.hasStaticShape())
+    return memrefFor(ref);
+  return MemRefType::get({1}, ref.getElementType());
+}
+
+Value KernelLowering::symbolicArray(Value ptr, RefType ref, BlockSpecAttr spec) {
+  ArrayRef<int64_t> shape = ref.getShape();
+  SmallVector<OpFoldResult> dims(shape.size()), strides(shape.size());
+  for (unsigned d = 0; d < shape.size(); ++d)
+    dims[d] = ShapedType::isDynamic(shape[d])
+                  ? OpFoldResult(toIndex(sizes.lookup(spec.getSizeNames()[d].getValue())))
+                  : OpFoldResult(b.getIndexAttr(shape[d]));
+  OpFoldResult stride = b.getIndexAttr(1);
+  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+    strides[d] = stride;
+    stride = OpFoldResult(arith::MulIOp::create(
+        b, loc, getValueOrCreateConstantIndexOp(b, loc, stride),
+        getValueOrCreateConstantIndexOp(b, loc, dims[d])));
+  }
+  auto type = MemRefType::get(
+      shape, ref.getElementType(),
+      StridedLayoutAttr::get(b.getContext(), 0,
+                             SmallVector<int64_t>(shape.size(), ShapedType::kDynamic)));
+  return memref::ReinterpretCastOp::create(b, loc, type, ptr, b.getIndexAttr(0), dims,
+                                           strides);
+}
+
+FailureOr<Value> KernelLowering::gridSize(unsigned axis) {
+  LaunchAttr launch = getLaunch(kernel);
+  int64_t n = launch.getGrid()[axis];
+  if (!ShapedType::isDynamic(n))
+    return idx(n);
+  FailureOr<Value> v =
+      emitSizeExpr(b, loc, launch.getGridSizes()[axis].getValue(),
+                   [&](StringRef name) { return sizes.lookup(name); });
+  if (failed(v))
+    return failure();
+  return toIndex(*v);
 }
 
 LogicalResult KernelLowering::run(ModuleOp module) {
@@ -118,8 +177,12 @@ LogicalResult KernelLowering::run(ModuleOp module) {
 
   Block &entry = kernel.getBody().front();
   SmallVector<Type> argTypes{b.getI64Type(), b.getI64Type()};
-  SmallVector<unsigned> arrayArgs, scratchArgs;
+  SmallVector<unsigned> arrayArgs, scratchArgs, sizeArgs;
   for (BlockArgument arg : entry.getArguments()) {
+    if (isa<IntegerType>(arg.getType())) {
+      sizeArgs.push_back(arg.getArgNumber());
+      continue;
+    }
     auto ref = dyn_cast<RefType>(arg.getType());
     if (!ref)
       return kernel.emitOpError("the host target does not support semaphore "
@@ -129,16 +192,29 @@ LogicalResult KernelLowering::run(ModuleOp module) {
       continue;
     }
     arrayArgs.push_back(arg.getArgNumber());
-    argTypes.push_back(memrefFor(ref));
+    argTypes.push_back(parameterFor(ref));
   }
+  // Sizes after the arrays, in the launch's order.
+  for (unsigned argNo : sizeArgs)
+    argTypes.push_back(entry.getArgument(argNo).getType());
 
   b.setInsertionPoint(kernel);
   auto fn = func::FuncOp::create(b, loc, name + "_run_range",
                                  b.getFunctionType(argTypes, {}));
   Block *body = fn.addEntryBlock();
   b.setInsertionPointToStart(body);
-  for (auto [i, argNo] : llvm::enumerate(arrayArgs))
-    views[entry.getArgument(argNo)] = wholeView(body->getArgument(2 + i));
+  for (auto [i, argNo] : llvm::enumerate(sizeArgs)) {
+    Value size = body->getArgument(2 + arrayArgs.size() + i);
+    values.map(entry.getArgument(argNo), size);
+    sizes[getBlockSpec(kernel, argNo).getName()] = size;
+  }
+  for (auto [i, argNo] : llvm::enumerate(arrayArgs)) {
+    Value array = body->getArgument(2 + i);
+    auto ref = cast<RefType>(entry.getArgument(argNo).getType());
+    if (!ref.hasStaticShape())
+      array = symbolicArray(array, ref, getBlockSpec(kernel, argNo));
+    views[entry.getArgument(argNo)] = wholeView(array);
+  }
   SmallVector<Value> scratch;
   for (unsigned argNo : scratchArgs) {
     Value m = memref::AllocOp::create(
@@ -154,14 +230,26 @@ LogicalResult KernelLowering::run(ModuleOp module) {
   b.setInsertionPointToStart(items.getBody());
   pids.assign(grid.size(), Value());
   Value rest = items.getInductionVar();
+  SmallVector<Value> extents;
+  {
+    // Grid extents before the loops (those of symbolic axes are computed).
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(items);
+    for (unsigned a = 0; a < grid.size(); ++a) {
+      FailureOr<Value> n = gridSize(a);
+      if (failed(n))
+        return failure();
+      extents.push_back(*n);
+    }
+  }
   for (int a = numOuter - 1; a >= 0; --a) {
-    Value size = idx(grid[a]);
+    Value size = extents[a];
     Value p = arith::RemUIOp::create(b, loc, rest, size);
     rest = arith::DivUIOp::create(b, loc, rest, size);
     pids[a] = arith::IndexCastOp::create(b, loc, b.getI32Type(), p);
   }
   for (unsigned a = numOuter; a < grid.size(); ++a) {
-    auto loop = scf::ForOp::create(b, loc, idx(0), idx(grid[a]), idx(1));
+    auto loop = scf::ForOp::create(b, loc, idx(0), extents[a], idx(1));
     b.setInsertionPointToStart(loop.getBody());
     pids[a] = arith::IndexCastOp::create(b, loc, b.getI32Type(),
                                          loop.getInductionVar());
@@ -318,11 +406,12 @@ SmallVector<Value> KernelLowering::elementIndices(
   inBounds = arith::ConstantIntOp::create(ib, loc, 1, 1);
   SmallVector<Value> clamped;
   for (auto [k, i] : llvm::enumerate(base)) {
-    Value size = cst(view.arrayShape[k]);
+    Value size = arrayDim(ib, view, k);
     // Unsigned compare: negative indices are huge and fail too.
     Value ok = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::ult, i, size);
     inBounds = arith::AndIOp::create(ib, loc, inBounds, ok);
-    clamped.push_back(arith::MinUIOp::create(ib, loc, i, cst(view.arrayShape[k] - 1)));
+    clamped.push_back(arith::MinUIOp::create(
+        ib, loc, i, arith::SubIOp::create(ib, loc, size, cst(1))));
   }
   return clamped;
 }

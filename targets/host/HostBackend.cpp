@@ -8,6 +8,7 @@
 #include "pallas/Driver/CHeader.h"
 #include "pallas/Host/HostPasses.h"
 #include "pallas/Spec/LaunchAttributes.h"
+#include "pallas/Spec/SizeExpr.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
@@ -44,8 +45,10 @@ static std::string cType(Type t) {
 
 /// `void NAME_run_packed(int64_t begin, int64_t end, void **args)`: the same
 /// entry with its pointers in an array, for launchers that learn the
-/// parameter count at run time.
-static void addPackedEntry(llvm::Module &m, StringRef name, unsigned numArgs) {
+/// parameter count at run time. Symbolic sizes follow the arrays there, each
+/// as a pointer to its int64_t.
+static void addPackedEntry(llvm::Module &m, StringRef name, unsigned numArgs,
+                           unsigned numSizes) {
   llvm::Function *range = m.getFunction((name + "_run_range").str());
   llvm::LLVMContext &c = m.getContext();
   auto *i64 = llvm::Type::getInt64Ty(c);
@@ -57,6 +60,9 @@ static void addPackedEntry(llvm::Module &m, StringRef name, unsigned numArgs) {
   SmallVector<llvm::Value *> args{fn->getArg(0), fn->getArg(1)};
   for (unsigned i = 0; i < numArgs; ++i)
     args.push_back(b.CreateLoad(ptr, b.CreateConstGEP1_64(ptr, fn->getArg(2), i)));
+  for (unsigned i = 0; i < numSizes; ++i)
+    args.push_back(b.CreateLoad(
+        i64, b.CreateLoad(ptr, b.CreateConstGEP1_64(ptr, fn->getArg(2), numArgs + i))));
   b.CreateCall(range, args);
   b.CreateRetVoid();
 }
@@ -108,24 +114,84 @@ static std::string headerText(const LaunchSpec &spec, int64_t workItems) {
     if (auto in = spec.aliasedInput(i))
       os << " *     (aliases input " << *in << ": pass the same pointer)\n";
   }
+  for (const SpecSize &size : spec.sizes) {
+    os << " *   size_" << size.name << ": symbolic size " << size.name << " (int64_t";
+    if (size.multipleOf > 1)
+      os << ", a multiple of " << size.multipleOf;
+    if (size.max != kMaxArrayDim)
+      os << ", at most " << size.max;
+    os << ")\n";
+    params.push_back({"int64_t size_" + size.name, "size_" + size.name});
+  }
+  size_t numArrays = spec.inputs.size() + spec.outputs.size();
+  bool symbolic = spec.hasSymbolicSizes();
+  auto cName = [](const std::string &n) { return "size_" + n; };
   cheader::open(os, guard, {"pthread.h", "stdint.h", "stdlib.h", "unistd.h"});
-  os << "/* Programs of the grid's leading parallel axes; the rest run in order "
-        "inside each. */\n#define " << name << "_NUM_WORK_ITEMS " << workItems << "LL\n";
+  std::string sizeParams, sizeArgs;
+  for (const SpecSize &size : spec.sizes) {
+    sizeParams += (sizeParams.empty() ? "" : ", ") + std::string("int64_t ") + cName(size.name);
+    sizeArgs += ", " + cName(size.name);
+  }
+  std::string workItemsExpr = name + "_NUM_WORK_ITEMS";
+  if (!symbolic) {
+    os << "/* Programs of the grid's leading parallel axes; the rest run in order "
+          "inside each. */\n#define " << name << "_NUM_WORK_ITEMS " << workItems << "LL\n";
+  } else {
+    // Grid extents from the sizes; 0 where a size or an extent is out of
+    // range (the launch then returns 1).
+    os << "/* Programs of the grid's leading parallel axes (the rest run in order\n"
+          " * inside each), or 0 where the sizes are invalid for this kernel. */\n";
+    os << "static inline int64_t " << name << "_num_work_items(" << sizeParams << ") {\n";
+    os << "  int64_t items = 1;\n";
+    for (const SpecSize &size : spec.sizes) {
+      os << "  if (" << cName(size.name) << " < 1 || " << cName(size.name) << " > "
+         << size.max << "LL";
+      if (size.multipleOf > 1)
+        os << " || " << cName(size.name) << " % " << size.multipleOf << " != 0";
+      os << ") return 0;\n";
+    }
+    bool leading = true;
+    for (unsigned a = 0; a < spec.grid.size(); ++a) {
+      leading = leading && spec.isParallel(a);
+      std::string extent = std::to_string(spec.grid[a]) + "LL";
+      if (!spec.gridSizes[a].empty()) {
+        std::string error;
+        size_t column;
+        extent = pallas_size::SizeExpr::parse(spec.gridSizes[a], error, column)->c(cName);
+      }
+      os << "  { int64_t n = " << extent << ";\n"
+         << "    if (n < 1 || n > 2147483647LL) return 0;\n";
+      if (leading)
+        os << "    items *= n; }\n";
+      else
+        os << "    (void)n; }\n";
+    }
+    os << "  return items;\n}\n";
+    workItemsExpr = "items";
+  }
   os << "#define " << name << "_NUM_PARAMS " << params.size() << "\n\n";
   os << "/* Runs work items [begin, end). Thread-safe for disjoint ranges. */\n";
   os << "void " << name << "_run_range(int64_t begin, int64_t end";
-  for (auto &p : params)
-    os << ", void *" << p.second;
-  os << ");\n/* The same, with the parameters in an array. */\n";
+  for (size_t i = 0; i < params.size(); ++i)
+    os << (i < numArrays ? ", void *" : ", int64_t ") << params[i].second;
+  os << ");\n/* The same, with the parameters in an array"
+     << (symbolic ? " (sizes as pointers to their int64_t)" : "") << ". */\n";
   os << "void " << name << "_run_packed(int64_t begin, int64_t end, void **params);\n\n";
   os << "typedef struct " << name << "_slice {\n  int64_t begin, end;\n  void *params["
-     << params.size() << "];\n} " << name << "_slice;\n\n";
+     << params.size() << "];\n";
+  if (symbolic)
+    os << "  int64_t sizes[" << spec.sizes.size() << "];\n";
+  os << "} " << name << "_slice;\n\n";
   os << "static void *" << name << "_worker(void *p) {\n  " << name
      << "_slice *s = (" << name << "_slice *)p;\n  " << name
      << "_run_packed(s->begin, s->end, s->params);\n  return 0;\n}\n\n";
   os << "/* Runs the whole grid over up to PALLAS_HOST_THREADS threads (default:\n"
         " * the online CPUs). `stream` is unused on the host: the API has the\n"
-        " * shape of the CUDA one. Returns 0; never prints or exits. */\n";
+        " * shape of the CUDA one. Returns 0"
+     << (symbolic ? ", or 1 (running nothing) when the sizes break\n"
+                    " * what the spec says of them or give a grid extent outside [1, 2^31)"
+                  : "")
+     << "; never prints or exits. */\n";
   os << "static inline int " << name << "(void *stream";
   for (auto &p : params)
     os << ", " << p.first;
@@ -134,21 +200,34 @@ static std::string headerText(const LaunchSpec &spec, int64_t workItems) {
      << "  pthread_t threads[MAX_THREADS];\n"
      << "  int started[MAX_THREADS];\n"
      << "  " << name << "_slice slices[MAX_THREADS];\n"
-     << "  int64_t n = 8, t;\n"
-     << "  const char *env = getenv(\"PALLAS_HOST_THREADS\");\n"
+     << "  int64_t n = 8, t;\n";
+  if (symbolic) {
+    os << "  int64_t items = " << name << "_num_work_items(";
+    for (size_t i = 0; i < spec.sizes.size(); ++i)
+      os << (i ? ", " : "") << cName(spec.sizes[i].name);
+    os << ");\n  if (items == 0) return 1;\n";
+  }
+  os << "  const char *env = getenv(\"PALLAS_HOST_THREADS\");\n"
      << "#if defined(_SC_NPROCESSORS_ONLN)\n"
      << "  n = (int64_t)sysconf(_SC_NPROCESSORS_ONLN);\n"
      << "#endif\n"
      << "  if (env && atoi(env) > 0) n = atoi(env);\n"
      << "  if (n > MAX_THREADS) n = MAX_THREADS;\n"
-     << "  if (n > " << name << "_NUM_WORK_ITEMS) n = " << name << "_NUM_WORK_ITEMS;\n"
+     << "  if (n > " << workItemsExpr << ") n = " << workItemsExpr << ";\n"
      << "  if (n < 1) n = 1;\n"
      << "  (void)stream;\n"
      << "  for (t = 0; t < n; ++t) {\n"
-     << "    slices[t].begin = " << name << "_NUM_WORK_ITEMS * t / n;\n"
-     << "    slices[t].end = " << name << "_NUM_WORK_ITEMS * (t + 1) / n;\n";
-  for (auto [i, p] : llvm::enumerate(params))
-    os << "    slices[t].params[" << i << "] = (void *)" << p.second << ";\n";
+     << "    slices[t].begin = " << workItemsExpr << " * t / n;\n"
+     << "    slices[t].end = " << workItemsExpr << " * (t + 1) / n;\n";
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (i < numArrays) {
+      os << "    slices[t].params[" << i << "] = (void *)" << params[i].second << ";\n";
+      continue;
+    }
+    size_t k = i - numArrays;
+    os << "    slices[t].sizes[" << k << "] = " << params[i].second << ";\n"
+       << "    slices[t].params[" << i << "] = &slices[t].sizes[" << k << "];\n";
+  }
   os << "    started[t] = t > 0 && pthread_create(&threads[t], 0, " << name
      << "_worker, &slices[t]) == 0;\n"
      << "  }\n"
@@ -208,7 +287,7 @@ LogicalResult mlir::pallas::emitHost(const BackendInput &in, BackendResult &resu
   if (!llvmModule)
     return emitError(loc) << "translation to LLVM IR failed", failure();
   unsigned numParams = spec.inputs.size() + spec.outputs.size();
-  addPackedEntry(*llvmModule, name, numParams);
+  addPackedEntry(*llvmModule, name, numParams, spec.sizes.size());
   addBf16Truncation(*llvmModule);
   if (options.stopBeforeCodegen)
     return success();
@@ -282,15 +361,26 @@ LogicalResult mlir::pallas::emitHost(const BackendInput &in, BackendResult &resu
   if (failed(shared))
     return failure();
 
+  // Work items: the programs of the leading parallel axes (a product of
+  // size expressions where the grid is symbolic: the launcher computes it).
   int64_t workItems = 1;
-  for (unsigned a = 0; a < spec.grid.size() && spec.isParallel(a); ++a)
-    workItems *= spec.grid[a];
+  unsigned outerAxes = 0;
+  for (; outerAxes < spec.grid.size() && spec.isParallel(outerAxes); ++outerAxes)
+    if (!ShapedType::isDynamic(spec.grid[outerAxes]))
+      workItems *= spec.grid[outerAxes];
   result.artifacts.push_back({name + ".o", object.str().str(), "object"});
   result.artifacts.push_back({name + ".so", *shared, "shared_library"});
   result.artifacts.push_back({name + ".h", headerText(spec, workItems), "header"});
+  nlohmann::json items = workItems;
+  if (!spec.gridSizes.empty()) {
+    items = nlohmann::json::array();
+    for (unsigned a = 0; a < outerAxes; ++a)
+      items.push_back(spec.gridSizes[a].empty() ? nlohmann::json(spec.grid[a])
+                                                : nlohmann::json(spec.gridSizes[a]));
+  }
   result.launch = {{"entry", name + "_run_range"},
                    {"packed_entry", name + "_run_packed"},
-                   {"work_items", workItems},
+                   {"work_items", items},
                    {"cpu", cpu},
                    {"sanitizer", options.sanitize.empty() ? "none" : options.sanitize},
                    {"triple", triple}};

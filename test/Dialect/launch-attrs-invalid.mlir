@@ -138,7 +138,7 @@ pallas.kernel @k(%x: !pallas.ref<4xf32> {pallas.block_spec = #pallas.block_spec<
 
 // -----
 
-// expected-error @+1 {{expected one of [prefetch, input, output, scratch] for role of a kernel argument}}
+// expected-error @+1 {{expected one of [prefetch, input, output, scratch, size] for role of a kernel argument}}
 pallas.kernel @k(%x: !pallas.ref<4xf32> {pallas.block_spec = #pallas.block_spec<inout, shape = [4], block = [4]>}) {
   pallas.return
 }

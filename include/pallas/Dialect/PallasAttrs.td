@@ -47,7 +47,11 @@ def Pallas_LaunchAttr : Pallas_Attr<"Launch", "launch"> {
       DefaultValuedParameter<"bool", "false">:$expanded,
       OptionalArrayRefParameter<"int64_t",
           "leading parallel axes, fastest first; empty: axis 0 fastest">:$programOrder,
-      DefaultValuedParameter<"int64_t", "0", "groups along programOrder[0]; 0: none">:$programGroup);
+      DefaultValuedParameter<"int64_t", "0", "groups along programOrder[0]; 0: none">:$programGroup,
+      OptionalArrayRefParameter<"::mlir::StringAttr",
+          "symbolic size names, in launch-argument order">:$sizes,
+      OptionalArrayRefParameter<"::mlir::StringAttr",
+          "per grid axis: a size expression, or \"\" where grid holds the number">:$gridSizes);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -64,6 +68,8 @@ def Pallas_LaunchAttr : Pallas_Attr<"Launch", "launch"> {
     LaunchAttr withGrid(::llvm::ArrayRef<int64_t> grid,
         ::llvm::ArrayRef<::mlir::pallas::DimensionSemantics> semantics) const;
     LaunchAttr asExpanded() const;
+    /// Whether some grid axis has a size expression.
+    bool hasSymbolicGrid() const { return !getGridSizes().empty(); }
     /// A copy launched in another program order (empty: the grid's own).
     LaunchAttr withProgramOrder(::llvm::ArrayRef<int64_t> order, int64_t group) const;
   }];
@@ -82,6 +88,9 @@ def Pallas_BlockSpecAttr : Pallas_Attr<"BlockSpec", "block_spec"> {
     1 and listed in `squeezed`; the kernel's ref drops it). The index map
     takes the grid indices (and, as `index_fn`, the scalar-prefetch refs)
     and gives one block index per array dim. Scratch carries no array.
+    A symbolic array dim is `?` in `shape`, named in
+    `size_names = ["M", ""]`. `#pallas.block_spec<size "M">` marks the
+    kernel's i64 argument that carries size M (added by pallas-expand-grid).
   }];
   let parameters = (ins
       EnumParameter<Pallas_ArgRole>:$role,
@@ -90,7 +99,9 @@ def Pallas_BlockSpecAttr : Pallas_Attr<"BlockSpec", "block_spec"> {
       OptionalArrayRefParameter<"int64_t", "block dims, squeezed ones 1">:$block,
       OptionalArrayRefParameter<"int64_t", "squeezed block dims">:$squeezed,
       OptionalParameter<"::mlir::AffineMap">:$indexMap,
-      OptionalParameter<"::mlir::FlatSymbolRefAttr">:$indexFn);
+      OptionalParameter<"::mlir::FlatSymbolRefAttr">:$indexFn,
+      OptionalArrayRefParameter<"::mlir::StringAttr",
+          "per array dim: a size name, or \"\" where shape holds the number">:$sizeNames);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

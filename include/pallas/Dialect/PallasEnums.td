@@ -39,7 +39,8 @@ def Pallas_DimensionSemantics : I32EnumAttr<"DimensionSemantics",
 // What a kernel argument is, in Pallas's argument order.
 def Pallas_ArgRole : I32EnumAttr<"ArgRole", "role of a kernel argument", [
     I32EnumAttrCase<"prefetch", 0>, I32EnumAttrCase<"input", 1>,
-    I32EnumAttrCase<"output", 2>, I32EnumAttrCase<"scratch", 3>]> {
+    I32EnumAttrCase<"output", 2>, I32EnumAttrCase<"scratch", 3>,
+    I32EnumAttrCase<"size", 4>]> {
   let cppNamespace = "::mlir::pallas";
 }
 

@@ -20,6 +20,10 @@ def Pallas_RefType : Pallas_Type<"Ref", "ref"> {
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     int64_t getRank() const { return getShape().size(); }
+    /// False for a whole array with a symbolic size (`?`).
+    bool hasStaticShape() const {
+      return ::llvm::none_of(getShape(), ::mlir::ShapedType::isDynamic);
+    }
     int64_t getNumElements() const;
     /// The same ref with another shape (used for slices and views).
     RefType withShape(::llvm::ArrayRef<int64_t> shape) const;

@@ -12,6 +12,12 @@ namespace mlir::pallas {
 /// semantics. Index maps have no symbols (the spec loader rejects them).
 Value emitAffineExpr(OpBuilder &b, Location loc, AffineExpr expr, ArrayRef<Value> dims);
 
+/// Emits a size expression (SizeExpr.h, as `text`, which the spec loader
+/// has checked) as arith ops on the i64 values `size` gives for each name.
+/// Fails on text that does not parse (hand-written IR).
+FailureOr<Value> emitSizeExpr(OpBuilder &b, Location loc, StringRef text,
+                              function_ref<Value(StringRef)> size);
+
 } // namespace mlir::pallas
 
 #endif

@@ -36,7 +36,11 @@ constexpr unsigned kMaxGridRank = 6;
 /// One entry of `inputs` or `outputs`: an array and its BlockSpec.
 struct SpecOperand {
   std::string name;
+  /// Array dims; `ShapedType::kDynamic` where the spec names a size.
   SmallVector<int64_t> shape;
+  /// Per dim: the size name (`"M"`), or "" for a number. Empty when every
+  /// dim is a number.
+  SmallVector<std::string> sizeNames;
   std::string dtype;
   Type elementType;
   /// Block dims; std::nullopt marks a squeezed dim. Equal to `shape` when the
@@ -57,6 +61,16 @@ struct SpecOperand {
   /// The block dims with squeezed ones as 1.
   SmallVector<int64_t> blockDims() const;
   int64_t numElements() const;
+  /// Whether some dim is a size name.
+  bool isSymbolic() const { return !sizeNames.empty(); }
+};
+
+/// A symbolic size (a name in an array shape): a run-time argument of the
+/// launch function, with what the spec promises about it (`sizes`).
+struct SpecSize {
+  std::string name;
+  int64_t multipleOf = 1;
+  int64_t max = kMaxArrayDim;
 };
 
 struct SpecScratch {
@@ -80,7 +94,16 @@ struct LaunchSpec {
   std::string kernel;
   /// Artifact and C symbol prefix; defaults to the kernel name.
   std::string name;
+  /// Programs per axis; `ShapedType::kDynamic` where `gridSizes` holds an
+  /// expression.
   SmallVector<int64_t> grid;
+  /// Per grid axis: the canonical text of a size expression
+  /// (`"cdiv(M, 128)"`), or "" for a number. Empty when the grid is all
+  /// numbers.
+  std::vector<std::string> gridSizes;
+  /// The size names, in order of first appearance in inputs then outputs:
+  /// the order of the launch function's size arguments.
+  std::vector<SpecSize> sizes;
   std::vector<SpecOperand> inputs, outputs;
   std::vector<SpecScratch> scratch;
   int64_t numScalarPrefetch = 0;
@@ -103,7 +126,9 @@ struct LaunchSpec {
   int64_t gridSize(unsigned axis) const {
     return axis < grid.size() ? grid[axis] : 1;
   }
+  /// Programs in the grid; the spec must have no grid expressions.
   int64_t numPrograms() const;
+  bool hasSymbolicSizes() const { return !sizes.empty(); }
   bool isParallel(unsigned axis) const {
     return axis >= dimensionSemantics.size() ||
            dimensionSemantics[axis] == DimensionSemantics::parallel;
