@@ -84,7 +84,8 @@ struct ProgramOrderPass : pallas::impl::PallasProgramOrderBase<ProgramOrderPass>
   void runOnOperation() override {
     getOperation().walk([&](KernelOp kernel) {
       LaunchAttr launch = getLaunch(kernel);
-      if (!launch || launch.getExpanded() || !launch.getProgramOrder().empty())
+      if (!launch || launch.getExpanded() || !launch.getProgramOrder().empty() ||
+          launch.hasSymbolicGrid())
         return;
       unsigned axes = launch.numLeadingParallelAxes();
       if (axes < 2 || axes > 3)

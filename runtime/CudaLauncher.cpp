@@ -203,7 +203,31 @@ bool launchCuda(const Json &m, const std::string &manifestPath,
   const Json &launchInfo = member(m, "launch", "manifest");
   const std::string where = "manifest.launch";
   std::string function = getString(launchInfo, "function", where);
-  std::vector<int64_t> grid = getInts(launchInfo, "grid", where);
+  // Numbers, or size expressions for kernels with symbolic sizes (whose
+  // program ids are the grid's leading parallel axes).
+  std::vector<int64_t> grid;
+  if (b.sizeNames.empty()) {
+    grid = getInts(launchInfo, "grid", where);
+  } else {
+    if (!evaluateExtents(member(launchInfo, "grid", where), where + ".grid", b,
+                         {0x7fffffff, 65535}, grid, error))
+      return false;
+    // Sequential axes are loops of i32 trip counts; element offsets are i32.
+    std::vector<int64_t> all;
+    if (!evaluateExtents(member(m, "grid", "manifest"), "manifest.grid", b, {0x7fffffff},
+                         all, error))
+      return false;
+    for (size_t i = 0; i < b.arrays.size(); ++i) {
+      int64_t elements = 1;
+      for (int64_t d : b.arrays[i].shape)
+        elements *= d;
+      if (elements >= (int64_t(1) << 31)) {
+        error = "array " + std::to_string(i) + " has 2^31 elements or more, which kernels "
+                "with symbolic sizes do not take on CUDA";
+        return false;
+      }
+    }
+  }
   std::vector<int64_t> block = getInts(launchInfo, "block", where);
   int64_t shared = getInt(launchInfo, "shared_bytes", where);
   if (grid.size() != 3 || block.size() != 3)
@@ -375,6 +399,10 @@ bool launchCuda(const Json &m, const std::string &manifestPath,
     args[i] = pointer[b.backing[i]];
     argPointers[i] = &args[i];
   }
+  // Symbolic sizes follow the arrays, as int32_t.
+  std::vector<int32_t> sizeArgs(b.sizes.begin(), b.sizes.end());
+  for (int32_t &s : sizeArgs)
+    argPointers.push_back(&s);
   // The chosen code's CUtensorMap parameters, after the arrays.
   std::vector<CUtensorMap> maps;
   if (launchInfo.contains("tensor_maps") && launchInfo["tensor_maps"].contains(chosen)) {

@@ -337,6 +337,45 @@ static bool prepareBuffers(const Json &m, const LaunchRequest &r,
   return true;
 }
 
+bool pallas_rt::detail::evaluateExtents(const Json &list, const std::string &where,
+                                        const KernelBuffers &b,
+                                        const std::vector<int64_t> &limits,
+                                        std::vector<int64_t> &out, std::string &error) {
+  if (!list.is_array())
+    throw ManifestError{where + " is not an array"};
+  for (size_t a = 0; a < list.size(); ++a) {
+    std::string at = where + "[" + std::to_string(a) + "]";
+    std::optional<int64_t> n;
+    if (isInt64(list[a])) {
+      n = list[a].get<int64_t>();
+    } else if (list[a].is_string()) {
+      std::string message;
+      size_t column = 0;
+      std::optional<pallas_size::SizeExpr> e =
+          pallas_size::SizeExpr::parse(list[a].get<std::string>(), message, column);
+      if (!e)
+        throw ManifestError{at + " does not parse: " + message};
+      n = e->evaluate([&](const std::string &name) -> std::optional<int64_t> {
+        for (size_t k = 0; k < b.sizeNames.size(); ++k)
+          if (b.sizeNames[k] == name)
+            return b.sizes[k];
+        return std::nullopt;
+      });
+    } else {
+      throw ManifestError{at + " is neither a number nor a size expression"};
+    }
+    int64_t limit = limits[std::min(a, limits.size() - 1)];
+    if (!n || *n < 1 || *n > limit) {
+      error = "the sizes give grid axis " + std::to_string(a) + " " +
+              (n ? std::to_string(*n) : std::string("no number of")) +
+              " programs, outside [1, " + std::to_string(limit) + "]";
+      return false;
+    }
+    out.push_back(*n);
+  }
+  return true;
+}
+
 static bool launchHost(const Json &m, const LaunchRequest &r,
                        KernelBuffers &b, LaunchTiming *timing,
                        std::string &error) {
@@ -350,35 +389,16 @@ static bool launchHost(const Json &m, const LaunchRequest &r,
   if (!workItems.is_array()) {
     items = getInt(launchInfo, "work_items", "manifest.launch");
   } else {
-    for (size_t a = 0; a < workItems.size(); ++a) {
-      std::string where = "manifest.launch.work_items[" + std::to_string(a) + "]";
-      std::optional<int64_t> n;
-      if (isInt64(workItems[a])) {
-        n = workItems[a].get<int64_t>();
-      } else if (workItems[a].is_string()) {
-        std::string message;
-        size_t column = 0;
-        std::optional<pallas_size::SizeExpr> e = pallas_size::SizeExpr::parse(
-            workItems[a].get<std::string>(), message, column);
-        if (!e)
-          throw ManifestError{where + " does not parse: " + message};
-        n = e->evaluate([&](const std::string &name) -> std::optional<int64_t> {
-          for (size_t k = 0; k < b.sizeNames.size(); ++k)
-            if (b.sizeNames[k] == name)
-              return b.sizes[k];
-          return std::nullopt;
-        });
-      } else {
-        throw ManifestError{where + " is neither a number nor a size expression"};
-      }
-      if (!n || *n < 1 || *n > std::numeric_limits<int32_t>::max() ||
-          items > (int64_t(1) << 40) / *n) {
-        error = "the sizes give grid axis " + std::to_string(a) + " " +
-                (n ? std::to_string(*n) : std::string("no")) +
-                " programs, outside [1, 2^31) or past 2^40 in all";
+    std::vector<int64_t> extents;
+    if (!evaluateExtents(workItems, "manifest.launch.work_items", b,
+                         {std::numeric_limits<int32_t>::max()}, extents, error))
+      return false;
+    for (int64_t n : extents) {
+      if (items > (int64_t(1) << 40) / n) {
+        error = "the sizes give a grid of more than 2^40 programs";
         return false;
       }
-      items *= *n;
+      items *= n;
     }
   }
   std::vector<void *> params;
@@ -585,10 +605,6 @@ bool launch(const LaunchRequest &r, std::string &error, LaunchTiming *timing) {
     KernelBuffers buffers;
     if (!prepareBuffers(m, r, buffers, error))
       return false;
-    if (kind != "host" && !buffers.sizeNames.empty()) {
-      error = "symbolic sizes are supported on host artifacts only";
-      return false;
-    }
     bool ok = kind == "host"
                   ? launchHost(m, r, buffers, timing, error)
                   : launchCuda(m, manifestPath, r, buffers, timing, error);

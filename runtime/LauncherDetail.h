@@ -48,6 +48,13 @@ struct KernelBuffers {
   std::vector<int64_t> sizes;
 };
 
+/// Grid extents from `list` (numbers and size expressions over the sizes
+/// bound in `b`): false with `error` set where one is outside [1, `limits`]
+/// (per entry; the last limit repeats), true otherwise.
+bool evaluateExtents(const Json &list, const std::string &where, const KernelBuffers &b,
+                     const std::vector<int64_t> &limits, std::vector<int64_t> &out,
+                     std::string &error);
+
 /// Runs a CUDA artifact (`manifest.target_kind` == "cuda"); on return the
 /// output arrays in `buffers` hold the results.
 bool launchCuda(const Json &manifest, const std::string &manifestPath,

@@ -112,6 +112,7 @@ Attribute LaunchAttr::parse(AsmParser &p, Type) {
   SmallVector<DimensionSemantics> semantics;
   SmallVector<int64_t> programOrder;
   SmallVector<StringAttr> sizes, gridSizes;
+  SmallVector<int64_t> sizeMultiples;
   int64_t batchAxes = 0, numWarps = 4, numStages = 3, programGroup = 0;
   if (p.parseLess())
     return {};
@@ -128,6 +129,8 @@ Attribute LaunchAttr::parse(AsmParser &p, Type) {
       return parseStringList(p, sizes);
     if (key == "grid_sizes")
       return parseStringList(p, gridSizes);
+    if (key == "size_multiples")
+      return parseIntList(p, sizeMultiples);
     if (key == "dimension_semantics")
       return p.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
         FailureOr<DimensionSemantics> s = FieldParser<DimensionSemantics>::parse(p);
@@ -154,7 +157,8 @@ Attribute LaunchAttr::parse(AsmParser &p, Type) {
     return p.emitError(p.getNameLoc(), "#pallas.launch needs a symbol and a grid"), Attribute();
   return p.getChecked<LaunchAttr>(p.getContext(), symbol, grid, semantics,
                                   batchAxes, numWarps, numStages, expanded,
-                                  programOrder, programGroup, sizes, gridSizes);
+                                  programOrder, programGroup, sizes, sizeMultiples,
+                                  gridSizes);
 }
 
 void LaunchAttr::print(AsmPrinter &p) const {
@@ -162,6 +166,10 @@ void LaunchAttr::print(AsmPrinter &p) const {
   if (!getSizes().empty()) {
     p << ", sizes = ";
     printStringList(p, getSizes());
+  }
+  if (!getSizeMultiples().empty()) {
+    p << ", size_multiples = ";
+    printIntList(p, getSizeMultiples());
   }
   p << ", grid = ";
   printDimList(p, getGrid());
@@ -199,9 +207,15 @@ LogicalResult LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t numStages, bool expanded,
                                  ArrayRef<int64_t> programOrder,
                                  int64_t programGroup, ArrayRef<StringAttr> sizes,
+                                 ArrayRef<int64_t> sizeMultiples,
                                  ArrayRef<StringAttr> gridSizes) {
   if (symbol.empty())
     return emitError() << "#pallas.launch needs a non-empty symbol";
+  if (!sizeMultiples.empty() &&
+      (sizeMultiples.size() != sizes.size() ||
+       llvm::any_of(sizeMultiples, [](int64_t m) { return m < 1; })))
+    return emitError() << "#pallas.launch size_multiples needs one positive "
+                          "number per size";
   if (!gridSizes.empty() && gridSizes.size() != grid.size())
     return emitError() << "#pallas.launch has " << gridSizes.size()
                        << " grid_sizes for a grid of rank " << grid.size();
@@ -266,19 +280,28 @@ int64_t LaunchAttr::numPrograms() const {
 LaunchAttr LaunchAttr::withGrid(ArrayRef<int64_t> grid,
                                 ArrayRef<DimensionSemantics> semantics) const {
   return get(getContext(), getSymbol(), grid, semantics, getBatchAxes(),
-             getNumWarps(), getNumStages(), getExpanded(), {}, 0, getSizes(), {});
+             getNumWarps(), getNumStages(), getExpanded(), {}, 0, getSizes(),
+             getSizeMultiples(), {});
 }
 
 LaunchAttr LaunchAttr::asExpanded() const {
   return get(getContext(), getSymbol(), getGrid(), getDimensionSemantics(),
              getBatchAxes(), getNumWarps(), getNumStages(), /*expanded=*/true,
-             getProgramOrder(), getProgramGroup(), getSizes(), getGridSizes());
+             getProgramOrder(), getProgramGroup(), getSizes(), getSizeMultiples(),
+             getGridSizes());
+}
+
+int64_t LaunchAttr::sizeMultipleOf(StringRef name) const {
+  for (auto [k, n] : llvm::enumerate(getSizes()))
+    if (n.getValue() == name)
+      return getSizeMultiples().empty() ? 1 : getSizeMultiples()[k];
+  return 1;
 }
 
 LaunchAttr LaunchAttr::withProgramOrder(ArrayRef<int64_t> order, int64_t group) const {
   return get(getContext(), getSymbol(), getGrid(), getDimensionSemantics(),
              getBatchAxes(), getNumWarps(), getNumStages(), getExpanded(), order,
-             group, getSizes(), getGridSizes());
+             group, getSizes(), getSizeMultiples(), getGridSizes());
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,5 +1,8 @@
 //===- CHeader.cpp - pieces every C launch header shares ------------------===//
 #include "pallas/Driver/CHeader.h"
+#include "pallas/Spec/SizeExpr.h"
+
+#include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
 using namespace mlir::pallas;
@@ -76,4 +79,63 @@ void cheader::cudaUnload(llvm::raw_ostream &os, StringRef n, bool forgetImage) {
   if (forgetImage)
     os << "  " << n << "_state.image = 0;\n";
   os << "  pthread_mutex_unlock(&" << n << "_state.lock);\n  return result;\n}\n\n";
+}
+
+void cheader::describeSizes(llvm::raw_ostream &os, const LaunchSpec &spec) {
+  for (const SpecSize &size : spec.sizes) {
+    os << " *   " << sizeParam(size.name) << ": symbolic size " << size.name << " (int64_t";
+    if (size.multipleOf > 1)
+      os << ", a multiple of " << size.multipleOf;
+    if (size.max != kMaxArrayDim)
+      os << ", at most " << size.max;
+    os << ")\n";
+  }
+}
+
+std::string cheader::sizeParam(StringRef name) { return ("size_" + name).str(); }
+
+std::string cheader::sizeParams(const LaunchSpec &spec) {
+  std::string out;
+  for (const SpecSize &size : spec.sizes)
+    out += (out.empty() ? "" : ", ") + std::string("int64_t ") + sizeParam(size.name);
+  return out;
+}
+
+void cheader::checkSizes(llvm::raw_ostream &os, const LaunchSpec &spec, bool int32Offsets,
+                         StringRef indent, StringRef onError) {
+  for (const SpecSize &size : spec.sizes) {
+    std::string p = sizeParam(size.name);
+    os << indent << "if (" << p << " < 1 || " << p << " > " << size.max << "LL";
+    if (size.multipleOf > 1)
+      os << " || " << p << " % " << size.multipleOf << " != 0";
+    os << ") " << onError << "\n";
+  }
+  if (!int32Offsets)
+    return;
+  // Each size is below 2^31: the running product stays in int64_t.
+  for (const std::vector<SpecOperand> *list : {&spec.inputs, &spec.outputs})
+    for (const SpecOperand &op : *list) {
+      if (!op.isSymbolic())
+        continue;
+      os << indent << "if (";
+      for (auto [d, n] : llvm::enumerate(op.shape)) {
+        if (d)
+          os << " * ";
+        if (op.sizeNames[d].empty())
+          os << n << "LL";
+        else
+          os << "(double)" << sizeParam(op.sizeNames[d]);
+      }
+      os << " >= 2147483648.0) " << onError << "\n";
+    }
+}
+
+std::string cheader::gridExtent(const LaunchSpec &spec, unsigned axis) {
+  if (spec.gridSizes.empty() || spec.gridSizes[axis].empty())
+    return std::to_string(spec.grid[axis]) + "LL";
+  std::string error;
+  size_t column;
+  std::optional<pallas_size::SizeExpr> e =
+      pallas_size::SizeExpr::parse(spec.gridSizes[axis], error, column);
+  return e->c([](const std::string &n) { return sizeParam(n); });
 }

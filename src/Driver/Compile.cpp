@@ -267,11 +267,25 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
   if (failed(kernel))
     return failure();
 
-  if (spec->hasSymbolicSizes() && target.kind != TargetKind::Host) {
+  if (spec->hasSymbolicSizes() && target.kind != TargetKind::Host &&
+      target.kind != TargetKind::Triton && target.kind != TargetKind::Cuda) {
     emitError(spec->loc(firstSymbolicPath(*spec)))
         << "symbolic sizes are not supported on the " << target.name
-        << " target yet (only on host)";
+        << " target yet (host, triton and CUDA targets take them)";
     return failure();
+  }
+  if (spec->hasSymbolicSizes() && target.kind != TargetKind::Host) {
+    // Program ids x, y, z take the leading parallel axes as they are.
+    unsigned leading = 0;
+    while (leading < spec->grid.size() && spec->isParallel(leading))
+      ++leading;
+    if (leading > 3) {
+      emitError(spec->loc("grid"))
+          << "grid: with symbolic sizes, the " << target.name
+          << " target takes at most three leading parallel grid axes (this grid has "
+          << leading << ")";
+      return failure();
+    }
   }
   if (spec->hasSymbolicSizes() &&
       (llvm::is_contained(options.emit, "torch") ||

@@ -33,13 +33,19 @@ void mlir::pallas::attachLaunchAttributes(KernelOp kernel,
                                           unsigned batchAxes) {
   MLIRContext *ctx = kernel.getContext();
   SmallVector<std::string> sizeNames;
-  for (const SpecSize &s : spec.sizes)
+  SmallVector<int64_t> multiples;
+  for (const SpecSize &s : spec.sizes) {
     sizeNames.push_back(s.name);
+    multiples.push_back(s.multipleOf);
+  }
+  if (llvm::all_of(multiples, [](int64_t m) { return m == 1; }))
+    multiples.clear();
   setLaunch(kernel, LaunchAttr::get(ctx, spec.name, spec.grid,
                                     spec.dimensionSemantics, batchAxes,
                                     spec.numWarps, spec.numStages,
                                     /*expanded=*/false, /*programOrder=*/{},
                                     /*programGroup=*/0, stringAttrs(ctx, sizeNames),
+                                    multiples,
                                     stringAttrs(ctx, spec.gridSizes)));
   unsigned arg = 0;
   for (auto [i, op] : llvm::enumerate(spec.inputs))

@@ -667,7 +667,7 @@ FailureOr<gpu::GPUFuncOp> makeKernel(tt::FuncOp func, gpu::GPUModuleOp gpuModule
     // computes the same, so the kernel claims no known grid size (which
     // would fold gridDim.x); the backend launches `ctas`.
     kernel->setAttr(pgpu::kPersistentCtasAttrName, ctas);
-  } else if (LaunchAttr launch = getLaunch(func)) {
+  } else if (LaunchAttr launch = getLaunch(func); launch && !launch.hasSymbolicGrid()) {
     SmallVector<int64_t, 3> grid = programGridOf(launch).launch;
     kernel.setKnownGridSizeAttr(b.getDenseI32ArrayAttr(
         {(int32_t)grid[0], (int32_t)grid[1], (int32_t)grid[2]}));

@@ -193,7 +193,10 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
     // pallas-stage-loads may stage blocks in.
     // Persistent CTAs (one per SM, looping over the programs) where the
     // kernel has a producer to fill the next program's slots.
-    int64_t persistentCtas = producer && options.persistent && spec.persistent.value_or(true)
+    // (Not yet with symbolic sizes: the programs to loop over are known at
+    // launch only.)
+    int64_t persistentCtas = producer && options.persistent && spec.persistent.value_or(true) &&
+                                     !spec.hasSymbolicSizes()
                                  ? t.getInt("sm_count", 0)
                                  : 0;
     auto lowerTile = [&](int64_t ringBytes) -> FailureOr<OwningOpRef<ModuleOp>> {
@@ -390,8 +393,21 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
     cubins[img.chip] = name + "." + img.chip + ".cubin";
   }
   result.artifacts.push_back({name + ".h", cudaHeaderText(spec, launch), "header"});
+  // With symbolic sizes, program ids x, y, z are the grid's leading
+  // parallel axes (at most three): their extents, numbers or expressions.
+  nlohmann::json grid = launch.grid;
+  if (!spec.gridSizes.empty()) {
+    grid = nlohmann::json::array();
+    unsigned leading = 0;
+    while (leading < spec.grid.size() && spec.isParallel(leading))
+      ++leading;
+    for (unsigned a = 0; a < 3; ++a)
+      grid.push_back(a >= leading ? nlohmann::json(1)
+                     : ShapedType::isDynamic(spec.grid[a]) ? nlohmann::json(spec.gridSizes[a])
+                                                           : nlohmann::json(spec.grid[a]));
+  }
   result.launch = {{"function", launch.function},
-                   {"grid", launch.grid},
+                   {"grid", grid},
                    {"block", {launch.threads, 1, 1}},
                    {"shared_bytes", launch.sharedBytes},
                    {"cubins", cubins}};

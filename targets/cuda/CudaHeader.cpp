@@ -89,11 +89,17 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
     params.push_back(op.name);
   };
   cheader::forEachDeviceArray(spec, describe);
-  cheader::open(os, guard, {"cuda.h", "pthread.h"});
-  os << "#define " << n << "_GRID_X " << launch.grid[0] << "u\n"
-     << "#define " << n << "_GRID_Y " << launch.grid[1] << "u\n"
-     << "#define " << n << "_GRID_Z " << launch.grid[2] << "u\n"
-     << "#define " << n << "_BLOCK_X " << launch.threads << "u\n"
+  cheader::describeSizes(os, spec);
+  bool symbolic = spec.hasSymbolicSizes();
+  cheader::open(os, guard, symbolic ? ArrayRef<StringRef>{"cuda.h", "pthread.h", "stdint.h"}
+                                    : ArrayRef<StringRef>{"cuda.h", "pthread.h"});
+  if (symbolic)
+    os << "/* The grid depends on the sizes: " << n << "() computes it. */\n";
+  else
+    os << "#define " << n << "_GRID_X " << launch.grid[0] << "u\n"
+       << "#define " << n << "_GRID_Y " << launch.grid[1] << "u\n"
+       << "#define " << n << "_GRID_Z " << launch.grid[2] << "u\n";
+  os << "#define " << n << "_BLOCK_X " << launch.threads << "u\n"
      << "#define " << n << "_SHARED_BYTES " << launch.sharedBytes << "u\n"
      << "#define " << n << "_MAX_CONTEXTS 16\n\n";
   for (const CudaImage &img : launch.images)
@@ -147,7 +153,7 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
                               [](const CudaImage &img) { return !img.tensorMaps.empty(); });
   if (anyMaps)
     tensorMapHelpers(os, n);
-  std::string gridX = n + "_GRID_X";
+  std::string gridX = n + "_GRID_X", gridY = n + "_GRID_Y", gridZ = n + "_GRID_Z";
   if (launch.persistent) {
     gridX = n + "_grid_x()";
     os << "/* The CTAs loop over the programs: one per SM of the current device, at\n"
@@ -161,15 +167,50 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
        << "    return (unsigned)sms;\n"
        << "  return " << n << "_GRID_X;\n}\n\n";
   }
-  os << "/* Launches the whole grid on `stream` in the current context. */\n"
+  os << "/* Launches the whole grid on `stream` in the current context"
+     << (symbolic ? ";\n * CUDA_ERROR_INVALID_VALUE for sizes the kernel does not take" : "")
+     << ". */\n"
      << "static inline CUresult " << n << "(CUstream stream";
   for (const std::string &p : params)
     os << ", CUdeviceptr " << p;
-  os << ") {\n  CUfunction function;\n  CUresult r = " << n << "_function(&function);\n"
+  for (const SpecSize &size : spec.sizes)
+    os << ", int64_t " << cheader::sizeParam(size.name);
+  os << ") {\n  CUfunction function;\n  CUresult r;\n";
+  // The kernel's parameters: the arrays, then the sizes as int32_t.
+  std::vector<std::string> args;
+  for (const std::string &p : params)
+    args.push_back("&" + p);
+  if (symbolic) {
+    // Program ids x, y, z are the grid's leading parallel axes.
+    for (const SpecSize &size : spec.sizes) {
+      os << "  int32_t arg_" << size.name << " = (int32_t)" << cheader::sizeParam(size.name)
+         << ";\n";
+      args.push_back("&arg_" + size.name);
+    }
+    unsigned axes = 0;
+    while (axes < spec.grid.size() && axes < 3 && spec.isParallel(axes))
+      ++axes;
+    const char *limits[] = {"2147483647LL", "65535LL", "65535LL"};
+    std::string *dims[] = {&gridX, &gridY, &gridZ};
+    for (unsigned a = 0; a < 3; ++a) {
+      *dims[a] = "(unsigned)grid" + std::to_string(a);
+      os << "  int64_t grid" << a << " = " << (a < axes ? cheader::gridExtent(spec, a) : "1")
+         << ";\n";
+    }
+    cheader::checkSizes(os, spec, /*int32Offsets=*/true, "  ",
+                        "return CUDA_ERROR_INVALID_VALUE;");
+    for (unsigned a = axes; a < spec.grid.size(); ++a)
+      os << "  { int64_t steps = " << cheader::gridExtent(spec, a)
+         << "; if (steps < 1 || steps > 2147483647LL) return CUDA_ERROR_INVALID_VALUE; }\n";
+    for (unsigned a = 0; a < 3; ++a)
+      os << "  if (grid" << a << " < 1 || grid" << a << " > " << limits[a]
+         << ") return CUDA_ERROR_INVALID_VALUE;\n";
+  }
+  os << "  r = " << n << "_function(&function);\n"
      << "  void *args[] = {";
-  for (size_t i = 0; i < params.size(); ++i)
-    os << (i ? ", " : "") << "&" << params[i];
-  if (params.empty())
+  for (size_t i = 0; i < args.size(); ++i)
+    os << (i ? ", " : "") << args[i];
+  if (args.empty())
     os << "0";
   os << "};\n  if (r != CUDA_SUCCESS) return r;\n";
   for (const CudaImage &img : launch.images) {
@@ -179,9 +220,9 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
     size_t count = img.tensorMaps.size();
     os << "  if (" << n << "_current_image() == " << n << "_cubin_" << img.chip << ") {\n"
        << "    CUtensorMap maps[" << count << "];\n"
-       << "    void *all[" << params.size() + count << "] = {";
-    for (size_t i = 0; i < params.size(); ++i)
-      os << "&" << params[i] << ", ";
+       << "    void *all[" << args.size() + count << "] = {";
+    for (const std::string &a : args)
+      os << a << ", ";
     for (size_t i = 0; i < count; ++i)
       os << (i ? ", " : "") << "&maps[" << i << "]";
     os << "};\n";
@@ -190,12 +231,12 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
          << params[m.param] << ", " << m.elemBytes << "u, " << m.rowElements << "u, " << m.rows
          << "u, " << m.boxCols << "u, " << m.boxRows << "u);\n";
     os << "    if (r != CUDA_SUCCESS) return r;\n"
-       << "    return cuLaunchKernel(function, " << gridX << ", " << n << "_GRID_Y, " << n
-       << "_GRID_Z,\n                          " << n << "_BLOCK_X, 1, 1, " << n
+       << "    return cuLaunchKernel(function, " << gridX << ", " << gridY << ", " << gridZ
+       << ",\n                          " << n << "_BLOCK_X, 1, 1, " << n
        << "_SHARED_BYTES, stream, all, 0);\n  }\n";
   }
-  os << "  return cuLaunchKernel(function, " << gridX << ", " << n << "_GRID_Y, " << n
-     << "_GRID_Z,\n                        " << n << "_BLOCK_X, 1, 1, " << n
+  os << "  return cuLaunchKernel(function, " << gridX << ", " << gridY << ", " << gridZ
+     << ",\n                        " << n << "_BLOCK_X, 1, 1, " << n
      << "_SHARED_BYTES, stream, args, 0);\n}\n\n";
   cheader::close(os, guard);
   return s;

@@ -8,7 +8,6 @@
 #include "pallas/Driver/CHeader.h"
 #include "pallas/Host/HostPasses.h"
 #include "pallas/Spec/LaunchAttributes.h"
-#include "pallas/Spec/SizeExpr.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
@@ -114,24 +113,12 @@ static std::string headerText(const LaunchSpec &spec, int64_t workItems) {
     if (auto in = spec.aliasedInput(i))
       os << " *     (aliases input " << *in << ": pass the same pointer)\n";
   }
-  for (const SpecSize &size : spec.sizes) {
-    os << " *   size_" << size.name << ": symbolic size " << size.name << " (int64_t";
-    if (size.multipleOf > 1)
-      os << ", a multiple of " << size.multipleOf;
-    if (size.max != kMaxArrayDim)
-      os << ", at most " << size.max;
-    os << ")\n";
-    params.push_back({"int64_t size_" + size.name, "size_" + size.name});
-  }
+  cheader::describeSizes(os, spec);
+  for (const SpecSize &size : spec.sizes)
+    params.push_back({"int64_t " + cheader::sizeParam(size.name), cheader::sizeParam(size.name)});
   size_t numArrays = spec.inputs.size() + spec.outputs.size();
   bool symbolic = spec.hasSymbolicSizes();
-  auto cName = [](const std::string &n) { return "size_" + n; };
   cheader::open(os, guard, {"pthread.h", "stdint.h", "stdlib.h", "unistd.h"});
-  std::string sizeParams, sizeArgs;
-  for (const SpecSize &size : spec.sizes) {
-    sizeParams += (sizeParams.empty() ? "" : ", ") + std::string("int64_t ") + cName(size.name);
-    sizeArgs += ", " + cName(size.name);
-  }
   std::string workItemsExpr = name + "_NUM_WORK_ITEMS";
   if (!symbolic) {
     os << "/* Programs of the grid's leading parallel axes; the rest run in order "
@@ -141,28 +128,17 @@ static std::string headerText(const LaunchSpec &spec, int64_t workItems) {
     // range (the launch then returns 1).
     os << "/* Programs of the grid's leading parallel axes (the rest run in order\n"
           " * inside each), or 0 where the sizes are invalid for this kernel. */\n";
-    os << "static inline int64_t " << name << "_num_work_items(" << sizeParams << ") {\n";
+    os << "static inline int64_t " << name << "_num_work_items("
+       << cheader::sizeParams(spec) << ") {\n";
     os << "  int64_t items = 1;\n";
-    for (const SpecSize &size : spec.sizes) {
-      os << "  if (" << cName(size.name) << " < 1 || " << cName(size.name) << " > "
-         << size.max << "LL";
-      if (size.multipleOf > 1)
-        os << " || " << cName(size.name) << " % " << size.multipleOf << " != 0";
-      os << ") return 0;\n";
-    }
+    cheader::checkSizes(os, spec, /*int32Offsets=*/false, "  ", "return 0;");
     bool leading = true;
     for (unsigned a = 0; a < spec.grid.size(); ++a) {
       leading = leading && spec.isParallel(a);
-      std::string extent = std::to_string(spec.grid[a]) + "LL";
-      if (!spec.gridSizes[a].empty()) {
-        std::string error;
-        size_t column;
-        extent = pallas_size::SizeExpr::parse(spec.gridSizes[a], error, column)->c(cName);
-      }
-      os << "  { int64_t n = " << extent << ";\n"
+      os << "  { int64_t n = " << cheader::gridExtent(spec, a) << ";\n"
          << "    if (n < 1 || n > 2147483647LL) return 0;\n";
       if (leading)
-        os << "    items *= n; }\n";
+        os << "    if (items > (1LL << 40) / n) return 0;\n    items *= n; }\n";
       else
         os << "    (void)n; }\n";
     }
@@ -204,7 +180,7 @@ static std::string headerText(const LaunchSpec &spec, int64_t workItems) {
   if (symbolic) {
     os << "  int64_t items = " << name << "_num_work_items(";
     for (size_t i = 0; i < spec.sizes.size(); ++i)
-      os << (i ? ", " : "") << cName(spec.sizes[i].name);
+      os << (i ? ", " : "") << cheader::sizeParam(spec.sizes[i].name);
     os << ");\n  if (items == 0) return 1;\n";
   }
   os << "  const char *env = getenv(\"PALLAS_HOST_THREADS\");\n"

@@ -12,6 +12,7 @@
 #include "pallas/Passes/ExpandF8Conversions.h"
 #include "pallas/Passes/CloneLowering.h"
 #include "pallas/Triton/TritonPasses.h"
+#include "pallas/Spec/IndexMapToArith.h"
 #include "pallas/Spec/LaunchAttributes.h"
 #include "pallas/Triton/ProgramGrid.h"
 #include "pallas/Triton/Triton.h"
@@ -70,6 +71,9 @@ private:
                : (Value)arith::ExtSIOp::create(b, loc, b.getI32Type(), v);
   }
   View wholeView(Value ptr, RefType type);
+  /// The whole array of kernel argument `arg` at `ptr`, symbolic sizes
+  /// included.
+  View arrayView(Value ptr, BlockArgument arg);
 
   LogicalResult lowerBlock(Block &src);
   LogicalResult lowerOp(Operation *op);
@@ -122,6 +126,11 @@ private:
     return arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(t)));
   }
   SmallVector<Value> pids;
+  /// Symbolic sizes by name: i32 arguments of the function.
+  llvm::StringMap<Value> sizes;
+  /// Programs along grid axis `axis` (i32): a constant, or computed from
+  /// the sizes.
+  FailureOr<Value> gridExtent(unsigned axis);
 };
 
 static bool isPow2Shape(Type t) {
@@ -131,8 +140,36 @@ static bool isPow2Shape(Type t) {
          });
 }
 
+FailureOr<Value> TritonLowering::gridExtent(unsigned axis) {
+  LaunchAttr launch = getLaunch(kernel);
+  int64_t n = launch.getGrid()[axis];
+  if (!ShapedType::isDynamic(n))
+    return i32(n);
+  FailureOr<Value> v = emitSizeExpr(
+      b, loc, launch.getGridSizes()[axis].getValue(), [&](StringRef name) -> Value {
+        Value s = sizes.lookup(name);
+        return s ? (Value)arith::ExtSIOp::create(b, loc, b.getI64Type(), s) : Value();
+      });
+  if (failed(v))
+    return failure();
+  return (Value)arith::TruncIOp::create(b, loc, b.getI32Type(), *v);
+}
+
 View TritonLowering::wholeView(Value ptr, RefType type) {
   return BlockView::whole(ptr, type.getShape(), type.getElementType(), i32(0));
+}
+
+View TritonLowering::arrayView(Value ptr, BlockArgument arg) {
+  auto type = cast<RefType>(arg.getType());
+  View v = wholeView(ptr, type);
+  if (type.hasStaticShape())
+    return v;
+  BlockSpecAttr spec = getBlockSpec(kernel, arg.getArgNumber());
+  v.arraySizes.assign(type.getRank(), Value());
+  for (auto [d, n] : llvm::enumerate(type.getShape()))
+    if (ShapedType::isDynamic(n))
+      v.arraySizes[d] = sizes.lookup(spec.getSizeNames()[d].getValue());
+  return v;
 }
 
 Value TritonLowering::rangeAlong(unsigned d, ArrayRef<int64_t> shape) {
@@ -168,14 +205,19 @@ LogicalResult TritonLowering::run() {
   // Signature: one pointer per array; scratch lives in registers.
   Block &entry = kernel.getBody().front();
   SmallVector<Type> argTypes;
-  SmallVector<unsigned> arrayArgs;
+  SmallVector<unsigned> arrayArgs, sizeArgs;
   for (BlockArgument arg : entry.getArguments()) {
+    if (isa<IntegerType>(arg.getType())) {
+      sizeArgs.push_back(arg.getArgNumber());
+      continue;
+    }
     auto ref = dyn_cast<RefType>(arg.getType());
     if (!ref)
       return kernel.emitOpError("semaphores are not supported by the triton target");
     if (isScratchArg(kernel, arg.getArgNumber()))
       continue;
-    if (ref.getNumElements() >= (int64_t{1} << 31))
+    // Symbolic arrays: the launch keeps them below 2^31 elements.
+    if (ref.hasStaticShape() && ref.getNumElements() >= (int64_t{1} << 31))
       return kernel.emitOpError("argument #")
              << arg.getArgNumber()
              << ": arrays of 2^31 elements or more are not supported by the "
@@ -183,8 +225,14 @@ LogicalResult TritonLowering::run() {
     arrayArgs.push_back(arg.getArgNumber());
     argTypes.push_back(tt::PointerType::get(ref.getElementType()));
   }
+  // Sizes after the pointers, as i32 (what Triton kernels take).
+  for (size_t k = 0; k < sizeArgs.size(); ++k)
+    argTypes.push_back(b.getI32Type());
+  if (!sizeArgs.empty() && (!launch.getProgramOrder().empty() || numOuter > 3))
+    return kernel.emitOpError("symbolic sizes with more than three parallel grid "
+                              "axes or a program order are not supported yet");
   // Triton tensors have power-of-two sizes.
-  WalkResult sizes = kernel.walk([&](Operation *op) {
+  WalkResult shapes = kernel.walk([&](Operation *op) {
     for (Type t : op->getResultTypes())
       if (!isPow2Shape(t)) {
         op->emitOpError("produces ")
@@ -194,26 +242,42 @@ LogicalResult TritonLowering::run() {
       }
     return WalkResult::advance();
   });
-  if (sizes.wasInterrupted())
+  if (shapes.wasInterrupted())
     return failure();
 
   b.setInsertionPoint(kernel);
   auto fn = tt::FuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}),
                                b.getStringAttr("public"), ArrayAttr(), ArrayAttr());
-  for (unsigned i = 0; i < argTypes.size(); ++i) {
+  for (unsigned i = 0; i < arrayArgs.size(); ++i) {
     fn.setArgAttr(i, "tt.divisibility", b.getI32IntegerAttr(16));
     // The CUDA targets may copy blocks of the array with the TMA, whose
     // tensor maps need its shape (Triton's IR gets no such attribute).
-    if (logicalProgramIds)
+    if (logicalProgramIds &&
+        cast<RefType>(entry.getArgument(arrayArgs[i]).getType()).hasStaticShape())
       fn.setArgAttr(i, tt::kShapeAttrName,
                     b.getDenseI64ArrayAttr(
                         cast<RefType>(entry.getArgument(arrayArgs[i]).getType()).getShape()));
   }
+  // A size's divisibility is what its multiple_of promises (Triton's
+  // specialisation gives 16 where it holds).
+  for (auto [k, argNo] : llvm::enumerate(sizeArgs)) {
+    int64_t multiple = launch.sizeMultipleOf(getBlockSpec(kernel, argNo).getName());
+    int64_t divisibility = multiple & -multiple;
+    if (divisibility > 1)
+      fn.setArgAttr(arrayArgs.size() + k, "tt.divisibility",
+                    b.getI32IntegerAttr(std::min<int64_t>(divisibility, 16)));
+  }
   Block *body = fn.addEntryBlock();
   b.setInsertionPointToStart(body);
+  for (auto [k, argNo] : llvm::enumerate(sizeArgs)) {
+    Value size = body->getArgument(arrayArgs.size() + k);
+    sizes[getBlockSpec(kernel, argNo).getName()] = size;
+    // The kernel computes on sizes as i64 (pallas-expand-grid).
+    values.map(entry.getArgument(argNo),
+               arith::ExtSIOp::create(b, loc, b.getI64Type(), size).getResult());
+  }
   for (auto [i, argNo] : llvm::enumerate(arrayArgs))
-    views[entry.getArgument(argNo)] =
-        wholeView(body->getArgument(i), cast<RefType>(entry.getArgument(argNo).getType()));
+    views[entry.getArgument(argNo)] = arrayView(body->getArgument(i), entry.getArgument(argNo));
   for (BlockArgument arg : entry.getArguments()) {
     if (!isScratchArg(kernel, arg.getArgNumber()))
       continue;
@@ -232,7 +296,7 @@ LogicalResult TritonLowering::run() {
       auto pid = tt::GetProgramIdOp::create(b, loc, b.getI32Type(), static_cast<tt::ProgramIDDim>(a));
       // The CUDA targets' ids are logical: below the axis's size, which
       // range analysis may use (Triton's IR gets no such attribute).
-      if (logicalProgramIds)
+      if (logicalProgramIds && !ShapedType::isDynamic(grid[a]))
         pid->setAttr(tt::kProgramsAttrName, b.getI64IntegerAttr(grid[a]));
       pids[a] = pid;
     }
@@ -258,7 +322,10 @@ LogicalResult TritonLowering::run() {
       keys.push_back(ref);
       inits.push_back(v);
     }
-    auto loop = scf::ForOp::create(b, loc, i32(0), i32(grid[axis]), i32(1), inits);
+    FailureOr<Value> extent = gridExtent(axis);
+    if (failed(extent))
+      return failure();
+    auto loop = scf::ForOp::create(b, loc, i32(0), *extent, i32(1), inits);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     pids[axis] = loop.getInductionVar();
@@ -518,19 +585,32 @@ LogicalResult TritonLowering::access(Operation *op, Value ref,
   }
   mask = Value();
   Value linear;
+  // Row-major strides: a constant while the dims behind are numbers, a
+  // value (i32) from the first symbolic one on.
   int64_t stride = 1;
+  Value dynamicStride;
   for (int k = view.arrayShape.size() - 1; k >= 0; --k) {
+    bool symbolic = ShapedType::isDynamic(view.arrayShape[k]);
+    Value size = symbolic ? view.arraySizes[k] : i32(view.arrayShape[k]);
     Value lo = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index[k],
                                      splat(i32(0), shape));
     Value hi = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index[k],
-                                     splat(i32(view.arrayShape[k]), shape));
+                                     splat(size, shape));
     Value ok = arith::AndIOp::create(b, loc, lo, hi);
     mask = mask ? (Value)arith::AndIOp::create(b, loc, mask, ok) : ok;
-    Value term = stride == 1 ? index[k]
-                             : (Value)arith::MulIOp::create(b, loc, index[k],
-                                                           splat(i32(stride), shape));
+    Value term;
+    if (dynamicStride)
+      term = arith::MulIOp::create(b, loc, index[k], splat(dynamicStride, shape));
+    else
+      term = stride == 1 ? index[k]
+                         : (Value)arith::MulIOp::create(b, loc, index[k],
+                                                       splat(i32(stride), shape));
     linear = linear ? (Value)arith::AddIOp::create(b, loc, linear, term) : term;
-    stride *= view.arrayShape[k];
+    if (symbolic || dynamicStride)
+      dynamicStride = arith::MulIOp::create(b, loc, dynamicStride ? dynamicStride : i32(stride),
+                                            size);
+    else
+      stride *= view.arrayShape[k];
   }
   if (!linear) { // rank-0 array
     linear = splat(i32(0), shape);

@@ -32,10 +32,16 @@ static std::string headerText(const LaunchSpec &spec, ArrayRef<int64_t> grid) {
     params.push_back(op.name);
   };
   cheader::forEachDeviceArray(spec, describe);
-  cheader::open(os, guard, {"cuda.h", "pthread.h"});
+  cheader::describeSizes(os, spec);
+  bool symbolic = spec.hasSymbolicSizes();
+  cheader::open(os, guard, symbolic ? ArrayRef<StringRef>{"cuda.h", "pthread.h", "stdint.h"}
+                                    : ArrayRef<StringRef>{"cuda.h", "pthread.h"});
   os << "#define " << name << "_NUM_WARPS " << spec.numWarps << "\n";
-  os << "#define " << name << "_GRID_X " << grid[0] << "\n#define " << name
-     << "_GRID_Y " << grid[1] << "\n#define " << name << "_GRID_Z " << grid[2] << "\n\n";
+  if (symbolic)
+    os << "/* The grid depends on the sizes: " << name << "() computes it. */\n\n";
+  else
+    os << "#define " << name << "_GRID_X " << grid[0] << "\n#define " << name
+       << "_GRID_Y " << grid[1] << "\n#define " << name << "_GRID_Z " << grid[2] << "\n\n";
   os << "#define " << name << "_MAX_CONTEXTS 16\n\n";
   os << "/* Per CUDA context: the module loaded from the registered cubin. State\n"
      << " * is per translation unit: include this header in one source file. */\n"
@@ -74,17 +80,50 @@ static std::string headerText(const LaunchSpec &spec, ArrayRef<int64_t> grid) {
      << "  pthread_mutex_unlock(&" << name << "_state.lock);\n  return r;\n}\n\n";
   os << "/* Launches the whole grid on `stream` (current context). Triton kernels\n"
      << " * take two hidden scratch pointers after the arrays; they are passed as\n"
-     << " * null. Returns the CUDA error of the first failing call. */\n"
+     << " * null. Returns the CUDA error of the first failing call"
+     << (symbolic ? ",\n * CUDA_ERROR_INVALID_VALUE for sizes the kernel does not take" : "")
+     << ". */\n"
      << "static inline CUresult " << name << "(CUstream stream";
   for (const std::string &p : params)
     os << ", CUdeviceptr " << p;
-  os << ") {\n  CUdeviceptr scratch0 = 0, scratch1 = 0;\n  CUfunction function;\n"
-     << "  CUresult r = " << name << "_function(&function);\n  void *args[] = {";
+  for (const SpecSize &size : spec.sizes)
+    os << ", int64_t " << cheader::sizeParam(size.name);
+  os << ") {\n  CUdeviceptr scratch0 = 0, scratch1 = 0;\n  CUfunction function;\n";
+  std::string gx = name + "_GRID_X", gy = name + "_GRID_Y", gz = name + "_GRID_Z";
+  if (symbolic) {
+    // The kernel takes the sizes as int32_t (checked below 2^31), and its
+    // program ids along x, y, z are the leading parallel axes.
+    for (const SpecSize &size : spec.sizes)
+      os << "  int32_t arg_" << size.name << " = (int32_t)" << cheader::sizeParam(size.name)
+         << ";\n";
+    unsigned axes = 0;
+    while (axes < spec.grid.size() && axes < 3 && spec.isParallel(axes))
+      ++axes;
+    const char *limits[] = {"2147483647LL", "65535LL", "65535LL"};
+    std::string *dims[] = {&gx, &gy, &gz};
+    for (unsigned a = 0; a < 3; ++a) {
+      *dims[a] = "(unsigned)grid" + std::to_string(a);
+      os << "  int64_t grid" << a << " = " << (a < axes ? cheader::gridExtent(spec, a) : "1")
+         << ";\n";
+    }
+    cheader::checkSizes(os, spec, /*int32Offsets=*/true, "  ",
+                        "return CUDA_ERROR_INVALID_VALUE;");
+    // Sequential axes run as loops of i32 trip counts.
+    for (unsigned a = axes; a < spec.grid.size(); ++a)
+      os << "  { int64_t n = " << cheader::gridExtent(spec, a)
+         << "; if (n < 1 || n > 2147483647LL) return CUDA_ERROR_INVALID_VALUE; }\n";
+    for (unsigned a = 0; a < 3; ++a)
+      os << "  if (grid" << a << " < 1 || grid" << a << " > " << limits[a]
+         << ") return CUDA_ERROR_INVALID_VALUE;\n";
+  }
+  os << "  CUresult r = " << name << "_function(&function);\n  void *args[] = {";
   for (const std::string &p : params)
     os << "&" << p << ", ";
+  for (const SpecSize &size : spec.sizes)
+    os << "&arg_" << size.name << ", ";
   os << "&scratch0, &scratch1};\n  if (r != CUDA_SUCCESS) return r;\n"
-     << "  return cuLaunchKernel(function, " << name << "_GRID_X, " << name
-     << "_GRID_Y, " << name << "_GRID_Z,\n                        32 * " << name
+     << "  return cuLaunchKernel(function, " << gx << ", " << gy << ", " << gz
+     << ",\n                        32 * " << name
      << "_NUM_WARPS, 1, 1, " << name << "_state.shared_bytes, stream, args, 0);\n}\n\n";
   cheader::close(os, guard);
   return s;
@@ -98,9 +137,22 @@ LogicalResult mlir::pallas::emitTriton(const BackendInput &in, BackendResult &re
   addMlirArtifact(result, options, spec.name + ".triton.mlir", module);
   // The launch rides on the tt.func; Triton does not read it.
   SmallVector<int64_t> grid{1, 1, 1};
+  nlohmann::json gridJson;
   for (tt::FuncOp fn : module.getOps<tt::FuncOp>())
     if (LaunchAttr launch = getLaunch(fn)) {
       grid.assign(programGridOf(launch).launch);
+      gridJson = grid;
+      if (launch.hasSymbolicGrid()) {
+        // Program ids x, y, z are the leading parallel axes (at most three
+        // with symbolic sizes): the launcher evaluates their extents.
+        gridJson = nlohmann::json::array();
+        unsigned axes = programGridOf(launch).numAxes;
+        for (unsigned a = 0; a < 3; ++a)
+          gridJson.push_back(a >= axes ? nlohmann::json(1)
+                             : ShapedType::isDynamic(spec.grid[a])
+                                 ? nlohmann::json(spec.gridSizes[a])
+                                 : nlohmann::json(spec.grid[a]));
+      }
       fn->removeAttr(PallasDialect::kLaunchAttrName);
     }
   std::string text;
@@ -110,7 +162,7 @@ LogicalResult mlir::pallas::emitTriton(const BackendInput &in, BackendResult &re
   result.artifacts.push_back({name + ".ttir", text, "ttir"});
   result.artifacts.push_back({name + ".h", headerText(spec, grid), "header"});
   result.launch = {{"function", name},
-                   {"grid", grid},
+                   {"grid", gridJson},
                    {"num_warps", spec.numWarps},
                    {"num_stages", spec.numStages},
                    {"block", {32 * spec.numWarps, 1, 1}},

@@ -22,7 +22,7 @@ using Ids = std::vector<int64_t>;
 std::vector<Ids> launchOrder(ArrayRef<int64_t> grid, ArrayRef<int64_t> order, int64_t group) {
   MLIRContext ctx;
   ctx.loadDialect<PallasDialect, arith::ArithDialect>();
-  auto launch = LaunchAttr::get(&ctx, "k", grid, {}, 0, 4, 3, false, order, group, {}, {});
+  auto launch = LaunchAttr::get(&ctx, "k", grid, {}, 0, 4, 3, false, order, group, {}, {}, {});
   OpBuilder b(&ctx);
   Location loc = b.getUnknownLoc();
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);

@@ -50,6 +50,8 @@ def Pallas_LaunchAttr : Pallas_Attr<"Launch", "launch"> {
       DefaultValuedParameter<"int64_t", "0", "groups along programOrder[0]; 0: none">:$programGroup,
       OptionalArrayRefParameter<"::mlir::StringAttr",
           "symbolic size names, in launch-argument order">:$sizes,
+      OptionalArrayRefParameter<"int64_t",
+          "per size: what it is a multiple of; empty: all 1">:$sizeMultiples,
       OptionalArrayRefParameter<"::mlir::StringAttr",
           "per grid axis: a size expression, or \"\" where grid holds the number">:$gridSizes);
   let hasCustomAssemblyFormat = 1;
@@ -68,6 +70,8 @@ def Pallas_LaunchAttr : Pallas_Attr<"Launch", "launch"> {
     LaunchAttr withGrid(::llvm::ArrayRef<int64_t> grid,
         ::llvm::ArrayRef<::mlir::pallas::DimensionSemantics> semantics) const;
     LaunchAttr asExpanded() const;
+    /// What size `name` is promised to be a multiple of (1 if nothing).
+    int64_t sizeMultipleOf(::llvm::StringRef name) const;
     /// Whether some grid axis has a size expression.
     bool hasSymbolicGrid() const { return !getGridSizes().empty(); }
     /// A copy launched in another program order (empty: the grid's own).

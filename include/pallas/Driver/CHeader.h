@@ -25,6 +25,20 @@ void describeArray(llvm::raw_ostream &os, const SpecOperand &op, StringRef role)
 void forEachDeviceArray(const LaunchSpec &spec,
                         function_ref<void(const SpecOperand &, StringRef)> describe);
 
+/// ` *   size_M: symbolic size M (int64_t, ...)` per size in the banner.
+void describeSizes(llvm::raw_ostream &os, const LaunchSpec &spec);
+/// The C parameter of size `name`: `size_M`.
+std::string sizeParam(StringRef name);
+/// `int64_t size_M, int64_t size_K` (empty without sizes).
+std::string sizeParams(const LaunchSpec &spec);
+/// Statements (at `indent`) that run `onError` where a size breaks what the
+/// spec says of it or, with `int32Offsets`, an array reaches 2^31 elements
+/// (whose element offsets are then i32).
+void checkSizes(llvm::raw_ostream &os, const LaunchSpec &spec, bool int32Offsets,
+                StringRef indent, StringRef onError);
+/// A C expression (int64_t) for the programs along grid `axis`.
+std::string gridExtent(const LaunchSpec &spec, unsigned axis);
+
 /// Ends the banner, opens the include guard, includes `headers` and opens
 /// C linkage.
 void open(llvm::raw_ostream &os, StringRef guard, ArrayRef<StringRef> headers);

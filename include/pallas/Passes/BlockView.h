@@ -19,7 +19,12 @@ namespace mlir::pallas {
 
 struct BlockView {
   Value base;
+  /// `ShapedType::kDynamic` for a symbolic size, whose value (offset type)
+  /// is then in `arraySizes`.
   SmallVector<int64_t> arrayShape;
+  /// Per array dim: the symbolic size's value, null where arrayShape holds
+  /// the number. Empty when every dim is a number.
+  SmallVector<Value> arraySizes;
   Type elementType;
   /// Per array dim: the index it is fixed at, or null when a view dim walks it.
   SmallVector<Value> fixed;
