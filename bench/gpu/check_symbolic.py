@@ -7,7 +7,9 @@ result is compared element by element with the host artifact's on the same
 random non-zero inputs (at 4096^3, with NumPy in float64), and no NaN may be
 left (the launcher poisons outputs); one odd size also runs under
 compute-sanitizer memcheck. (sm_80 cubins do not run on the sm_90 machines
-this check runs on.) Prints a table (also
+this check runs on.) The triton-target artifact's .ttir, compiled by
+triton.compile, runs at the same sizes with the sizes as i32 arguments and
+its grid from the manifest's expressions. Prints a table (also
 to $OUT/check_symbolic.md); exits 1 if anything failed."""
 import os
 import subprocess
@@ -33,6 +35,38 @@ def bf16(a):
 def launch(art, inputs, out, tool=()):
     cmd = list(tool) + [LAUNCH, art, "--inputs", *inputs, "--outputs", out]
     return subprocess.run(cmd, capture_output=True, text=True)
+
+
+def check_triton(art, rng):
+    import glob
+    import json
+    import torch
+    import triton
+    from triton.backends.compiler import GPUTarget
+    m = json.load(open(glob.glob(os.path.join(art, "*.manifest.json"))[0]))
+    L = m["launch"]
+    cap = torch.cuda.get_device_capability()
+    kern = triton.compile(glob.glob(os.path.join(art, "*.ttir"))[0],
+                          target=GPUTarget("cuda", cap[0] * 10 + cap[1], 32),
+                          options={"num_warps": L["num_warps"], "num_stages": L["num_stages"]})
+    rows = []
+    for mm, nn, kk in SIZES:
+        sizes = {"M": mm, "N": nn, "K": kk}
+        env = dict(sizes, cdiv=lambda a, b: -(-a // b), min=min, max=max)
+        grid = tuple(g if isinstance(g, int) else eval(g, {"__builtins__": {}}, env)
+                     for g in L["grid"])
+        x = torch.empty(mm, kk).uniform_(0.01, 1).mul_(torch.randint(0, 2, (mm, kk)) * 2 - 1)
+        y = torch.empty(kk, nn).uniform_(0.01, 1).mul_(torch.randint(0, 2, (kk, nn)) * 2 - 1)
+        x, y = x.bfloat16().cuda(), y.bfloat16().cuda()
+        z = torch.full((mm, nn), float("nan"), device="cuda")
+        kern[grid](x, y, z, *[sizes[s["name"]] for s in m["sizes"]])
+        ref = x.double() @ y.double()
+        bad = int(((z.double() - ref).abs() > 1e-4 * (ref.abs().max() + 1)).sum())
+        nan = int(z.isnan().sum())
+        ok = bad == 0 and nan == 0
+        rows.append((f"{mm}x{nn}x{kk}", "triton (triton.compile)",
+                     f"{'match' if ok else 'MISMATCH'}: {bad} off, {nan} NaN of {z.numel()}"))
+    return rows
 
 
 def main():
@@ -87,6 +121,8 @@ def main():
             summary = [l for l in (r.stdout + r.stderr).splitlines() if "ERROR SUMMARY" in l]
             rows.append(("200x70x130", t + " memcheck", "clean" if ok else
                          "FAILED: " + (summary[0] if summary else r.stderr[-200:])))
+    rows += check_triton(os.path.join(base, "triton"), rng)
+    failed |= any("MISMATCH" in r[2] or "FAILED" in r[2] for r in rows)
     table = "| M x N x K | target | result |\n|---|---|---|\n" + "".join(
         f"| {a} | {b} | {c} |\n" for a, b, c in rows)
     print(table)

@@ -4,6 +4,7 @@
 # standalone with CMake (cuda.h found, so pallas-launch runs CUDA artifacts),
 # builds the CUDA self-test if prepare.sh could not, then
 #   bench/gpu/check.py  host vs sm_90a on every case, every element, memcheck
+#   bench/gpu/check_symbolic.py  one symbolic-size cubin (and .ttir) at many sizes
 #   bench/gpu/bench.py  timings against torch, Triton and JAX Pallas
 # Logs and tables go to $OUT when it is set. Exit status: 0 when both passed.
 #
@@ -36,6 +37,8 @@ fi
 
 echo; echo "== check: host vs sm_90a, memcheck"
 python3 bench/gpu/check.py 2>&1 | tee "$out/check.log"; check=${PIPESTATUS[0]}
+echo; echo "== symbolic sizes: one artifact at many sizes"
+python3 bench/gpu/check_symbolic.py 2>&1 | tee "$out/check_symbolic.log"; [ "${PIPESTATUS[0]}" = 0 ] || check=1
 echo; echo "== XLA FFI: the kernels' jax.ffi bindings under jax.jit"
 bash bench/gpu/xla_ffi.sh 2>&1 | tee "$out/xla_ffi.log"; xla=${PIPESTATUS[0]}
 echo; echo "== PyTorch: the kernels' custom ops"

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pallas/Dialect/Pallas.h"
+#include "pallas/Spec/SizeExpr.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -454,6 +455,33 @@ LogicalResult PallasDialect::verifyOperationAttribute(Operation *op,
           return op->emitOpError("argument #")
                  << i << " has no " << kBlockSpecAttrName
                  << " (a kernel with a launch describes every argument)";
+    // Every size an array or the grid names is one of the launch's.
+    auto launch = cast<LaunchAttr>(attr.getValue());
+    auto known = [&](StringRef name) {
+      return llvm::any_of(launch.getSizes(), [&](StringAttr s) { return s.getValue() == name; });
+    };
+    for (unsigned i = 0; i < fn.getNumArguments(); ++i)
+      if (auto spec = fn.getArgAttrOfType<BlockSpecAttr>(i, kBlockSpecAttrName))
+        for (StringAttr n : spec.getSizeNames())
+          if (!n.getValue().empty() && !known(n.getValue()))
+            return op->emitOpError("argument #")
+                   << i << " has size '" << n.getValue()
+                   << "', which is not among the launch's sizes";
+    for (StringAttr text : launch.getGridSizes()) {
+      std::string error;
+      size_t column = 0;
+      std::optional<pallas_size::SizeExpr> e =
+          pallas_size::SizeExpr::parse(text.getValue().str(), error, column);
+      if (!text.getValue().empty() && !e)
+        return op->emitOpError("grid size '") << text.getValue() << "': " << error;
+      std::vector<std::string> names;
+      if (e)
+        e->names(names);
+      for (const std::string &n : names)
+        if (!known(n))
+          return op->emitOpError("grid size '")
+                 << text.getValue() << "' names '" << n << "', which is not among the launch's sizes";
+    }
     return success();
   }
   return op->emitOpError("unknown pallas attribute '") << attr.getName().getValue() << "'";

@@ -201,3 +201,32 @@ pallas.kernel @k(%x: !pallas.ref<8xf32> {pallas.block_spec = #pallas.block_spec<
 pallas.kernel @k(%s: !pallas.semaphore {pallas.block_spec = #pallas.block_spec<input "s", shape = [], block = []>}) {
   pallas.return
 }
+
+// -----
+
+// Symbolic sizes: `?` dims need names, names need the launch's sizes.
+// expected-error @+1 {{#pallas.block_spec: array dim 0 is ? without a size name}}
+pallas.kernel @k(%x: !pallas.ref<4xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [?], block = [4]>}) {
+  pallas.return
+}
+
+// -----
+
+// expected-error @+1 {{'pallas.kernel' op argument #0 has size 'N', which is not among the launch's sizes}}
+pallas.kernel @k(%x: !pallas.ref<4xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [?], block = [4], size_names = ["N"]>}) attributes {pallas.launch = #pallas.launch<symbol = "k", grid = [1]>} {
+  pallas.return
+}
+
+// -----
+
+// expected-error @+1 {{'pallas.kernel' op grid size 'cdiv(Q, 4)' names 'Q', which is not among the launch's sizes}}
+pallas.kernel @k(%x: !pallas.ref<4xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [?], block = [4], size_names = ["N"]>}) attributes {pallas.launch = #pallas.launch<symbol = "k", sizes = ["N"], grid = [?], grid_sizes = ["cdiv(Q, 4)"]>} {
+  pallas.return
+}
+
+// -----
+
+// expected-error @+1 {{#pallas.launch grid axis 0 is ? without a size expression}}
+pallas.kernel @k(%x: !pallas.ref<4xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [4], block = [4]>}) attributes {pallas.launch = #pallas.launch<symbol = "k", grid = [?]>} {
+  pallas.return
+}
