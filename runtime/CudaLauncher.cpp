@@ -415,7 +415,24 @@ bool launchCuda(const Json &m, const std::string &manifestPath,
       std::string here = at + "[" + std::to_string(k) + "]";
       int64_t param = getInt(list[k], "param", here);
       int64_t bytes = getInt(list[k], "element_bytes", here);
-      std::vector<int64_t> dims = getInts(list[k], "dims", here);
+      // Numbers, or size names (bound from the arrays' shapes).
+      std::vector<int64_t> dims;
+      const Json &dimList = member(list[k], "dims", here);
+      if (!dimList.is_array())
+        throw ManifestError{here + ".dims is not an array"};
+      for (const Json &d : dimList) {
+        if (d.is_string()) {
+          auto it = std::find(b.sizeNames.begin(), b.sizeNames.end(), d.get<std::string>());
+          if (it == b.sizeNames.end())
+            throw ManifestError{here + ".dims names '" + d.get<std::string>() +
+                                "', which manifest.sizes does not list"};
+          dims.push_back(b.sizes[size_t(it - b.sizeNames.begin())]);
+        } else if (d.is_number_integer() && (!d.is_number_unsigned() || d.get<uint64_t>() <= uint64_t(INT64_MAX))) {
+          dims.push_back(d.get<int64_t>());
+        } else {
+          throw ManifestError{here + ".dims holds neither a number nor a size name"};
+        }
+      }
       std::vector<int64_t> box = getInts(list[k], "box", here);
       if (param < 0 || size_t(param) >= args.size())
         throw ManifestError{here + ".param " + std::to_string(param) + " is not an array's"};

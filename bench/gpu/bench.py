@@ -104,14 +104,16 @@ def pick_cubin(cubins, cap):
     return best[1], best[2]
 
 
-def tensor_map(lib, base, m):
+def tensor_map(lib, base, m, sizes=None):
     """A CUtensorMap (128 bytes on 64) for a manifest's launch.tensor_maps
-    entry over the array at `base`: (its buffer, its address)."""
+    entry over the array at `base`: (its buffer, its address). Dims named
+    by a symbolic size take its value from `sizes`."""
     buf = ctypes.create_string_buffer(128 + 64)
     addr = (ctypes.addressof(buf) + 63) // 64 * 64
     b = m["element_bytes"]
-    dims = (ctypes.c_uint64 * 2)(*m["dims"])
-    strides = (ctypes.c_uint64 * 1)(m["dims"][0] * b)
+    d = [sizes[x] if isinstance(x, str) else x for x in m["dims"]]
+    dims = (ctypes.c_uint64 * 2)(*d)
+    strides = (ctypes.c_uint64 * 1)(d[0] * b)
     box = (ctypes.c_uint32 * 2)(*m["box"])
     unit = (ctypes.c_uint32 * 2)(1, 1)
     dtype = {1: 0, 2: 1, 4: 2, 8: 4}[b]  # CU_TENSOR_MAP_DATA_TYPE_UINT8/16/32/64
@@ -167,7 +169,7 @@ class OurKernel:
                 raise CudaError(f"{p['name']}: shape {list(t.shape)} vs manifest {p['shape']}")
         ptrs = [ctypes.c_uint64(t.data_ptr()) for t in tensors]
         ptrs += [ctypes.c_int32(sizes[s["name"]]) for s in self.m.get("sizes", [])]
-        maps = [tensor_map(self.drv.lib, tensors[m["param"]].data_ptr(), m)
+        maps = [tensor_map(self.drv.lib, tensors[m["param"]].data_ptr(), m, sizes)
                 for m in self.m["launch"].get("tensor_maps", {}).get(self.arch, [])]
         args = (ctypes.c_void_p * (len(ptrs) + len(maps)))(
             *[ctypes.addressof(p) for p in ptrs], *[addr for _, addr in maps])

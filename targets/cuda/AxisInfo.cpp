@@ -138,12 +138,35 @@ AxisInfo AxisInfoAnalysis::compute(Value v, int depth) {
 }
 
 namespace {
-/// Per dimension, the step of an affine tile (see rowStep).
-std::optional<SmallVector<int64_t>> steps(Value v, int depth) {
+/// Per dimension, the step of an affine tile (see rowStep): a constant,
+/// times a scalar value where `factors` has one (a symbolic size).
+struct Steps {
+  SmallVector<int64_t> constants;
+  SmallVector<Value> factors;
+  static Steps zero(int64_t rank) {
+    return {SmallVector<int64_t>(rank, 0), SmallVector<Value>(rank, Value())};
+  }
+};
+
+/// The scalar a splat (or `1 * x`) of a non-constant value stands for.
+Value splatScalar(Value v) {
+  if (auto splat = v.getDefiningOp<tt::SplatOp>())
+    v = splat.getSrc();
+  if (auto mul = v.getDefiningOp<arith::MulIOp>()) {
+    APInt one;
+    if (matchPattern(mul.getLhs(), m_ConstantInt(&one)) && one.isOne())
+      return mul.getRhs();
+    if (matchPattern(mul.getRhs(), m_ConstantInt(&one)) && one.isOne())
+      return mul.getLhs();
+  }
+  return isa<RankedTensorType>(v.getType()) ? Value() : v;
+}
+
+std::optional<Steps> steps(Value v, int depth) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
   if (!type || depth > 32)
     return std::nullopt;
-  SmallVector<int64_t> zero(type.getRank(), 0);
+  Steps zero = Steps::zero(type.getRank());
   Operation *def = v.getDefiningOp();
   if (!def)
     return std::nullopt;
@@ -153,11 +176,13 @@ std::optional<SmallVector<int64_t>> steps(Value v, int depth) {
   if (matchPattern(v, m_Constant(&dense)))
     return dense.isSplat() ? std::optional(zero) : std::nullopt;
   if (isa<tt::MakeRangeOp>(def))
-    return SmallVector<int64_t>{1};
+    return Steps{{1}, {Value()}};
   if (auto expand = dyn_cast<tt::ExpandDimsOp>(def)) {
     auto in = steps(expand.getSrc(), depth + 1);
-    if (in)
-      in->insert(in->begin() + expand.getAxis(), 0);
+    if (in) {
+      in->constants.insert(in->constants.begin() + expand.getAxis(), 0);
+      in->factors.insert(in->factors.begin() + expand.getAxis(), Value());
+    }
     return in;
   }
   if (auto broadcast = dyn_cast<tt::BroadcastOp>(def)) {
@@ -168,15 +193,22 @@ std::optional<SmallVector<int64_t>> steps(Value v, int depth) {
     if (in)
       for (int64_t d = 0; d < src.getRank(); ++d)
         if (src.getDimSize(d) == 1)
-          (*in)[d] = 0;
+          in->constants[d] = 0, in->factors[d] = Value();
     return in;
   }
   if (isa<arith::AddIOp, tt::AddPtrOp>(def)) {
     auto a = steps(def->getOperand(0), depth + 1), b = steps(def->getOperand(1), depth + 1);
     if (!a || !b)
       return std::nullopt;
-    for (auto [x, y] : llvm::zip(*a, *b))
-      x += y;
+    for (size_t d = 0; d < a->constants.size(); ++d) {
+      if (b->constants[d] == 0)
+        continue;
+      if (a->constants[d] == 0)
+        a->factors[d] = b->factors[d];
+      else if (a->factors[d] != b->factors[d])
+        return std::nullopt; // steps in different units
+      a->constants[d] += b->constants[d];
+    }
     return a;
   }
   if (auto mul = dyn_cast<arith::MulIOp>(def)) {
@@ -186,8 +218,25 @@ std::optional<SmallVector<int64_t>> steps(Value v, int depth) {
         continue;
       auto in = steps(tile, depth + 1);
       if (in)
-        for (int64_t &x : *in)
+        for (int64_t &x : in->constants)
           x *= *factor;
+      return in;
+    }
+    // A tile times a scalar value: each step, once, in units of it.
+    for (auto [tile, other] : {std::pair(mul.getLhs(), mul.getRhs()), std::pair(mul.getRhs(), mul.getLhs())}) {
+      Value scalar = splatScalar(other);
+      if (!scalar)
+        continue;
+      auto in = steps(tile, depth + 1);
+      if (!in)
+        return std::nullopt;
+      for (size_t d = 0; d < in->constants.size(); ++d) {
+        if (in->constants[d] == 0)
+          continue;
+        if (in->factors[d])
+          return std::nullopt;
+        in->factors[d] = scalar;
+      }
       return in;
     }
     return std::nullopt;
@@ -209,8 +258,18 @@ std::optional<int64_t> mlir::pallas::cuda::splatIntConstant(Value v) {
 }
 
 std::optional<int64_t> mlir::pallas::cuda::rowStep(Value v) {
-  auto s = steps(v, 0);
-  if (!s || s->size() != 2)
+  std::optional<RowStep> s = symbolicRowStep(v);
+  if (!s || s->factor)
     return std::nullopt;
-  return (*s)[0];
+  return s->constant;
+}
+
+std::optional<RowStep> mlir::pallas::cuda::symbolicRowStep(Value v) {
+  auto s = steps(v, 0);
+  if (!s || s->constants.size() != 2)
+    return std::nullopt;
+  // A symbolic column step is no row of contiguous elements.
+  if (s->factors[1])
+    return std::nullopt;
+  return RowStep{s->constants[0], s->factors[0]};
 }

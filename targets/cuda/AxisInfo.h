@@ -47,6 +47,16 @@ std::optional<int64_t> splatIntConstant(Value v);
 /// one address computation.
 std::optional<int64_t> rowStep(Value v);
 
+/// As rowStep, where the tile may also be multiplied by one scalar value
+/// (a symbolic size): the row step as `constant * factor` (factor null when
+/// the step is a constant). Only a factor that multiplies every non-zero
+/// step the same way is recognised.
+struct RowStep {
+  int64_t constant = 0;
+  Value factor;
+};
+std::optional<RowStep> symbolicRowStep(Value v);
+
 } // namespace mlir::pallas::cuda
 
 #endif

@@ -678,8 +678,11 @@ FailureOr<gpu::GPUFuncOp> makeKernel(tt::FuncOp func, gpu::GPUModuleOp gpuModule
   Block &entry = kernel.getBody().front();
   b.setInsertionPointToStart(&entry);
   state.paramAddresses.assign(numArgs, Value());
+  state.paramValues.assign(numArgs, Value());
   for (BlockArgument arg : entry.getArguments()) {
     Type old = arg.getType();
+    if (old.isInteger())
+      state.paramValues[arg.getArgNumber()] = arg;
     if (!isa<tt::PointerType>(old))
       continue;
     arg.setType(globalPtrType(ctx));

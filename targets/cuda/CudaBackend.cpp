@@ -419,10 +419,18 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
     if (img.tensorMaps.empty())
       continue;
     nlohmann::json list = nlohmann::json::array();
+    // A symbolic size (-1 - p, p the kernel parameter after the arrays
+    // that holds it) by its name.
+    size_t numArrays = spec.inputs.size() + spec.outputs.size();
+    auto dim = [&](int64_t v) -> nlohmann::json {
+      if (v >= 0)
+        return v;
+      return spec.sizes[static_cast<size_t>(-1 - v) - numArrays].name;
+    };
     for (const CudaTensorMap &m : img.tensorMaps)
       list.push_back({{"param", m.param},
                       {"element_bytes", m.elemBytes},
-                      {"dims", {m.rowElements, m.rows}},
+                      {"dims", {dim(m.rowElements), dim(m.rows)}},
                       {"box", {m.boxCols, m.boxRows}},
                       {"swizzle_bytes", 128}});
     tensorMaps[img.chip] = list;

@@ -226,10 +226,17 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
     for (size_t i = 0; i < count; ++i)
       os << (i ? ", " : "") << "&maps[" << i << "]";
     os << "};\n";
+    // A symbolic dim (-1 - p) is the size the kernel's parameter p holds.
+    size_t numArrays = spec.inputs.size() + spec.outputs.size();
+    auto dim = [&](int64_t v) {
+      return v >= 0 ? std::to_string(v) + "u"
+                    : "(cuuint64_t)" +
+                          cheader::sizeParam(spec.sizes[static_cast<size_t>(-1 - v) - numArrays].name);
+    };
     for (auto [i, m] : llvm::enumerate(img.tensorMaps))
       os << "    if (r == CUDA_SUCCESS)\n      r = " << n << "_tensor_map(&maps[" << i << "], "
-         << params[m.param] << ", " << m.elemBytes << "u, " << m.rowElements << "u, " << m.rows
-         << "u, " << m.boxCols << "u, " << m.boxRows << "u);\n";
+         << params[m.param] << ", " << m.elemBytes << "u, " << dim(m.rowElements) << ", "
+         << dim(m.rows) << ", " << m.boxCols << "u, " << m.boxRows << "u);\n";
     os << "    if (r != CUDA_SUCCESS) return r;\n"
        << "    return cuLaunchKernel(function, " << gridX << ", " << gridY << ", " << gridZ
        << ",\n                          " << n << "_BLOCK_X, 1, 1, " << n

@@ -403,6 +403,15 @@ struct TmaCopyLowering : SimtPattern<pgpu::TmaCopyOp> {
     }
     Type i64 = rw.getI64Type();
     auto c64 = [&](int64_t v) { return constI64(rw, loc, v); };
+    // A row length the launch gives (a symbolic size: parameter -1 - n).
+    Value rowElements = c64(map.getRowElements());
+    if (map.getRowElements() < 0) {
+      size_t p = -1 - map.getRowElements();
+      Value size = p < state.paramValues.size() ? state.paramValues[p] : Value();
+      if (!size)
+        return op.emitError("internal error: tensor map row length of a non-integer parameter");
+      rowElements = arith::ExtUIOp::create(rw, loc, i64, size);
+    }
     // Element (row, col) of the tile lies (row * step + col) elements past
     // the first; the first lies `start` elements into the array.
     Value index0 = slotElementIndices(rw, loc, state, tile.getNumElements())[0];
@@ -410,13 +419,13 @@ struct TmaCopyLowering : SimtPattern<pgpu::TmaCopyOp> {
     Value row = arith::DivUIOp::create(rw, loc, index64, c64(cols));
     Value col = arith::RemUIOp::create(rw, loc, index64, c64(cols));
     Value back = arith::AddIOp::create(
-        rw, loc, arith::MulIOp::create(rw, loc, row, c64(map.getRowElements())), col);
+        rw, loc, arith::MulIOp::create(rw, loc, row, rowElements), col);
     Value bytes = arith::SubIOp::create(rw, loc, extractSlot(rw, loc, a.getPtr(), 0), arrayBase);
     Value start = arith::SubIOp::create(rw, loc, arith::DivUIOp::create(rw, loc, bytes, c64(eb)),
                                         back);
     auto i32 = [&](Value v) { return arith::TruncIOp::create(rw, loc, rw.getI32Type(), v); };
-    Value r0 = i32(arith::DivUIOp::create(rw, loc, start, c64(map.getRowElements())));
-    Value c0 = i32(arith::RemUIOp::create(rw, loc, start, c64(map.getRowElements())));
+    Value r0 = i32(arith::DivUIOp::create(rw, loc, start, rowElements));
+    Value c0 = i32(arith::RemUIOp::create(rw, loc, start, rowElements));
 
     Value bar = slotBarrierAddress(rw, loc, state, a.getBarriers(), a.getSlot(), stages, false);
     NVVM::MBarrierArriveExpectTxOp::create(rw, loc, Type(), bar,

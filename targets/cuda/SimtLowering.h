@@ -175,6 +175,9 @@ struct SimtState {
   SmallVector<Value> tensorMapParams;
   /// Each kernel parameter's address (i64), for the pointer parameters.
   SmallVector<Value> paramAddresses;
+  /// Per kernel parameter: its value where it is an integer (a symbolic
+  /// size), else null.
+  SmallVector<Value> paramValues;
   /// The pallas_gpu.tma_copy ops in a loop that leaves a dot in flight
   /// across iterations: issued by predicates rather than a branch.
   llvm::DenseSet<Operation *> predicatedCopies;

@@ -279,7 +279,11 @@ void hoistPrologue(Operation *first, scf::ForOp loop) {
 std::optional<pgpu::TensorMapAttr> tmaView(tt::LoadOp load, RankedTensorType tile,
                                            AxisInfoAnalysis &axis) {
   auto shared = dyn_cast_or_null<pgpu::SharedEncodingAttr>(tile.getEncoding());
-  if (load.getMask() || !shared || shared.getKind() != pgpu::SharedLayoutKind::swizzle_128b)
+  if (!shared || shared.getKind() != pgpu::SharedLayoutKind::swizzle_128b)
+    return std::nullopt;
+  // A mask that only keeps the block inside its array is what the TMA's
+  // bounds do (zeros outside).
+  if (load.getMask() && !load->hasAttr(tt::kBoundsMaskAttrName))
     return std::nullopt;
   Value root = load.getPtr();
   while (Operation *def = root.getDefiningOp()) {
@@ -294,25 +298,54 @@ std::optional<pgpu::TensorMapAttr> tmaView(tt::LoadOp load, RankedTensorType til
   auto func = arg ? dyn_cast<tt::FuncOp>(arg.getOwner()->getParentOp()) : tt::FuncOp();
   if (!func || arg.getOwner() != &func.getBody().front())
     return std::nullopt;
-  auto shape = func.getArgAttrOfType<DenseI64ArrayAttr>(arg.getArgNumber(), tt::kShapeAttrName);
-  std::optional<int64_t> step = rowStep(load.getPtr());
-  if (!shape || shape.empty() || !step)
+  auto shapeAttr = func.getArgAttrOfType<DenseI64ArrayAttr>(arg.getArgNumber(), tt::kShapeAttrName);
+  std::optional<RowStep> step = symbolicRowStep(load.getPtr());
+  if (!shapeAttr || shapeAttr.empty() || !step)
     return std::nullopt;
+  ArrayRef<int64_t> shape = shapeAttr.asArrayRef();
+  bool symbolic = llvm::any_of(shape, [](int64_t d) { return d < 0; });
   int64_t eb = std::max<int64_t>(1, tile.getElementTypeBitWidth() / 8);
   int64_t rows = tile.getDimSize(0), cols = tile.getDimSize(1);
   int64_t boxCols = 128 / eb;
   AxisInfo info = axis.get(load.getPtr());
-  if (*step != shape.asArrayRef().back() || *step < cols || (*step * eb) % 16 ||
-      info.contiguity < cols || info.divisibility < 16 || cols % boxCols || rows > 256)
+  if (info.contiguity < cols || info.divisibility < 16 || cols % boxCols || rows > 256)
+    return std::nullopt;
+  if (symbolic) {
+    // A 2-D array of symbolic size (-1 - p: function argument p): rows of
+    // its last dim. (The TMA's bounds are the view's: a deeper array would
+    // let a block overhang one matrix into the next.) A symbolic row length
+    // is the row step itself, which must keep rows 16-byte aligned: the
+    // size's divisibility says so.
+    if (shape.size() != 2)
+      return std::nullopt;
+    int64_t rowElements = shape[1];
+    if (rowElements < 0) {
+      auto size = step->factor ? dyn_cast<BlockArgument>(step->factor) : BlockArgument();
+      auto divisibility =
+          size ? func.getArgAttrOfType<IntegerAttr>(size.getArgNumber(), "tt.divisibility")
+               : IntegerAttr();
+      if (!size || size.getOwner() != arg.getOwner() || step->constant != 1 ||
+          -1 - rowElements != static_cast<int64_t>(size.getArgNumber()) || !divisibility ||
+          (divisibility.getInt() * eb) % 16)
+        return std::nullopt;
+    } else if (step->factor || step->constant != rowElements || rowElements < cols ||
+               (rowElements * eb) % 16) {
+      return std::nullopt;
+    }
+    return pgpu::TensorMapAttr::get(load.getContext(), arg.getArgNumber(), shape[0], rowElements,
+                                    eb, rows, boxCols);
+  }
+  if (step->factor || step->constant != shape.back() || step->constant < cols ||
+      (step->constant * eb) % 16)
     return std::nullopt;
   int64_t elements = 1;
-  for (int64_t d : shape.asArrayRef())
+  for (int64_t d : shape)
     elements *= d;
   // Box coordinates are signed 32-bit.
-  if (elements / *step > std::numeric_limits<int32_t>::max())
+  if (elements / step->constant > std::numeric_limits<int32_t>::max())
     return std::nullopt;
-  return pgpu::TensorMapAttr::get(load.getContext(), arg.getArgNumber(), elements / *step, *step,
-                                  eb, rows, boxCols);
+  return pgpu::TensorMapAttr::get(load.getContext(), arg.getArgNumber(),
+                                  elements / step->constant, step->constant, eb, rows, boxCols);
 }
 
 /// The index of `map` in `func`'s tensor maps, added if new.

@@ -251,12 +251,22 @@ LogicalResult TritonLowering::run() {
   for (unsigned i = 0; i < arrayArgs.size(); ++i) {
     fn.setArgAttr(i, "tt.divisibility", b.getI32IntegerAttr(16));
     // The CUDA targets may copy blocks of the array with the TMA, whose
-    // tensor maps need its shape (Triton's IR gets no such attribute).
-    if (logicalProgramIds &&
-        cast<RefType>(entry.getArgument(arrayArgs[i]).getType()).hasStaticShape())
-      fn.setArgAttr(i, tt::kShapeAttrName,
-                    b.getDenseI64ArrayAttr(
-                        cast<RefType>(entry.getArgument(arrayArgs[i]).getType()).getShape()));
+    // tensor maps need its shape (Triton's IR gets no such attribute); a
+    // symbolic size is -1 - (the size's argument).
+    if (!logicalProgramIds)
+      continue;
+    BlockArgument arg = entry.getArgument(arrayArgs[i]);
+    SmallVector<int64_t> shape(cast<RefType>(arg.getType()).getShape());
+    BlockSpecAttr spec = getBlockSpec(kernel, arg.getArgNumber());
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (ShapedType::isDynamic(shape[d])) {
+        StringRef name = spec.getSizeNames()[d].getValue();
+        auto at = llvm::find_if(sizeArgs, [&](unsigned s) {
+          return getBlockSpec(kernel, s).getName() == name;
+        });
+        shape[d] = -1 - static_cast<int64_t>(arrayArgs.size() + (at - sizeArgs.begin()));
+      }
+    fn.setArgAttr(i, tt::kShapeAttrName, b.getDenseI64ArrayAttr(shape));
   }
   // A size's divisibility is what its multiple_of promises (Triton's
   // specialisation gives 16 where it holds).
@@ -634,7 +644,13 @@ LogicalResult TritonLowering::lowerLoad(LoadOp op) {
   Value other = op.getOther()
                     ? values.lookup(op.getOther())
                     : (Value)arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
-  values.map(op.getResult(), tt::LoadOp::create(b, loc, op.getResult().getType(), ptrs, mask, other).getResult());
+  auto load = tt::LoadOp::create(b, loc, op.getResult().getType(), ptrs, mask, other);
+  // A symbolic array's bounds mask (no user mask, zeros outside): the CUDA
+  // targets may copy such blocks with the TMA, whose bounds do the same.
+  const View &view = views.count(op.getRef()) ? views[op.getRef()] : View();
+  if (logicalProgramIds && !op.getMask() && !op.getOther() && !view.arraySizes.empty())
+    load->setAttr(tt::kBoundsMaskAttrName, b.getUnitAttr());
+  values.map(op.getResult(), load.getResult());
   return success();
 }
 

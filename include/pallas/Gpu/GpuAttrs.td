@@ -101,7 +101,9 @@ def PG_TensorMapAttr : AttrDef<PallasGpu_Dialect, "TensorMap"> {
     elements (`elem_bytes` each; the whole array), read in
     boxes of `box_rows` x `box_cols` elements laid out with the 128-byte
     swizzle (`#pallas_gpu.shared<swizzle_128b>`'s atoms: box_cols *
-    elem_bytes = 128).
+    elem_bytes = 128). A negative `rows` or `row_elements` is a symbolic
+    size, `-1 - p`: the kernel's i32 parameter p holds it (and the launch
+    builds the map from it).
   }];
   let parameters = (ins "int64_t":$param, "int64_t":$rows, "int64_t":$row_elements,
                         "int64_t":$elem_bytes,

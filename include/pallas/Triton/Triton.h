@@ -25,8 +25,12 @@ namespace mlir::pallas::tt {
 /// that), where the CUDA targets know it.
 constexpr llvm::StringLiteral kProgramsAttrName = "tt.num_programs";
 /// On a tt.func pointer argument: the shape of the array it points to,
-/// where the CUDA targets know it.
+/// where the CUDA targets know it. A symbolic size is `-1 - p`, p the
+/// function argument (i32) that holds it.
 constexpr llvm::StringLiteral kShapeAttrName = "tt.shape";
+/// On a tt.load (CUDA targets): its mask only keeps the access inside its
+/// array (no user mask, zero where masked), as a TMA copy's bounds do.
+constexpr llvm::StringLiteral kBoundsMaskAttrName = "tt.bounds_mask";
 /// `tensor<SxT>` for `tensor<Sx!tt.ptr<T>>`, `T` for `!tt.ptr<T>`.
 Type getPointeeType(Type type);
 /// `tensor<Sxi1>` for a tensor of shape S, `i1` for a scalar.
