@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlir::pallas {
 #define GEN_PASS_DEF_CONVERTPALLASTOTRITON
@@ -88,6 +89,9 @@ private:
     Value ptrs, mask;
     SmallVector<int64_t> shape;
     Type elementType;
+    /// Whether every array index is known to be at least 0 (the mask then
+    /// only cuts the block at the array's far ends).
+    bool nonNegative = false;
   };
   LogicalResult access(Operation *op, Value ref, ArrayRef<int64_t> encoded,
                        ValueRange indices, Access &out);
@@ -132,6 +136,45 @@ private:
   /// the sizes.
   FailureOr<Value> gridExtent(unsigned axis);
 };
+
+/// Whether integer (or integer tensor) `v` is at least 0 by how it is made:
+/// non-negative constants, program ids, iotas and sizes, combined by
+/// additions, multiplications, divisions, min/max and casts, and the
+/// induction variables of loops that start there and count up.
+static bool isNonNegative(Value v, int depth = 0) {
+  if (depth > 24)
+    return false;
+  APInt c;
+  if (matchPattern(v, m_ConstantInt(&c)))
+    return !c.isNegative();
+  DenseIntElementsAttr dense;
+  if (matchPattern(v, m_Constant(&dense)))
+    return dense.isSplat() && !dense.getSplatValue<APInt>().isNegative();
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    // A size (an integer argument of the function: at least 1).
+    if (isa<tt::FuncOp>(arg.getOwner()->getParentOp()))
+      return arg.getType().isInteger();
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    APInt step;
+    return loop && arg == loop.getInductionVar() &&
+           matchPattern(loop.getStep(), m_ConstantInt(&step)) && step.isStrictlyPositive() &&
+           isNonNegative(loop.getLowerBound(), depth + 1);
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<tt::GetProgramIdOp, tt::MakeRangeOp>(def))
+    return true;
+  if (isa<tt::SplatOp, tt::BroadcastOp, tt::ExpandDimsOp, arith::ExtSIOp, arith::ExtUIOp,
+          arith::IndexCastOp>(def))
+    return isNonNegative(def->getOperand(0), depth + 1);
+  if (isa<arith::AddIOp, arith::MulIOp, arith::DivSIOp, arith::DivUIOp, arith::CeilDivSIOp,
+          arith::FloorDivSIOp, arith::RemSIOp, arith::RemUIOp, arith::MinSIOp, arith::MaxSIOp>(
+          def))
+    return isNonNegative(def->getOperand(0), depth + 1) &&
+           isNonNegative(def->getOperand(1), depth + 1);
+  return false;
+}
 
 static bool isPow2Shape(Type t) {
   auto tensor = dyn_cast<RankedTensorType>(t);
@@ -519,7 +562,7 @@ LogicalResult TritonLowering::lowerRefSlice(RefSliceOp op) {
 LogicalResult TritonLowering::access(Operation *op, Value ref,
                                      ArrayRef<int64_t> encoded,
                                      ValueRange indices, Access &out) {
-  auto &[ptrs, mask, shape, elementType] = out;
+  auto &[ptrs, mask, shape, elementType, nonNegative] = out;
   auto it = views.find(ref);
   if (it == views.end())
     return op->emitOpError("accesses a ref the triton target cannot trace to an array");
@@ -593,6 +636,7 @@ LogicalResult TritonLowering::access(Operation *op, Value ref,
       c = arith::MulIOp::create(b, loc, c, splat(i32(vd.stride), shape));
     index[vd.arrayDim] = arith::AddIOp::create(b, loc, splat(vd.offset, shape), c);
   }
+  nonNegative = llvm::all_of(index, [](Value i) { return i && isNonNegative(i); });
   mask = Value();
   Value linear;
   // Row-major strides: a constant while the dims behind are numbers, a
@@ -637,7 +681,7 @@ LogicalResult TritonLowering::lowerLoad(LoadOp op) {
   Access a;
   if (failed(access(op, op.getRef(), op.getIndexers(), op.getIndices(), a)))
     return failure();
-  auto &[ptrs, mask, shape, elt] = a;
+  auto &[ptrs, mask, shape, elt, nonNegative] = a;
   if (op.getMask())
     mask = arith::AndIOp::create(b, loc, mask, values.lookup(op.getMask()));
   Type type = op.getResult().getType();
@@ -648,7 +692,8 @@ LogicalResult TritonLowering::lowerLoad(LoadOp op) {
   // A symbolic array's bounds mask (no user mask, zeros outside): the CUDA
   // targets may copy such blocks with the TMA, whose bounds do the same.
   const View &view = views.count(op.getRef()) ? views[op.getRef()] : View();
-  if (logicalProgramIds && !op.getMask() && !op.getOther() && !view.arraySizes.empty())
+  if (logicalProgramIds && !op.getMask() && !op.getOther() && !view.arraySizes.empty() &&
+      nonNegative)
     load->setAttr(tt::kBoundsMaskAttrName, b.getUnitAttr());
   values.map(op.getResult(), load.getResult());
   return success();
@@ -679,7 +724,7 @@ LogicalResult TritonLowering::lowerWrite(Operation *op, Value ref,
   Access a;
   if (failed(access(op, ref, encoded, indices, a)))
     return failure();
-  auto &[ptrs, mask, shape, elt] = a;
+  auto &[ptrs, mask, shape, elt, inArray] = a;
   if (userMask)
     mask = arith::AndIOp::create(b, loc, mask, values.lookup(userMask));
   Value v = values.lookup(value);
@@ -713,7 +758,7 @@ LogicalResult TritonLowering::lowerAtomicCAS(AtomicCASOp op) {
   Access a;
   if (failed(access(op, op.getRef(), op.getIndexers(), op.getIndices(), a)))
     return failure();
-  auto &[ptr, mask, shape, elt] = a;
+  auto &[ptr, mask, shape, elt, inArray] = a;
   Value cmp = values.lookup(op.getCmp()), val = values.lookup(op.getValue());
   auto guard = scf::IfOp::create(b, loc, TypeRange{elt}, mask, /*withElseRegion=*/true);
   {
