@@ -139,3 +139,22 @@ std::string cheader::gridExtent(const LaunchSpec &spec, unsigned axis) {
       pallas_size::SizeExpr::parse(spec.gridSizes[axis], error, column);
   return e->c([](const std::string &n) { return sizeParam(n); });
 }
+
+void cheader::cudaSizedGrid(llvm::raw_ostream &os, const LaunchSpec &spec) {
+  for (const SpecSize &size : spec.sizes)
+    os << "  int32_t arg_" << size.name << " = (int32_t)" << sizeParam(size.name) << ";\n";
+  unsigned axes = 0;
+  while (axes < spec.grid.size() && axes < 3 && spec.isParallel(axes))
+    ++axes;
+  for (unsigned a = 0; a < 3; ++a)
+    os << "  int64_t grid" << a << " = " << (a < axes ? gridExtent(spec, a) : "1") << ";\n";
+  checkSizes(os, spec, /*int32Offsets=*/true, "  ", "return CUDA_ERROR_INVALID_VALUE;");
+  // Sequential axes run as loops of i32 trip counts.
+  for (unsigned a = axes; a < spec.grid.size(); ++a)
+    os << "  { int64_t steps = " << gridExtent(spec, a)
+       << "; if (steps < 1 || steps > 2147483647LL) return CUDA_ERROR_INVALID_VALUE; }\n";
+  const char *limits[] = {"2147483647LL", "65535LL", "65535LL"};
+  for (unsigned a = 0; a < 3; ++a)
+    os << "  if (grid" << a << " < 1 || grid" << a << " > " << limits[a]
+       << ") return CUDA_ERROR_INVALID_VALUE;\n";
+}

@@ -181,30 +181,10 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
   for (const std::string &p : params)
     args.push_back("&" + p);
   if (symbolic) {
-    // Program ids x, y, z are the grid's leading parallel axes.
-    for (const SpecSize &size : spec.sizes) {
-      os << "  int32_t arg_" << size.name << " = (int32_t)" << cheader::sizeParam(size.name)
-         << ";\n";
+    cheader::cudaSizedGrid(os, spec);
+    for (const SpecSize &size : spec.sizes)
       args.push_back("&arg_" + size.name);
-    }
-    unsigned axes = 0;
-    while (axes < spec.grid.size() && axes < 3 && spec.isParallel(axes))
-      ++axes;
-    const char *limits[] = {"2147483647LL", "65535LL", "65535LL"};
-    std::string *dims[] = {&gridX, &gridY, &gridZ};
-    for (unsigned a = 0; a < 3; ++a) {
-      *dims[a] = "(unsigned)grid" + std::to_string(a);
-      os << "  int64_t grid" << a << " = " << (a < axes ? cheader::gridExtent(spec, a) : "1")
-         << ";\n";
-    }
-    cheader::checkSizes(os, spec, /*int32Offsets=*/true, "  ",
-                        "return CUDA_ERROR_INVALID_VALUE;");
-    for (unsigned a = axes; a < spec.grid.size(); ++a)
-      os << "  { int64_t steps = " << cheader::gridExtent(spec, a)
-         << "; if (steps < 1 || steps > 2147483647LL) return CUDA_ERROR_INVALID_VALUE; }\n";
-    for (unsigned a = 0; a < 3; ++a)
-      os << "  if (grid" << a << " < 1 || grid" << a << " > " << limits[a]
-         << ") return CUDA_ERROR_INVALID_VALUE;\n";
+    gridX = "(unsigned)grid0", gridY = "(unsigned)grid1", gridZ = "(unsigned)grid2";
   }
   os << "  r = " << n << "_function(&function);\n"
      << "  void *args[] = {";

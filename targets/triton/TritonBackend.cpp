@@ -91,30 +91,8 @@ static std::string headerText(const LaunchSpec &spec, ArrayRef<int64_t> grid) {
   os << ") {\n  CUdeviceptr scratch0 = 0, scratch1 = 0;\n  CUfunction function;\n";
   std::string gx = name + "_GRID_X", gy = name + "_GRID_Y", gz = name + "_GRID_Z";
   if (symbolic) {
-    // The kernel takes the sizes as int32_t (checked below 2^31), and its
-    // program ids along x, y, z are the leading parallel axes.
-    for (const SpecSize &size : spec.sizes)
-      os << "  int32_t arg_" << size.name << " = (int32_t)" << cheader::sizeParam(size.name)
-         << ";\n";
-    unsigned axes = 0;
-    while (axes < spec.grid.size() && axes < 3 && spec.isParallel(axes))
-      ++axes;
-    const char *limits[] = {"2147483647LL", "65535LL", "65535LL"};
-    std::string *dims[] = {&gx, &gy, &gz};
-    for (unsigned a = 0; a < 3; ++a) {
-      *dims[a] = "(unsigned)grid" + std::to_string(a);
-      os << "  int64_t grid" << a << " = " << (a < axes ? cheader::gridExtent(spec, a) : "1")
-         << ";\n";
-    }
-    cheader::checkSizes(os, spec, /*int32Offsets=*/true, "  ",
-                        "return CUDA_ERROR_INVALID_VALUE;");
-    // Sequential axes run as loops of i32 trip counts.
-    for (unsigned a = axes; a < spec.grid.size(); ++a)
-      os << "  { int64_t n = " << cheader::gridExtent(spec, a)
-         << "; if (n < 1 || n > 2147483647LL) return CUDA_ERROR_INVALID_VALUE; }\n";
-    for (unsigned a = 0; a < 3; ++a)
-      os << "  if (grid" << a << " < 1 || grid" << a << " > " << limits[a]
-         << ") return CUDA_ERROR_INVALID_VALUE;\n";
+    cheader::cudaSizedGrid(os, spec);
+    gx = "(unsigned)grid0", gy = "(unsigned)grid1", gz = "(unsigned)grid2";
   }
   os << "  CUresult r = " << name << "_function(&function);\n  void *args[] = {";
   for (const std::string &p : params)

@@ -38,6 +38,12 @@ void checkSizes(llvm::raw_ostream &os, const LaunchSpec &spec, bool int32Offsets
                 StringRef indent, StringRef onError);
 /// A C expression (int64_t) for the programs along grid `axis`.
 std::string gridExtent(const LaunchSpec &spec, unsigned axis);
+/// In a CUDA launch function with symbolic sizes: `int32_t arg_M` per size
+/// (what the kernel takes), `int64_t grid0..2` (program ids x, y, z are the
+/// grid's leading parallel axes), and the checks that return
+/// CUDA_ERROR_INVALID_VALUE for sizes the kernel does not take. The launch
+/// passes `(unsigned)gridN`.
+void cudaSizedGrid(llvm::raw_ostream &os, const LaunchSpec &spec);
 
 /// Ends the banner, opens the include guard, includes `headers` and opens
 /// C linkage.
