@@ -13,10 +13,14 @@ ProgramGrid mlir::pallas::programGridOf(LaunchAttr launch) {
   g.ordered = !launch.getProgramOrder().empty();
   g.folded = !g.ordered && g.numAxes > 3;
   for (unsigned a = 1; a < g.numAxes && !g.ordered; ++a)
-    g.folded |= grid[a] > 65535;
+    g.folded |= !ShapedType::isDynamic(grid[a]) && grid[a] > 65535;
+  // With symbolic extents (ShapedType::kDynamic) the count is known at
+  // launch only.
   int64_t total = 1;
   for (unsigned a = 0; a < g.numAxes; ++a)
-    total *= grid[a];
+    total = ShapedType::isDynamic(grid[a]) || ShapedType::isDynamic(total)
+                ? ShapedType::kDynamic
+                : total * grid[a];
   if (g.folded || g.ordered)
     g.launch.push_back(total);
   else

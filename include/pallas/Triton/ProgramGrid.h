@@ -36,7 +36,8 @@ struct ProgramGrid {
   bool ordered = false;
   /// Programs along program ids x, y, z as the IR reads them.
   SmallVector<int64_t, 3> ids;
-  /// Blocks launched along x, y, z.
+  /// Blocks launched along x, y, z (ShapedType::kDynamic where symbolic sizes
+  /// give the extent at launch).
   SmallVector<int64_t, 3> launch;
 };
 
