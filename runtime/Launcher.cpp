@@ -213,6 +213,8 @@ static bool prepareBuffers(const Json &m, const LaunchRequest &r,
       std::string n = getString(s, "name", where);
       b.sizeNames.push_back(n);
       facts[n] = {getInt(s, "multiple_of", where), getInt(s, "max", where)};
+      if (facts[n].first < 1 || facts[n].second < 1)
+        throw ManifestError{where + " needs multiple_of and max of at least 1"};
     }
   }
   std::vector<std::vector<std::string>> dimNames(count);
@@ -263,6 +265,9 @@ static bool prepareBuffers(const Json &m, const LaunchRequest &r,
     bool fits = a.shape.size() == shape.size();
     for (size_t d = 0; fits && d < shape.size(); ++d) {
       const std::string &n = dimNames[i][d];
+      // (A size bound by an earlier dim of this same array.)
+      if (!n.empty() && bound.count(n))
+        shape[d] = bound[n];
       if (n.empty() || shape[d] >= 0) {
         fits = a.shape[d] == shape[d];
         continue;
