@@ -102,6 +102,28 @@ parseEntries(AsmParser &p, bool needComma,
   return success();
 }
 
+/// The words of verifyNamedDims' messages, which name the two lists.
+struct NamedDimsWords {
+  const char *countPrefix, *countMiddle, *entryPrefix, *bothSuffix, *neitherSuffix;
+};
+
+/// `values` (grid extents or array dims) hold `?` exactly where `names`
+/// (empty: none anywhere) holds a non-empty name or size expression.
+static LogicalResult verifyNamedDims(function_ref<InFlightDiagnostic()> emitError,
+                                     ArrayRef<int64_t> values, ArrayRef<StringAttr> names,
+                                     const NamedDimsWords &words) {
+  if (!names.empty() && names.size() != values.size())
+    return emitError() << words.countPrefix << names.size() << words.countMiddle
+                       << values.size();
+  for (auto [i, v] : llvm::enumerate(values)) {
+    bool named = !names.empty() && !names[i].getValue().empty();
+    if (named != ShapedType::isDynamic(v))
+      return emitError() << words.entryPrefix << i
+                         << (named ? words.bothSuffix : words.neitherSuffix);
+  }
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // LaunchAttr
 //===----------------------------------------------------------------------===//
@@ -217,18 +239,13 @@ LogicalResult LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
        llvm::any_of(sizeMultiples, [](int64_t m) { return m < 1; })))
     return emitError() << "#pallas.launch size_multiples needs one positive "
                           "number per size";
-  if (!gridSizes.empty() && gridSizes.size() != grid.size())
-    return emitError() << "#pallas.launch has " << gridSizes.size()
-                       << " grid_sizes for a grid of rank " << grid.size();
-  for (auto [a, n] : llvm::enumerate(grid)) {
-    bool symbolic = !gridSizes.empty() && !gridSizes[a].getValue().empty();
-    if (symbolic != ShapedType::isDynamic(n))
-      return emitError() << "#pallas.launch grid axis " << a
-                         << (symbolic ? " has a size expression and a number"
-                                      : " is ? without a size expression");
-    if (!symbolic && n < 1)
-      return emitError() << "#pallas.launch grid sizes must be at least 1";
-  }
+  if (failed(verifyNamedDims(emitError, grid, gridSizes,
+                             {"#pallas.launch has ", " grid_sizes for a grid of rank ",
+                              "#pallas.launch grid axis ", " has a size expression and a number",
+                              " is ? without a size expression"})))
+    return failure();
+  if (llvm::any_of(grid, [](int64_t n) { return n < 1 && !ShapedType::isDynamic(n); }))
+    return emitError() << "#pallas.launch grid sizes must be at least 1";
   if (!semantics.empty() && semantics.size() != grid.size())
     return emitError() << "#pallas.launch has " << semantics.size()
                        << " dimension_semantics for a grid of rank " << grid.size();
@@ -387,16 +404,11 @@ LogicalResult BlockSpecAttr::verify(function_ref<InFlightDiagnostic()> emitError
       return emitError() << "#pallas.block_spec: a size needs its name";
     return success();
   }
-  if (!sizeNames.empty() && sizeNames.size() != shape.size())
-    return emitError() << "#pallas.block_spec: " << sizeNames.size()
-                       << " size_names for an array of rank " << shape.size();
-  for (auto [d, n] : llvm::enumerate(shape)) {
-    bool named = !sizeNames.empty() && !sizeNames[d].getValue().empty();
-    if (named != ShapedType::isDynamic(n))
-      return emitError() << "#pallas.block_spec: array dim " << d
-                         << (named ? " has a size name and a number"
-                                   : " is ? without a size name");
-  }
+  if (failed(verifyNamedDims(emitError, shape, sizeNames,
+                             {"#pallas.block_spec: ", " size_names for an array of rank ",
+                              "#pallas.block_spec: array dim ", " has a size name and a number",
+                              " is ? without a size name"})))
+    return failure();
   if (shape.size() != block.size())
     return emitError() << "#pallas.block_spec: block rank " << block.size()
                        << " differs from the array rank " << shape.size();

@@ -143,9 +143,7 @@ std::string cheader::gridExtent(const LaunchSpec &spec, unsigned axis) {
 void cheader::cudaSizedGrid(llvm::raw_ostream &os, const LaunchSpec &spec) {
   for (const SpecSize &size : spec.sizes)
     os << "  int32_t arg_" << size.name << " = (int32_t)" << sizeParam(size.name) << ";\n";
-  unsigned axes = 0;
-  while (axes < spec.grid.size() && axes < 3 && spec.isParallel(axes))
-    ++axes;
+  unsigned axes = std::min(spec.numLeadingParallelAxes(), 3u);
   for (unsigned a = 0; a < 3; ++a)
     os << "  int64_t grid" << a << " = " << (a < axes ? gridExtent(spec, a) : "1") << ";\n";
   checkSizes(os, spec, /*int32Offsets=*/true, "  ", "return CUDA_ERROR_INVALID_VALUE;");

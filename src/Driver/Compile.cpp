@@ -276,9 +276,7 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
   }
   if (spec->hasSymbolicSizes() && target.kind != TargetKind::Host) {
     // Program ids x, y, z take the leading parallel axes as they are.
-    unsigned leading = 0;
-    while (leading < spec->grid.size() && spec->isParallel(leading))
-      ++leading;
+    unsigned leading = spec->numLeadingParallelAxes();
     if (leading > 3) {
       emitError(spec->loc("grid"))
           << "grid: with symbolic sizes, the " << target.name

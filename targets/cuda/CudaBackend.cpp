@@ -393,19 +393,9 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
     cubins[img.chip] = name + "." + img.chip + ".cubin";
   }
   result.artifacts.push_back({name + ".h", cudaHeaderText(spec, launch), "header"});
-  // With symbolic sizes, program ids x, y, z are the grid's leading
-  // parallel axes (at most three): their extents, numbers or expressions.
-  nlohmann::json grid = launch.grid;
-  if (!spec.gridSizes.empty()) {
-    grid = nlohmann::json::array();
-    unsigned leading = 0;
-    while (leading < spec.grid.size() && spec.isParallel(leading))
-      ++leading;
-    for (unsigned a = 0; a < 3; ++a)
-      grid.push_back(a >= leading ? nlohmann::json(1)
-                     : ShapedType::isDynamic(spec.grid[a]) ? nlohmann::json(spec.gridSizes[a])
-                                                           : nlohmann::json(spec.grid[a]));
-  }
+  // (With symbolic sizes, the launcher evaluates the extents.)
+  nlohmann::json grid =
+      spec.gridSizes.empty() ? nlohmann::json(launch.grid) : symbolicLaunchGridJson(spec);
   result.launch = {{"function", launch.function},
                    {"grid", grid},
                    {"block", {launch.threads, 1, 1}},

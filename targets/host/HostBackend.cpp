@@ -340,10 +340,10 @@ LogicalResult mlir::pallas::emitHost(const BackendInput &in, BackendResult &resu
   // Work items: the programs of the leading parallel axes (a product of
   // size expressions where the grid is symbolic: the launcher computes it).
   int64_t workItems = 1;
-  unsigned outerAxes = 0;
-  for (; outerAxes < spec.grid.size() && spec.isParallel(outerAxes); ++outerAxes)
-    if (!ShapedType::isDynamic(spec.grid[outerAxes]))
-      workItems *= spec.grid[outerAxes];
+  unsigned outerAxes = spec.numLeadingParallelAxes();
+  for (unsigned a = 0; a < outerAxes; ++a)
+    if (!ShapedType::isDynamic(spec.grid[a]))
+      workItems *= spec.grid[a];
   result.artifacts.push_back({name + ".o", object.str().str(), "object"});
   result.artifacts.push_back({name + ".so", *shared, "shared_library"});
   result.artifacts.push_back({name + ".h", headerText(spec, workItems), "header"});
@@ -351,8 +351,7 @@ LogicalResult mlir::pallas::emitHost(const BackendInput &in, BackendResult &resu
   if (!spec.gridSizes.empty()) {
     items = nlohmann::json::array();
     for (unsigned a = 0; a < outerAxes; ++a)
-      items.push_back(spec.gridSizes[a].empty() ? nlohmann::json(spec.grid[a])
-                                                : nlohmann::json(spec.gridSizes[a]));
+      items.push_back(gridExtentJson(spec, a));
   }
   result.launch = {{"entry", name + "_run_range"},
                    {"packed_entry", name + "_run_packed"},

@@ -120,17 +120,9 @@ LogicalResult mlir::pallas::emitTriton(const BackendInput &in, BackendResult &re
     if (LaunchAttr launch = getLaunch(fn)) {
       grid.assign(programGridOf(launch).launch);
       gridJson = grid;
-      if (launch.hasSymbolicGrid()) {
-        // Program ids x, y, z are the leading parallel axes (at most three
-        // with symbolic sizes): the launcher evaluates their extents.
-        gridJson = nlohmann::json::array();
-        unsigned axes = programGridOf(launch).numAxes;
-        for (unsigned a = 0; a < 3; ++a)
-          gridJson.push_back(a >= axes ? nlohmann::json(1)
-                             : ShapedType::isDynamic(spec.grid[a])
-                                 ? nlohmann::json(spec.gridSizes[a])
-                                 : nlohmann::json(spec.grid[a]));
-      }
+      // (With symbolic sizes, the launcher evaluates the extents.)
+      if (launch.hasSymbolicGrid())
+        gridJson = symbolicLaunchGridJson(spec);
       fn->removeAttr(PallasDialect::kLaunchAttrName);
     }
   std::string text;

@@ -30,6 +30,13 @@ using Backend = LogicalResult (*)(const BackendInput &in, BackendResult &result)
 /// The backend of a target kind.
 Backend backendFor(TargetKind kind);
 
+/// The programs along grid `axis` for a manifest: the number, or the size
+/// expression launchers evaluate.
+nlohmann::json gridExtentJson(const LaunchSpec &spec, unsigned axis);
+/// A CUDA or Triton kernel's launch grid x, y, z with symbolic sizes: the
+/// leading parallel axes (at most three), 1 past them.
+nlohmann::json symbolicLaunchGridJson(const LaunchSpec &spec);
+
 /// The backends, one per target folder.
 LogicalResult emitHost(const BackendInput &in, BackendResult &result);
 LogicalResult emitTriton(const BackendInput &in, BackendResult &result);

@@ -133,6 +133,13 @@ struct LaunchSpec {
     return axis >= dimensionSemantics.size() ||
            dimensionSemantics[axis] == DimensionSemantics::parallel;
   }
+  /// The grid axes before the first arbitrary one (as LaunchAttr's).
+  unsigned numLeadingParallelAxes() const {
+    unsigned n = 0;
+    while (n < grid.size() && isParallel(n))
+      ++n;
+    return n;
+  }
   /// Whether input `i` shares its buffer with an output.
   std::optional<int64_t> aliasedOutput(int64_t input) const;
   std::optional<int64_t> aliasedInput(int64_t output) const;
