@@ -952,6 +952,22 @@ def attention(drv, causal=False, dtype=torch.bfloat16, L=4096, D=128):
             record(S, label, time_stream([f], K), flops, "TFLOP/s", kern.arch + ", " + note)
         attempt(S, label, run)
 
+    # Our sm_80 code (mma.sync, cp.async) on this GPU: prepare.sh assembles
+    # its PTX for sm_90 (sm_80_on_sm_90/), where TARGETS has sm_80; beside
+    # torch's flash backend (FlashAttention-2, the same kind of code).
+    for case in cases:
+        for art in sorted(glob.glob(os.path.join(GPU_DIR, case, "sm_80_on_sm_90*"))):
+            tag = os.path.basename(art)[len("sm_80_on_sm_90"):].replace("_", " ").strip()
+            label = f"ours (sm_80 code{', ' + tag if tag else ''}, {case})"
+
+            def run_sm80(art=art, label=label):
+                kern = OurKernel(drv, art)
+                o = torch.full((B * H, L, D), float("nan"), device=dev, dtype=dtype)
+                f = kern.bind(q3, k3, v3, o)
+                f(); note = check(o.reshape(B, H, L, D), label)
+                record(S, label, time_stream([f], K), flops, "TFLOP/s", kern.arch + ", " + note)
+            attempt(S, label, run_sm80)
+
     # Our Triton target, where prepare.sh compiled the case for it (TARGETS).
     for case in cases:
         art = os.path.join(GPU_DIR, case, "triton")

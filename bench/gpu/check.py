@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """GPU check, step 2a (bench/gpu/run.sh runs it): for each case that
 bench/gpu/prepare.sh compiled into .device/gpu/, runs the host artifact and the
-sm_90a artifact through pallas-launch on the same seeded random non-zero
+sm_90a artifact (and the sm_80 code assembled for sm_90, sm_80_on_sm_90/)
+through pallas-launch on the same seeded random non-zero
 inputs, compares every output element, fails on NaN left in an output (the
 launcher poisons outputs, so NaN is an element never written), and runs the
 GPU launch again under compute-sanitizer memcheck and racecheck. First it checks the
@@ -144,6 +145,29 @@ def compare(case, p, got, want, has_dot):
     return ok, diff, "" if ok else f"normwise error {norm:.2e}"
 
 
+def check_gpu(launcher, art, label, case, outs, host, files, tmp, has_dot, do_memcheck):
+    """Runs one GPU artifact on the inputs `files` and compares every output
+    with the host's. Returns ((match, memcheck, notes), failed), or
+    (None, False) without a GPU."""
+    gfiles = [f"{tmp}/gpu{i}.npy" for i in range(len(outs))]
+    rc, _, err = run([launcher, art, "--inputs", *files, "--outputs", *gfiles], 300)
+    if rc:
+        if NO_DRIVER in err:
+            return None, False
+        return (f"{label} FAILED: " + first_line(err), "-", ""), True
+    ok, worst, notes = True, 0.0, []
+    for p, h, f in zip(outs, host, gfiles):
+        good, diff, note = compare(case, p, np.load(f), h, has_dot)
+        ok &= good
+        worst = diff if np.isnan(diff) else max(worst, diff)
+        if note:
+            notes.append(f"{p['name']}: {note}")
+    match = f"{'match' if ok else 'MISMATCH'} ({worst:.3g})"
+    mc = memcheck(launcher, art, files, gfiles) if do_memcheck else "skipped"
+    bad = (not ok) or not mc.startswith("clean") and mc not in ("skipped", "no compute-sanitizer")
+    return (match, mc, "; ".join(notes)), bad
+
+
 def check_selftest(launcher, gpu_dir, do_memcheck):
     """The launcher's CUDA path on the hand-written artifact."""
     art = os.path.join(gpu_dir, "selftest")
@@ -225,26 +249,21 @@ def main():
                 note = "host ran" + (f"; host output {host_nan} holds NaN" if host_nan else "")
                 rows.append((case, *status.values(), "sm_90a: not compiled", "-", note))
                 continue
-            gfiles = [f"{tmp}/gpu{i}.npy" for i in range(len(outs))]
-            rc, _, err = run([launcher, os.path.join(case_dir, "sm_90a"), "--inputs", *files,
-                              "--outputs", *gfiles], 300)
-            if rc:
-                if NO_DRIVER in err:
-                    rows.append((case, *status.values(), "no GPU", "-", "")); continue
-                rows.append((case, *status.values(), "GPU FAILED: " + first_line(err), "-", ""))
-                failed = True; continue
-            ok, worst, notes = True, 0.0, []
-            for i, (p, h, f) in enumerate(zip(outs, host, gfiles)):
-                good, diff, note = compare(case, p, np.load(f), h, has_dot)
-                ok &= good
-                worst = diff if np.isnan(diff) else max(worst, diff)
-                if note:
-                    notes.append(f"{p['name']}: {note}")
-            match = f"{'match' if ok else 'MISMATCH'} ({worst:.3g})"
-            mc = memcheck(launcher, os.path.join(case_dir, "sm_90a"), files, gfiles) \
-                if not args.no_memcheck else "skipped"
-            failed |= (not ok) or not mc.startswith("clean") and mc not in ("skipped", "no compute-sanitizer")
-            rows.append((case, *status.values(), match, mc, "; ".join(notes)))
+            # The sm_90a artifact, then the sm_80 code assembled for sm_90
+            # (prepare.sh's sm_80_on_sm_90/), each against the host.
+            arts = [("sm_90a", os.path.join(case_dir, "sm_90a"))]
+            twin = os.path.join(case_dir, "sm_80_on_sm_90")
+            if os.path.isdir(twin):
+                arts.append(("sm_80 code", twin))
+            for label, art in arts:
+                row, bad = check_gpu(launcher, art, label, case, outs, host, files, tmp,
+                                     has_dot, not args.no_memcheck)
+                if row is None:
+                    rows.append((case, *status.values(), "no GPU", "-", ""))
+                    break
+                rows.append((case if label == "sm_90a" else case + " (sm_80 code)",
+                             *status.values(), *row))
+                failed |= bad
     head = "| case | host | sm_90a | sm_80 | match (max abs err) | memcheck, racecheck | notes |"
     lines = [head, "|---|---|---|---|---|---|---|"]
     lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]

@@ -30,6 +30,11 @@ using namespace mlir::pallas::cuda;
 
 namespace {
 
+/// The most accumulator registers per thread a whole-rows mma layout may
+/// take (a 16 x 128 f32 tile per warp: attention keeps two such, the
+/// scores and the output, with its operands).
+constexpr int64_t kWholeRowsMaxRegisters = 64;
+
 bool tensorCoresCanRun(tt::DotOp dot, int64_t threads) {
   auto a = cast<RankedTensorType>(dot.getA().getType());
   auto b = cast<RankedTensorType>(dot.getB().getType());
@@ -105,6 +110,40 @@ bool checkF8(Operation *root, bool wgmma) {
   return !r.wasInterrupted();
 }
 
+/// Whether a row reduction reads a dot's result through elementwise ops
+/// (and scf.if results):
+/// the softmax between attention's two dots. mma.sync dots then give each
+/// warp whole rows (MmaLayout::wholeRows), as wgmma does, so that the
+/// reductions, the broadcasts back and the second dot's A stay in the
+/// registers instead of crossing warps through shared memory.
+bool rowReducedAfterDot(Operation *root) {
+  SmallVector<Value> worklist;
+  DenseSet<Value> seen;
+  auto push = [&](Value v) {
+    if (seen.insert(v).second)
+      worklist.push_back(v);
+  };
+  root->walk([&](tt::DotOp d) { push(d.getResult()); });
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto reduce = dyn_cast<tt::ReduceOp>(user))
+        if (reduce.getAxis() == 1 && cast<RankedTensorType>(v.getType()).getRank() == 2)
+          return true;
+      // A causal kernel's masking may sit in one branch of an scf.if
+      // (pallas-uniform-masks): on to the if's result.
+      if (isa<scf::YieldOp>(user))
+        if (auto ifOp = dyn_cast<scf::IfOp>(user->getParentOp()))
+          push(ifOp.getResult(use.getOperandNumber()));
+      if (isa<arith::ArithDialect, math::MathDialect>(user->getDialect()) &&
+          user->getNumResults() == 1 && isa<RankedTensorType>(user->getResult(0).getType()))
+        push(user->getResult(0));
+    }
+  }
+  return false;
+}
+
 /// Uses of `v` other than `except` now see `v` cast back to `plain`.
 void castBackUses(OpBuilder &b, Value v, RankedTensorType plain, Operation *except) {
   SmallVector<OpOperand *> uses;
@@ -126,6 +165,7 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
       return signalPassFailure();
     SmallVector<tt::DotOp> dots;
     getOperation().walk([&](tt::DotOp d) { dots.push_back(d); });
+    bool wholeRows = !wgmma && rowReducedAfterDot(getOperation());
     for (tt::DotOp dot : dots) {
       LaunchAttr launch = launchOf(dot);
       if (!launch) {
@@ -137,11 +177,13 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
         continue;
       auto plain = cast<RankedTensorType>(dot.getType());
       bool warpgroup = wgmma && wgmmaCanRun(dot, threads);
-      Attribute encoding =
-          warpgroup ? wgmmaEncoding(&getContext(), threads / 32)
-                    : mmaEncoding(&getContext(),
-                                  *MmaLayout::forShape(plain.getDimSize(0),
-                                                       plain.getDimSize(1), threads));
+      std::optional<MmaLayout> layout;
+      if (wholeRows)
+        layout = MmaLayout::wholeRows(plain.getDimSize(0), plain.getDimSize(1), threads);
+      if (!layout || layout->perThread() > kWholeRowsMaxRegisters)
+        layout = MmaLayout::forShape(plain.getDimSize(0), plain.getDimSize(1), threads);
+      Attribute encoding = warpgroup ? wgmmaEncoding(&getContext(), threads / 32)
+                                     : mmaEncoding(&getContext(), *layout);
       auto mma = RankedTensorType::get(plain.getShape(), plain.getElementType(), encoding);
       OpBuilder b(dot);
       Value acc = dot.getC();

@@ -78,7 +78,13 @@ tt::TransOp cuda::kMajorB(tt::DotOp dot) {
 
 Value cuda::registerA(tt::DotOp dot) {
   auto leave = dot.getA().getDefiningOp<tensor::CastOp>();
-  if (!leave || !hasWgmmaLayout(dot.getType()))
+  if (!leave)
+    return {};
+  // mma.sync: where each warp holds whole rows, the accumulator of two
+  // 16x8 tiles side by side is the A fragment of one k16 step.
+  auto mma = dyn_cast_or_null<pgpu::MmaEncodingAttr>(
+      cast<RankedTensorType>(dot.getType()).getEncoding());
+  if (!hasWgmmaLayout(dot.getType()) && !(mma && mma.getWarpsN() == 1))
     return {};
   auto src = dyn_cast<RankedTensorType>(leave.getSource().getType());
   auto d = cast<RankedTensorType>(dot.getType());

@@ -62,8 +62,9 @@ FailureOr<Value> cuda::lowerDotToMma(OpBuilder &b, tt::DotOp op, DotOperand aIn,
   // Rows padded by 16 bytes: the eight rows a fragment load touches fall in
   // different banks.
   OperandSmemLayout aLayout = paddedRowLayout(aType), bLayout = paddedRowLayout(bType);
-  auto [aBase, bBase] = placeDotOperands(b, loc, s, aIn, bIn, aLayout, bLayout,
-                                         /*asyncProxy=*/false);
+  auto [aPlaced, bPlaced] = placeDotOperands(b, loc, s, aIn, bIn, aLayout, bLayout,
+                                             /*asyncProxy=*/false);
+  Value aBase = aPlaced, bBase = bPlaced;
   bool pairedB = !tf32 && layout->tilesN % 2 == 0;
 
   MmaThread t = mmaThread(b, loc, s, *layout);
@@ -82,14 +83,27 @@ FailureOr<Value> cuda::lowerDotToMma(OpBuilder &b, tt::DotOp op, DotOperand aIn,
   Value bCol = arith::AddIOp::create(b, loc, colBase,
                                      arith::MulIOp::create(b, loc, liHigh, constI32(b, loc, 8)));
 
-  auto loop = scf::ForOp::create(b, loc, constI32(b, loc, 0), constI32(b, loc, k),
-                                 constI32(b, loc, kStep), ValueRange{cVec});
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value k0 = loop.getInductionVar();
-    Value acc = loop.getRegionIterArgs()[0];
+  // One k step: `kIndex` is the step's number where A comes from the
+  // registers (the K loop is then unrolled: fragments are picked by
+  // position), else -1 and `k0` runs in an scf.for.
+  auto step = [&](Value k0, Value acc, int64_t kIndex) -> Value {
     SmallVector<SmallVector<Value>> aFrags, bFrags(layout->tilesN);
+    if (aIn.inAccumulatorLayout) {
+      // A's 16x8 tiles 2j and 2j + 1 of each 16-row tile, pairs of
+      // neighbouring columns packed into 32 bits (PTX ISA, m16n8k16 A
+      // fragments: a0 (g, 2q), a1 (g + 8, 2q), a2 (g, 2q + 8), a3 (g + 8, 2q + 8)).
+      int64_t aTilesN = k / 8;
+      auto pair = [&](int64_t slot) -> Value {
+        Value lo = extractSlot(b, loc, aIn.regs, slot);
+        Value hi = extractSlot(b, loc, aIn.regs, slot + 1);
+        Value v = buildVector(b, loc, {lo, hi});
+        return elem.isF16() ? v : LLVM::BitcastOp::create(b, loc, b.getI32Type(), v).getResult();
+      };
+      for (int64_t tm = 0; tm < layout->tilesM; ++tm) {
+        int64_t left = (tm * aTilesN + 2 * kIndex) * 4, right = left + 4;
+        aFrags.push_back({pair(left), pair(left + 2), pair(right), pair(right + 2)});
+      }
+    }
     if (tf32) {
       // tf32 fragments: single 32-bit elements at (g, q) and (g, q + 4).
       Value ks = arith::AddIOp::create(b, loc, k0, q);
@@ -107,7 +121,7 @@ FailureOr<Value> cuda::lowerDotToMma(OpBuilder &b, tt::DotOp op, DotOperand aIn,
                       loadWord(b, loc, bBase, bLayout, ks, 4, colG, tn * 8)};
     } else {
       Value col = arith::AddIOp::create(b, loc, aCol, k0);
-      for (int64_t tm = 0; tm < layout->tilesM; ++tm)
+      for (int64_t tm = 0; !aIn.inAccumulatorLayout && tm < layout->tilesM; ++tm)
         aFrags.push_back(ldmatrix4(
             b, loc, aBase, aLayout,
             arith::AddIOp::create(b, loc, aRow, constI32(b, loc, tm * 16)), col, false));
@@ -138,7 +152,8 @@ FailureOr<Value> cuda::lowerDotToMma(OpBuilder &b, tt::DotOp op, DotOperand aIn,
       for (auto *frags : {&aFrags, &bFrags})
         for (SmallVector<Value> &regs : *frags)
           for (Value &r : regs)
-            r = LLVM::BitcastOp::create(b, loc, pair, r);
+            if (r.getType() != pair)
+              r = LLVM::BitcastOp::create(b, loc, pair, r);
     }
     Type f32 = b.getF32Type();
     auto resultType = LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
@@ -157,7 +172,20 @@ FailureOr<Value> cuda::lowerDotToMma(OpBuilder &b, tt::DotOp op, DotOperand aIn,
         for (int64_t r = 0; r < 4; ++r)
           out.push_back(LLVM::ExtractValueOp::create(b, loc, d, r));
       }
-    scf::YieldOp::create(b, loc, buildVector(b, loc, out));
+    return buildVector(b, loc, out);
+  };
+
+  if (aIn.inAccumulatorLayout) {
+    Value acc = cVec;
+    for (int64_t j = 0; j < k / kStep; ++j)
+      acc = step(constI32(b, loc, j * kStep), acc, j);
+    return acc;
   }
+  auto loop = scf::ForOp::create(b, loc, constI32(b, loc, 0), constI32(b, loc, k),
+                                 constI32(b, loc, kStep), ValueRange{cVec});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  scf::YieldOp::create(b, loc,
+                       step(loop.getInductionVar(), loop.getRegionIterArgs()[0], -1));
   return loop.getResult(0);
 }

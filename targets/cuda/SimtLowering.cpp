@@ -45,6 +45,19 @@ std::optional<MmaLayout> MmaLayout::forShape(int64_t m, int64_t n, int64_t threa
   return l;
 }
 
+std::optional<MmaLayout> MmaLayout::wholeRows(int64_t m, int64_t n, int64_t threads) {
+  int64_t warps = threads / 32;
+  if (warps < 1 || m % (16 * warps) || n % 8)
+    return std::nullopt;
+  MmaLayout l;
+  l.m = m;
+  l.n = n;
+  l.warpsM = warps;
+  l.tilesM = m / warps / 16;
+  l.tilesN = n / 8;
+  return l;
+}
+
 std::optional<MmaLayout> cuda::wgmmaLayout(int64_t m, int64_t n, int64_t threads) {
   int64_t warps = threads / 32;
   if (warps % 4 || m != 16 * warps || n % 8 || n > 256)

@@ -44,6 +44,11 @@ struct MmaLayout {
   /// The layout for an [m, n] result on `threads` threads; none when the
   /// shape does not tile evenly over the warps.
   static std::optional<MmaLayout> forShape(int64_t m, int64_t n, int64_t threads);
+  /// Each warp holding whole rows (warpsN = 1), as attention wants: a row
+  /// reduction, the broadcast back and the next dot's A then stay in the
+  /// registers. None when the rows do not split evenly into 16-row tiles
+  /// per warp.
+  static std::optional<MmaLayout> wholeRows(int64_t m, int64_t n, int64_t threads);
 };
 
 /// The tensor encodings pallas-assign-layouts gives values kept in a tensor
@@ -309,15 +314,18 @@ struct DotOperand {
   /// kMajorB) it is [N, K], the transpose of the dot's B.
   RankedTensorType tile;
   bool kMajor = false;
-  /// A held in the registers of a wgmma accumulator layout (registerA):
-  /// wgmma reads it from there, nothing goes through shared memory.
+  /// A held in the registers of the dot's own accumulator layout
+  /// (registerA): the dot reads it from there, nothing goes through shared
+  /// memory.
   bool inAccumulatorLayout = false;
 };
 
-/// The wgmma-layout value a wgmma dot's A is cast from, when wgmma can take
-/// A from registers as it is (bf16/f16, the dot's own warps: the
-/// accumulator layout of m64nK is the A fragment layout of m64k16 steps);
-/// null otherwise.
+/// The value in a tensor-core layout a dot's A is cast from, when the dot
+/// can take A from registers as it is (bf16/f16 in the dot's own layout:
+/// wgmma's accumulator layout of m64nK is the A fragment layout of m64k16
+/// steps; with whole rows per warp, mma.sync's accumulators of two m16n8
+/// tiles side by side are the A fragment of one m16k16 step); null
+/// otherwise.
 Value registerA(tt::DotOp dot);
 
 /// The transpose that gives a wgmma dot its B as [K, N] from a K-major
