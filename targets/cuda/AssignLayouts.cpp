@@ -234,10 +234,12 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
         !isa<arith::ConstantOp>(user) && !user->getNumRegions() &&
         user->getNumResults() == 1) {
       auto result = dyn_cast<RankedTensorType>(user->getResult(0).getType());
+      // (A scalar operand is arith.select's one condition for the whole
+      // tensor: every thread has it.)
       bool sameShape = result && result.getShape() == type.getShape() &&
                        llvm::all_of(user->getOperandTypes(), [&](Type t) {
                          auto o = dyn_cast<RankedTensorType>(t);
-                         return o && o.getShape() == type.getShape();
+                         return o ? o.getShape() == type.getShape() : t.isSignlessInteger(1);
                        });
       return sameShape ? encoding : Attribute();
     }
@@ -299,7 +301,9 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
           continue;
         OpBuilder b(user);
         for (OpOperand &o : user->getOpOperands()) {
-          auto t = cast<RankedTensorType>(o.get().getType());
+          auto t = dyn_cast<RankedTensorType>(o.get().getType());
+          if (!t)
+            continue;
           // Elementwise operands share the result's layout; the source of a
           // reduction, expand_dims or broadcast keeps the one it comes in.
           Attribute want =

@@ -173,4 +173,39 @@ module {
     }
     tt.return %r#1, %r#2 : tensor<64xf32>, tensor<64x64xf32>
   }
+
+// A TPU-style accumulator reset (arith.select on a scalar condition: zero
+// at the first k program, else the carried value) computes in the mma
+// layout too: the loop carries the accumulator in it, nothing leaves it
+// inside the loop.
+// CHECK-LABEL: tt.func public @reset_acc
+// CHECK: scf.for {{.*}} -> (tensor<64x32xf32, #pallas_gpu.mma<warps = [4, 1]>>) : i32 {
+// CHECK-NOT: to tensor<64x32xf32>
+// CHECK: %[[SEL:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x32xf32, #pallas_gpu.mma<warps = [4, 1]>>
+// CHECK-NOT: to tensor<64x32xf32>
+// CHECK: tt.dot %{{.*}}, %{{.*}}, %[[SEL]] : tensor<64x16xbf16> * tensor<16x32xbf16> -> tensor<64x32xf32, #pallas_gpu.mma<warps = [4, 1]>>
+// CHECK-NEXT: scf.yield
+  tt.func public @reset_acc(%a: !tt.ptr<bf16>, %b: !tt.ptr<bf16>) -> tensor<64x32xf32> attributes {pallas.launch = #pallas.launch<symbol = "reset_acc", grid = [1]>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c4 = arith.constant 4 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x32xf32>
+    %ra = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+    %pa0 = tt.splat %a : !tt.ptr<bf16> -> tensor<1024x!tt.ptr<bf16>>
+    %pa = tt.addptr %pa0, %ra : tensor<1024x!tt.ptr<bf16>>, tensor<1024xi32>
+    %rb = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
+    %pb0 = tt.splat %b : !tt.ptr<bf16> -> tensor<512x!tt.ptr<bf16>>
+    %pb = tt.addptr %pb0, %rb : tensor<512x!tt.ptr<bf16>>, tensor<512xi32>
+    %acc = scf.for %k = %c0 to %c4 step %c1 iter_args(%arg = %zero) -> (tensor<64x32xf32>)  : i32 {
+      %first = arith.cmpi eq, %k, %c0 : i32
+      %old = arith.select %first, %zero, %arg : tensor<64x32xf32>
+      %x = tt.load %pa : tensor<1024x!tt.ptr<bf16>>
+      %xa = tt.reshape %x : tensor<1024xbf16> -> tensor<64x16xbf16>
+      %y = tt.load %pb : tensor<512x!tt.ptr<bf16>>
+      %yb = tt.reshape %y : tensor<512xbf16> -> tensor<16x32xbf16>
+      %d = tt.dot %xa, %yb, %old : tensor<64x16xbf16> * tensor<16x32xbf16> -> tensor<64x32xf32>
+      scf.yield %d : tensor<64x32xf32>
+    }
+    tt.return %acc : tensor<64x32xf32>
+  }
 }
