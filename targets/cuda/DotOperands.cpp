@@ -69,11 +69,16 @@ OperandSmemLayout cuda::paddedRowLayout(RankedTensorType tile) {
 
 tt::TransOp cuda::kMajorB(tt::DotOp dot) {
   auto trans = dot.getB().getDefiningOp<tt::TransOp>();
-  if (!trans || !hasWgmmaLayout(dot.getType()))
+  bool wgmma = hasWgmmaLayout(dot.getType());
+  if (!trans || !(wgmma || hasMmaLayout(dot.getType())))
     return {};
   auto src = cast<RankedTensorType>(trans.getSrc().getType());
   Type e = src.getElementType();
-  return src.getRank() == 2 && (e.isBF16() || e.isF16() || isF8(e)) ? trans : tt::TransOp();
+  // mma.sync's B fragments are pairs along K: rows of a K-major tile, as
+  // ldmatrix (without .trans) reads them (16-bit elements; tf32 has its own
+  // fragment loads).
+  return src.getRank() == 2 && (e.isBF16() || e.isF16() || (wgmma && isF8(e))) ? trans
+                                                                              : tt::TransOp();
 }
 
 Value cuda::registerA(tt::DotOp dot) {

@@ -4,8 +4,9 @@
 // (paddedRowLayout) so that the eight rows a fragment load touches fall in
 // different banks; operands pallas-stage-loads staged are there already. Each warp
 // then walks K in steps of 16 (bf16, f16: fragments by ldmatrix, B through
-// its .trans form) or 8 (tf32: 32-bit loads), issuing one mma.sync per 16x8
-// tile of its part of C, which stays in registers in the mma layout.
+// its .trans form, or without it where B is the transpose of a K-major
+// tile) or 8 (tf32: 32-bit loads), issuing one mma.sync per 16x8 tile of
+// its part of C, which stays in registers in the mma layout.
 //
 //===----------------------------------------------------------------------===//
 #include "SimtLowering.h"
@@ -48,7 +49,6 @@ FailureOr<Value> cuda::lowerDotToMma(OpBuilder &b, tt::DotOp op, DotOperand aIn,
                                      DotOperand bIn, Value cVec, SimtState &s) {
   Location loc = op.getLoc();
   auto aType = cast<RankedTensorType>(op.getA().getType());
-  auto bType = cast<RankedTensorType>(op.getB().getType());
   int64_t k = aType.getDimSize(1);
   Type elem = aType.getElementType();
   std::optional<MmaLayout> layout = mmaLayoutOf(cast<RankedTensorType>(op.getType()));
@@ -61,7 +61,9 @@ FailureOr<Value> cuda::lowerDotToMma(OpBuilder &b, tt::DotOp op, DotOperand aIn,
   int64_t kStep = tf32 ? 8 : 16;
   // Rows padded by 16 bytes: the eight rows a fragment load touches fall in
   // different banks.
-  OperandSmemLayout aLayout = paddedRowLayout(aType), bLayout = paddedRowLayout(bType);
+  // B given K-major ([N, K], kMajorB) stays that way: its rows are the
+  // fragments' K pairs.
+  OperandSmemLayout aLayout = paddedRowLayout(aType), bLayout = paddedRowLayout(bIn.tile);
   auto [aPlaced, bPlaced] = placeDotOperands(b, loc, s, aIn, bIn, aLayout, bLayout,
                                              /*asyncProxy=*/false);
   Value aBase = aPlaced, bBase = bPlaced;
@@ -125,8 +127,27 @@ FailureOr<Value> cuda::lowerDotToMma(OpBuilder &b, tt::DotOp op, DotOperand aIn,
         aFrags.push_back(ldmatrix4(
             b, loc, aBase, aLayout,
             arith::AddIOp::create(b, loc, aRow, constI32(b, loc, tm * 16)), col, false));
+      if (bIn.kMajor) {
+        // ldmatrix (no .trans) of [N, K] rows: matrices (n, k), (n, k + 8),
+        // (n + 8, k), (n + 8, k + 8) give b0, b1 of 8-wide tiles tn and
+        // tn + 1; with an odd count the last tile's pair is read twice.
+        Value kCol = arith::AddIOp::create(
+            b, loc, k0, arith::MulIOp::create(b, loc, liLow, constI32(b, loc, 8)));
+        Value nHigh = arith::MulIOp::create(b, loc, liHigh, constI32(b, loc, 8));
+        for (int64_t tn = 0; tn < layout->tilesN; tn += 2) {
+          bool pair = tn + 1 < layout->tilesN;
+          Value nRow = arith::AddIOp::create(
+              b, loc, arith::AddIOp::create(b, loc, colBase, constI32(b, loc, tn * 8)), lr);
+          if (pair)
+            nRow = arith::AddIOp::create(b, loc, nRow, nHigh);
+          SmallVector<Value> r = ldmatrix4(b, loc, bBase, bLayout, nRow, kCol, false);
+          bFrags[tn] = {r[0], r[1]};
+          if (pair)
+            bFrags[tn + 1] = {r[2], r[3]};
+        }
+      }
       Value row = arith::AddIOp::create(b, loc, bRow, k0);
-      for (int64_t tn = 0; tn < layout->tilesN; tn += 2) {
+      for (int64_t tn = 0; !bIn.kMajor && tn < layout->tilesN; tn += 2) {
         if (pairedB) {
           SmallVector<Value> r = ldmatrix4(
               b, loc, bBase, bLayout, row,

@@ -328,9 +328,10 @@ struct DotOperand {
 /// otherwise.
 Value registerA(tt::DotOp dot);
 
-/// The transpose that gives a wgmma dot its B as [K, N] from a K-major
-/// [N, K] tile (`tt.trans` of a bf16/f16 2-D tensor), which wgmma reads
-/// as it is (no transpose flag); null otherwise.
+/// The transpose that gives a tensor-core dot its B as [K, N] from a
+/// K-major [N, K] tile (`tt.trans` of a 2-D tensor: bf16/f16, or f8 for
+/// wgmma), which the dot reads as it is (wgmma: no transpose flag;
+/// mma.sync: ldmatrix without .trans); null otherwise.
 tt::TransOp kMajorB(tt::DotOp dot);
 
 /// Where a dot's operands are in shared memory: staged ones where they

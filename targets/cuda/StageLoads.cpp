@@ -89,14 +89,15 @@ bool writesMemory(scf::ForOp loop) {
 
 /// How a staged block's buffer is laid out for `use`: as the tensor-core
 /// dot in `block` that reads it (as operand A or B, or as B through the
-/// transpose wgmma reads K-major, kMajorB). None when that is not the use.
+/// transpose the dot reads K-major, kMajorB). None when that is not the use.
 std::optional<pgpu::SharedLayoutKind> stagedLayoutForUse(OpOperand &use, Block *block) {
   auto type = cast<RankedTensorType>(use.get().getType());
   if (auto trans = dyn_cast<tt::TransOp>(use.getOwner()); trans && trans->hasOneUse()) {
     auto dot = dyn_cast<tt::DotOp>(*trans->getUsers().begin());
     if (dot && dot->getBlock() == block && kMajorB(dot) == trans &&
         dot.getA() != trans.getResult())
-      return wgmmaOperandKind(type);
+      return hasWgmmaLayout(dot.getType()) ? wgmmaOperandKind(type)
+                                           : pgpu::SharedLayoutKind::padded_rows;
     return std::nullopt;
   }
   auto dot = dyn_cast<tt::DotOp>(use.getOwner());
@@ -464,14 +465,37 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
       loop, [&](tt::LoadOp load) { return stagedLayout(load, loop).has_value(); }, loads,
       slice);
   // Each buffer is laid out as the dot reading it wants (DotOperands.cpp).
-  SmallVector<RankedTensorType> tiles;
-  int64_t slotBytes = 0;
-  for (tt::LoadOp load : loads) {
+  auto bufferBytes = [&](tt::LoadOp load) {
     auto kind = *stagedLayout(load, loop);
-    tiles.push_back(cast<RankedTensorType>(load.getType())
-                        .cloneWithEncoding(pgpu::SharedEncodingAttr::get(loop.getContext(), kind)));
-    slotBytes += operandSmemLayout(tiles.back(), kind).bytes;
+    return operandSmemLayout(cast<RankedTensorType>(load.getType()), kind).bytes;
+  };
+  int64_t slotBytes = 0;
+  for (tt::LoadOp load : loads)
+    slotBytes += bufferBytes(load);
+  // Where two buffers of every block do not fit, the blocks that still
+  // fit, taken in order, get rings and the others stay loads into
+  // registers (attention's K and V on sm_80: K gets a ring).
+  if (loads.size() > 1 && 2 * slotBytes > smemBudget) {
+    SmallPtrSet<Operation *, 4> kept;
+    int64_t keptBytes = 0;
+    for (tt::LoadOp load : loads)
+      if (2 * (keptBytes + bufferBytes(load)) <= smemBudget) {
+        kept.insert(load);
+        keptBytes += bufferBytes(load);
+      }
+    loads.clear();
+    slice.clear();
+    collectLoadsAhead(
+        loop, [&](tt::LoadOp load) { return kept.contains(load); }, loads, slice);
+    slotBytes = 0;
+    for (tt::LoadOp load : loads)
+      slotBytes += bufferBytes(load);
   }
+  SmallVector<RankedTensorType> tiles;
+  for (tt::LoadOp load : loads)
+    tiles.push_back(cast<RankedTensorType>(load.getType())
+                        .cloneWithEncoding(pgpu::SharedEncodingAttr::get(
+                            loop.getContext(), *stagedLayout(load, loop))));
   while (stages >= 2 && stages * slotBytes > smemBudget)
     --stages;
   if (loads.empty() || stages < 2)

@@ -40,8 +40,17 @@
 // TWO: pallas_gpu.alloc_ring : <2, tensor<64x32xbf16, #pallas_gpu.shared<core_matrices>>>
 // TWO: scf.for
 // TWO-NEXT: pallas_gpu.async_wait 0
+// ... or, where two buffers of every block do not fit, rings for the
+// blocks that still fit, taken in order (A here), while the others (B)
+// are loaded into registers one iteration ahead ...
+// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts=wgmma=true --pallas-stage-loads="shared-bytes=20000" | FileCheck %s --check-prefix=RINGA
+// RINGA: %[[RA:.*]] = pallas_gpu.alloc_ring : <3, tensor<64x32xbf16, #pallas_gpu.shared<core_matrices>>>
+// RINGA-NOT: pallas_gpu.alloc_ring
+// RINGA: scf.for {{.*}} iter_args({{.*}}, %[[B:[^,]*]] = %{{[^)]*}})
+// RINGA: %[[A:.*]] = pallas_gpu.ring_read %[[RA]]
+// RINGA: tt.dot %[[A]], %[[B]]
 // ... or none, and the loads are issued one iteration ahead into registers.
-// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts=wgmma=true --pallas-stage-loads="shared-bytes=20000" | FileCheck %s --check-prefix=REGS
+// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts=wgmma=true --pallas-stage-loads="shared-bytes=10000" | FileCheck %s --check-prefix=REGS
 // A dot off the tensor cores (no mma encoding) does not read shared memory
 // in place either.
 // RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-stage-loads="shared-bytes=232448" | FileCheck %s --check-prefix=REGS
