@@ -27,6 +27,7 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
   if (options.wgmma)
     pm.addPass(createPallasDeferLastDot());
   pm.addPass(createPallasAssignLayouts({options.wgmma}));
+  pm.addPass(createPallasAsyncCopies({options.sharedBytes}));
   if (options.wgmma && options.warpgroupTurns)
     pm.addPass(createPallasWarpgroupTurns());
   if (options.wgmma)

@@ -16,6 +16,7 @@
 #include "pallas/Gpu/Gpu.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::pallas;
@@ -236,11 +237,27 @@ struct RingReadLowering : SimtPattern<pgpu::RingReadOp> {
     auto [p, base] = *buffer;
     auto tile = cast<RankedTensorType>(op.getType());
     int64_t cols = tile.getDimSize(1);
+    const OperandSmemLayout &l = p->layout;
+    Type elem = storageType(tile.getElementType());
+    // A chunk of a thread's elements is one vector load where it stays in a
+    // row of a padded-rows buffer and is aligned there (up to 16 bytes).
+    BlockedLayout blocked(tile.getNumElements(), state.threads);
+    int64_t vec = blocked.vec;
+    if (l.swizzled || l.coreMatrices || cols % vec || vec * l.elemBytes > 16 ||
+        l.rowBytes % (vec * l.elemBytes) || blocked.perThread % vec)
+      vec = 1;
+    SmallVector<Value> idx = slotElementIndices(rw, loc, state, tile);
     SmallVector<Value> elems;
-    for (Value idx : slotElementIndices(rw, loc, state, tile)) {
-      Value ptr = p->layout.addressOf(rw, loc, base, idx, cols);
-      elems.push_back(LLVM::LoadOp::create(rw, loc, storageType(tile.getElementType()), ptr,
-                                           p->layout.elemBytes));
+    for (int64_t i = 0; i < static_cast<int64_t>(idx.size()); i += vec) {
+      Value ptr = l.addressOf(rw, loc, base, idx[i], cols);
+      if (vec == 1) {
+        elems.push_back(LLVM::LoadOp::create(rw, loc, elem, ptr, l.elemBytes));
+        continue;
+      }
+      Value v = LLVM::LoadOp::create(rw, loc, VectorType::get({vec}, elem), ptr,
+                                     vec * l.elemBytes);
+      for (int64_t j = 0; j < vec; ++j)
+        elems.push_back(vector::ExtractOp::create(rw, loc, v, j));
     }
     rw.replaceOp(op, buildVector(rw, loc, elems));
     return success();

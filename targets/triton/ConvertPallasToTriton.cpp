@@ -1017,7 +1017,11 @@ LogicalResult TritonLowering::lowerAsyncCopy(AsyncCopyOp op) {
     return op.emitOpError("copies a window whose shape differs from the scoped buffer's");
   if (toBuffer) {
     Value zero = arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
-    scratch[buffer] = tt::LoadOp::create(b, loc, type, a.ptrs, a.mask, zero).getResult();
+    auto load = tt::LoadOp::create(b, loc, type, a.ptrs, a.mask, zero);
+    // The CUDA targets may run the copy asynchronously (pallas-async-copies).
+    if (logicalProgramIds)
+      load->setAttr(tt::kAsyncCopyAttrName, b.getUnitAttr());
+    scratch[buffer] = load.getResult();
   } else {
     tt::StoreOp::create(b, loc, a.ptrs, scratch[buffer], a.mask);
   }

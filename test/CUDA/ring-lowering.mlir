@@ -1,7 +1,8 @@
 // convert-pallas-to-nvvm on the pallas_gpu ops alone. A ring read by
 // something other than a dot: row-major buffers (rows padded by 16 bytes),
 // whole 16-byte cp.async pieces where the addresses are known contiguous
-// and aligned, the tile read back into registers after the wait. Where
+// and aligned, the tile read back into registers after the wait (a
+// 16-byte load per thread's chunk of 4 elements in a row). Where
 // nothing is known of the addresses (a stride of 2 elements), each element
 // is loaded and stored at once instead.
 // RUN: pallas-opt %s --convert-pallas-to-nvvm --canonicalize | FileCheck %s
@@ -12,7 +13,7 @@
 // CHECK: nvvm.cp.async.commit.group
 // CHECK-NEXT: nvvm.cp.async.wait.group 0
 // CHECK-NEXT: gpu.barrier
-// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
 // CHECK: llvm.store %{{.*}} : vector<4xf32>, !llvm.ptr<1>
 
 // CHECK-LABEL: gpu.func @ring_strided

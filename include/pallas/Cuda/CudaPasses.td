@@ -269,6 +269,28 @@ def PallasAssignLayouts : Pass<"pallas-assign-layouts", "::mlir::ModuleOp"> {
                            "::mlir::pallas::pgpu::PallasGpuDialect"];
 }
 
+def PallasAsyncCopies : Pass<"pallas-async-copies", "::mlir::ModuleOp"> {
+  let summary = "manual DMA into scoped buffers by cp.async, waited for where read";
+  let description = [{
+    Runs on tile IR after pallas-assign-layouts. convert-pallas-to-triton
+    turns `pallas.async_copy` from an array window into a scoped buffer into
+    a `tt.load` marked `pallas.async_copy` (the buffer's value); here each
+    such load of a 2-D tile becomes a one-buffer ring filled by
+    `pallas_gpu.async_copy` and its own `pallas_gpu.async_commit` group,
+    where the copy starts, and the value is read from the ring
+    (`pallas_gpu.ring_read`) after a `pallas_gpu.async_wait` for that
+    group, just before the first op that uses it (which `pallas.dma_wait`
+    precedes). On sm_80 and later these are cp.async groups: the copy runs
+    while the kernel goes on. Loads whose value a dot reads stay as they are
+    (pallas-stage-loads places dot operands in the layouts the dots read),
+    and so do the copies beyond a quarter of `shared-bytes` (the rest of
+    shared memory is for the dots' rings and exchanges).
+  }];
+  let options = [Option<"sharedBytes", "shared-bytes", "int64_t", "0",
+                        "shared memory of a CTA (0: every copy stays a load)">];
+  let dependentDialects = ["::mlir::pallas::pgpu::PallasGpuDialect"];
+}
+
 def ConvertPallasToNVVM : Pass<"convert-pallas-to-nvvm", "::mlir::ModuleOp"> {
   let summary = "lower tile IR (tt) to per-thread code in a gpu.module";
   let description = [{

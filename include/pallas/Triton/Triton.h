@@ -31,6 +31,9 @@ constexpr llvm::StringLiteral kShapeAttrName = "tt.shape";
 /// On a tt.load (CUDA targets): its mask only keeps the access inside its
 /// array (no user mask, zero where masked), as a TMA copy's bounds do.
 constexpr llvm::StringLiteral kBoundsMaskAttrName = "tt.bounds_mask";
+/// On a tt.load (CUDA targets): it is a `pallas.async_copy` into a scoped
+/// buffer, whose `pallas.dma_wait` comes before any use of the value.
+constexpr llvm::StringLiteral kAsyncCopyAttrName = "tt.async_copy";
 /// `tensor<SxT>` for `tensor<Sx!tt.ptr<T>>`, `T` for `!tt.ptr<T>`.
 Type getPointeeType(Type type);
 /// `tensor<Sxi1>` for a tensor of shape S, `i1` for a scalar.

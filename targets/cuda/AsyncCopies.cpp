@@ -1,0 +1,129 @@
+//===- AsyncCopies.cpp - manual DMA by cp.async groups --------------------===//
+//
+// A `pallas.async_copy` into a scoped buffer arrives here as a tt.load
+// marked tt.async_copy, its value the buffer's contents. The copy now
+// starts where the load was, into a one-buffer ring, as a cp.async group
+// of its own; the contents are read from the ring after waiting for that
+// group, right before the first op that uses them. Everything between (the
+// kernel's other copies and work) runs while the copy is in flight.
+//
+//===----------------------------------------------------------------------===//
+#include "SimtLowering.h"
+
+#include "pallas/Cuda/CudaPasses.h"
+#include "pallas/Gpu/Gpu.h"
+
+namespace mlir::pallas {
+#define GEN_PASS_DEF_PALLASASYNCCOPIES
+#include "pallas/Cuda/CudaPasses.h.inc"
+} // namespace mlir::pallas
+
+using namespace mlir;
+using namespace mlir::pallas;
+
+namespace {
+
+/// The op of `block` that holds `op` (itself, or an ancestor); null if none.
+Operation *ancestorIn(Block *block, Operation *op) {
+  while (op && op->getBlock() != block)
+    op = op->getParentOp();
+  return op;
+}
+
+/// Whether the copy can go through a ring: a 2-D tile whose masked-off
+/// elements are zero (cp.async's zero fill), whose value no dot reads
+/// (dots read staged operands in place, in layouts pallas-stage-loads
+/// chooses), read in the load's block or below it.
+bool asyncCopyable(tt::LoadOp load) {
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  if (!type || type.getRank() != 2 || type.getEncoding() || load.getIsVolatile())
+    return false;
+  Value other = load.getOther();
+  if (other && !matchPattern(other, m_AnyZeroFloat()) && !matchPattern(other, m_Zero()))
+    return false;
+  for (Operation *user : load->getUsers())
+    if (isa<tt::DotOp, tt::TransOp>(user) || !ancestorIn(load->getBlock(), user))
+      return false;
+  return !load->use_empty();
+}
+
+struct AsyncCopiesPass : pallas::impl::PallasAsyncCopiesBase<AsyncCopiesPass> {
+  using PallasAsyncCopiesBase::PallasAsyncCopiesBase;
+
+  void runOnOperation() override {
+    SmallVector<tt::LoadOp> loads;
+    int64_t bytes = 0;
+    getOperation().walk([&](tt::LoadOp load) {
+      if (!load->hasAttr(tt::kAsyncCopyAttrName) || !asyncCopyable(load))
+        return;
+      int64_t size = cuda::paddedRowLayout(cast<RankedTensorType>(load.getType())).bytes;
+      if (4 * (bytes + size) > sharedBytes)
+        return;
+      bytes += size;
+      loads.push_back(load);
+    });
+    // Each copy is a group: the wait before its first reader lets the
+    // groups committed after it in the same block stay in flight. (Groups
+    // other passes add later, in loops between, only make it wait longer.)
+    struct Started {
+      pgpu::AsyncCommitOp commit;
+      Operation *firstUse;
+      Value ring;
+      RankedTensorType type;
+      tt::LoadOp load;
+      pgpu::AsyncWaitOp wait = {};
+    };
+    SmallVector<Started> started;
+    for (tt::LoadOp load : loads) {
+      auto type = cast<RankedTensorType>(load.getType());
+      Block *block = load->getBlock();
+      Operation *first = nullptr;
+      for (Operation *user : load->getUsers()) {
+        Operation *at = ancestorIn(block, user);
+        if (!first || at->isBeforeInBlock(first))
+          first = at;
+      }
+      Location loc = load.getLoc();
+      auto tile = type.cloneWithEncoding(pgpu::SharedEncodingAttr::get(
+          &getContext(), pgpu::SharedLayoutKind::padded_rows));
+      // Rings live for the kernel: allocated at its start.
+      auto func = load->getParentOfType<tt::FuncOp>();
+      auto at = OpBuilder::atBlockBegin(&func.getBody().front());
+      Value ring = pgpu::AllocRingOp::create(at, loc, pgpu::RingType::get(&getContext(), 1, tile));
+      OpBuilder b(load);
+      Value slot = arith::ConstantIntOp::create(b, loc, 0, 32);
+      pgpu::AsyncCopyOp::create(b, loc, load.getPtr(), ring, slot, load.getMask(), Value());
+      auto commit = pgpu::AsyncCommitOp::create(b, loc);
+      started.push_back({commit, first, ring, type, load});
+    }
+    for (Started &s : started) {
+      int64_t after = 0;
+      for (Operation *op = s.commit->getNextNode(); op && op != s.firstUse;
+           op = op->getNextNode())
+        after += isa<pgpu::AsyncCommitOp>(op);
+      OpBuilder b(s.firstUse);
+      Location loc = s.load.getLoc();
+      auto wait = pgpu::AsyncWaitOp::create(b, loc, after);
+      Value slot = arith::ConstantIntOp::create(b, loc, 0, 32);
+      Value value = pgpu::RingReadOp::create(b, loc, s.type, s.ring, slot);
+      s.load.getResult().replaceAllUsesWith(value);
+      s.load.erase();
+      s.wait = wait;
+    }
+    // A wait that an earlier one in the block already covers (its group was
+    // among those that one waited for) goes.
+    for (Started &s : started) {
+      int64_t after = 0;
+      for (Operation *op = s.commit->getNextNode(); op && op != s.wait; op = op->getNextNode()) {
+        after += isa<pgpu::AsyncCommitOp>(op);
+        auto earlier = dyn_cast<pgpu::AsyncWaitOp>(op);
+        if (earlier && static_cast<int64_t>(earlier.getPending()) <= after) {
+          s.wait.erase();
+          break;
+        }
+      }
+    }
+  }
+};
+
+} // namespace
