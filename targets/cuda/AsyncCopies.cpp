@@ -4,8 +4,9 @@
 // marked tt.async_copy, its value the buffer's contents. The copy now
 // starts where the load was, into a one-buffer ring, as a cp.async group
 // of its own; the contents are read from the ring after waiting for that
-// group, right before the first op that uses them. Everything between (the
-// kernel's other copies and work) runs while the copy is in flight.
+// group, right before the first op that uses them (or writes memory, which
+// could be the copied window). Everything between (the kernel's other
+// copies and work) runs while the copy is in flight.
 //
 //===----------------------------------------------------------------------===//
 #include "SimtLowering.h"
@@ -28,6 +29,16 @@ Operation *ancestorIn(Block *block, Operation *op) {
   while (op && op->getBlock() != block)
     op = op->getParentOp();
   return op;
+}
+
+/// Whether `op` (or an op inside it) writes global memory.
+bool writesGlobalMemory(Operation *op) {
+  return op
+      ->walk([](Operation *inner) {
+        return isa<tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp>(inner) ? WalkResult::interrupt()
+                                                                         : WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
 /// Whether the copy can go through a ring: a 2-D tile whose masked-off
@@ -83,6 +94,14 @@ struct AsyncCopiesPass : pallas::impl::PallasAsyncCopiesBase<AsyncCopiesPass> {
         if (!first || at->isBeforeInBlock(first))
           first = at;
       }
+      // The copy reads the array when it starts: a write to memory before
+      // the first use (which may be to the copied window, after its
+      // dma_wait) waits for it first.
+      for (Operation *op = load->getNextNode(); op && op != first; op = op->getNextNode())
+        if (writesGlobalMemory(op)) {
+          first = op;
+          break;
+        }
       Location loc = load.getLoc();
       auto tile = type.cloneWithEncoding(pgpu::SharedEncodingAttr::get(
           &getContext(), pgpu::SharedLayoutKind::padded_rows));

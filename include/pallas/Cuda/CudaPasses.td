@@ -280,7 +280,8 @@ def PallasAsyncCopies : Pass<"pallas-async-copies", "::mlir::ModuleOp"> {
     where the copy starts, and the value is read from the ring
     (`pallas_gpu.ring_read`) after a `pallas_gpu.async_wait` for that
     group, just before the first op that uses it (which `pallas.dma_wait`
-    precedes). On sm_80 and later these are cp.async groups: the copy runs
+    precedes) or that writes memory (the copy reads its window when it
+    starts). On sm_80 and later these are cp.async groups: the copy runs
     while the kernel goes on. Loads whose value a dot reads stay as they are
     (pallas-stage-loads places dot operands in the layouts the dots read),
     and so do the copies beyond a quarter of `shared-bytes` (the rest of
