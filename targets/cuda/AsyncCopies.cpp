@@ -24,36 +24,15 @@ using namespace mlir::pallas;
 
 namespace {
 
-/// The op of `block` that holds `op` (itself, or an ancestor); null if none.
-Operation *ancestorIn(Block *block, Operation *op) {
-  while (op && op->getBlock() != block)
-    op = op->getParentOp();
-  return op;
-}
-
-/// Whether `op` (or an op inside it) writes global memory.
-bool writesGlobalMemory(Operation *op) {
-  return op
-      ->walk([](Operation *inner) {
-        return isa<tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp>(inner) ? WalkResult::interrupt()
-                                                                         : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
-/// Whether the copy can go through a ring: a 2-D tile whose masked-off
-/// elements are zero (cp.async's zero fill), whose value no dot reads
-/// (dots read staged operands in place, in layouts pallas-stage-loads
-/// chooses), read in the load's block or below it.
+/// Whether the copy can go through a ring: a stageable block (2-D, zero
+/// where masked off, as cp.async fills), whose value no dot reads (dots
+/// read staged operands in place, in layouts pallas-stage-loads chooses),
+/// read in the load's block or below it.
 bool asyncCopyable(tt::LoadOp load) {
-  auto type = dyn_cast<RankedTensorType>(load.getType());
-  if (!type || type.getRank() != 2 || type.getEncoding() || load.getIsVolatile())
-    return false;
-  Value other = load.getOther();
-  if (other && !matchPattern(other, m_AnyZeroFloat()) && !matchPattern(other, m_Zero()))
+  if (!cuda::stageableLoad(load) || cast<RankedTensorType>(load.getType()).getEncoding())
     return false;
   for (Operation *user : load->getUsers())
-    if (isa<tt::DotOp, tt::TransOp>(user) || !ancestorIn(load->getBlock(), user))
+    if (isa<tt::DotOp, tt::TransOp>(user) || !load->getBlock()->findAncestorOpInBlock(*user))
       return false;
   return !load->use_empty();
 }
@@ -90,7 +69,7 @@ struct AsyncCopiesPass : pallas::impl::PallasAsyncCopiesBase<AsyncCopiesPass> {
       Block *block = load->getBlock();
       Operation *first = nullptr;
       for (Operation *user : load->getUsers()) {
-        Operation *at = ancestorIn(block, user);
+        Operation *at = block->findAncestorOpInBlock(*user);
         if (!first || at->isBeforeInBlock(first))
           first = at;
       }
@@ -98,7 +77,7 @@ struct AsyncCopiesPass : pallas::impl::PallasAsyncCopiesBase<AsyncCopiesPass> {
       // the first use (which may be to the copied window, after its
       // dma_wait) waits for it first.
       for (Operation *op = load->getNextNode(); op && op != first; op = op->getNextNode())
-        if (writesGlobalMemory(op)) {
+        if (cuda::writesMemory(op)) {
           first = op;
           break;
         }

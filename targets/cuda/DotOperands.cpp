@@ -133,6 +133,12 @@ Value OperandSmemLayout::offsetOf(OpBuilder &b, Location loc, Value row, Value c
              add(mul(rem(row, 8), 16), mul(rem(col, perCore), elemBytes)));
 }
 
+int64_t OperandSmemLayout::accessElements(int64_t vec, int64_t cols) const {
+  bool inRow = cols % vec == 0;
+  bool inGranule = !(coreMatrices || swizzled) || vec * elemBytes <= 16;
+  return inRow && inGranule ? vec : 1;
+}
+
 std::optional<int64_t> OperandSmemLayout::rowShiftBytes(int64_t rows) const {
   if (swizzled)
     return rows % 8 ? std::nullopt : std::optional<int64_t>(rows * 128);
@@ -153,18 +159,14 @@ void cuda::writeOperand(OpBuilder &b, Location loc, SimtState &s, Value base, Va
   int64_t cols = type.getDimSize(1);
   BlockedLayout blocked(type.getNumElements(), s.threads);
   SmallVector<Value> idx = slotElementIndices(b, loc, s, type.getNumElements());
-  // A chunk is one store when it stays within a row and, for core
-  // matrices, within 16 bytes.
-  int64_t vec = blocked.vec;
-  if (cols % vec || ((layout.coreMatrices || layout.swizzled) && vec * layout.elemBytes > 16))
-    vec = 1;
+  int64_t vec = layout.accessElements(blocked.vec, cols);
   for (int64_t i = 0; i < blocked.perThread; i += vec) {
     Value ptr = layout.addressOf(b, loc, base, idx[i], cols);
     SmallVector<Value> vals;
     for (int64_t j = 0; j < vec; ++j)
       vals.push_back(extractSlot(b, loc, perThread, i + j));
     LLVM::StoreOp::create(b, loc, vec == 1 ? vals[0] : buildVector(b, loc, vals), ptr,
-                          std::min<int64_t>(vec * layout.elemBytes, 16));
+                          layout.accessAlignment(vec));
   }
 }
 

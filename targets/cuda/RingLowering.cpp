@@ -239,13 +239,9 @@ struct RingReadLowering : SimtPattern<pgpu::RingReadOp> {
     int64_t cols = tile.getDimSize(1);
     const OperandSmemLayout &l = p->layout;
     Type elem = storageType(tile.getElementType());
-    // A chunk of a thread's elements is one vector load where it stays in a
-    // row of a padded-rows buffer and is aligned there (up to 16 bytes).
-    BlockedLayout blocked(tile.getNumElements(), state.threads);
-    int64_t vec = blocked.vec;
-    if (l.swizzled || l.coreMatrices || cols % vec || vec * l.elemBytes > 16 ||
-        l.rowBytes % (vec * l.elemBytes) || blocked.perThread % vec)
-      vec = 1;
+    // A chunk of a thread's elements is one vector load (as writeOperand
+    // stores chunks).
+    int64_t vec = l.accessElements(BlockedLayout(tile.getNumElements(), state.threads).vec, cols);
     SmallVector<Value> idx = slotElementIndices(rw, loc, state, tile);
     SmallVector<Value> elems;
     for (int64_t i = 0; i < static_cast<int64_t>(idx.size()); i += vec) {
@@ -255,7 +251,7 @@ struct RingReadLowering : SimtPattern<pgpu::RingReadOp> {
         continue;
       }
       Value v = LLVM::LoadOp::create(rw, loc, VectorType::get({vec}, elem), ptr,
-                                     vec * l.elemBytes);
+                                     l.accessAlignment(vec));
       for (int64_t j = 0; j < vec; ++j)
         elems.push_back(vector::ExtractOp::create(rw, loc, v, j));
     }

@@ -115,6 +115,13 @@ struct OperandSmemLayout {
   /// How many bytes further the element `rows` rows below another one (same
   /// column) lies, where that does not depend on the row.
   std::optional<int64_t> rowShiftBytes(int64_t rows) const;
+  /// How many of a thread's `vec` consecutive elements (a blocked chunk) of
+  /// a tile with rows of `cols` one shared-memory access moves: the whole
+  /// chunk where it stays within a row and, swizzled or as core matrices,
+  /// within 16 bytes; else one element. Such an access is aligned to
+  /// accessAlignment(n) bytes.
+  int64_t accessElements(int64_t vec, int64_t cols) const;
+  int64_t accessAlignment(int64_t n) const { return std::min<int64_t>(n * elemBytes, 16); }
 };
 /// Where a ring (pallas_gpu.alloc_ring) lives in shared memory.
 struct RingPlacement {
@@ -357,6 +364,14 @@ void populateWgmmaPatterns(const TypeConverter &tc, RewritePatternSet &patterns,
 /// Patterns for the pallas_gpu ring ops (alloc_ring, async_copy,
 /// async_commit, async_wait, ring_read); rings become their i32 offset.
 void populateRingPatterns(const TypeConverter &tc, RewritePatternSet &patterns, SimtState &state);
+/// Whether `op` (or an op inside it) writes global memory (tt.store, atomics):
+/// a load moved ahead of it might read the old value.
+bool writesMemory(Operation *op);
+/// Whether a tt.load can be copied into a shared-memory buffer instead (by
+/// cp.async or the TMA, which zero-fill): a 2-D block whose masked-off
+/// elements read as zero.
+bool stageableLoad(tt::LoadOp load);
+
 /// The staged operand `v` of a dot (a pallas_gpu.ring_read result): where
 /// its buffer is; null when `v` is not staged.
 Value stagedOperandAddress(ConversionPatternRewriter &rw, Location loc, Value v,

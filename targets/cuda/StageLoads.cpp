@@ -60,6 +60,23 @@ using namespace mlir;
 using namespace mlir::pallas;
 using namespace mlir::pallas::cuda;
 
+bool cuda::writesMemory(Operation *op) {
+  return op
+      ->walk([](Operation *inner) {
+        return isa<tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp>(inner) ? WalkResult::interrupt()
+                                                                         : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+bool cuda::stageableLoad(tt::LoadOp load) {
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  if (!type || type.getRank() != 2 || load.getIsVolatile())
+    return false;
+  Value other = load.getOther();
+  return !other || matchPattern(other, m_AnyZeroFloat()) || matchPattern(other, m_Zero());
+}
+
 namespace {
 
 /// Clones the loads' slices and the loads with the induction variable
@@ -74,17 +91,6 @@ SmallVector<Value> cloneLoads(OpBuilder &b, ArrayRef<tt::LoadOp> loads,
   for (tt::LoadOp load : loads)
     out.push_back(b.clone(*load, map)->getResult(0));
   return out;
-}
-
-/// A loop that writes memory may write what a later iteration reads:
-/// loading that early would read the old value.
-bool writesMemory(scf::ForOp loop) {
-  bool writes = false;
-  loop.getBody()->walk([&](Operation *op) {
-    if (isa<tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op))
-      writes = true;
-  });
-  return writes;
 }
 
 /// How a staged block's buffer is laid out for `use`: as the tensor-core
@@ -107,20 +113,10 @@ std::optional<pgpu::SharedLayoutKind> stagedLayoutForUse(OpOperand &use, Block *
   return dotOperandKind(dot, use.getOperandNumber());
 }
 
-/// Whether `load` can be staged at all: a 2-D block whose masked-off
-/// elements read as zero (as the copies fill them).
-bool stageable(tt::LoadOp load) {
-  auto type = dyn_cast<RankedTensorType>(load.getType());
-  if (!type || type.getRank() != 2 || load.getIsVolatile())
-    return false;
-  Value other = load.getOther();
-  return !other || matchPattern(other, m_AnyZeroFloat()) || matchPattern(other, m_Zero());
-}
-
 /// How a block loaded in `loop`'s body and used only by a tensor-core dot
 /// there is staged (stagedLayoutForUse), or none.
 std::optional<pgpu::SharedLayoutKind> stagedLayout(tt::LoadOp load, scf::ForOp loop) {
-  if (!stageable(load) || !load->hasOneUse())
+  if (!stageableLoad(load) || !load->hasOneUse())
     return std::nullopt;
   return stagedLayoutForUse(*load->getUses().begin(), loop.getBody());
 }
@@ -129,7 +125,7 @@ std::optional<pgpu::SharedLayoutKind> stagedLayout(tt::LoadOp load, scf::ForOp l
 /// it: one in `loop`'s body, others before the loop (the first iteration's
 /// dot pallas-defer-last-dot peels), all in the same layout. None otherwise.
 std::optional<pgpu::SharedLayoutKind> invariantStagedLayout(tt::LoadOp load, scf::ForOp loop) {
-  if (!stageable(load) || load->getBlock() != loop->getBlock())
+  if (!stageableLoad(load) || load->getBlock() != loop->getBlock())
     return std::nullopt;
   std::optional<pgpu::SharedLayoutKind> kind;
   bool inLoop = false;
@@ -825,6 +821,8 @@ int64_t stageInvariantOperands(scf::ForOp loop, int64_t smemBudget) {
 }
 
 void pipeline(scf::ForOp loop, int64_t threads, int64_t registerBudget) {
+  // A loop that writes memory may write what a later iteration reads:
+  // loading that early would read the old value.
   if (writesMemory(loop))
     return;
   SmallVector<tt::LoadOp> loads;
