@@ -939,17 +939,20 @@ def attention(drv, causal=False, dtype=torch.bfloat16, L=4096, D=128):
         ("f16_" if dtype == torch.float16 else "") + ("d64_" if D == 64 else "") + f"s{L}"
     cases = sorted(c for c in os.listdir(GPU_DIR) if c.startswith(prefix))
     q3, k3, v3 = (t.reshape(B * H, L, D) for t in (q, k, v))
+
+    def time_ours(kern, label):
+        o = torch.full((B * H, L, D), float("nan"), device=dev, dtype=dtype)
+        f = kern.bind(q3, k3, v3, o)
+        f(); note = check(o.reshape(B, H, L, D), label)
+        record(S, label, time_stream([f], K), flops, "TFLOP/s", kern.arch + ", " + note)
+
     for case in cases:
         label = "ours (pallasc sm_90a)" if case == prefix else f"ours ({case})"
 
         def run(case=case, label=label):
             kern = ours(drv, case, S, label)
-            if kern is None:
-                return
-            o = torch.full((B * H, L, D), float("nan"), device=dev, dtype=dtype)
-            f = kern.bind(q3, k3, v3, o)
-            f(); note = check(o.reshape(B, H, L, D), label)
-            record(S, label, time_stream([f], K), flops, "TFLOP/s", kern.arch + ", " + note)
+            if kern is not None:
+                time_ours(kern, label)
         attempt(S, label, run)
 
     # Our sm_80 code (mma.sync, cp.async) on this GPU: prepare.sh assembles
@@ -960,13 +963,7 @@ def attention(drv, causal=False, dtype=torch.bfloat16, L=4096, D=128):
             tag = os.path.basename(art)[len("sm_80_on_sm_90"):].replace("_", " ").strip()
             label = f"ours (sm_80 code{', ' + tag if tag else ''}, {case})"
 
-            def run_sm80(art=art, label=label):
-                kern = OurKernel(drv, art)
-                o = torch.full((B * H, L, D), float("nan"), device=dev, dtype=dtype)
-                f = kern.bind(q3, k3, v3, o)
-                f(); note = check(o.reshape(B, H, L, D), label)
-                record(S, label, time_stream([f], K), flops, "TFLOP/s", kern.arch + ", " + note)
-            attempt(S, label, run_sm80)
+            attempt(S, label, lambda art=art, label=label: time_ours(OurKernel(drv, art), label))
 
     # Our Triton target, where prepare.sh compiled the case for it (TARGETS).
     for case in cases:
