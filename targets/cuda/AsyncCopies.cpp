@@ -1,4 +1,4 @@
-//===- AsyncCopies.cpp - manual DMA by cp.async groups --------------------===//
+//===- AsyncCopies.cpp - manual DMA by cp.async groups or the TMA ---------===//
 //
 // A `pallas.async_copy` into a scoped buffer arrives here as a tt.load
 // marked tt.async_copy, its value the buffer's contents. The copy now
@@ -6,7 +6,9 @@
 // of its own; the contents are read from the ring after waiting for that
 // group, right before the first op that uses them (or writes memory, which
 // could be the copied window). Everything between (the kernel's other
-// copies and work) runs while the copy is in flight.
+// copies and work) runs while the copy is in flight. With `tma` (sm_90a), a
+// copy the TMA can make goes by the TMA into a swizzled buffer, its
+// mbarrier's phase waited for in place of the group.
 //
 //===----------------------------------------------------------------------===//
 #include "SimtLowering.h"
@@ -37,6 +39,24 @@ bool asyncCopyable(tt::LoadOp load) {
   return !load->use_empty();
 }
 
+/// Where the copy's value must have landed: the first op of the load's
+/// block that uses it or, before that, writes memory (the copy reads the
+/// array when it starts: a write may be to the copied window, after its
+/// dma_wait).
+Operation *firstUse(tt::LoadOp load) {
+  Block *block = load->getBlock();
+  Operation *first = nullptr;
+  for (Operation *user : load->getUsers()) {
+    Operation *at = block->findAncestorOpInBlock(*user);
+    if (!first || at->isBeforeInBlock(first))
+      first = at;
+  }
+  for (Operation *op = load->getNextNode(); op && op != first; op = op->getNextNode())
+    if (cuda::writesMemory(op))
+      return op;
+  return first;
+}
+
 struct AsyncCopiesPass : pallas::impl::PallasAsyncCopiesBase<AsyncCopiesPass> {
   using PallasAsyncCopiesBase::PallasAsyncCopiesBase;
 
@@ -64,31 +84,44 @@ struct AsyncCopiesPass : pallas::impl::PallasAsyncCopiesBase<AsyncCopiesPass> {
       pgpu::AsyncWaitOp wait = {};
     };
     SmallVector<Started> started;
+    cuda::AxisInfoAnalysis axis;
     for (tt::LoadOp load : loads) {
       auto type = cast<RankedTensorType>(load.getType());
-      Block *block = load->getBlock();
-      Operation *first = nullptr;
-      for (Operation *user : load->getUsers()) {
-        Operation *at = block->findAncestorOpInBlock(*user);
-        if (!first || at->isBeforeInBlock(first))
-          first = at;
-      }
-      // The copy reads the array when it starts: a write to memory before
-      // the first use (which may be to the copied window, after its
-      // dma_wait) waits for it first.
-      for (Operation *op = load->getNextNode(); op && op != first; op = op->getNextNode())
-        if (cuda::writesMemory(op)) {
-          first = op;
-          break;
-        }
+      Operation *first = firstUse(load);
       Location loc = load.getLoc();
-      auto tile = type.cloneWithEncoding(pgpu::SharedEncodingAttr::get(
-          &getContext(), pgpu::SharedLayoutKind::padded_rows));
       // Rings live for the kernel: allocated at its start.
       auto func = load->getParentOfType<tt::FuncOp>();
       auto at = OpBuilder::atBlockBegin(&func.getBody().front());
-      Value ring = pgpu::AllocRingOp::create(at, loc, pgpu::RingType::get(&getContext(), 1, tile));
       OpBuilder b(load);
+      if (tma) {
+        auto tile = type.cloneWithEncoding(pgpu::SharedEncodingAttr::get(
+            &getContext(), pgpu::SharedLayoutKind::swizzle_128b));
+        if (std::optional<pgpu::TensorMapAttr> view = cuda::tmaView(load, tile, axis)) {
+          Value ring =
+              pgpu::AllocRingOp::create(at, loc, pgpu::RingType::get(&getContext(), 1, tile));
+          Value barriers = pgpu::AllocSlotBarriersOp::create(
+              at, loc, pgpu::SlotBarriersType::get(&getContext(), 1), /*tma=*/true,
+              /*producer=*/false);
+          Value slot = arith::ConstantIntOp::create(b, loc, 0, 32);
+          // The phase this copy completes, read before anyone can issue it;
+          // the barrier also keeps the copy from overwriting what a
+          // thread still reads of the buffer's previous contents.
+          Value phase = pgpu::FilledPhaseOp::create(b, loc, b.getI32Type(), barriers, slot);
+          gpu::BarrierOp::create(b, loc);
+          pgpu::TmaCopyOp::create(b, loc, load.getPtr(), ring, slot, barriers, Value(),
+                                  cuda::tensorMapIndex(func, *view), /*last_reader=*/false,
+                                  /*producer=*/false);
+          OpBuilder w(first);
+          pgpu::WaitFilledOp::create(w, loc, barriers, slot, phase);
+          load.getResult().replaceAllUsesWith(
+              pgpu::RingReadOp::create(w, loc, type, ring, slot).getResult());
+          load.erase();
+          continue;
+        }
+      }
+      auto tile = type.cloneWithEncoding(pgpu::SharedEncodingAttr::get(
+          &getContext(), pgpu::SharedLayoutKind::padded_rows));
+      Value ring = pgpu::AllocRingOp::create(at, loc, pgpu::RingType::get(&getContext(), 1, tile));
       Value slot = arith::ConstantIntOp::create(b, loc, 0, 32);
       pgpu::AsyncCopyOp::create(b, loc, load.getPtr(), ring, slot, load.getMask(), Value());
       auto commit = pgpu::AsyncCommitOp::create(b, loc);

@@ -2,11 +2,12 @@
 //
 // tile IR (convert-pallas-to-triton) -> per-thread code in a gpu.module
 // (convert-pallas-to-nvvm) -> NVVM/LLVM -> PTX through LLVM's NVPTX backend
-// (gpu-module-to-binary, one object per requested architecture) -> cubin
+// (PtxSerializer.cpp, one per requested architecture) -> cubin
 // through the CUDA toolkit's ptxas.
 //
 //===----------------------------------------------------------------------===//
 #include "CudaHeader.h"
+#include "PtxSerializer.h"
 #include "WgmmaWaitPlacement.h"
 
 #include "pallas/Driver/Backend.h"
@@ -100,22 +101,19 @@ constexpr const char kToLlvmFuncPipeline[] =
     "gpu.module(convert-nvvm-to-llvm, convert-scf-to-cf, convert-gpu-to-nvvm)";
 
 /// ...convert-math-to-llvm the rest (trunc, absi, bit counts); then PTX
-/// through the NVPTX backend, libdevice from `toolkit`.
-std::string toPtxPipeline(StringRef toolkit) {
-  return ("gpu.module(convert-math-to-llvm, convert-vector-to-llvm, canonicalize, cse, "
-          "reconcile-unrealized-casts), gpu-module-to-binary{format=isa toolkit=" +
-          toolkit + "}")
-      .str();
-}
+/// through the NVPTX backend (cuda::serializeToPtx), libdevice from the toolkit.
+constexpr const char kToLlvmPipeline[] =
+    "gpu.module(convert-math-to-llvm, convert-vector-to-llvm, canonicalize, cse, "
+    "reconcile-unrealized-casts)";
 
 /// Loads the dialects every pass of a chip's build may load, so that
 /// chips can compile on threads of their own.
-void loadCudaDialects(MLIRContext *ctx, StringRef toolkit) {
+void loadCudaDialects(MLIRContext *ctx) {
   OpPassManager pm(ModuleOp::getOperationName());
   CudaPipelineOptions options;
   buildCudaPipeline(pm, options);
   (void)parsePassPipeline(kToLlvmFuncPipeline, pm, llvm::nulls());
-  (void)parsePassPipeline(toPtxPipeline(toolkit), pm, llvm::nulls());
+  (void)parsePassPipeline(kToLlvmPipeline, pm, llvm::nulls());
   DialectRegistry registry;
   pm.getDependentDialects(registry);
   ctx->appendDialectRegistry(registry);
@@ -286,9 +284,9 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
     // LLVM at -O1: the kernels run as fast as at -O3 (ptxas optimizes the
     // PTX at -O3 either way; bench/RESULTS.md, session 8), and compile in
     // 10-40 % less time. -O0 leaves ptxas too much to undo.
-    gpuModule.setTargetsAttr(ArrayAttr::get(
-        ctx, {NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/1, "nvptx64-nvidia-cuda", chip,
-                                        "+ptx80")}));
+    auto target = NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/1, "nvptx64-nvidia-cuda", chip,
+                                            "+ptx80");
+    gpuModule.setTargetsAttr(ArrayAttr::get(ctx, {target}));
     auto run = [&](const std::string &pipeline) -> LogicalResult {
       LogicalResult parsed = success();
       LogicalResult ran = runPasses(*chipModule, options, [&](OpPassManager &pm) {
@@ -321,20 +319,19 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
           fn.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(), UnitAttr::get(ctx));
         }
       });
-    if (failed(run(toPtxPipeline(toolkit))))
+    if (failed(run(kToLlvmPipeline)))
       return failure();
-    gpu::BinaryOp binary;
-    chipModule->walk([&](gpu::BinaryOp op) { binary = op; });
-    if (!binary || binary.getObjects().size() != 1)
-      return emitError(loc) << "internal error: no gpu.binary after serialisation", failure();
-
     img.chip = chip;
     img.computeCapability = t.getInt("compute_capability", 0);
     img.archSpecific = StringRef(chip).ends_with("a");
-    img.ptx = cast<gpu::ObjectAttr>(binary.getObjects()[0]).getObject().getValue().str();
-    // The PTX as LLVM writes it ends in a NUL; keep the text only.
-    while (!img.ptx.empty() && img.ptx.back() == '\0')
-      img.ptx.pop_back();
+    {
+      TimingScope codegenTime =
+          options.timing ? options.timing->nest("LLVM to PTX " + chip) : TimingScope();
+      FailureOr<std::string> ptx = cuda::serializeToPtx(gpuModule, target, toolkit);
+      if (failed(ptx))
+        return failure();
+      img.ptx = std::move(*ptx);
+    }
     img.ptx = cuda::placeFinalWgmmaWaits(img.ptx);
     {
       TimingScope ptxasTime = options.timing ? options.timing->nest("ptxas " + chip)
@@ -354,7 +351,7 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
   } else {
     // Chips compile side by side: their dialects are loaded first (loading
     // one is not thread-safe), their diagnostics come out in chip order.
-    loadCudaDialects(ctx, toolkit);
+    loadCudaDialects(ctx);
     ParallelDiagnosticHandler diagnostics(ctx);
     std::vector<char> built(targets.size(), 0);
     std::vector<std::thread> threads;

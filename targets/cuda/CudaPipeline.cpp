@@ -27,7 +27,7 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
   if (options.wgmma)
     pm.addPass(createPallasDeferLastDot());
   pm.addPass(createPallasAssignLayouts({options.wgmma}));
-  pm.addPass(createPallasAsyncCopies({options.sharedBytes}));
+  pm.addPass(createPallasAsyncCopies({options.sharedBytes, options.wgmma && options.tma}));
   if (options.wgmma && options.warpgroupTurns)
     pm.addPass(createPallasWarpgroupTurns());
   if (options.wgmma)

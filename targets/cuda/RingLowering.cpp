@@ -477,6 +477,23 @@ struct WaitSlotLowering : SimtPattern<Op> {
   }
 };
 
+/// mbarrier.test_wait.parity 0 holds once a phase of parity 0 completed
+/// and the barrier is in the next one (parity 1); until then it is in
+/// phase 0, and so on.
+struct FilledPhaseLowering : SimtPattern<pgpu::FilledPhaseOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::FilledPhaseOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    int64_t stages = op.getBarriers().getType().getStages();
+    Value bar = slotBarrierAddress(rw, loc, state, a.getBarriers(), a.getSlot(), stages, false);
+    Value zeroDone = NVVM::MBarrierTestWaitOp::create(rw, loc, rw.getI1Type(), bar,
+                                                      constI32(rw, loc, 0));
+    rw.replaceOp(op, arith::ExtUIOp::create(rw, loc, rw.getI32Type(), zeroDone));
+    return success();
+  }
+};
+
 struct ReleaseSlotLowering : SimtPattern<pgpu::ReleaseSlotOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(pgpu::ReleaseSlotOp op, OpAdaptor a,
@@ -561,7 +578,8 @@ void cuda::populateRingPatterns(const TypeConverter &tc, RewritePatternSet &patt
   patterns.add<AllocRingLowering, AsyncCopyLowering, AsyncCommitLowering, AsyncWaitLowering,
                RingReadLowering, AllocSlotBarriersLowering, ArriveFilledLowering, TmaCopyLowering,
                WaitSlotLowering<pgpu::WaitFilledOp, false>,
-               WaitSlotLowering<pgpu::WaitReleasedOp, true>, ReleaseSlotLowering,
+               WaitSlotLowering<pgpu::WaitReleasedOp, true>, FilledPhaseLowering,
+               ReleaseSlotLowering,
                TurnsBeginLowering, TurnsEndLowering>(
       tc, patterns.getContext(), state);
 }

@@ -371,6 +371,14 @@ bool writesMemory(Operation *op);
 /// cp.async or the TMA, which zero-fill): a 2-D block whose masked-off
 /// elements read as zero.
 bool stageableLoad(tt::LoadOp load);
+/// The tensor map through which the TMA may copy `load`'s blocks into
+/// buffers of `tile` (laid out with the 128-byte swizzle); none where it
+/// cannot (StageLoads.cpp says when).
+std::optional<pgpu::TensorMapAttr> tmaView(tt::LoadOp load, RankedTensorType tile,
+                                           AxisInfoAnalysis &axis);
+/// The index of `map` among `func`'s tensor maps (its
+/// pallas_gpu.tensor_maps), added if new.
+int64_t tensorMapIndex(tt::FuncOp func, pgpu::TensorMapAttr map);
 
 /// The staged operand `v` of a dot (a pallas_gpu.ring_read result): where
 /// its buffer is; null when `v` is not staged.

@@ -77,6 +77,97 @@ bool cuda::stageableLoad(tt::LoadOp load) {
   return !other || matchPattern(other, m_AnyZeroFloat()) || matchPattern(other, m_Zero());
 }
 
+/// The tensor map through which the TMA may copy `load`'s blocks into a
+/// ring of `tile`s: an unmasked tile of whole rows of an array parameter
+/// whose shape is known, each row contiguous and 16-byte aligned, rows a
+/// constant step apart that is the array's last dimension (so a view of
+/// the array as rows of that many elements holds the tile as a box), laid
+/// out with the 128-byte swizzle. None otherwise.
+std::optional<pgpu::TensorMapAttr> cuda::tmaView(tt::LoadOp load, RankedTensorType tile,
+                                                 AxisInfoAnalysis &axis) {
+  auto shared = dyn_cast_or_null<pgpu::SharedEncodingAttr>(tile.getEncoding());
+  if (!shared || shared.getKind() != pgpu::SharedLayoutKind::swizzle_128b)
+    return std::nullopt;
+  // A mask that only keeps the block inside its array is what the TMA's
+  // bounds do (zeros outside).
+  if (load.getMask() && !load->hasAttr(tt::kBoundsMaskAttrName))
+    return std::nullopt;
+  Value root = load.getPtr();
+  while (Operation *def = root.getDefiningOp()) {
+    if (auto add = dyn_cast<tt::AddPtrOp>(def))
+      root = add.getPtr();
+    else if (isa<tt::SplatOp, tt::BroadcastOp, tt::ExpandDimsOp>(def))
+      root = def->getOperand(0);
+    else
+      return std::nullopt;
+  }
+  auto arg = dyn_cast<BlockArgument>(root);
+  auto func = arg ? dyn_cast<tt::FuncOp>(arg.getOwner()->getParentOp()) : tt::FuncOp();
+  if (!func || arg.getOwner() != &func.getBody().front())
+    return std::nullopt;
+  auto shapeAttr = func.getArgAttrOfType<DenseI64ArrayAttr>(arg.getArgNumber(), tt::kShapeAttrName);
+  std::optional<RowStep> step = symbolicRowStep(load.getPtr());
+  if (!shapeAttr || shapeAttr.empty() || !step)
+    return std::nullopt;
+  ArrayRef<int64_t> shape = shapeAttr.asArrayRef();
+  bool symbolic = llvm::any_of(shape, [](int64_t d) { return d < 0; });
+  int64_t eb = std::max<int64_t>(1, tile.getElementTypeBitWidth() / 8);
+  int64_t rows = tile.getDimSize(0), cols = tile.getDimSize(1);
+  int64_t boxCols = 128 / eb;
+  AxisInfo info = axis.get(load.getPtr());
+  if (info.contiguity < cols || info.divisibility < 16 || cols % boxCols || rows > 256)
+    return std::nullopt;
+  if (symbolic) {
+    // A 2-D array of symbolic size (-1 - p: function argument p): rows of
+    // its last dim. (The TMA's bounds are the view's: a deeper array would
+    // let a block overhang one matrix into the next.) A symbolic row length
+    // is the row step itself, which must keep rows 16-byte aligned: the
+    // size's divisibility says so.
+    if (shape.size() != 2)
+      return std::nullopt;
+    int64_t rowElements = shape[1];
+    if (rowElements < 0) {
+      auto size = step->factor ? dyn_cast<BlockArgument>(step->factor) : BlockArgument();
+      auto divisibility =
+          size ? func.getArgAttrOfType<IntegerAttr>(size.getArgNumber(), "tt.divisibility")
+               : IntegerAttr();
+      if (!size || size.getOwner() != arg.getOwner() || step->constant != 1 ||
+          -1 - rowElements != static_cast<int64_t>(size.getArgNumber()) || !divisibility ||
+          (divisibility.getInt() * eb) % 16)
+        return std::nullopt;
+    } else if (step->factor || step->constant != rowElements || rowElements < cols ||
+               (rowElements * eb) % 16) {
+      return std::nullopt;
+    }
+    return pgpu::TensorMapAttr::get(load.getContext(), arg.getArgNumber(), shape[0], rowElements,
+                                    eb, rows, boxCols);
+  }
+  if (step->factor || step->constant != shape.back() || step->constant < cols ||
+      (step->constant * eb) % 16)
+    return std::nullopt;
+  int64_t elements = 1;
+  for (int64_t d : shape)
+    elements *= d;
+  // Box coordinates are signed 32-bit.
+  if (elements / step->constant > std::numeric_limits<int32_t>::max())
+    return std::nullopt;
+  return pgpu::TensorMapAttr::get(load.getContext(), arg.getArgNumber(),
+                                  elements / step->constant, step->constant, eb, rows, boxCols);
+}
+
+/// The index of `map` in `func`'s tensor maps, added if new.
+int64_t cuda::tensorMapIndex(tt::FuncOp func, pgpu::TensorMapAttr map) {
+  SmallVector<Attribute> maps;
+  if (auto old = func->getAttrOfType<ArrayAttr>(pgpu::kTensorMapsAttrName))
+    maps.assign(old.begin(), old.end());
+  auto it = llvm::find(maps, map);
+  if (it != maps.end())
+    return it - maps.begin();
+  maps.push_back(map);
+  func->setAttr(pgpu::kTensorMapsAttrName, ArrayAttr::get(func.getContext(), maps));
+  return maps.size() - 1;
+}
+
 namespace {
 
 /// Clones the loads' slices and the loads with the induction variable
@@ -265,97 +356,6 @@ void hoistPrologue(Operation *first, scf::ForOp loop) {
   wait.setPending(wait.getPending() + llvm::count_if(prologue, [](Operation *op) {
                     return isa<pgpu::AsyncCommitOp>(op);
                   }));
-}
-
-/// The tensor map through which the TMA may copy `load`'s blocks into a
-/// ring of `tile`s: an unmasked tile of whole rows of an array parameter
-/// whose shape is known, each row contiguous and 16-byte aligned, rows a
-/// constant step apart that is the array's last dimension (so a view of
-/// the array as rows of that many elements holds the tile as a box), laid
-/// out with the 128-byte swizzle. None otherwise.
-std::optional<pgpu::TensorMapAttr> tmaView(tt::LoadOp load, RankedTensorType tile,
-                                           AxisInfoAnalysis &axis) {
-  auto shared = dyn_cast_or_null<pgpu::SharedEncodingAttr>(tile.getEncoding());
-  if (!shared || shared.getKind() != pgpu::SharedLayoutKind::swizzle_128b)
-    return std::nullopt;
-  // A mask that only keeps the block inside its array is what the TMA's
-  // bounds do (zeros outside).
-  if (load.getMask() && !load->hasAttr(tt::kBoundsMaskAttrName))
-    return std::nullopt;
-  Value root = load.getPtr();
-  while (Operation *def = root.getDefiningOp()) {
-    if (auto add = dyn_cast<tt::AddPtrOp>(def))
-      root = add.getPtr();
-    else if (isa<tt::SplatOp, tt::BroadcastOp, tt::ExpandDimsOp>(def))
-      root = def->getOperand(0);
-    else
-      return std::nullopt;
-  }
-  auto arg = dyn_cast<BlockArgument>(root);
-  auto func = arg ? dyn_cast<tt::FuncOp>(arg.getOwner()->getParentOp()) : tt::FuncOp();
-  if (!func || arg.getOwner() != &func.getBody().front())
-    return std::nullopt;
-  auto shapeAttr = func.getArgAttrOfType<DenseI64ArrayAttr>(arg.getArgNumber(), tt::kShapeAttrName);
-  std::optional<RowStep> step = symbolicRowStep(load.getPtr());
-  if (!shapeAttr || shapeAttr.empty() || !step)
-    return std::nullopt;
-  ArrayRef<int64_t> shape = shapeAttr.asArrayRef();
-  bool symbolic = llvm::any_of(shape, [](int64_t d) { return d < 0; });
-  int64_t eb = std::max<int64_t>(1, tile.getElementTypeBitWidth() / 8);
-  int64_t rows = tile.getDimSize(0), cols = tile.getDimSize(1);
-  int64_t boxCols = 128 / eb;
-  AxisInfo info = axis.get(load.getPtr());
-  if (info.contiguity < cols || info.divisibility < 16 || cols % boxCols || rows > 256)
-    return std::nullopt;
-  if (symbolic) {
-    // A 2-D array of symbolic size (-1 - p: function argument p): rows of
-    // its last dim. (The TMA's bounds are the view's: a deeper array would
-    // let a block overhang one matrix into the next.) A symbolic row length
-    // is the row step itself, which must keep rows 16-byte aligned: the
-    // size's divisibility says so.
-    if (shape.size() != 2)
-      return std::nullopt;
-    int64_t rowElements = shape[1];
-    if (rowElements < 0) {
-      auto size = step->factor ? dyn_cast<BlockArgument>(step->factor) : BlockArgument();
-      auto divisibility =
-          size ? func.getArgAttrOfType<IntegerAttr>(size.getArgNumber(), "tt.divisibility")
-               : IntegerAttr();
-      if (!size || size.getOwner() != arg.getOwner() || step->constant != 1 ||
-          -1 - rowElements != static_cast<int64_t>(size.getArgNumber()) || !divisibility ||
-          (divisibility.getInt() * eb) % 16)
-        return std::nullopt;
-    } else if (step->factor || step->constant != rowElements || rowElements < cols ||
-               (rowElements * eb) % 16) {
-      return std::nullopt;
-    }
-    return pgpu::TensorMapAttr::get(load.getContext(), arg.getArgNumber(), shape[0], rowElements,
-                                    eb, rows, boxCols);
-  }
-  if (step->factor || step->constant != shape.back() || step->constant < cols ||
-      (step->constant * eb) % 16)
-    return std::nullopt;
-  int64_t elements = 1;
-  for (int64_t d : shape)
-    elements *= d;
-  // Box coordinates are signed 32-bit.
-  if (elements / step->constant > std::numeric_limits<int32_t>::max())
-    return std::nullopt;
-  return pgpu::TensorMapAttr::get(load.getContext(), arg.getArgNumber(),
-                                  elements / step->constant, step->constant, eb, rows, boxCols);
-}
-
-/// The index of `map` in `func`'s tensor maps, added if new.
-int64_t tensorMapIndex(tt::FuncOp func, pgpu::TensorMapAttr map) {
-  SmallVector<Attribute> maps;
-  if (auto old = func->getAttrOfType<ArrayAttr>(pgpu::kTensorMapsAttrName))
-    maps.assign(old.begin(), old.end());
-  auto it = llvm::find(maps, map);
-  if (it != maps.end())
-    return it - maps.begin();
-  maps.push_back(map);
-  func->setAttr(pgpu::kTensorMapsAttrName, ArrayAttr::get(func.getContext(), maps));
-  return maps.size() - 1;
 }
 
 /// The slot after `slot` in a ring of `stages` and its parity: `phase`,

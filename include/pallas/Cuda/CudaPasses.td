@@ -286,9 +286,19 @@ def PallasAsyncCopies : Pass<"pallas-async-copies", "::mlir::ModuleOp"> {
     (pallas-stage-loads places dot operands in the layouts the dots read),
     and so do the copies beyond a quarter of `shared-bytes` (the rest of
     shared memory is for the dots' rings and exchanges).
+
+    With `tma` (sm_90a), a copy the TMA can make (a tile of whole rows of an
+    array parameter, see pallas-stage-loads) goes by the TMA instead, into a
+    buffer with the 128-byte swizzle: the CTA's threads read the phase of
+    the buffer's mbarrier (`pallas_gpu.filled_phase`) and meet at a barrier
+    (everyone is done with what the buffer held), thread 0 issues the copy
+    (`pallas_gpu.tma_copy`), and the readers wait for that phase
+    (`pallas_gpu.wait_filled`) where the cp.async wait would be.
   }];
   let options = [Option<"sharedBytes", "shared-bytes", "int64_t", "0",
-                        "shared memory of a CTA (0: every copy stays a load)">];
+                        "shared memory of a CTA (0: every copy stays a load)">,
+                 Option<"tma", "tma", "bool", "false",
+                        "copies by the TMA where it can make them (sm_90a)">];
   let dependentDialects = ["::mlir::pallas::pgpu::PallasGpuDialect"];
 }
 

@@ -172,6 +172,22 @@ def PG_WaitFilledOp : PG_Op<"wait_filled", [MemoryEffects<[MemRead, MemWrite]>]>
   }];
 }
 
+def PG_FilledPhaseOp : PG_Op<"filled_phase", [MemoryEffects<[MemRead]>]> {
+  let summary = "the parity of `slot`'s filled barrier's current phase";
+  let description = [{
+    The parity (0 or 1) of the phase the next copies into `slot` complete,
+    read from the barrier itself (which of the two parities the last
+    completed phase had). Read it before the copy can land (before the
+    barrier that precedes the copy's issue), then wait for the slot with
+    it: a manual DMA's copy and wait need no count of the copies before.
+  }];
+  let arguments = (ins PG_SlotBarriersType:$barriers, I32:$slot);
+  let results = (outs I32:$phase);
+  let assemblyFormat = [{
+    $barriers `[` $slot `]` attr-dict `:` qualified(type($barriers))
+  }];
+}
+
 def PG_ReleaseSlotOp : PG_Op<"release_slot", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "this thread is done reading `slot`: arrive on its released barrier";
   let description = [{
