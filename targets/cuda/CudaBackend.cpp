@@ -327,7 +327,8 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
     {
       TimingScope codegenTime =
           options.timing ? options.timing->nest("LLVM to PTX " + chip) : TimingScope();
-      FailureOr<std::string> ptx = cuda::serializeToPtx(gpuModule, target, toolkit);
+      FailureOr<std::string> ptx =
+          cuda::serializeToPtx(gpuModule, target, toolkit, /*hoistLoopInvariants=*/wgmma);
       if (failed(ptx))
         return failure();
       img.ptx = std::move(*ptx);

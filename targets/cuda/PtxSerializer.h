@@ -11,10 +11,11 @@ namespace mlir::pallas::cuda {
 
 /// The PTX of `module` for `target`'s chip, libdevice linked from
 /// `toolkit`: MLIR's NVVM serialisation (translation to LLVM IR, linking),
-/// with the LLVM optimisation the kernels want (serializeToPtx's comment in
-/// PtxSerializer.cpp). Errors are reported on the module.
+/// with the LLVM optimisation the kernels want (the comment atop
+/// PtxSerializer.cpp), loop-invariant code motion where
+/// `hoistLoopInvariants`. Errors are reported on the module.
 FailureOr<std::string> serializeToPtx(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target,
-                                      StringRef toolkit);
+                                      StringRef toolkit, bool hoistLoopInvariants);
 
 } // namespace mlir::pallas::cuda
 
