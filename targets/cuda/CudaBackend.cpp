@@ -296,6 +296,9 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
         return emitError(loc) << "internal error: bad NVVM pipeline", failure();
       return ran;
     };
+    // (Before the NVVM ops become inline assembly.)
+    bool wgmmaCode = false;
+    chipModule->walk([&](NVVM::WgmmaMmaAsyncOp) { wgmmaCode = true; });
     if (failed(run(kToLlvmFuncPipeline)))
       return failure();
     if (options.stopBeforeCodegen) {
@@ -328,7 +331,7 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
       TimingScope codegenTime =
           options.timing ? options.timing->nest("LLVM to PTX " + chip) : TimingScope();
       FailureOr<std::string> ptx =
-          cuda::serializeToPtx(gpuModule, target, toolkit, /*hoistLoopInvariants=*/wgmma);
+          cuda::serializeToPtx(gpuModule, target, toolkit, wgmmaCode);
       if (failed(ptx))
         return failure();
       img.ptx = std::move(*ptx);

@@ -2,27 +2,28 @@
 //
 // MLIR's NVVM serialiser (ModuleToObject) translates the gpu.module to LLVM
 // IR and links libdevice; this subclass replaces its optimisation and
-// object steps:
-//   - LLVM's -O1 pipeline, without LICM for the mma.sync chips
-//     (`hoistLoopInvariants` false). The lowering computes each copy's and
-//     each store's addresses where they are used; hoisted out of the loops,
-//     the addresses of every copy, fragment read and epilogue store stay
-//     live across the whole kernel (matmul_accumulate: 269 values, 348
-//     bytes of spills at 255 registers on sm_80, none without; causal
+// object steps. Code without wgmma (mma.sync, CUDA cores):
+//   - LLVM's -O1 pipeline without LICM. The lowering computes each copy's
+//     and each store's addresses where they are used; hoisted out of the
+//     loops, the addresses of every copy, fragment read and epilogue store
+//     stay live across the whole kernel (matmul_accumulate: 269 values, 312
+//     to 348 bytes of spills at 255 registers, none without; causal
 //     attention's sm_80 code 28 bytes -> none, 12 % faster on an H100).
-//     The wgmma kernels keep it: their loops are short and hold few
-//     addresses, and without it a lane test and some address arithmetic
-//     run in the attention loop (D = 64 attention 3.5 % slower).
 //   - the vectors scalarized before code generation. A thread's share of a
 //     tile is an LLVM vector (`<128 x float>` for a 128x128 accumulator on 4
 //     warps), which the instruction selector would legalize and combine
 //     whole (0.53 of llc's 0.58 s on matmul_accumulate, 0.12 s after).
-//     PTX has no such vectors: the same PTX but for register numbers. Loads
-//     and stores keep theirs (ld.v4, st.v4); f32 -> bf16/f16 conversions
-//     go in pairs first (pairNarrowingConversions), and InstCombine then
-//     folds the pairs the scalarizer took apart and put back together
-//     (a bf16x2 register unpacked and repacked on its way to a wgmma).
-//   - the object is the PTX text (ptxas runs after the PTX rewrites).
+//     PTX has no such vectors. Loads and stores keep theirs (ld.v4, st.v4);
+//     f32 -> bf16/f16 conversions go in pairs first
+//     (pairNarrowingConversions), and InstCombine then folds the pairs the
+//     scalarizer took apart and put back together.
+// wgmma code keeps LLVM's -O1 as it is: its accumulators are few, short
+// vectors, and its loops short; without LICM a lane test and some address
+// arithmetic ran in the attention loop, and the scalarized code scheduled
+// differently (D = 64 attention 3.5 % slower either way).
+// Neither runs the vectorizers: the code is per-thread registers already
+// (SLP took 0.18 of 0.39 s on matmul_relu, for the same PTX). The object is
+// the PTX text (ptxas runs after the PTX rewrites).
 //
 //===----------------------------------------------------------------------===//
 #include "PtxSerializer.h"
@@ -78,12 +79,11 @@ void pairNarrowingConversions(llvm::Module &module) {
 class PtxSerializer : public NVVM::SerializeGPUModuleBase {
 public:
   PtxSerializer(Operation &module, NVVM::NVVMTargetAttr target,
-                const gpu::TargetOptions &options, bool hoistLoopInvariants)
-      : SerializeGPUModuleBase(module, target, options),
-        hoistLoopInvariants(hoistLoopInvariants) {}
+                const gpu::TargetOptions &options, bool wgmmaCode)
+      : SerializeGPUModuleBase(module, target, options), wgmmaCode(wgmmaCode) {}
 
 private:
-  bool hoistLoopInvariants;
+  bool wgmmaCode;
 
 protected:
   LogicalResult optimizeModule(llvm::Module &module, int optLevel) override {
@@ -98,12 +98,10 @@ protected:
     llvm::CGSCCAnalysisManager cgam;
     llvm::ModuleAnalysisManager mam;
     llvm::PassInstrumentationCallbacks instrumentation;
-    if (!hoistLoopInvariants)
+    if (!wgmmaCode)
       instrumentation.registerShouldRunOptionalPassCallback(
           [](StringRef pass, llvm::Any) { return pass != "LICMPass"; });
-    // No vectorizers: the code is per-thread registers the scalarizer
-    // splits again (SLP took 0.18 of 0.39 s on matmul_relu, for the same
-    // PTX).
+    // No vectorizers (see above).
     llvm::PipelineTuningOptions tuning;
     tuning.LoopUnrolling = true;
     tuning.LoopInterleaving = false;
@@ -122,6 +120,8 @@ protected:
         : optLevel == 1 ? llvm::OptimizationLevel::O1
                         : llvm::OptimizationLevel::O0);
     mpm.run(module, mam);
+    if (wgmmaCode)
+      return success();
 
     pairNarrowingConversions(module);
     llvm::FunctionPassManager scalarize;
@@ -151,9 +151,9 @@ protected:
 FailureOr<std::string> mlir::pallas::cuda::serializeToPtx(gpu::GPUModuleOp module,
                                                          NVVM::NVVMTargetAttr target,
                                                          StringRef toolkit,
-                                                         bool hoistLoopInvariants) {
+                                                         bool wgmmaCode) {
   NVVM::SerializeGPUModuleBase::init();
-  PtxSerializer serializer(*module, target, gpu::TargetOptions(toolkit), hoistLoopInvariants);
+  PtxSerializer serializer(*module, target, gpu::TargetOptions(toolkit), wgmmaCode);
   std::optional<SmallVector<char, 0>> ptx = serializer.run();
   if (!ptx)
     return failure();
