@@ -15,8 +15,7 @@
 //     whole (0.53 of llc's 0.58 s on matmul_accumulate, 0.12 s after).
 //     PTX has no such vectors. Loads and stores keep theirs (ld.v4, st.v4);
 //     f32 -> bf16/f16 conversions go in pairs first
-//     (pairNarrowingConversions), and InstCombine then folds the pairs the
-//     scalarizer took apart and put back together.
+//     (pairNarrowingConversions).
 // wgmma code keeps LLVM's -O1 as it is: its accumulators are few, short
 // vectors, and its loops short; without LICM a lane test and some address
 // arithmetic ran in the attention loop, and the scalarized code scheduled
@@ -35,7 +34,6 @@
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Target/TargetMachine.h"
-#include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/DCE.h"
 #include "llvm/Transforms/Scalar/Scalarizer.h"
 
@@ -126,7 +124,6 @@ protected:
     pairNarrowingConversions(module);
     llvm::FunctionPassManager scalarize;
     scalarize.addPass(llvm::ScalarizerPass());
-    scalarize.addPass(llvm::InstCombinePass());
     scalarize.addPass(llvm::DCEPass());
     llvm::ModulePassManager after;
     after.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(scalarize)));
