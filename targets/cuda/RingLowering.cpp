@@ -270,6 +270,15 @@ Value slotBarrierAddress(OpBuilder &b, Location loc, const SimtState &s, Value o
   return smemByteAddress(b, loc, s.ringBase, bytes);
 }
 
+/// The filled (or `released`) mbarrier of the slot an op on slot barriers
+/// names (its `barriers` and `slot` operands, converted in `a`).
+template <typename Op, typename Adaptor>
+Value barrierOfSlot(OpBuilder &b, Location loc, const SimtState &s, Op op, Adaptor a,
+                    bool released) {
+  return slotBarrierAddress(b, loc, s, a.getBarriers(), a.getSlot(),
+                            op.getBarriers().getType().getStages(), released);
+}
+
 struct AllocSlotBarriersLowering : SimtPattern<pgpu::AllocSlotBarriersOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(pgpu::AllocSlotBarriersOp op, OpAdaptor,
@@ -322,9 +331,8 @@ struct ArriveFilledLowering : SimtPattern<pgpu::ArriveFilledOp> {
   LogicalResult matchAndRewrite(pgpu::ArriveFilledOp op, OpAdaptor a,
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
-    int64_t stages = op.getBarriers().getType().getStages();
     auto emit = [&](OpBuilder &b) {
-      Value bar = slotBarrierAddress(b, loc, state, a.getBarriers(), a.getSlot(), stages, false);
+      Value bar = barrierOfSlot(b, loc, state, op, a, false);
       if (state.ringsCopiedByStores.contains(op.getRing().getDefiningOp()))
         NVVM::MBarrierArriveOp::create(b, loc, Type(), bar, Value());
       else
@@ -370,7 +378,6 @@ struct TmaCopyLowering : SimtPattern<pgpu::TmaCopyOp> {
     auto [p, base] = *buffer;
     RankedTensorType tile = op.getRing().getType().getTile();
     int64_t cols = tile.getDimSize(1), eb = p->layout.elemBytes;
-    int64_t stages = op.getBarriers().getType().getStages();
 
     // The issuing thread is chosen by predicates where the copy sits between
     // a K loop's wgmma and the wait for it (a branch there makes ptxas
@@ -392,7 +399,7 @@ struct TmaCopyLowering : SimtPattern<pgpu::TmaCopyOp> {
       // atomic); the warp completing a multiple of the warp count issues it.
       NVVM::SyncWarpOp::create(rw, loc, constI32(rw, loc, -1));
       Value counts = andPred(isZero(arith::AndIOp::create(rw, loc, state.tid, constI32(rw, loc, 31))));
-      Value counter = slotBarrierAddress(rw, loc, state, a.getBarriers(), a.getSlot(), stages, true);
+      Value counter = barrierOfSlot(rw, loc, state, op, a, true);
       Value old = inlinePtx(
           rw, loc, rw.getI32Type(),
           ValueRange{arith::ExtUIOp::create(rw, loc, rw.getI32Type(), counts),
@@ -440,7 +447,7 @@ struct TmaCopyLowering : SimtPattern<pgpu::TmaCopyOp> {
     Value r0 = i32(arith::DivUIOp::create(rw, loc, start, rowElements));
     Value c0 = i32(arith::RemUIOp::create(rw, loc, start, rowElements));
 
-    Value bar = slotBarrierAddress(rw, loc, state, a.getBarriers(), a.getSlot(), stages, false);
+    Value bar = barrierOfSlot(rw, loc, state, op, a, false);
     NVVM::MBarrierArriveExpectTxOp::create(rw, loc, Type(), bar,
                                            constI32(rw, loc, tile.getNumElements() * eb),
                                            NVVM::MemScopeKindAttr(), BoolAttr(), issue);
@@ -466,9 +473,7 @@ struct WaitSlotLowering : SimtPattern<Op> {
   LogicalResult matchAndRewrite(Op op, typename Op::Adaptor a,
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
-    int64_t stages = op.getBarriers().getType().getStages();
-    Value bar = slotBarrierAddress(rw, loc, this->state, a.getBarriers(), a.getSlot(), stages,
-                                   Released);
+    Value bar = barrierOfSlot(rw, loc, this->state, op, a, Released);
     // The suspend-time hint CUDA's own pipelines use (ns).
     NVVM::MBarrierTryWaitParityOp::create(rw, loc, bar, a.getPhase(),
                                           constI32(rw, loc, 0x989680));
@@ -485,8 +490,7 @@ struct FilledPhaseLowering : SimtPattern<pgpu::FilledPhaseOp> {
   LogicalResult matchAndRewrite(pgpu::FilledPhaseOp op, OpAdaptor a,
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
-    int64_t stages = op.getBarriers().getType().getStages();
-    Value bar = slotBarrierAddress(rw, loc, state, a.getBarriers(), a.getSlot(), stages, false);
+    Value bar = barrierOfSlot(rw, loc, state, op, a, false);
     Value zeroDone = NVVM::MBarrierTestWaitOp::create(rw, loc, rw.getI1Type(), bar,
                                                       constI32(rw, loc, 0));
     rw.replaceOp(op, arith::ExtUIOp::create(rw, loc, rw.getI32Type(), zeroDone));
@@ -499,7 +503,6 @@ struct ReleaseSlotLowering : SimtPattern<pgpu::ReleaseSlotOp> {
   LogicalResult matchAndRewrite(pgpu::ReleaseSlotOp op, OpAdaptor a,
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
-    int64_t stages = op.getBarriers().getType().getStages();
     // The warp's reads are ordered before its first lane's arrival, which
     // is predicated rather than branched to (it may sit between a wgmma
     // and its wait: see TmaCopyLowering).
@@ -509,7 +512,7 @@ struct ReleaseSlotLowering : SimtPattern<pgpu::ReleaseSlotOp> {
         arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, lane, constI32(rw, loc, 0));
     if (a.getPred())
       arrives = arith::AndIOp::create(rw, loc, arrives, a.getPred());
-    Value bar = slotBarrierAddress(rw, loc, state, a.getBarriers(), a.getSlot(), stages, true);
+    Value bar = barrierOfSlot(rw, loc, state, op, a, true);
     inlinePtx(rw, loc, Type(),
               ValueRange{arith::ExtUIOp::create(rw, loc, rw.getI32Type(), arrives),
                          LLVM::PtrToIntOp::create(rw, loc, rw.getI64Type(), bar)},
