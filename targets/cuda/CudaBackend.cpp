@@ -301,9 +301,9 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
     chipModule->walk([&](NVVM::WgmmaMmaAsyncOp) { wgmmaCode = true; });
     if (failed(run(kToLlvmFuncPipeline)))
       return failure();
+    img.chip = chip;
+    img.computeCapability = t.getInt("compute_capability", 0);
     if (options.stopBeforeCodegen) {
-      img.chip = chip;
-      img.computeCapability = t.getInt("compute_capability", 0);
       out.image = std::move(img);
       return success();
     }
@@ -324,8 +324,6 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
       });
     if (failed(run(kToLlvmPipeline)))
       return failure();
-    img.chip = chip;
-    img.computeCapability = t.getInt("compute_capability", 0);
     img.archSpecific = StringRef(chip).ends_with("a");
     {
       TimingScope codegenTime =
