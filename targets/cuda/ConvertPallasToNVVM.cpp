@@ -891,6 +891,10 @@ struct ConvertPallasToNVVMPass
       }
       SimtState state;
       state.threads = 32 * numWarps;
+      state.shiftedAddresses = !func->walk([](tt::DotOp dot) {
+                                      return hasWgmmaLayout(dot.getType()) ? WalkResult::interrupt()
+                                                                           : WalkResult::advance();
+                                    }).wasInterrupted();
       if (!func.getOps<pgpu::ProduceOp>().empty()) {
         if (numWarps < 4 || 32 * numWarps + 128 > 1024) {
           func.emitError("a producer warpgroup needs num_warps from 4 to 28, got ") << numWarps;

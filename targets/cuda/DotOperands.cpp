@@ -139,29 +139,63 @@ int64_t OperandSmemLayout::accessElements(int64_t vec, int64_t cols) const {
   return inRow && inGranule ? vec : 1;
 }
 
-std::optional<int64_t> OperandSmemLayout::rowShiftBytes(int64_t rows) const {
+std::optional<int64_t> OperandSmemLayout::shiftBytes(int64_t rows, int64_t cols) const {
+  int64_t bytes = cols * elemBytes;
   if (swizzled)
-    return rows % 8 ? std::nullopt : std::optional<int64_t>(rows * 128);
+    return rows % 8 || bytes % 128
+               ? std::nullopt
+               : std::optional<int64_t>(rows * 128 + bytes / 128 * atomColumnBytes);
   if (coreMatrices)
-    return rows % 8 ? std::nullopt : std::optional<int64_t>(rows / 8 * rowGroupBytes);
-  return rows * rowBytes;
+    return rows % 8 || bytes % 16
+               ? std::nullopt
+               : std::optional<int64_t>(rows / 8 * rowGroupBytes + bytes / 16 * colGroupBytes);
+  return rows * rowBytes + bytes;
 }
 
-Value OperandSmemLayout::addressOf(OpBuilder &b, Location loc, Value base, Value index,
-                                   int64_t cols) const {
-  Value row = arith::DivUIOp::create(b, loc, index, constI32(b, loc, cols));
-  Value col = arith::RemUIOp::create(b, loc, index, constI32(b, loc, cols));
-  return smemByteAddress(b, loc, base, offsetOf(b, loc, row, col));
+SmallVector<Value> OperandSmemLayout::slotAddresses(OpBuilder &b, Location loc, Value base,
+                                                    const SlotCoordinates &slots,
+                                                    int64_t step, bool shifted) const {
+  SmallVector<Value> out;
+  // Slots whose address was computed in full: (slot, address).
+  SmallVector<std::pair<size_t, Value>> full;
+  for (size_t i = 0; i < slots.size(); i += step) {
+    Value address;
+    for (auto [j, at] : full) {
+      if (slots.origin.empty() || !shifted)
+        break;
+      std::optional<int64_t> shift =
+          shiftBytes(slots.shifts[i][0] - slots.shifts[j][0], slots.shifts[i][1] - slots.shifts[j][1]);
+      if (!shift)
+        continue;
+      address = *shift ? (Value)LLVM::GEPOp::create(b, loc, at.getType(), b.getI8Type(), at,
+                                                    ArrayRef<LLVM::GEPArg>{*shift})
+                       : at;
+      break;
+    }
+    if (!address) {
+      address = addressOf(b, loc, base, slots[i]);
+      full.push_back({i, address});
+    }
+    out.push_back(address);
+  }
+  return out;
+}
+
+Value OperandSmemLayout::addressOf(OpBuilder &b, Location loc, Value base,
+                                   ArrayRef<Value> coords) const {
+  return smemByteAddress(b, loc, base, offsetOf(b, loc, coords[0], coords[1]));
 }
 
 void cuda::writeOperand(OpBuilder &b, Location loc, SimtState &s, Value base, Value perThread,
                         RankedTensorType type, const OperandSmemLayout &layout) {
   int64_t cols = type.getDimSize(1);
   BlockedLayout blocked(type.getNumElements(), s.threads);
-  SmallVector<Value> idx = slotElementIndices(b, loc, s, type.getNumElements());
   int64_t vec = layout.accessElements(blocked.vec, cols);
+  SmallVector<Value> addresses =
+      layout.slotAddresses(b, loc, base, slotCoordinates(b, loc, s, type.getShape()), vec,
+                           s.shiftedAddresses);
   for (int64_t i = 0; i < blocked.perThread; i += vec) {
-    Value ptr = layout.addressOf(b, loc, base, idx[i], cols);
+    Value ptr = addresses[i / vec];
     SmallVector<Value> vals;
     for (int64_t j = 0; j < vec; ++j)
       vals.push_back(extractSlot(b, loc, perThread, i + j));

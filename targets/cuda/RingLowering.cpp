@@ -122,7 +122,9 @@ struct AsyncCopyLowering : SimtPattern<pgpu::AsyncCopyOp> {
     auto globalPtr = LLVM::LLVMPointerType::get(rw.getContext(), 1);
 
     auto emit = [&](OpBuilder &b, Location l) {
-      SmallVector<Value> idx = slotElementIndices(b, l, state, tile.getNumElements());
+      SmallVector<Value> dsts =
+          layout.slotAddresses(b, l, base, slotCoordinates(b, l, state, tile.getShape()), piece,
+                               state.shiftedAddresses);
       Value dst0, src0;
       for (int64_t i = 0; i < blocked.perThread; i += piece) {
         Value dst, src;
@@ -136,7 +138,7 @@ struct AsyncCopyLowering : SimtPattern<pgpu::AsyncCopyOp> {
               b, l, globalPtr, i8, src0,
               ArrayRef<LLVM::GEPArg>{chunk * rowsPerChunk * stepIt->second * eb});
         } else {
-          dst = layout.addressOf(b, l, base, idx[i], cols);
+          dst = dsts[i / piece];
           src = LLVM::IntToPtrOp::create(b, l, globalPtr, extractSlot(b, l, a.getPtr(), i));
         }
         if (i == 0) {
@@ -242,10 +244,12 @@ struct RingReadLowering : SimtPattern<pgpu::RingReadOp> {
     // A chunk of a thread's elements is one vector load (as writeOperand
     // stores chunks).
     int64_t vec = l.accessElements(BlockedLayout(tile.getNumElements(), state.threads).vec, cols);
-    SmallVector<Value> idx = slotElementIndices(rw, loc, state, tile);
+    SlotCoordinates coords = slotCoordinates(rw, loc, state, tile);
+    SmallVector<Value> addresses =
+        l.slotAddresses(rw, loc, base, coords, vec, state.shiftedAddresses);
     SmallVector<Value> elems;
-    for (int64_t i = 0; i < static_cast<int64_t>(idx.size()); i += vec) {
-      Value ptr = l.addressOf(rw, loc, base, idx[i], cols);
+    for (int64_t i = 0; i < static_cast<int64_t>(coords.size()); i += vec) {
+      Value ptr = addresses[i / vec];
       if (vec == 1) {
         elems.push_back(LLVM::LoadOp::create(rw, loc, elem, ptr, l.elemBytes));
         continue;

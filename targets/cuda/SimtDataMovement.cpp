@@ -26,15 +26,15 @@ int64_t product(ArrayRef<int64_t> shape) {
   return n;
 }
 
-/// Reads the elements of a tensor of `shape` written at `offset` that each
-/// slot of the result (of `resultElements` elements) needs, given the
-/// source index of a result element.
+/// Reads the elements of a tensor written at `offset` that each slot of
+/// the result (of `resultShape`, blocked) needs, given the source index of
+/// a result element's coordinates.
 Value gatherFromSmem(OpBuilder &b, Location loc, SimtState &s, Type elem,
-                     int64_t offset, int64_t resultElements,
-                     function_ref<Value(Value)> sourceIndex) {
+                     int64_t offset, ArrayRef<int64_t> resultShape,
+                     function_ref<Value(ArrayRef<Value>)> sourceIndex) {
   SmallVector<Value> elems;
-  for (Value idx : slotElementIndices(b, loc, s, resultElements))
-    elems.push_back(smemLoad(b, loc, s, elem, offset, sourceIndex(idx)));
+  for (ArrayRef<Value> coords : slotCoordinates(b, loc, s, resultShape))
+    elems.push_back(smemLoad(b, loc, s, elem, offset, sourceIndex(coords)));
   return buildVector(b, loc, elems);
 }
 
@@ -120,8 +120,8 @@ bool rematerializable(Value v, int depth = 0) {
 Value rematerializeIn(ConversionPatternRewriter &rw, Location loc, const SimtState &s, Value v,
                       RankedTensorType layout) {
   SmallVector<Value> elems;
-  for (Value idx : slotElementIndices(rw, loc, s, layout)) {
-    Value e = rematerialize(rw, loc, v, unravel(rw, loc, idx, layout.getShape()));
+  for (ArrayRef<Value> coords : slotCoordinates(rw, loc, s, layout)) {
+    Value e = rematerialize(rw, loc, v, coords);
     if (!e)
       return {};
     elems.push_back(e);
@@ -181,9 +181,9 @@ struct BroadcastLowering : SimtPattern<tt::BroadcastOp> {
       return success();
     }
     smemWriteTensor(rw, loc, state, 0, a.getSrc(), srcType.getNumElements());
-    rw.replaceOp(op, gatherFromSmem(rw, loc, state, vt.getElementType(), 0,
-                                    dstType.getNumElements(), [&](Value idx) {
-                                      SmallVector<Value> c = unravel(rw, loc, idx, out);
+    rw.replaceOp(op, gatherFromSmem(rw, loc, state, vt.getElementType(), 0, out,
+                                    [&](ArrayRef<Value> coords) {
+                                      SmallVector<Value> c(coords);
                                       for (size_t d = 0; d < in.size(); ++d)
                                         if (in[d] == 1)
                                           c[d] = constI32(rw, loc, 0);
@@ -211,9 +211,8 @@ struct TransLowering : SimtPattern<tt::TransOp> {
     }
     smemWriteTensor(rw, loc, state, 0, a.getSrc(), srcType.getNumElements());
     ArrayRef<int32_t> order = op.getOrder();
-    rw.replaceOp(op, gatherFromSmem(rw, loc, state, elem, 0, dstType.getNumElements(),
-                                    [&](Value idx) {
-                                      SmallVector<Value> c = unravel(rw, loc, idx, dstType.getShape());
+    rw.replaceOp(op, gatherFromSmem(rw, loc, state, elem, 0, dstType.getShape(),
+                                    [&](ArrayRef<Value> c) {
                                       SmallVector<Value> src(c.size());
                                       for (size_t i = 0; i < order.size(); ++i)
                                         src[order[i]] = c[i];
@@ -234,11 +233,13 @@ struct JoinLowering : SimtPattern<tt::JoinOp> {
     // n + i of the whole.
     smemWriteTensor(rw, loc, state, 0, a.getLhs(), n);
     smemWriteTensor(rw, loc, state, n * smemElementBytes(elem), a.getRhs(), n);
-    rw.replaceOp(op, gatherFromSmem(rw, loc, state, elem, 0, 2 * n, [&](Value idx) {
-                   Value which = arith::RemUIOp::create(rw, loc, idx, constI32(rw, loc, 2));
-                   Value src = arith::DivUIOp::create(rw, loc, idx, constI32(rw, loc, 2));
+    ArrayRef<int64_t> shape = cast<RankedTensorType>(op.getType()).getShape();
+    rw.replaceOp(op, gatherFromSmem(rw, loc, state, elem, 0, shape, [&](ArrayRef<Value> c) {
+                   // Element (..., which) of the result is element (...) of
+                   // the lhs or the rhs.
+                   Value src = ravel(rw, loc, c.drop_back(), shape.drop_back());
                    return (Value)arith::AddIOp::create(
-                       rw, loc, src, arith::MulIOp::create(rw, loc, which, constI32(rw, loc, n)));
+                       rw, loc, src, arith::MulIOp::create(rw, loc, c.back(), constI32(rw, loc, n)));
                  }));
     return success();
   }
@@ -482,8 +483,8 @@ struct ReduceLowering : SimtPattern<tt::ReduceOp> {
     barrier(rw, loc);
     for (size_t r = 0; r < srcs.size(); ++r) {
       Type elem = cast<VectorType>(srcs[r].getType()).getElementType();
-      replacements.push_back(gatherFromSmem(rw, loc, state, elem, outOffsets[r], outputs,
-                                            [](Value idx) { return idx; }));
+      replacements.push_back(gatherFromSmem(rw, loc, state, elem, outOffsets[r], {outputs},
+                                            [](ArrayRef<Value> c) { return c[0]; }));
     }
     rw.replaceOp(op, replacements);
     return success();
@@ -670,33 +671,30 @@ Value castAccumulatorToBlocked(ConversionPatternRewriter &rw, Location loc, Simt
   if ((bits != 16 && bits != 32) || (cols * eb) % 128 || to.vec * eb < 4 || cols % to.vec)
     return {};
   OperandSmemLayout layout = operandSmemLayout(src, pgpu::SharedLayoutKind::swizzle_128b);
-  auto offsetOf = [&](Value index) {
-    SmallVector<Value> rc = unravel(rw, loc, index, src.getShape());
-    return layout.offsetOf(rw, loc, rc[0], rc[1]);
-  };
   reserveSmem(s, layout.bytes);
   barrier(rw, loc);
   // Slots 2k and 2k + 1 of a tensor-core layout are adjacent columns.
-  SmallVector<Value> from = slotElementIndices(rw, loc, s, src);
+  SlotCoordinates from = slotCoordinates(rw, loc, s, src);
+  SmallVector<Value> fromAddresses =
+      layout.slotAddresses(rw, loc, s.smem, from, 2, s.shiftedAddresses);
   auto pair = VectorType::get({2}, elem);
   for (size_t i = 0; i + 1 < from.size(); i += 2) {
     Value v = vector::FromElementsOp::create(
         rw, loc, pair,
         ValueRange{extractSlot(rw, loc, perThread, i), extractSlot(rw, loc, perThread, i + 1)});
-    LLVM::StoreOp::create(rw, loc, v, smemByteAddress(rw, loc, s.smem, offsetOf(from[i])),
-                          2 * eb);
+    LLVM::StoreOp::create(rw, loc, v, fromAddresses[i / 2], 2 * eb);
   }
   barrier(rw, loc);
   // Runs of `vec` start on a multiple of `vec`: pieces of up to 16 bytes
   // each lie in one unit.
   int64_t piece = std::min<int64_t>(to.vec, 16 / eb);
   auto pieceType = VectorType::get({piece}, elem);
-  SmallVector<Value> to_idx = slotElementIndices(rw, loc, s, dst);
+  SlotCoordinates toSlots = slotCoordinates(rw, loc, s, dst);
+  SmallVector<Value> toAddresses =
+      layout.slotAddresses(rw, loc, s.smem, toSlots, piece, s.shiftedAddresses);
   SmallVector<Value> elems;
-  for (size_t i = 0; i < to_idx.size(); i += piece) {
-    Value v = LLVM::LoadOp::create(rw, loc, pieceType,
-                                   smemByteAddress(rw, loc, s.smem, offsetOf(to_idx[i])),
-                                   piece * eb);
+  for (size_t i = 0; i < toSlots.size(); i += piece) {
+    Value v = LLVM::LoadOp::create(rw, loc, pieceType, toAddresses[i / piece], piece * eb);
     for (int64_t j = 0; j < piece; ++j)
       elems.push_back(vector::ExtractOp::create(rw, loc, v, j));
   }

@@ -88,6 +88,21 @@ std::optional<MmaLayout> sliceParentOf(RankedTensorType type);
 /// (one m64 tile per warpgroup, n a multiple of 8 up to 256).
 std::optional<MmaLayout> wgmmaLayout(int64_t m, int64_t n, int64_t threads);
 
+/// The coordinates (i32) in a tensor's shape of each of this thread's
+/// slots. Where the layout allows (no slot's offset carries into the next
+/// dimension), the thread's first element is unravelled once (`origin`)
+/// and each slot is it shifted by constants (`shifts`); else each slot's
+/// index is unravelled and `origin` is empty.
+struct SlotCoordinates {
+  SmallVector<SmallVector<Value>> coords;
+  SmallVector<Value> origin;
+  SmallVector<SmallVector<int64_t>> shifts;
+  size_t size() const { return coords.size(); }
+  ArrayRef<Value> operator[](size_t i) const { return coords[i]; }
+  auto begin() const { return coords.begin(); }
+  auto end() const { return coords.end(); }
+};
+
 /// How a tensor-core dot lays out an operand tile [d0, d1] in shared
 /// memory. For wgmma: with the 128-byte swizzle where rows are a multiple
 /// of 128 bytes (`swizzled`: columns of 128-byte-wide atoms, each row of
@@ -109,12 +124,22 @@ struct OperandSmemLayout {
   int64_t bytes = 0;
   /// The byte offset (i32) of element (`row`, `col`).
   Value offsetOf(OpBuilder &b, Location loc, Value row, Value col) const;
-  /// The address (!llvm.ptr<3>) of element `index` (i32, row-major, rows of
-  /// `cols`) of the tile at `base`.
-  Value addressOf(OpBuilder &b, Location loc, Value base, Value index, int64_t cols) const;
-  /// How many bytes further the element `rows` rows below another one (same
-  /// column) lies, where that does not depend on the row.
-  std::optional<int64_t> rowShiftBytes(int64_t rows) const;
+  /// The address (!llvm.ptr<3>) of the element at `coords` (i32 row and
+  /// column) of the tile at `base`.
+  Value addressOf(OpBuilder &b, Location loc, Value base, ArrayRef<Value> coords) const;
+  /// The addresses of a thread's slots 0, step, 2 step, ... of the tile at
+  /// `base`: computed in full for one slot of each class the layout repeats
+  /// with (rows 8 apart, 128-byte columns when swizzled), each other slot a
+  /// constant away from its class's (where the slots' shifts are known and
+  /// `shifted`; else each in full).
+  SmallVector<Value> slotAddresses(OpBuilder &b, Location loc, Value base,
+                                   const SlotCoordinates &slots, int64_t step,
+                                   bool shifted = true) const;
+  /// How many bytes further the element `rows` rows below and `cols`
+  /// columns right of another one lies, where that does not depend on the
+  /// element (negative shifts too).
+  std::optional<int64_t> shiftBytes(int64_t rows, int64_t cols) const;
+  std::optional<int64_t> rowShiftBytes(int64_t rows) const { return shiftBytes(rows, 0); }
   /// How many of a thread's `vec` consecutive elements (a blocked chunk) of
   /// a tile with rows of `cols` one shared-memory access moves: the whole
   /// chunk where it stays within a row and, swizzled or as core matrices,
@@ -181,6 +206,12 @@ struct SimtState {
   llvm::DenseSet<Operation *> ringsCopiedByStores;
   int64_t ringBytes = 0;
   bool scratchAfterRings = false;
+  /// Whether a thread's slot addresses in shared memory are one computed in
+  /// full per class the layout repeats with plus constants
+  /// (OperandSmemLayout::slotAddresses). Off in kernels with wgmma dots:
+  /// there the attention at D = 64 ran 4 % slower (same registers, fewer
+  /// instructions), GEMMs unchanged.
+  bool shiftedAddresses = true;
   /// The kernel's tensor maps (pallas_gpu.tensor_maps) and, for each, its
   /// parameter (a generic pointer to the __grid_constant__ CUtensorMap).
   SmallVector<pgpu::TensorMapAttr> tensorMaps;
@@ -230,6 +261,12 @@ MmaThread mmaThread(OpBuilder &b, Location loc, const SimtState &s, const MmaLay
 /// The same for a tensor type in any layout (blocked or mma).
 SmallVector<Value> slotElementIndices(OpBuilder &b, Location loc,
                                       const SimtState &s, RankedTensorType type);
+/// The coordinates of this thread's slots of a tensor of `type`.
+SlotCoordinates slotCoordinates(OpBuilder &b, Location loc, const SimtState &s,
+                                RankedTensorType type);
+/// The same for a tensor of `shape` in the blocked layout (any encoding).
+SlotCoordinates slotCoordinates(OpBuilder &b, Location loc, const SimtState &s,
+                                ArrayRef<int64_t> shape);
 /// True on the thread that owns its slots (false on replicas).
 Value isOwner(OpBuilder &b, Location loc, const SimtState &s,
               int64_t numElements);
