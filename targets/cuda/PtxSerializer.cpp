@@ -26,8 +26,9 @@
 // translated) and the one after loop unrolling; the six between gave the
 // same PTX but for register numbering (all example, conformance and
 // benchmark kernels; a few differ, ops_tour the most: 647 lines against
-// 675, registers unchanged) and took 0.13 of LLVM's 0.45 s on matmul_relu. Values go unnamed (the names were a tenth of the
-// optimisation's time, hashed and made unique on every new instruction).
+// 675, registers unchanged) and took 0.13 of LLVM's 0.45 s on matmul_relu.
+// Values go unnamed (the names were a tenth of the optimisation's time,
+// hashed and made unique on every new instruction).
 // The object is the PTX text (ptxas runs after the PTX rewrites).
 //
 //===----------------------------------------------------------------------===//
