@@ -300,7 +300,7 @@ SlotCoordinates coordinatesOf(OpBuilder &b, Location loc, const SimtState &s,
   // largest base and the largest offset (every thread holds every offset)
   // stay below P in their sum modulo P.
   int64_t maxBase[8] = {}, maxOffset[8] = {};
-  bool carryFree = shape.size() <= 8;
+  bool carryFree = shape.size() <= 8 && llvm::all_of(shape, [](int64_t d) { return d > 0; });
   for (int64_t t = 0; carryFree && t < s.threads; ++t) {
     int64_t base = p.baseOf(t), stride = 1;
     for (int64_t d = shape.size() - 1; d >= 1; --d) {
