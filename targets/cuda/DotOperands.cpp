@@ -158,11 +158,10 @@ SmallVector<Value> OperandSmemLayout::slotAddresses(OpBuilder &b, Location loc, 
   SmallVector<Value> out;
   // Slots whose address was computed in full: (slot, address).
   SmallVector<std::pair<size_t, Value>> full;
+  bool shiftable = shifted && !slots.origin.empty();
   for (size_t i = 0; i < slots.size(); i += step) {
     Value address;
-    for (auto [j, at] : full) {
-      if (slots.origin.empty() || !shifted)
-        break;
+    for (auto [j, at] : shiftable ? ArrayRef(full) : ArrayRef<std::pair<size_t, Value>>()) {
       std::optional<int64_t> shift =
           shiftBytes(slots.shifts[i][0] - slots.shifts[j][0], slots.shifts[i][1] - slots.shifts[j][1]);
       if (!shift)

@@ -349,10 +349,8 @@ SlotCoordinates cuda::slotCoordinates(OpBuilder &b, Location loc, const SimtStat
 
 SlotCoordinates cuda::slotCoordinates(OpBuilder &b, Location loc, const SimtState &s,
                                       ArrayRef<int64_t> shape) {
-  int64_t n = 1;
-  for (int64_t d : shape)
-    n *= d;
-  return coordinatesOf(b, loc, s, blockedSlotParts(b, loc, s, n), shape);
+  return coordinatesOf(b, loc, s, blockedSlotParts(b, loc, s, ShapedType::getNumElements(shape)),
+                       shape);
 }
 
 Value cuda::isOwner(OpBuilder &b, Location loc, const SimtState &s, int64_t n) {
