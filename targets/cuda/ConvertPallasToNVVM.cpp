@@ -726,7 +726,7 @@ bool mayUseScratch(Operation *op) {
   if (auto cast = dyn_cast<tensor::CastOp>(op))
     return layoutCastUsesScratch(cast);
   return isa<tt::TransOp, tt::JoinOp, tt::ReduceOp, tt::ScanOp, tt::AtomicRMWOp,
-             tt::AtomicCASOp>(op);
+             tt::AtomicCASOp, pgpu::TmaStoreOp>(op);
 }
 
 /// Whether an op between `alloc` (of a ring or slot barriers) and its last

@@ -34,6 +34,8 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
     pm.addPass(createPallasAsyncDots());
   pm.addPass(createPallasStageLoads(
       {options.sharedBytes, options.wgmma && options.tma, options.wgmma && options.tma && options.producer}));
+  if (options.wgmma && options.tma)
+    pm.addPass(createPallasTmaStores());
   if (options.wgmma && options.tma && options.producer && options.persistentCtas > 0)
     pm.addPass(createPallasPersistentPrograms({options.persistentCtas}));
   pm.addPass(createCanonicalizerPass());

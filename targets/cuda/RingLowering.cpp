@@ -355,6 +355,64 @@ struct ArriveFilledLowering : SimtPattern<pgpu::ArriveFilledOp> {
   }
 };
 
+/// A TMA op's tensor map: the attribute, the kernel's CUtensorMap
+/// parameter and the base address (i64) of the array it views.
+struct KernelTensorMap {
+  pgpu::TensorMapAttr map;
+  Value param, arrayBase;
+};
+
+FailureOr<KernelTensorMap> kernelTensorMap(Operation *op, int64_t index, const SimtState &state) {
+  if (index < 0 || index >= (int64_t)state.tensorMaps.size())
+    return op->emitError("internal error: tensor map ") << index << " is not the kernel's",
+           failure();
+  pgpu::TensorMapAttr map = state.tensorMaps[index];
+  Value arrayBase = map.getParam() < (int64_t)state.paramAddresses.size()
+                        ? state.paramAddresses[map.getParam()]
+                        : Value();
+  if (!arrayBase)
+    return op->emitError("internal error: tensor map of a non-pointer parameter"), failure();
+  return KernelTensorMap{map, state.tensorMapParams[index], arrayBase};
+}
+
+/// The box coordinates (column, row; i32) in `m`'s view of the tile of
+/// `tile`'s shape whose per-thread pointers (blocked layout) are `ptrs`:
+/// the tile's first element follows from the thread's first pointer, as
+/// rows are contiguous and a constant step apart (pallas-stage-loads and
+/// pallas-tma-stores checked).
+FailureOr<std::pair<Value, Value>> boxOrigin(OpBuilder &b, Location loc, Operation *op,
+                                             const SimtState &state, const KernelTensorMap &m,
+                                             Value ptrs, RankedTensorType tile) {
+  int64_t cols = tile.getDimSize(1);
+  int64_t eb = std::max<int64_t>(1, tile.getElementTypeBitWidth() / 8);
+  Type i64 = b.getI64Type();
+  auto c64 = [&](int64_t v) { return constI64(b, loc, v); };
+  // A row length the launch gives (a symbolic size: parameter -1 - n).
+  Value rowElements = c64(m.map.getRowElements());
+  if (m.map.getRowElements() < 0) {
+    size_t p = -1 - m.map.getRowElements();
+    Value size = p < state.paramValues.size() ? state.paramValues[p] : Value();
+    if (!size)
+      return op->emitError("internal error: tensor map row length of a non-integer parameter"),
+             failure();
+    rowElements = arith::ExtUIOp::create(b, loc, i64, size);
+  }
+  // Element (row, col) of the tile lies (row * step + col) elements past
+  // the first; the first lies `start` elements into the array.
+  Value index0 = slotElementIndices(b, loc, state, tile.getNumElements())[0];
+  Value index64 = arith::ExtUIOp::create(b, loc, i64, index0);
+  Value row = arith::DivUIOp::create(b, loc, index64, c64(cols));
+  Value col = arith::RemUIOp::create(b, loc, index64, c64(cols));
+  Value back = arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, row, rowElements), col);
+  Value bytes = arith::SubIOp::create(b, loc, extractSlot(b, loc, ptrs, 0), m.arrayBase);
+  Value start =
+      arith::SubIOp::create(b, loc, arith::DivUIOp::create(b, loc, bytes, c64(eb)), back);
+  auto i32 = [&](Value v) { return arith::TruncIOp::create(b, loc, b.getI32Type(), v); };
+  Value r0 = i32(arith::DivUIOp::create(b, loc, start, rowElements));
+  Value c0 = i32(arith::RemUIOp::create(b, loc, start, rowElements));
+  return std::make_pair(c0, r0);
+}
+
 /// One thread (when `pred` holds: thread 0 or, with `last_reader`, a lane
 /// of the warp completing the slot's count) expects the tile's bytes on
 /// the slot's filled barrier and issues one 2-D bulk tensor copy per
@@ -366,16 +424,10 @@ struct TmaCopyLowering : SimtPattern<pgpu::TmaCopyOp> {
   LogicalResult matchAndRewrite(pgpu::TmaCopyOp op, OpAdaptor a,
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
-    int64_t index = op.getTensorMap();
-    if (index < 0 || index >= (int64_t)state.tensorMaps.size())
-      return op.emitError("internal error: tensor map ") << index << " is not the kernel's";
-    pgpu::TensorMapAttr map = state.tensorMaps[index];
-    Value param = state.tensorMapParams[index];
-    Value arrayBase = map.getParam() < (int64_t)state.paramAddresses.size()
-                          ? state.paramAddresses[map.getParam()]
-                          : Value();
-    if (!arrayBase)
-      return op.emitError("internal error: tensor map of a non-pointer parameter");
+    FailureOr<KernelTensorMap> kmap = kernelTensorMap(op, op.getTensorMap(), state);
+    if (failed(kmap))
+      return failure();
+    pgpu::TensorMapAttr map = kmap->map;
     auto buffer = bufferOf(op, a, state, rw);
     if (failed(buffer))
       return failure();
@@ -425,31 +477,11 @@ struct TmaCopyLowering : SimtPattern<pgpu::TmaCopyOp> {
       rw.setInsertionPointToStart(ifOp.thenBlock());
       issue = Value();
     }
-    Type i64 = rw.getI64Type();
-    auto c64 = [&](int64_t v) { return constI64(rw, loc, v); };
-    // A row length the launch gives (a symbolic size: parameter -1 - n).
-    Value rowElements = c64(map.getRowElements());
-    if (map.getRowElements() < 0) {
-      size_t p = -1 - map.getRowElements();
-      Value size = p < state.paramValues.size() ? state.paramValues[p] : Value();
-      if (!size)
-        return op.emitError("internal error: tensor map row length of a non-integer parameter");
-      rowElements = arith::ExtUIOp::create(rw, loc, i64, size);
-    }
-    // Element (row, col) of the tile lies (row * step + col) elements past
-    // the first; the first lies `start` elements into the array.
-    Value index0 = slotElementIndices(rw, loc, state, tile.getNumElements())[0];
-    Value index64 = arith::ExtUIOp::create(rw, loc, i64, index0);
-    Value row = arith::DivUIOp::create(rw, loc, index64, c64(cols));
-    Value col = arith::RemUIOp::create(rw, loc, index64, c64(cols));
-    Value back = arith::AddIOp::create(
-        rw, loc, arith::MulIOp::create(rw, loc, row, rowElements), col);
-    Value bytes = arith::SubIOp::create(rw, loc, extractSlot(rw, loc, a.getPtr(), 0), arrayBase);
-    Value start = arith::SubIOp::create(rw, loc, arith::DivUIOp::create(rw, loc, bytes, c64(eb)),
-                                        back);
-    auto i32 = [&](Value v) { return arith::TruncIOp::create(rw, loc, rw.getI32Type(), v); };
-    Value r0 = i32(arith::DivUIOp::create(rw, loc, start, rowElements));
-    Value c0 = i32(arith::RemUIOp::create(rw, loc, start, rowElements));
+    FailureOr<std::pair<Value, Value>> origin =
+        boxOrigin(rw, loc, op, state, *kmap, a.getPtr(), tile);
+    if (failed(origin))
+      return failure();
+    auto [c0, r0] = *origin;
 
     Value bar = barrierOfSlot(rw, loc, state, op, a, false);
     NVVM::MBarrierArriveExpectTxOp::create(rw, loc, Type(), bar,
@@ -463,9 +495,53 @@ struct TmaCopyLowering : SimtPattern<pgpu::TmaCopyOp> {
           smemByteAddress(rw, loc, base, constI32(rw, loc, atom * p->layout.atomColumnBytes)));
       Value x = arith::AddIOp::create(rw, loc, c0, constI32(rw, loc, atom * map.getBoxCols()));
       NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-          rw, loc, dst, param, ValueRange{x, r0}, bar, ValueRange{}, Value(), Value(),
+          rw, loc, dst, kmap->param, ValueRange{x, r0}, bar, ValueRange{}, Value(), Value(),
           NVVM::TMALoadModeAttr(), BoolAttr(), NVVM::CTAGroupKindAttr(), issue);
     }
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+/// The threads write the accumulator into scratch in the swizzle the
+/// tensor map's boxes have; after a proxy fence (the TMA reads through the
+/// async proxy) and a barrier, thread 0 stores one box per 128-byte column
+/// and waits until the copies have read shared memory, so that whatever
+/// uses scratch next (after a barrier, as every user does) finds it free.
+struct TmaStoreLowering : SimtPattern<pgpu::TmaStoreOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::TmaStoreOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    FailureOr<KernelTensorMap> kmap = kernelTensorMap(op, op.getTensorMap(), state);
+    if (failed(kmap))
+      return failure();
+    auto type = cast<RankedTensorType>(op.getValue().getType());
+    OperandSmemLayout layout = writeAccumulatorSwizzled(rw, loc, state, a.getValue(), type);
+    NVVM::FenceProxyOp::create(
+        rw, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(rw.getContext(), NVVM::SharedSpace::shared_cta));
+    barrier(rw, loc);
+    Value first = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, state.tid,
+                                        constI32(rw, loc, 0));
+    auto ifOp = scf::IfOp::create(rw, loc, first, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(rw);
+    rw.setInsertionPointToStart(ifOp.thenBlock());
+    FailureOr<std::pair<Value, Value>> origin =
+        boxOrigin(rw, loc, op, state, *kmap, a.getPtr(), type);
+    if (failed(origin))
+      return failure();
+    auto [c0, r0] = *origin;
+    for (int64_t atom = 0; atom * kmap->map.getBoxCols() < type.getDimSize(1); ++atom) {
+      Value src =
+          smemByteAddress(rw, loc, state.smem, constI32(rw, loc, atom * layout.atomColumnBytes));
+      Value x = arith::AddIOp::create(rw, loc, c0, constI32(rw, loc, atom * kmap->map.getBoxCols()));
+      NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+          rw, loc, kmap->param, src, ValueRange{x, r0}, Value(), NVVM::TMAStoreMode::TILE,
+          Value());
+    }
+    NVVM::CpAsyncBulkCommitGroupOp::create(rw, loc);
+    NVVM::CpAsyncBulkWaitGroupOp::create(rw, loc, 0, rw.getUnitAttr());
     rw.eraseOp(op);
     return success();
   }
@@ -584,6 +660,7 @@ void cuda::populateRingPatterns(const TypeConverter &tc, RewritePatternSet &patt
                                 SimtState &state) {
   patterns.add<AllocRingLowering, AsyncCopyLowering, AsyncCommitLowering, AsyncWaitLowering,
                RingReadLowering, AllocSlotBarriersLowering, ArriveFilledLowering, TmaCopyLowering,
+               TmaStoreLowering,
                WaitSlotLowering<pgpu::WaitFilledOp, false>,
                WaitSlotLowering<pgpu::WaitReleasedOp, true>, FilledPhaseLowering,
                ReleaseSlotLowering,

@@ -651,6 +651,31 @@ struct DotLowering : SimtPattern<tt::DotOp> {
   }
 };
 
+} // namespace
+
+OperandSmemLayout cuda::writeAccumulatorSwizzled(OpBuilder &b, Location loc, SimtState &s,
+                                                 Value perThread, RankedTensorType src) {
+  Type elem = src.getElementType();
+  int64_t eb = elem.getIntOrFloatBitWidth() / 8;
+  OperandSmemLayout layout = operandSmemLayout(src, pgpu::SharedLayoutKind::swizzle_128b);
+  reserveSmem(s, layout.bytes);
+  barrier(b, loc);
+  // Slots 2k and 2k + 1 of a tensor-core layout are adjacent columns.
+  SlotCoordinates from = slotCoordinates(b, loc, s, src);
+  SmallVector<Value> fromAddresses =
+      layout.slotAddresses(b, loc, s.smem, from, 2, s.shiftedAddresses);
+  auto pair = VectorType::get({2}, elem);
+  for (size_t i = 0; i + 1 < from.size(); i += 2) {
+    Value v = vector::FromElementsOp::create(
+        b, loc, pair,
+        ValueRange{extractSlot(b, loc, perThread, i), extractSlot(b, loc, perThread, i + 1)});
+    LLVM::StoreOp::create(b, loc, v, fromAddresses[i / 2], 2 * eb);
+  }
+  return layout;
+}
+
+namespace {
+
 /// A tensor-core accumulator [M, N] (pairs of adjacent columns per thread)
 /// into the blocked layout (runs of `vec` adjacent elements per thread),
 /// through shared memory laid out as wgmma's 128-byte swizzle (16-byte
@@ -670,20 +695,7 @@ Value castAccumulatorToBlocked(ConversionPatternRewriter &rw, Location loc, Simt
   BlockedLayout to(dst.getNumElements(), s.threads);
   if ((bits != 16 && bits != 32) || (cols * eb) % 128 || to.vec * eb < 4 || cols % to.vec)
     return {};
-  OperandSmemLayout layout = operandSmemLayout(src, pgpu::SharedLayoutKind::swizzle_128b);
-  reserveSmem(s, layout.bytes);
-  barrier(rw, loc);
-  // Slots 2k and 2k + 1 of a tensor-core layout are adjacent columns.
-  SlotCoordinates from = slotCoordinates(rw, loc, s, src);
-  SmallVector<Value> fromAddresses =
-      layout.slotAddresses(rw, loc, s.smem, from, 2, s.shiftedAddresses);
-  auto pair = VectorType::get({2}, elem);
-  for (size_t i = 0; i + 1 < from.size(); i += 2) {
-    Value v = vector::FromElementsOp::create(
-        rw, loc, pair,
-        ValueRange{extractSlot(rw, loc, perThread, i), extractSlot(rw, loc, perThread, i + 1)});
-    LLVM::StoreOp::create(rw, loc, v, fromAddresses[i / 2], 2 * eb);
-  }
+  OperandSmemLayout layout = writeAccumulatorSwizzled(rw, loc, s, perThread, src);
   barrier(rw, loc);
   // Runs of `vec` start on a multiple of `vec`: pieces of up to 16 bytes
   // each lie in one unit.

@@ -348,6 +348,14 @@ pgpu::SharedLayoutKind dotOperandKind(tt::DotOp dot, unsigned index);
 /// places barriers.
 void writeOperand(OpBuilder &b, Location loc, SimtState &s, Value base, Value perThread,
                   RankedTensorType type, const OperandSmemLayout &layout);
+/// Writes a tensor-core accumulator (2-D, 16- or 32-bit elements, rows a
+/// multiple of 128 bytes) into the scratch area of shared memory, laid out
+/// with the 128-byte swizzle (as the TMA reads a box of 128-byte columns),
+/// one store per pair of adjacent columns, after a CTA barrier (the area's
+/// previous readers are done); the layout written. The caller places the
+/// barrier after.
+OperandSmemLayout writeAccumulatorSwizzled(OpBuilder &b, Location loc, SimtState &s,
+                                           Value perThread, RankedTensorType src);
 /// An operand as a dot lowering gets it: in registers (blocked layout),
 /// or, when pallas-stage-loads staged it, already in shared memory at `smem`
 /// in dotOperandLayout's layout.
@@ -408,10 +416,11 @@ bool writesMemory(Operation *op);
 /// cp.async or the TMA, which zero-fill): a 2-D block whose masked-off
 /// elements read as zero.
 bool stageableLoad(tt::LoadOp load);
-/// The tensor map through which the TMA may copy `load`'s blocks into
-/// buffers of `tile` (laid out with the 128-byte swizzle); none where it
-/// cannot (StageLoads.cpp says when).
-std::optional<pgpu::TensorMapAttr> tmaView(tt::LoadOp load, RankedTensorType tile,
+/// The tensor map through which the TMA may copy the blocks `access` (a
+/// tt.load or tt.store) reads or writes, to or from buffers of `tile`
+/// (laid out with the 128-byte swizzle); none where it cannot
+/// (StageLoads.cpp says when).
+std::optional<pgpu::TensorMapAttr> tmaView(Operation *access, RankedTensorType tile,
                                            AxisInfoAnalysis &axis);
 /// The index of `map` among `func`'s tensor maps (its
 /// pallas_gpu.tensor_maps), added if new.

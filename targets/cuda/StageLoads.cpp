@@ -77,22 +77,30 @@ bool cuda::stageableLoad(tt::LoadOp load) {
   return !other || matchPattern(other, m_AnyZeroFloat()) || matchPattern(other, m_Zero());
 }
 
-/// The tensor map through which the TMA may copy `load`'s blocks into a
-/// ring of `tile`s: an unmasked tile of whole rows of an array parameter
-/// whose shape is known, each row contiguous and 16-byte aligned, rows a
-/// constant step apart that is the array's last dimension (so a view of
-/// the array as rows of that many elements holds the tile as a box), laid
-/// out with the 128-byte swizzle. None otherwise.
-std::optional<pgpu::TensorMapAttr> cuda::tmaView(tt::LoadOp load, RankedTensorType tile,
+/// The tensor map through which the TMA may copy the blocks `access` (a
+/// tt.load or tt.store) reads or writes, to or from buffers of `tile`s:
+/// an unmasked tile of whole rows of an array parameter whose shape is
+/// known, each row contiguous and 16-byte aligned, rows a constant step
+/// apart that is the array's last dimension (so a view of the array as
+/// rows of that many elements holds the tile as a box), laid out with the
+/// 128-byte swizzle. None otherwise.
+std::optional<pgpu::TensorMapAttr> cuda::tmaView(Operation *access, RankedTensorType tile,
                                                  AxisInfoAnalysis &axis) {
   auto shared = dyn_cast_or_null<pgpu::SharedEncodingAttr>(tile.getEncoding());
   if (!shared || shared.getKind() != pgpu::SharedLayoutKind::swizzle_128b)
     return std::nullopt;
-  // A mask that only keeps the block inside its array is what the TMA's
-  // bounds do (zeros outside).
-  if (load.getMask() && !load->hasAttr(tt::kBoundsMaskAttrName))
+  Value ptr, mask;
+  if (auto load = dyn_cast<tt::LoadOp>(access))
+    ptr = load.getPtr(), mask = load.getMask();
+  else if (auto store = dyn_cast<tt::StoreOp>(access))
+    ptr = store.getPtr(), mask = store.getMask();
+  else
     return std::nullopt;
-  Value root = load.getPtr();
+  // A mask that only keeps the block inside its array is what the TMA's
+  // bounds do (loads read zeros outside, stores skip it).
+  if (mask && !access->hasAttr(tt::kBoundsMaskAttrName))
+    return std::nullopt;
+  Value root = ptr;
   while (Operation *def = root.getDefiningOp()) {
     if (auto add = dyn_cast<tt::AddPtrOp>(def))
       root = add.getPtr();
@@ -106,7 +114,7 @@ std::optional<pgpu::TensorMapAttr> cuda::tmaView(tt::LoadOp load, RankedTensorTy
   if (!func || arg.getOwner() != &func.getBody().front())
     return std::nullopt;
   auto shapeAttr = func.getArgAttrOfType<DenseI64ArrayAttr>(arg.getArgNumber(), tt::kShapeAttrName);
-  std::optional<RowStep> step = symbolicRowStep(load.getPtr());
+  std::optional<RowStep> step = symbolicRowStep(ptr);
   if (!shapeAttr || shapeAttr.empty() || !step)
     return std::nullopt;
   ArrayRef<int64_t> shape = shapeAttr.asArrayRef();
@@ -114,7 +122,7 @@ std::optional<pgpu::TensorMapAttr> cuda::tmaView(tt::LoadOp load, RankedTensorTy
   int64_t eb = std::max<int64_t>(1, tile.getElementTypeBitWidth() / 8);
   int64_t rows = tile.getDimSize(0), cols = tile.getDimSize(1);
   int64_t boxCols = 128 / eb;
-  AxisInfo info = axis.get(load.getPtr());
+  AxisInfo info = axis.get(ptr);
   if (info.contiguity < cols || info.divisibility < 16 || cols % boxCols || rows > 256)
     return std::nullopt;
   if (symbolic) {
@@ -139,7 +147,7 @@ std::optional<pgpu::TensorMapAttr> cuda::tmaView(tt::LoadOp load, RankedTensorTy
                (rowElements * eb) % 16) {
       return std::nullopt;
     }
-    return pgpu::TensorMapAttr::get(load.getContext(), arg.getArgNumber(), shape[0], rowElements,
+    return pgpu::TensorMapAttr::get(access->getContext(), arg.getArgNumber(), shape[0], rowElements,
                                     eb, rows, boxCols);
   }
   if (step->factor || step->constant != shape.back() || step->constant < cols ||
@@ -151,7 +159,7 @@ std::optional<pgpu::TensorMapAttr> cuda::tmaView(tt::LoadOp load, RankedTensorTy
   // Box coordinates are signed 32-bit.
   if (elements / step->constant > std::numeric_limits<int32_t>::max())
     return std::nullopt;
-  return pgpu::TensorMapAttr::get(load.getContext(), arg.getArgNumber(),
+  return pgpu::TensorMapAttr::get(access->getContext(), arg.getArgNumber(),
                                   elements / step->constant, step->constant, eb, rows, boxCols);
 }
 

@@ -744,7 +744,12 @@ LogicalResult TritonLowering::lowerWrite(Operation *op, Value ref,
     Value zero = arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(v.getType())));
     values.map(op->getResult(0), tt::LoadOp::create(b, loc, v.getType(), ptrs, mask, zero).getResult());
   }
-  tt::StoreOp::create(b, loc, ptrs, v, mask);
+  auto store = tt::StoreOp::create(b, loc, ptrs, v, mask);
+  // As for loads: a symbolic array's bounds mask alone, which the TMA's
+  // bounds can stand for (it skips what lies outside).
+  const View &view = views.count(ref) ? views[ref] : View();
+  if (logicalProgramIds && !userMask && !view.arraySizes.empty() && inArray)
+    store->setAttr(tt::kBoundsMaskAttrName, b.getUnitAttr());
   return success();
 }
 

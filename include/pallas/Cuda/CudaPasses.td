@@ -83,6 +83,24 @@ def PallasStageLoads : Pass<"pallas-stage-loads", "::mlir::ModuleOp"> {
                            "::mlir::pallas::pgpu::PallasGpuDialect"];
 }
 
+def PallasTmaStores : Pass<"pallas-tma-stores", "::mlir::ModuleOp"> {
+  let summary = "accumulator tiles stored through the TMA (sm_90a, tile IR)";
+  let description = [{
+    Runs on tile IR after pallas-assign-layouts. A `tt.store` of a tensor-core
+    accumulator (the value a `tensor.cast` takes from the accumulator's layout
+    to the blocked one) to an unmasked tile of whole contiguous rows of an
+    array parameter, a constant step apart (the views `pallas-stage-loads`
+    copies by the TMA; a mask that only keeps the tile inside a symbolic
+    array counts as none: the TMA clips at the array's bounds), 16- or
+    32-bit elements and rows a multiple of 128 bytes, becomes
+    `pallas_gpu.tma_store` of the accumulator: the threads write it to
+    shared memory in the 128-byte swizzle and one thread stores the tile
+    with bulk tensor copies, instead of every thread reading its blocked
+    elements back and storing them.
+  }];
+  let dependentDialects = ["::mlir::pallas::pgpu::PallasGpuDialect"];
+}
+
 def PallasPersistentPrograms : Pass<"pallas-persistent-programs", "::mlir::ModuleOp"> {
   let summary = "CTAs loop over the programs (persistent kernels, tile IR)";
   let description = [{

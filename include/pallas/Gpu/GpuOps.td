@@ -164,6 +164,26 @@ def PG_TmaCopyOp : PG_Op<"tma_copy", [MemoryEffects<[MemRead, MemWrite]>]> {
   }];
 }
 
+def PG_TmaStoreOp : PG_Op<"tma_store", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "the CTA stores an accumulator tile to global memory through the TMA";
+  let description = [{
+    `value` (a tensor in a tensor-core accumulator layout) is stored to the
+    tile `ptr` addresses (shaped as `value`, whole rows contiguous and rows
+    a constant step apart), as a `tt.store` of it in the blocked layout
+    would: every thread writes its elements into the scratch area of
+    shared memory with the 128-byte swizzle, and thread 0 copies the tile
+    out with one bulk tensor store per 128-byte column, through kernel
+    tensor map `tensor_map` (an index into the function's
+    `pallas_gpu.tensor_maps`; the map's bounds clip what lies outside the
+    array). Thread 0 waits until the copies have read shared memory before
+    it goes on; all threads of the CTA (but a producer) execute the op.
+  }];
+  let arguments = (ins PG_PtrTensor:$ptr, AnyRankedTensor:$value, I64Attr:$tensor_map);
+  let assemblyFormat = [{
+    $value `to` $ptr attr-dict `:` type($value) `,` type($ptr)
+  }];
+}
+
 def PG_WaitFilledOp : PG_Op<"wait_filled", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "wait until `slot` is filled (its filled barrier's phase of parity `phase`)";
   let arguments = (ins PG_SlotBarriersType:$barriers, I32:$slot, I32:$phase);

@@ -28,8 +28,9 @@ constexpr llvm::StringLiteral kProgramsAttrName = "tt.num_programs";
 /// where the CUDA targets know it. A symbolic size is `-1 - p`, p the
 /// function argument (i32) that holds it.
 constexpr llvm::StringLiteral kShapeAttrName = "tt.shape";
-/// On a tt.load (CUDA targets): its mask only keeps the access inside its
-/// array (no user mask, zero where masked), as a TMA copy's bounds do.
+/// On a tt.load or tt.store (CUDA targets): its mask only keeps the access
+/// inside its array (no user mask; a load reads zero where masked), as a
+/// TMA copy's bounds do.
 constexpr llvm::StringLiteral kBoundsMaskAttrName = "tt.bounds_mask";
 /// On a tt.load (CUDA targets): it is a `pallas.async_copy` into a scoped
 /// buffer, whose `pallas.dma_wait` comes before any use of the value.
