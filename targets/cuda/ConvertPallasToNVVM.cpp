@@ -112,6 +112,9 @@ struct ReturnLowering : SimtPattern<tt::ReturnOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(tt::ReturnOp op, OpAdaptor,
                                 ConversionPatternRewriter &rw) const override {
+    // No CTA leaves while a TMA store still reads its shared memory.
+    if (state.deferTmaStoreWait)
+      NVVM::CpAsyncBulkWaitGroupOp::create(rw, op.getLoc(), 0, rw.getUnitAttr());
     rw.replaceOpWithNewOp<gpu::ReturnOp>(op);
     return success();
   }
@@ -930,6 +933,17 @@ struct ConvertPallasToNVVMPass
           state.ringsCopiedByStores.insert(copy.getRing().getDefiningOp());
       });
       placeRings(func, state);
+      {
+        bool tmaStores = false, otherScratch = false;
+        func->walk([&](Operation *op) {
+          if (isa<pgpu::TmaStoreOp>(op))
+            tmaStores = true;
+          else if (mayUseScratch(op))
+            otherScratch = true;
+        });
+        state.deferTmaStoreWait =
+            tmaStores && !otherScratch && (state.rings.empty() || state.scratchAfterRings);
+      }
       FailureOr<gpu::GPUFuncOp> kernel = makeKernel(func, gpuModule, state);
       if (failed(kernel) || failed(splitProducer(*kernel, state)))
         return signalPassFailure();

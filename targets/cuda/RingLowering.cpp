@@ -508,6 +508,10 @@ struct TmaCopyLowering : SimtPattern<pgpu::TmaCopyOp> {
 /// async proxy) and a barrier, thread 0 stores one box per 128-byte column
 /// and waits until the copies have read shared memory, so that whatever
 /// uses scratch next (after a barrier, as every user does) finds it free.
+/// Where only TMA stores use scratch (`deferTmaStoreWait`), that wait comes
+/// before the next store's writes instead (and before the kernel returns):
+/// a persistent CTA starts its next program while the copies run. (Every
+/// thread waits; only thread 0 has copies to wait for.)
 struct TmaStoreLowering : SimtPattern<pgpu::TmaStoreOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(pgpu::TmaStoreOp op, OpAdaptor a,
@@ -517,6 +521,9 @@ struct TmaStoreLowering : SimtPattern<pgpu::TmaStoreOp> {
     if (failed(kmap))
       return failure();
     auto type = cast<RankedTensorType>(op.getValue().getType());
+    // The previous store's reads done (only thread 0 has any to wait for).
+    if (state.deferTmaStoreWait)
+      NVVM::CpAsyncBulkWaitGroupOp::create(rw, loc, 0, rw.getUnitAttr());
     OperandSmemLayout layout = writeAccumulatorSwizzled(rw, loc, state, a.getValue(), type);
     NVVM::FenceProxyOp::create(
         rw, loc, NVVM::ProxyKind::async_shared,
@@ -541,7 +548,8 @@ struct TmaStoreLowering : SimtPattern<pgpu::TmaStoreOp> {
           Value());
     }
     NVVM::CpAsyncBulkCommitGroupOp::create(rw, loc);
-    NVVM::CpAsyncBulkWaitGroupOp::create(rw, loc, 0, rw.getUnitAttr());
+    if (!state.deferTmaStoreWait)
+      NVVM::CpAsyncBulkWaitGroupOp::create(rw, loc, 0, rw.getUnitAttr());
     rw.eraseOp(op);
     return success();
   }

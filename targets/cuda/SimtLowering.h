@@ -212,6 +212,11 @@ struct SimtState {
   /// there the attention at D = 64 ran 4 % slower (same registers, fewer
   /// instructions), GEMMs unchanged.
   bool shiftedAddresses = true;
+  /// Whether a TMA store's wait for its reads of shared memory moves to
+  /// where the scratch area is written next (the next TMA store) and the
+  /// kernel's end: where TMA stores are the only users of scratch, and
+  /// scratch overlaps no ring.
+  bool deferTmaStoreWait = false;
   /// The kernel's tensor maps (pallas_gpu.tensor_maps) and, for each, its
   /// parameter (a generic pointer to the __grid_constant__ CUtensorMap).
   SmallVector<pgpu::TensorMapAttr> tensorMaps;

@@ -176,7 +176,10 @@ def PG_TmaStoreOp : PG_Op<"tma_store", [MemoryEffects<[MemRead, MemWrite]>]> {
     tensor map `tensor_map` (an index into the function's
     `pallas_gpu.tensor_maps`; the map's bounds clip what lies outside the
     array). Thread 0 waits until the copies have read shared memory before
-    it goes on; all threads of the CTA (but a producer) execute the op.
+    it goes on or, where TMA stores are the only users of the scratch area
+    and it overlaps no ring, before the next TMA store writes it and before
+    the kernel returns (the copies run on while the CTA's next program
+    starts). All threads of the CTA (but a producer) execute the op.
   }];
   let arguments = (ins PG_PtrTensor:$ptr, AnyRankedTensor:$value, I64Attr:$tensor_map);
   let assemblyFormat = [{
