@@ -653,6 +653,13 @@ struct DotLowering : SimtPattern<tt::DotOp> {
 
 } // namespace
 
+bool cuda::swizzlableAccumulator(RankedTensorType src) {
+  if (!hasMmaLayout(src) || src.getRank() != 2 || !src.getElementType().isIntOrFloat())
+    return false;
+  int64_t bits = src.getElementTypeBitWidth();
+  return (bits == 16 || bits == 32) && (src.getDimSize(1) * bits / 8) % 128 == 0;
+}
+
 OperandSmemLayout cuda::writeAccumulatorSwizzled(OpBuilder &b, Location loc, SimtState &s,
                                                  Value perThread, RankedTensorType src) {
   Type elem = src.getElementType();
@@ -687,13 +694,12 @@ namespace {
 /// bytes).
 Value castAccumulatorToBlocked(ConversionPatternRewriter &rw, Location loc, SimtState &s,
                                Value perThread, RankedTensorType src, RankedTensorType dst) {
-  if (!hasMmaLayout(src) || dst.getEncoding() || src.getRank() != 2)
+  if (!swizzlableAccumulator(src) || dst.getEncoding())
     return {};
   Type elem = src.getElementType();
-  int64_t bits = elem.getIntOrFloatBitWidth();
-  int64_t cols = src.getDimSize(1), eb = bits / 8;
+  int64_t cols = src.getDimSize(1), eb = elem.getIntOrFloatBitWidth() / 8;
   BlockedLayout to(dst.getNumElements(), s.threads);
-  if ((bits != 16 && bits != 32) || (cols * eb) % 128 || to.vec * eb < 4 || cols % to.vec)
+  if (to.vec * eb < 4 || cols % to.vec)
     return {};
   OperandSmemLayout layout = writeAccumulatorSwizzled(rw, loc, s, perThread, src);
   barrier(rw, loc);

@@ -353,8 +353,10 @@ pgpu::SharedLayoutKind dotOperandKind(tt::DotOp dot, unsigned index);
 /// places barriers.
 void writeOperand(OpBuilder &b, Location loc, SimtState &s, Value base, Value perThread,
                   RankedTensorType type, const OperandSmemLayout &layout);
-/// Writes a tensor-core accumulator (2-D, 16- or 32-bit elements, rows a
-/// multiple of 128 bytes) into the scratch area of shared memory, laid out
+/// Whether writeAccumulatorSwizzled takes `src`: a tensor-core accumulator,
+/// 2-D, 16- or 32-bit elements, rows a multiple of 128 bytes.
+bool swizzlableAccumulator(RankedTensorType src);
+/// Writes a tensor-core accumulator (swizzlableAccumulator) into the scratch area of shared memory, laid out
 /// with the 128-byte swizzle (as the TMA reads a box of 128-byte columns),
 /// one store per pair of adjacent columns, after a CTA barrier (the area's
 /// previous readers are done); the layout written. The caller places the

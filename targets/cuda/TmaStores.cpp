@@ -24,19 +24,15 @@ using namespace mlir::pallas;
 namespace {
 
 /// The accumulator `store` writes where it can go by the TMA: the source
-/// of the layout change to the blocked layout that feeds the store, 2-D,
-/// 16- or 32-bit elements, rows a multiple of the swizzle's 128 bytes.
+/// of the layout change to the blocked layout that feeds the store, one
+/// the threads can write in the swizzle (swizzlableAccumulator).
 Value storedAccumulator(tt::StoreOp store) {
   auto layoutCast = store.getValue().getDefiningOp<tensor::CastOp>();
   if (!layoutCast)
     return {};
   auto src = cast<RankedTensorType>(layoutCast.getSource().getType());
   auto dst = cast<RankedTensorType>(layoutCast.getType());
-  if (!cuda::hasMmaLayout(src) || dst.getEncoding() || src.getRank() != 2 ||
-      !src.getElementType().isIntOrFloat())
-    return {};
-  int64_t bits = src.getElementTypeBitWidth();
-  if ((bits != 16 && bits != 32) || (src.getDimSize(1) * bits / 8) % 128)
+  if (!cuda::swizzlableAccumulator(src) || dst.getEncoding())
     return {};
   return layoutCast.getSource();
 }
