@@ -75,6 +75,9 @@ struct Driver {
                                    const cuuint64_t *, const cuuint64_t *, const cuuint32_t *,
                                    const cuuint32_t *, CUtensorMapInterleave, CUtensorMapSwizzle,
                                    CUtensorMapL2promotion, CUtensorMapFloatOOBfill) = nullptr;
+  /// Only kernels launched in clusters use them (null when the driver lacks them).
+  CUresult (*launchKernelEx)(const CUlaunchConfig *, CUfunction, void **, void **) = nullptr;
+  CUresult (*occupancyMaxActiveClusters)(int *, CUfunction, const CUlaunchConfig *) = nullptr;
 
   bool load(std::string &error) {
     const char *names[] = {"libcuda.so.1", "libcuda.so"};
@@ -104,6 +107,9 @@ struct Driver {
     };
     tensorMapEncodeTiled = reinterpret_cast<decltype(tensorMapEncodeTiled)>(
         dlsym(handle, "cuTensorMapEncodeTiled"));
+    launchKernelEx = reinterpret_cast<decltype(launchKernelEx)>(dlsym(handle, "cuLaunchKernelEx"));
+    occupancyMaxActiveClusters = reinterpret_cast<decltype(occupancyMaxActiveClusters)>(
+        dlsym(handle, "cuOccupancyMaxActiveClusters"));
     sym(init, {"cuInit"});
     sym(getErrorName, {"cuGetErrorName"});
     sym(getErrorString, {"cuGetErrorString"});
@@ -243,6 +249,16 @@ bool launchCuda(const Json &m, const std::string &manifestPath,
   if (shared < 0 || shared > (int64_t(1) << 30))
     throw ManifestError{where + ".shared_bytes " + std::to_string(shared) +
                         " is out of range"};
+  // CTAs per thread-block cluster along x (the code requires them).
+  int64_t cluster = 1;
+  if (launchInfo.contains("cluster")) {
+    std::vector<int64_t> dims = getInts(launchInfo, "cluster", where);
+    if (dims.size() != 3 || dims[0] < 1 || dims[0] > 16 || dims[1] != 1 || dims[2] != 1 ||
+        grid[0] % dims[0] != 0)
+      throw ManifestError{where + ".cluster " + shapeString(dims) +
+                          " is not a cluster of CTAs along x dividing the grid"};
+    cluster = dims[0];
+  }
   const Json &cubins = member(launchInfo, "cubins", where);
   if (!cubins.is_object() || cubins.empty())
     throw ManifestError{where + ".cubins must be a non-empty object"};
@@ -311,7 +327,7 @@ bool launchCuda(const Json &m, const std::string &manifestPath,
     if (d.deviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, s.device) ==
             CUDA_SUCCESS &&
         sms > 0 && sms < grid[0])
-      grid[0] = sms;
+      grid[0] = std::max<int64_t>(sms / cluster * cluster, cluster);
   }
 
   // The cubin: same major, the highest minor not above the device's; an
@@ -467,7 +483,33 @@ bool launchCuda(const Json &m, const std::string &manifestPath,
     for (CUtensorMap &map : maps)
       argPointers.push_back(&map);
   }
+  // In clusters: the launch configuration that says so, and (persistent
+  // CTAs) as many clusters as the device runs at once.
+  CUlaunchAttribute clusterDim{};
+  clusterDim.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  clusterDim.value.clusterDim.x = unsigned(cluster);
+  clusterDim.value.clusterDim.y = clusterDim.value.clusterDim.z = 1;
+  CUlaunchConfig config{};
+  config.gridDimX = unsigned(grid[0]);
+  config.gridDimY = unsigned(grid[1]);
+  config.gridDimZ = unsigned(grid[2]);
+  config.blockDimX = unsigned(block[0]);
+  config.blockDimY = unsigned(block[1]);
+  config.blockDimZ = unsigned(block[2]);
+  config.sharedMemBytes = unsigned(shared);
+  config.attrs = &clusterDim;
+  config.numAttrs = 1;
+  if (cluster > 1 && d.occupancyMaxActiveClusters && launchInfo.contains("persistent") &&
+      launchInfo["persistent"].is_boolean() && launchInfo["persistent"].get<bool>()) {
+    int clusters = 0;
+    if (d.occupancyMaxActiveClusters(&clusters, fn, &config) == CUDA_SUCCESS && clusters > 0)
+      config.gridDimX = unsigned(std::min<int64_t>(grid[0], int64_t(clusters) * cluster));
+  }
   auto launchOnce = [&] {
+    if (cluster > 1 && d.launchKernelEx)
+      return check(d.launchKernelEx(&config, fn, argPointers.data(), nullptr),
+                   "launching '" + function + "' in clusters of " + std::to_string(cluster) +
+                       " (cuLaunchKernelEx)");
     return check(d.launchKernel(fn, unsigned(grid[0]), unsigned(grid[1]),
                                 unsigned(grid[2]), unsigned(block[0]),
                                 unsigned(block[1]), unsigned(block[2]),

@@ -148,6 +148,12 @@ class OurKernel:
             drv.check(drv.lib.cuFuncSetAttribute(self.fn, 8, self.shared),  # MAX_DYNAMIC_SHARED_SIZE_BYTES
                       "cuFuncSetAttribute")
         self.params = self.m["parameters"]
+        # Persistent CTAs in clusters: as many clusters as run at once, as
+        # the header and pallas-launch start.
+        c = L.get("cluster", [1])[0]
+        if c > 1 and L.get("persistent"):
+            self.grid = [min(self.grid[0], c * max_active_clusters(
+                drv.lib, self.fn, self.grid[0], self.block[0], self.shared, c)), 1, 1]
 
     def bind(self, *tensors):
         """A launcher for these tensors (one per manifest parameter, in
@@ -184,6 +190,31 @@ class OurKernel:
                 self.drv.check(r, "cuLaunchKernel")
         launch.keep = (ptrs, maps, args, tensors)
         return launch
+
+
+class _LaunchAttribute(ctypes.Structure):
+    _fields_ = [("id", ctypes.c_int), ("pad", ctypes.c_char * 4), ("value", ctypes.c_uint * 16)]
+
+
+class _LaunchConfig(ctypes.Structure):
+    _fields_ = [("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3),
+                ("shared", ctypes.c_uint), ("stream", ctypes.c_void_p),
+                ("attrs", ctypes.POINTER(_LaunchAttribute)), ("num_attrs", ctypes.c_uint)]
+
+
+def max_active_clusters(lib, fn, grid_x, block_x, shared, cluster):
+    """cuOccupancyMaxActiveClusters for clusters of `cluster` CTAs along x."""
+    attr = _LaunchAttribute(id=4)  # CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+    attr.value[0], attr.value[1], attr.value[2] = cluster, 1, 1
+    config = _LaunchConfig()
+    config.grid[:] = [grid_x, 1, 1]
+    config.block[:] = [block_x, 1, 1]
+    config.shared, config.attrs, config.num_attrs = shared, ctypes.pointer(attr), 1
+    n = ctypes.c_int(0)
+    r = lib.cuOccupancyMaxActiveClusters(ctypes.byref(n), fn, ctypes.byref(config))
+    if r or n.value <= 0:
+        raise CudaError(f"cuOccupancyMaxActiveClusters failed: {r}")
+    return n.value
 
 
 # --------------------------------------------------------------------------
@@ -702,10 +733,15 @@ def matmul(drv, dtype=torch.bfloat16, M=4096, N=4096, K=4096):
             note += f"; symbolic M, N, also right at {M - 112}x{N - 80} and 272x48"
         if k.m["launch"].get("persistent"):
             # Persistent CTAs compute the same with any grid: 7 of them too.
-            grid, k.grid = k.grid, [7, 1, 1]
-            o.fill_(float("nan")); k.bind(a, b, o)(); check_mm(o, label + " on 7 CTAs")
+            # (In clusters, a multiple of the cluster: 8 CTAs for clusters of 2.)
+            c = k.m["launch"].get("cluster", [1])[0]
+            few = (7 + c - 1) // c * c
+            grid, k.grid = k.grid, [few, 1, 1]
+            o.fill_(float("nan")); k.bind(a, b, o)(); check_mm(o, label + f" on {few} CTAs")
             k.grid = grid
-            note += "; persistent, also right on 7 CTAs"
+            note += f"; persistent, also right on {few} CTAs"
+        if k.m["launch"].get("cluster", [1])[0] > 1:
+            note += f"; {k.grid[0]} CTAs in clusters of {k.m['launch']['cluster'][0]}"
         record(S, label, time_stream([f], reps), flops, "TFLOP/s", k.arch + ", " + note)
 
     shape = str(M) if cube else f"{M}x{N}x{K}"
@@ -795,10 +831,14 @@ def matmul_f8(drv, M=8192, N=8192, K=8192):
         o = torch.full((M, N), float("nan"), device=dev, dtype=torch.bfloat16)
         f = k.bind(scales, a, b, o); f(); note = check_normwise(o, want, label)
         if k.m["launch"].get("persistent"):
-            grid, k.grid = k.grid, [7, 1, 1]
-            o.fill_(float("nan")); k.bind(scales, a, b, o)(); check_normwise(o, want, label + " on 7 CTAs")
+            c = k.m["launch"].get("cluster", [1])[0]
+            few = (7 + c - 1) // c * c
+            grid, k.grid = k.grid, [few, 1, 1]
+            o.fill_(float("nan")); k.bind(scales, a, b, o)(); check_normwise(o, want, label + f" on {few} CTAs")
             k.grid = grid
-            note += "; persistent, also right on 7 CTAs"
+            note += f"; persistent, also right on {few} CTAs"
+        if k.m["launch"].get("cluster", [1])[0] > 1:
+            note += f"; {k.grid[0]} CTAs in clusters of {k.m['launch']['cluster'][0]}"
         record(S, label, time_stream([f], reps), flops, "TFLOP/s", k.arch + ", " + note)
 
     base = f"gemm_f8_{M}" if M == N == K else f"gemm_f8_{M}x{N}x{K}"

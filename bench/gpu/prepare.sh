@@ -112,16 +112,19 @@ for spec in "$root/examples/cmake_consumer/spec.json" "$conf/matmul_relu/spec.js
   done
 done
 
-# examples/flash_attention with the TMA (and its producer warpgroup), its
-# header and torch op: run.sh runs
-# them (bench/gpu/tma_launch.py), pallas-launch being covered by check.py.
-if "$bin/pallasc" "$root/examples/flash_attention/kernel.mlir" \
-     --spec "$root/examples/flash_attention/spec.json" -t sm_90a --tma --emit torch \
-     -o "$out/tma/flash_attention" 2>"$out/tma_flash_attention.error"; then
-  rm -f "$out/tma_flash_attention.error"; echo "tma/flash_attention  sm_90a  ok"
-else
-  echo "tma/flash_attention  sm_90a  FAILED"
-fi
+# examples/flash_attention with the TMA (and its producer warpgroup) and
+# examples/matmul_cluster (in clusters, persistent), their headers and torch
+# ops: run.sh runs them (bench/gpu/tma_launch.py), pallas-launch being
+# covered by check.py.
+for k in flash_attention matmul_cluster; do
+  if "$bin/pallasc" "$root/examples/$k/kernel.mlir" \
+       --spec "$root/examples/$k/spec.json" -t sm_90a --tma --emit torch \
+       -o "$out/tma/$k" 2>"$out/tma_$k.error"; then
+    rm -f "$out/tma_$k.error"; echo "tma/$k  sm_90a  ok"
+  else
+    echo "tma/$k  sm_90a  FAILED"
+  fi
+done
 
 # examples/torch_op as its build.sh makes it (host and sm_90a); run.sh runs
 # its main.py on the GPU.

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""On the GPU machine (bench/gpu/run.sh): a kernel compiled with --tma
-(examples/flash_attention, in .device/gpu/tma/flash_attention/, which
-prepare.sh wrote) through the launch paths other than pallas-launch (which
-check.py covers): its PyTorch custom op (--emit torch) and its C header,
+"""On the GPU machine (bench/gpu/run.sh): kernels compiled with --tma
+(examples/flash_attention, and examples/matmul_cluster, whose persistent
+CTAs run in clusters of two; in .device/gpu/tma/<kernel>/, which prepare.sh
+wrote) through the launch paths other than pallas-launch (which check.py
+covers): their PyTorch custom ops (--emit torch) and their C headers,
 compiled here into a small shared library and called through ctypes. Each
-must build the CUtensorMaps the manifest lists and match a float64
-reference on every element. Exit code 1 on any failure."""
+must build the CUtensorMaps the manifest lists (and launch the clusters it
+names) and match a float64 reference on every element. Exit code 1 on any
+failure."""
 import ctypes
 import importlib
 import json
@@ -18,7 +20,6 @@ import tempfile
 import torch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-ART = os.path.join(ROOT, ".device", "gpu", "tma", "flash_attention")
 failures = 0
 
 
@@ -30,52 +31,61 @@ def check(got, want, what):
         failures += 1
         return
     err = ((got - want).norm() / want.norm()).item()
-    ok = err < 1e-2  # bf16 inputs and P
+    ok = err < 1e-2  # bf16 inputs (and P)
     failures += not ok
     print(f"{'ok  ' if ok else 'FAIL'} {what}: norm-wise rel err {err:.1e}")
 
 
-manifest = json.load(open(os.path.join(ART, "flash_attention.manifest.json")))
-maps = manifest["launch"].get("tensor_maps", {}).get("sm_90a", [])
-print(f"sm_90a code takes {len(maps)} tensor map(s)")
-if not maps:
-    print("FAIL: the artifact was not compiled with --tma")
-    sys.exit(1)
+def launch_paths(name, inputs, out_shape, want):
+    """`name`'s torch op and C header on `inputs` (CPU tensors)."""
+    global failures
+    art = os.path.join(ROOT, ".device", "gpu", "tma", name)
+    launch = json.load(open(os.path.join(art, name + ".manifest.json")))["launch"]
+    maps = launch.get("tensor_maps", {}).get("sm_90a", [])
+    print(f"{name}: sm_90a code takes {len(maps)} tensor map(s), clusters "
+          f"{launch.get('cluster', [1, 1, 1])}, persistent {launch.get('persistent', False)}")
+    if not maps:
+        print(f"FAIL {name}: the artifact was not compiled with --tma")
+        failures += 1
+        return
+    cuda_in = [t.cuda() for t in inputs]
+    sys.path.insert(0, art)
+    m = importlib.import_module(name + "_torch")
+    m.load(art)
+    check(getattr(torch.ops.pallasc, name)(*cuda_in), want, f"{name} torch op (cuda)")
+    with tempfile.TemporaryDirectory() as tmp:
+        shim = os.path.join(tmp, "shim.c")
+        params = ", ".join(f"CUdeviceptr a{i}" for i in range(len(inputs) + 1))
+        args = ", ".join(f"a{i}" for i in range(len(inputs) + 1))
+        with open(shim, "w") as f:
+            f.write(f'#include "{name}.h"\n'
+                    f"int run(void *stream, {params}) {{\n"
+                    f"  return (int){name}((CUstream)stream, {args});\n}}\n")
+        lib = os.path.join(tmp, "shim.so")
+        subprocess.run(["gcc", "-std=c99", "-shared", "-fPIC", "-I", art, "-I",
+                        "/usr/local/cuda/include", shim, "-o", lib,
+                        "-L/usr/local/cuda/lib64/stubs", "-lcuda", "-lpthread"], check=True)
+        run = ctypes.CDLL(lib).run
+        run.argtypes = [ctypes.c_void_p] + [ctypes.c_uint64] * (len(inputs) + 1)
+        o = torch.full(out_shape, float("nan"), device="cuda", dtype=inputs[0].dtype)
+        r = run(torch.cuda.current_stream().cuda_stream, *[t.data_ptr() for t in cuda_in],
+                o.data_ptr())
+        torch.cuda.synchronize()
+        if r:
+            print(f"FAIL {name} C header: CUresult {r}")
+            failures += 1
+        else:
+            check(o, want, f"{name} C header")
+
 
 gen = torch.Generator().manual_seed(0)
 q, k, v = (torch.randn(4, 512, 128, generator=gen).to(torch.bfloat16) for _ in range(3))
 s = q.double() @ k.double().transpose(1, 2) / math.sqrt(128)
-want = torch.softmax(s, dim=-1) @ v.double()
-qc, kc, vc = q.cuda(), k.cuda(), v.cuda()
+launch_paths("flash_attention", [q, k, v], q.shape, torch.softmax(s, dim=-1) @ v.double())
 
-# The torch op.
-sys.path.insert(0, ART)
-m = importlib.import_module("flash_attention_torch")
-m.load(ART)
-check(torch.ops.pallasc.flash_attention(qc, kc, vc), want, "torch op (cuda)")
-
-# The C header.
-with tempfile.TemporaryDirectory() as tmp:
-    shim = os.path.join(tmp, "shim.c")
-    with open(shim, "w") as f:
-        f.write('#include "flash_attention.h"\n'
-                "int run(void *stream, CUdeviceptr q, CUdeviceptr k, CUdeviceptr v, CUdeviceptr o) {\n"
-                "  return (int)flash_attention((CUstream)stream, q, k, v, o);\n}\n")
-    lib = os.path.join(tmp, "shim.so")
-    subprocess.run(["gcc", "-std=c99", "-shared", "-fPIC", "-I", ART, "-I", "/usr/local/cuda/include",
-                    shim, "-o", lib, "-L/usr/local/cuda/lib64/stubs", "-lcuda", "-lpthread"],
-                   check=True)
-    run = ctypes.CDLL(lib).run
-    run.argtypes = [ctypes.c_void_p] + [ctypes.c_uint64] * 4
-    o = torch.full_like(qc, float("nan"))
-    r = run(torch.cuda.current_stream().cuda_stream, qc.data_ptr(), kc.data_ptr(), vc.data_ptr(),
-            o.data_ptr())
-    torch.cuda.synchronize()
-    if r:
-        print(f"FAIL C header: CUresult {r}")
-        failures += 1
-    else:
-        check(o, want, "C header")
+x = torch.randn(4096, 512, generator=gen).to(torch.bfloat16)
+y = torch.randn(512, 2048, generator=gen).to(torch.bfloat16)
+launch_paths("matmul_cluster", [x, y], (4096, 2048), x.double() @ y.double())
 
 print(f"{failures} failure(s)")
 sys.exit(1 if failures else 0)

@@ -409,7 +409,7 @@ void SpecReader::readCompilerParams(const json &v, const std::string &path) {
     error(path) << "expected an object, got " << kindOf(v);
     return;
   }
-  checkKeys(v, path, {"num_warps", "num_stages", "vmem_limit_bytes", "persistent"});
+  checkKeys(v, path, {"num_warps", "num_stages", "vmem_limit_bytes", "persistent", "cluster"});
   if (v.contains("num_warps")) {
     std::optional<int64_t> w =
         readInt(v["num_warps"], path + ".num_warps", 1, 32, "num_warps");
@@ -426,6 +426,13 @@ void SpecReader::readCompilerParams(const json &v, const std::string &path) {
       spec.persistent = v["persistent"].get<bool>();
     else
       error(path + ".persistent") << "expected a boolean, got " << kindOf(v["persistent"]);
+  }
+  if (v.contains("cluster")) {
+    std::optional<int64_t> c = readInt(v["cluster"], path + ".cluster", 1, 8, "cluster");
+    if (c && !llvm::isPowerOf2_64(*c))
+      error(path + ".cluster") << "cluster must be a power of two, got " << *c;
+    else if (c)
+      spec.cluster = *c;
   }
   if (v.contains("vmem_limit_bytes"))
     spec.vmemLimitBytes = readInt(v["vmem_limit_bytes"],

@@ -112,9 +112,12 @@ struct ReturnLowering : SimtPattern<tt::ReturnOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(tt::ReturnOp op, OpAdaptor,
                                 ConversionPatternRewriter &rw) const override {
-    // No CTA leaves while a TMA store still reads its shared memory.
+    // No CTA leaves while a TMA store still reads its shared memory, nor
+    // while its cluster's CTAs may still write it or arrive on its barriers.
     if (state.deferTmaStoreWait)
       NVVM::CpAsyncBulkWaitGroupOp::create(rw, op.getLoc(), 0, rw.getUnitAttr());
+    if (state.cluster > 1)
+      clusterBarrier(rw, op.getLoc());
     rw.replaceOpWithNewOp<gpu::ReturnOp>(op);
     return success();
   }
@@ -663,6 +666,12 @@ FailureOr<gpu::GPUFuncOp> makeKernel(tt::FuncOp func, gpu::GPUModuleOp gpuModule
     kernel->setAttr(pgpu::kTensorMapsAttrName, maps);
   kernel.setKnownBlockSizeAttr(
       b.getDenseI32ArrayAttr({(int32_t)(state.threads + state.producerThreads), 1, 1}));
+  if (auto why = func->getAttr(pgpu::kClusterUnusedAttrName))
+    kernel->setAttr(pgpu::kClusterUnusedAttrName, why);
+  // Launched in clusters: the PTX's .reqnctapercluster.
+  if (state.cluster > 1)
+    kernel->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                    b.getDenseI32ArrayAttr({(int32_t)state.cluster, 1, 1}));
   // The launch grid bounds the block ids, which lets range analysis drop
   // bounds checks that always hold.
   if (auto ctas = func->getAttrOfType<IntegerAttr>(pgpu::kPersistentCtasAttrName)) {
@@ -827,6 +836,9 @@ LogicalResult splitProducer(gpu::GPUFuncOp kernel, SimtState &state) {
       /*withElse=*/false);
   Block *then = first.thenBlock();
   then->getOperations().splice(then->begin(), produce.getBody().front().getOperations());
+  // (The consumers' return meets the cluster too.)
+  if (state.cluster > 1)
+    clusterBarrier(b, loc);
   gpu::ReturnOp::create(b, loc);
   b.setInsertionPointToStart(consumers);
   if (regs.consumer > regs.launch)
@@ -931,6 +943,12 @@ struct ConvertPallasToNVVMPass
       func->walk([&](pgpu::AsyncCopyOp copy) {
         if (!cpAsyncPiece(copy, state))
           state.ringsCopiedByStores.insert(copy.getRing().getDefiningOp());
+      });
+      if (auto cluster = func->getAttrOfType<IntegerAttr>(pgpu::kClusterAttrName))
+        state.cluster = cluster.getInt();
+      func->walk([&](pgpu::TmaCopyOp copy) {
+        if (copy.getMulticast())
+          state.clusterSlotBarriers.insert(copy.getBarriers().getDefiningOp());
       });
       placeRings(func, state);
       {

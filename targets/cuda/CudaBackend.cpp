@@ -91,6 +91,10 @@ struct ChipBuild {
   std::array<int64_t, 3> grid = {1, 1, 1};
   int64_t sharedBytes = 0;
   bool persistent = false;
+  /// CTAs per thread-block cluster (1: none).
+  int64_t cluster = 1;
+  /// Why the spec's cluster is not used (empty: it is, or none asked for).
+  std::string clusterUnused;
   /// Its --emit mlir artifacts.
   BackendResult result;
 };
@@ -206,6 +210,7 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
       chipOptions.tma = !options.noTma && (options.tma || producer);
       chipOptions.producer = producer;
       chipOptions.persistentCtas = persistentCtas;
+      chipOptions.cluster = spec.cluster;
       if (failed(runPasses(*copy, options, [&](OpPassManager &pm) {
             buildCudaPipeline(pm, chipOptions);
           })))
@@ -247,6 +252,12 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
       if (auto g = fn.getKnownGridSizeAttr())
         for (int64_t i = 0; i < 3 && i < g.size(); ++i)
           out.grid[i] = g[i];
+      if (auto dims = fn->getAttrOfType<DenseI32ArrayAttr>(NVVM::NVVMDialect::getClusterDimAttrName()))
+        out.cluster = dims[0];
+      if (auto why = fn->getAttrOfType<StringAttr>(pgpu::kClusterUnusedAttrName)) {
+        out.clusterUnused = why.str();
+        fn->removeAttr(pgpu::kClusterUnusedAttrName);
+      }
       if (auto ctas = fn->getAttrOfType<IntegerAttr>(pgpu::kPersistentCtasAttrName)) {
         out.grid = {ctas.getInt(), 1, 1};
         out.persistent = true;
@@ -271,6 +282,14 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
                             << " allows at most " << limit << " (use smaller blocks)",
              failure();
     out.sharedBytes = shared;
+    // A cluster the spec asks for, on a chip that has them, and why not.
+    if (spec.cluster > 1 && wgmma && out.cluster == 1)
+      emitWarning(spec.loc("compiler_params.cluster"))
+          << "cluster " << spec.cluster << " not used on " << t.name << ": "
+          << (out.clusterUnused.empty()
+                  ? std::string("no producer warpgroup fills the kernel's rings through the TMA")
+                  : out.clusterUnused)
+          << "; one CTA per cluster";
 
     gpu::GPUModuleOp gpuModule;
     chipModule->walk([&](gpu::GPUModuleOp m) { gpuModule = m; });
@@ -377,6 +396,7 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
     launch.threads = chip.threads;
     launch.grid = chip.grid;
     launch.persistent = chip.persistent;
+    launch.cluster = std::max(launch.cluster, chip.cluster);
     // The launch asks for the most any chip's code needs.
     launch.sharedBytes = std::max(launch.sharedBytes, chip.sharedBytes);
     launch.images.push_back(std::move(chip.image));
@@ -429,6 +449,10 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
   // Launchers may start fewer CTAs along x (one per SM; the header does).
   if (launch.persistent)
     result.launch["persistent"] = true;
+  // Launchers start clusters of this many CTAs along x (the code requires
+  // it: .reqnctapercluster).
+  if (launch.cluster > 1)
+    result.launch["cluster"] = {launch.cluster, 1, 1};
   return success();
 }
 

@@ -99,6 +99,9 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
     os << "#define " << n << "_GRID_X " << launch.grid[0] << "u\n"
        << "#define " << n << "_GRID_Y " << launch.grid[1] << "u\n"
        << "#define " << n << "_GRID_Z " << launch.grid[2] << "u\n";
+  if (launch.cluster > 1)
+    os << "/* The code runs in thread-block clusters of " << n << "_CLUSTER_X CTAs along x. */\n"
+       << "#define " << n << "_CLUSTER_X " << launch.cluster << "u\n";
   os << "#define " << n << "_BLOCK_X " << launch.threads << "u\n"
      << "#define " << n << "_SHARED_BYTES " << launch.sharedBytes << "u\n"
      << "#define " << n << "_MAX_CONTEXTS 16\n\n";
@@ -154,7 +157,29 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
   if (anyMaps)
     tensorMapHelpers(os, n);
   std::string gridX = n + "_GRID_X", gridY = n + "_GRID_Y", gridZ = n + "_GRID_Z";
-  if (launch.persistent) {
+  if (launch.persistent && launch.cluster > 1) {
+    gridX = n + "_grid_x(function)";
+    os << "/* The CTAs loop over the programs: as many clusters as the current device\n"
+       << " * runs at once, at most " << n << "_GRID_X CTAs (any multiple of the cluster\n"
+       << " * computes the same). */\n"
+       << "static inline unsigned " << n << "_grid_x(CUfunction function) {\n"
+       << "  CUlaunchConfig config;\n  CUlaunchAttribute cluster;\n  int clusters = 0;\n"
+       << "  unsigned ctas;\n"
+       << "  cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;\n"
+       << "  cluster.value.clusterDim.x = " << n << "_CLUSTER_X;\n"
+       << "  cluster.value.clusterDim.y = 1;\n  cluster.value.clusterDim.z = 1;\n"
+       << "  config.gridDimX = " << n << "_GRID_X;\n  config.gridDimY = 1;\n"
+       << "  config.gridDimZ = 1;\n"
+       << "  config.blockDimX = " << n << "_BLOCK_X;\n  config.blockDimY = 1;\n"
+       << "  config.blockDimZ = 1;\n"
+       << "  config.sharedMemBytes = " << n << "_SHARED_BYTES;\n  config.hStream = 0;\n"
+       << "  config.attrs = &cluster;\n  config.numAttrs = 1;\n"
+       << "  if (cuOccupancyMaxActiveClusters(&clusters, function, &config) != CUDA_SUCCESS ||\n"
+       << "      clusters <= 0)\n"
+       << "    return " << n << "_GRID_X;\n"
+       << "  ctas = (unsigned)clusters * " << n << "_CLUSTER_X;\n"
+       << "  return ctas < " << n << "_GRID_X ? ctas : " << n << "_GRID_X;\n}\n\n";
+  } else if (launch.persistent) {
     gridX = n + "_grid_x()";
     os << "/* The CTAs loop over the programs: one per SM of the current device, at\n"
        << " * most " << n << "_GRID_X (any count computes the same). */\n"
@@ -167,6 +192,31 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
        << "    return (unsigned)sms;\n"
        << "  return " << n << "_GRID_X;\n}\n\n";
   }
+  // The launch: in clusters, through cuLaunchKernelEx.
+  auto launchCall = [&](llvm::StringRef indent, llvm::StringRef args) {
+    if (launch.cluster > 1) {
+      os << indent << "{\n"
+         << indent << "  CUlaunchConfig config;\n" << indent << "  CUlaunchAttribute cluster;\n"
+         << indent << "  cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;\n"
+         << indent << "  cluster.value.clusterDim.x = " << n << "_CLUSTER_X;\n"
+         << indent << "  cluster.value.clusterDim.y = 1;\n"
+         << indent << "  cluster.value.clusterDim.z = 1;\n"
+         << indent << "  config.gridDimX = " << gridX << ";\n"
+         << indent << "  config.gridDimY = " << gridY << ";\n"
+         << indent << "  config.gridDimZ = " << gridZ << ";\n"
+         << indent << "  config.blockDimX = " << n << "_BLOCK_X;\n"
+         << indent << "  config.blockDimY = 1;\n" << indent << "  config.blockDimZ = 1;\n"
+         << indent << "  config.sharedMemBytes = " << n << "_SHARED_BYTES;\n"
+         << indent << "  config.hStream = stream;\n"
+         << indent << "  config.attrs = &cluster;\n" << indent << "  config.numAttrs = 1;\n"
+         << indent << "  return cuLaunchKernelEx(&config, function, " << args << ", 0);\n"
+         << indent << "}\n";
+      return;
+    }
+    os << indent << "return cuLaunchKernel(function, " << gridX << ", " << gridY << ", " << gridZ
+       << ",\n" << indent << "                      " << n << "_BLOCK_X, 1, 1, " << n
+       << "_SHARED_BYTES, stream, " << args << ", 0);\n";
+  };
   os << "/* Launches the whole grid on `stream` in the current context"
      << (symbolic ? ";\n * CUDA_ERROR_INVALID_VALUE for sizes the kernel does not take" : "")
      << ". */\n"
@@ -217,14 +267,12 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
       os << "    if (r == CUDA_SUCCESS)\n      r = " << n << "_tensor_map(&maps[" << i << "], "
          << params[m.param] << ", " << m.elemBytes << "u, " << dim(m.rowElements) << ", "
          << dim(m.rows) << ", " << m.boxCols << "u, " << m.boxRows << "u);\n";
-    os << "    if (r != CUDA_SUCCESS) return r;\n"
-       << "    return cuLaunchKernel(function, " << gridX << ", " << gridY << ", " << gridZ
-       << ",\n                          " << n << "_BLOCK_X, 1, 1, " << n
-       << "_SHARED_BYTES, stream, all, 0);\n  }\n";
+    os << "    if (r != CUDA_SUCCESS) return r;\n";
+    launchCall("    ", "all");
+    os << "  }\n";
   }
-  os << "  return cuLaunchKernel(function, " << gridX << ", " << gridY << ", " << gridZ
-     << ",\n                        " << n << "_BLOCK_X, 1, 1, " << n
-     << "_SHARED_BYTES, stream, args, 0);\n}\n\n";
+  launchCall("  ", "args");
+  os << "}\n\n";
   cheader::close(os, guard);
   return s;
 }

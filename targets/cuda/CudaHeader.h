@@ -36,6 +36,8 @@ struct CudaLaunch {
   /// The CTAs loop over the programs (pallas-persistent-programs): the
   /// launch starts one per SM of the device, at most grid[0].
   bool persistent = false;
+  /// CTAs per thread-block cluster, along x (1: no clusters).
+  int64_t cluster = 1;
   std::vector<CudaImage> images;
 };
 

@@ -36,6 +36,8 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
       {options.sharedBytes, options.wgmma && options.tma, options.wgmma && options.tma && options.producer}));
   if (options.wgmma && options.tma)
     pm.addPass(createPallasTmaStores());
+  if (options.wgmma && options.tma && options.producer && options.cluster > 1)
+    pm.addPass(createPallasClusterMulticast({options.cluster}));
   if (options.wgmma && options.tma && options.producer && options.persistentCtas > 0)
     pm.addPass(createPallasPersistentPrograms({options.persistentCtas}));
   pm.addPass(createCanonicalizerPass());

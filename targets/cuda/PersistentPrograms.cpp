@@ -13,7 +13,9 @@
 //
 // The launch starts `ctas` CTAs (the function's pallas_gpu.persistent_ctas);
 // any grid of at least one CTA computes the same, as the loop reads
-// gridDim.x.
+// gridDim.x. In clusters of n CTAs (pallas_gpu.cluster), a multiple of n:
+// CTA c of a cluster then runs the c-th of n consecutive programs, as the
+// multicast copies need.
 //
 //===----------------------------------------------------------------------===//
 #include "pallas/Cuda/CudaPasses.h"
@@ -122,7 +124,13 @@ struct PersistentProgramsPass
         return;
       ProgramGrid grid = programGridOf(launch);
       int64_t programs = grid.launch[0] * grid.launch[1] * grid.launch[2];
-      if (programs <= ctas || programs > std::numeric_limits<int32_t>::max())
+      // Clusters of n CTAs run n consecutive programs at a time: the CTAs
+      // are a multiple of n (as the programs are).
+      int64_t launched = ctas;
+      if (auto cluster = func->getAttrOfType<IntegerAttr>(pgpu::kClusterAttrName))
+        launched = ctas / cluster.getInt() * cluster.getInt();
+      if (launched <= 0 || programs <= launched ||
+          programs > std::numeric_limits<int32_t>::max())
         return;
       // The kernel's start holds the rings, their barriers and then the
       // producer; the consumers' code follows, with one ring loop.
@@ -153,7 +161,7 @@ struct PersistentProgramsPass
                        /*barrier=*/false);
       loopOverPrograms(b, loc, consumersStart->getIterator(), terminator->getIterator(),
                        consumerRing, launch, programs, /*barrier=*/true);
-      func->setAttr(pgpu::kPersistentCtasAttrName, b.getI64IntegerAttr(ctas));
+      func->setAttr(pgpu::kPersistentCtasAttrName, b.getI64IntegerAttr(launched));
     });
   }
 };

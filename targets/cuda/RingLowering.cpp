@@ -297,8 +297,11 @@ struct AllocSlotBarriersLowering : SimtPattern<pgpu::AllocSlotBarriersOp> {
     Value first = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, state.ctaTid,
                                         constI32(rw, loc, 0));
     // Filled: an arrival per thread (its copies), or the one of the thread
-    // issuing the TMA copies; released: one per warp (not the producer's).
+    // issuing the TMA copies; released: one per warp (not the producer's),
+    // of every CTA of the cluster where multicast copies fill the slots.
     int64_t fillers = op.getTma() ? 1 : state.threads;
+    bool clusterWide = state.clusterSlotBarriers.contains(op);
+    int64_t releasers = state.threads / 32 * (clusterWide ? state.cluster : 1);
     for (int64_t i = 0; i < 2 * stages; ++i) {
       Value at = slotBarrierAddress(rw, loc, state, offset, constI32(rw, loc, i), stages, false);
       if (op.getTma() && !op.getProducer() && i >= stages) {
@@ -310,8 +313,7 @@ struct AllocSlotBarriersLowering : SimtPattern<pgpu::AllocSlotBarriersOp> {
         continue;
       }
       NVVM::MBarrierInitOp::create(rw, loc, at,
-                                   constI32(rw, loc, i < stages ? fillers : state.threads / 32),
-                                   first);
+                                   constI32(rw, loc, i < stages ? fillers : releasers), first);
     }
     // The TMA completes the barriers through the async proxy, and writes
     // memory that plain stores may have used before.
@@ -320,8 +322,14 @@ struct AllocSlotBarriersLowering : SimtPattern<pgpu::AllocSlotBarriersOp> {
                                  NVVM::SharedSpaceAttr::get(rw.getContext(),
                                                             NVVM::SharedSpace::shared_cta));
     // Initialized before anyone arrives or waits (and whoever used the
-    // memory before is done with it).
-    barrier(rw, loc);
+    // memory before is done with it); where multicast copies fill the
+    // slots, before the cluster's other CTAs' copies and releases reach them.
+    if (clusterWide) {
+      NVVM::FenceMbarrierInitOp::create(rw, loc);
+      clusterBarrier(rw, loc);
+    } else {
+      barrier(rw, loc);
+    }
     rw.replaceOp(op, offset);
     return success();
   }
@@ -483,20 +491,46 @@ struct TmaCopyLowering : SimtPattern<pgpu::TmaCopyOp> {
       return failure();
     auto [c0, r0] = *origin;
 
+    // The whole tile's bytes land in this CTA's slot, multicast ones too.
     Value bar = barrierOfSlot(rw, loc, state, op, a, false);
     NVVM::MBarrierArriveExpectTxOp::create(rw, loc, Type(), bar,
                                            constI32(rw, loc, tile.getNumElements() * eb),
                                            NVVM::MemScopeKindAttr(), BoolAttr(), issue);
-    for (int64_t atom = 0; atom * map.getBoxCols() < cols; ++atom) {
+    int64_t atoms = llvm::divideCeil(cols, map.getBoxCols());
+    // A multicast's boxes go round the cluster's CTAs: this one issues
+    // boxes rank, rank + n, ... to all of them (where the boxes do not
+    // divide evenly, the first CTA issues them all).
+    int64_t n = op.getMulticast() ? state.cluster : 1;
+    int64_t mine = atoms % n == 0 ? atoms / n : atoms;
+    Value mask, first, copyIssue = issue;
+    if (n > 1) {
+      mask = arith::ConstantIntOp::create(rw, loc, rw.getI16Type(), (1 << n) - 1);
+      Value rank = NVVM::ClusterId::create(rw, loc, rw.getI32Type());
+      if (mine < atoms) {
+        first = rank;
+      } else {
+        Value rank0 = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, rank,
+                                            constI32(rw, loc, 0));
+        copyIssue = issue ? (Value)arith::AndIOp::create(rw, loc, issue, rank0) : rank0;
+      }
+    }
+    for (int64_t j = 0; j < mine; ++j) {
+      // Box j of this CTA's: atom j * n + rank, or j.
+      Value atom = first ? arith::AddIOp::create(rw, loc, constI32(rw, loc, j * n), first)
+                         : constI32(rw, loc, j);
       // The CTA's own shared memory, addressed as the cluster's (the
-      // copy's destination state space).
+      // copy's destination state space; a multicast's lands at the same
+      // offset in each CTA).
       Value dst = LLVM::AddrSpaceCastOp::create(
           rw, loc, LLVM::LLVMPointerType::get(rw.getContext(), 7),
-          smemByteAddress(rw, loc, base, constI32(rw, loc, atom * p->layout.atomColumnBytes)));
-      Value x = arith::AddIOp::create(rw, loc, c0, constI32(rw, loc, atom * map.getBoxCols()));
+          smemByteAddress(rw, loc, base,
+                          arith::MulIOp::create(rw, loc, atom,
+                                                constI32(rw, loc, p->layout.atomColumnBytes))));
+      Value x = arith::AddIOp::create(
+          rw, loc, c0, arith::MulIOp::create(rw, loc, atom, constI32(rw, loc, map.getBoxCols())));
       NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-          rw, loc, dst, kmap->param, ValueRange{x, r0}, bar, ValueRange{}, Value(), Value(),
-          NVVM::TMALoadModeAttr(), BoolAttr(), NVVM::CTAGroupKindAttr(), issue);
+          rw, loc, dst, kmap->param, ValueRange{x, r0}, bar, ValueRange{}, mask, Value(),
+          NVVM::TMALoadModeAttr(), BoolAttr(), NVVM::CTAGroupKindAttr(), copyIssue);
     }
     rw.eraseOp(op);
     return success();
@@ -562,6 +596,19 @@ struct WaitSlotLowering : SimtPattern<Op> {
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
     Value bar = barrierOfSlot(rw, loc, this->state, op, a, Released);
+    if (Released &&
+        this->state.clusterSlotBarriers.contains(op.getBarriers().getDefiningOp())) {
+      // Released by the cluster's CTAs: their reads happen before the
+      // copies this thread issues next into their shared memory.
+      inlinePtx(rw, loc, Type(),
+                ValueRange{LLVM::PtrToIntOp::create(rw, loc, rw.getI32Type(), bar), a.getPhase()},
+                "{\n.reg .pred p;\nwait_released:\n"
+                "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [$0], $1, 10000000;\n"
+                "@!p bra wait_released;\n}",
+                "r,r");
+      rw.eraseOp(op);
+      return success();
+    }
     // The suspend-time hint CUDA's own pipelines use (ns).
     NVVM::MBarrierTryWaitParityOp::create(rw, loc, bar, a.getPhase(),
                                           constI32(rw, loc, 0x989680));
@@ -591,22 +638,39 @@ struct ReleaseSlotLowering : SimtPattern<pgpu::ReleaseSlotOp> {
   LogicalResult matchAndRewrite(pgpu::ReleaseSlotOp op, OpAdaptor a,
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
-    // The warp's reads are ordered before its first lane's arrival, which
-    // is predicated rather than branched to (it may sit between a wgmma
-    // and its wait: see TmaCopyLowering).
+    // The warp's reads are ordered before its first lane's arrival (or,
+    // where multicast copies fill the slot, lane r's on the slot's barrier
+    // in the cluster's CTA r), which is predicated rather than branched to
+    // (it may sit between a wgmma and its wait: see TmaCopyLowering). The
+    // remote arrival keeps the default (release at CTA scope), as the
+    // wgmma reads it follows are complete: release at cluster scope made
+    // the 4096^3 GEMM 0.63x as fast (bench/RESULTS.md).
     NVVM::SyncWarpOp::create(rw, loc, constI32(rw, loc, -1));
+    int64_t n = state.clusterSlotBarriers.contains(op.getBarriers().getDefiningOp())
+                    ? state.cluster
+                    : 1;
     Value lane = arith::AndIOp::create(rw, loc, state.tid, constI32(rw, loc, 31));
     Value arrives =
-        arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, lane, constI32(rw, loc, 0));
+        n > 1 ? arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ult, lane,
+                                      constI32(rw, loc, n))
+            : arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, lane, constI32(rw, loc, 0));
     if (a.getPred())
       arrives = arith::AndIOp::create(rw, loc, arrives, a.getPred());
     Value bar = barrierOfSlot(rw, loc, state, op, a, true);
-    inlinePtx(rw, loc, Type(),
-              ValueRange{arith::ExtUIOp::create(rw, loc, rw.getI32Type(), arrives),
-                         LLVM::PtrToIntOp::create(rw, loc, rw.getI64Type(), bar)},
-              "{\n.reg .pred p;\n.reg .b64 s;\nsetp.ne.b32 p, $0, 0;\n"
-              "@p mbarrier.arrive.shared::cta.b64 s, [$1];\n}",
-              "r,l");
+    Value p = arith::ExtUIOp::create(rw, loc, rw.getI32Type(), arrives);
+    if (n > 1)
+      inlinePtx(rw, loc, Type(),
+                ValueRange{p, LLVM::PtrToIntOp::create(rw, loc, rw.getI32Type(), bar), lane},
+                "{\n.reg .pred p;\n.reg .b32 r;\nsetp.ne.b32 p, $0, 0;\n"
+                "@p mapa.shared::cluster.u32 r, $1, $2;\n"
+                "@p mbarrier.arrive.shared::cluster.b64 _, [r];\n}",
+                "r,r,r");
+    else
+      inlinePtx(rw, loc, Type(),
+                ValueRange{p, LLVM::PtrToIntOp::create(rw, loc, rw.getI64Type(), bar)},
+                "{\n.reg .pred p;\n.reg .b64 s;\nsetp.ne.b32 p, $0, 0;\n"
+                "@p mbarrier.arrive.shared::cta.b64 s, [$1];\n}",
+                "r,l");
     rw.eraseOp(op);
     return success();
   }

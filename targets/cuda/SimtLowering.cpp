@@ -438,6 +438,11 @@ void cuda::smemStore(OpBuilder &b, Location loc, SimtState &s, int64_t offset,
 
 void cuda::barrier(OpBuilder &b, Location loc) { gpu::BarrierOp::create(b, loc); }
 
+void cuda::clusterBarrier(OpBuilder &b, Location loc) {
+  NVVM::ClusterArriveOp::create(b, loc, UnitAttr());
+  NVVM::ClusterWaitOp::create(b, loc, UnitAttr());
+}
+
 /// `bar.<op> <1 + (g + shift) % groups>, 256` on warpgroup g's threads, as
 /// inline PTX: predicated on %tid.x read in place, the ids constants. (No
 /// registers live across the loop for the ids, which spilled on causal

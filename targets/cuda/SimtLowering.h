@@ -217,6 +217,11 @@ struct SimtState {
   /// kernel's end: where TMA stores are the only users of scratch, and
   /// scratch overlaps no ring.
   bool deferTmaStoreWait = false;
+  /// CTAs per thread-block cluster (pallas_gpu.cluster; 1: no clusters).
+  int64_t cluster = 1;
+  /// The slot barriers (their alloc ops) that multicast copies signal:
+  /// their slots are released to every CTA of the cluster.
+  llvm::DenseSet<Operation *> clusterSlotBarriers;
   /// The kernel's tensor maps (pallas_gpu.tensor_maps) and, for each, its
   /// parameter (a generic pointer to the __grid_constant__ CUtensorMap).
   SmallVector<pgpu::TensorMapAttr> tensorMaps;
@@ -318,6 +323,9 @@ int64_t smemWriteTensor(OpBuilder &b, Location loc, SimtState &s,
 /// banks when a tensor is exchanged through shared memory.
 Value paddedIndex(OpBuilder &b, Location loc, Value index);
 void barrier(OpBuilder &b, Location loc);
+/// Every thread of every CTA of the cluster meets (barrier.cluster arrive
+/// with release, wait with acquire semantics).
+void clusterBarrier(OpBuilder &b, Location loc);
 /// Warpgroup turns (pallas_gpu.turns_begin): warpgroup g's turn is named
 /// barrier 1 + g, between it (waiting) and warpgroup g - 1 (passing the
 /// turn on). takeTurn waits for this thread's warpgroup's turn, passTurn

@@ -49,6 +49,10 @@ struct CudaPipelineOptions : public PassPipelineOptions<CudaPipelineOptions> {
       *this, "persistent-ctas",
       llvm::cl::desc("with producer: CTAs of a persistent launch (the chip's SMs; 0: none)"),
       llvm::cl::init(0)};
+  Option<int64_t> cluster{
+      *this, "cluster",
+      llvm::cl::desc("with producer: CTAs per thread-block cluster (pallas-cluster-multicast)"),
+      llvm::cl::init(1)};
   Option<int64_t> sharedBytes{
       *this, "shared-bytes",
       llvm::cl::desc("shared memory loops may stage blocks in (0: stream through registers)"),

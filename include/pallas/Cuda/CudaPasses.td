@@ -101,6 +101,32 @@ def PallasTmaStores : Pass<"pallas-tma-stores", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::pallas::pgpu::PallasGpuDialect"];
 }
 
+def PallasClusterMulticast : Pass<"pallas-cluster-multicast", "::mlir::ModuleOp"> {
+  let summary = "launch in thread-block clusters that share blocks through TMA multicast";
+  let description = [{
+    Runs on tile IR after pallas-stage-loads, for kernels whose rings a
+    producer (`pallas_gpu.produce`) fills through the TMA. With `cluster`
+    n > 1, the launch groups n consecutive CTAs along x into a cluster:
+    consecutive programs in launch order, which differ only in the program
+    id of the order's fastest axis (ProgramGrid.h) when that axis's extent
+    (and program group) is a multiple of n. A producer's TMA copy whose
+    block does not depend on that program id copies the same tile for all
+    of them: it becomes a multicast (`pallas_gpu.tma_copy multicast`), each
+    CTA issuing 1/n of its boxes to all n. The function gets
+    `pallas_gpu.cluster = n`; the lowering then counts each slot's release
+    in every CTA of the cluster, synchronizes the cluster after the slot
+    barriers' initialization and before the CTAs exit.
+
+    The producer's loops and predicates, and every ring loop's bounds, must
+    not depend on that program id (the CTAs of a cluster fill and release
+    their slots in step); where they do, or nothing is shared, or the grid
+    does not pair up, the function gets `pallas_gpu.cluster_unused` (why)
+    instead, and the backend warns.
+  }];
+  let options = [Option<"cluster", "cluster", "int64_t", "1",
+                        "CTAs per cluster (compiler_params.cluster); 1 leaves kernels as they are">];
+}
+
 def PallasPersistentPrograms : Pass<"pallas-persistent-programs", "::mlir::ModuleOp"> {
   let summary = "CTAs loop over the programs (persistent kernels, tile IR)";
   let description = [{

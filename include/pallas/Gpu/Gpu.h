@@ -48,6 +48,11 @@ constexpr llvm::StringLiteral kRingSlotAttrName = "pallas_gpu.ring_slot";
 /// On a tile-IR function whose programs run in a persistent loop: the CTAs
 /// the launch starts (pallas-persistent-programs).
 constexpr llvm::StringLiteral kPersistentCtasAttrName = "pallas_gpu.persistent_ctas";
+/// On a tile-IR function (pallas-cluster-multicast): the CTAs per
+/// thread-block cluster its launch groups, consecutive along x.
+constexpr llvm::StringLiteral kClusterAttrName = "pallas_gpu.cluster";
+/// On a tile-IR function: why the cluster the spec asks for is not used.
+constexpr llvm::StringLiteral kClusterUnusedAttrName = "pallas_gpu.cluster_unused";
 } // namespace mlir::pallas::pgpu
 
 #endif

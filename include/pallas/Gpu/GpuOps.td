@@ -154,10 +154,17 @@ def PG_TmaCopyOp : PG_Op<"tma_copy", [MemoryEffects<[MemRead, MemWrite]>]> {
     executes it (in a `pallas_gpu.produce` region). With `pred` false,
     nothing (the slot is not going to be waited for, nor counted). All
     threads execute the op, but for `producer`.
+
+    With `multicast` (a kernel launched in clusters, `pallas_gpu.cluster`:
+    every CTA of the cluster copies the same tile into the same slot), the
+    CTAs share the work: each issues its part of the boxes to all of the
+    cluster's CTAs at once, and each CTA's filled barrier counts the whole
+    tile's bytes, wherever they came from.
   }];
   let arguments = (ins PG_PtrTensor:$ptr, PG_RingType:$ring, I32:$slot,
                        PG_SlotBarriersType:$barriers, Optional<I1>:$pred,
-                       I64Attr:$tensor_map, UnitAttr:$last_reader, UnitAttr:$producer);
+                       I64Attr:$tensor_map, UnitAttr:$last_reader, UnitAttr:$producer,
+                       UnitAttr:$multicast);
   let assemblyFormat = [{
     $ptr `into` $ring `[` $slot `]` `signal` $barriers (`if` $pred^)? attr-dict
     `:` type($ptr) `,` qualified(type($ring)) `,` qualified(type($barriers))
@@ -216,7 +223,9 @@ def PG_ReleaseSlotOp : PG_Op<"release_slot", [MemoryEffects<[MemRead, MemWrite]>
   let description = [{
     Every thread of the CTA (but a producer) executes it (warps converged):
     one arrival per warp once all its threads are done. With `pred` false,
-    no arrival.
+    no arrival. In a kernel launched in clusters, each warp arrives on the
+    slot's released barrier in every CTA of the cluster (whose producers
+    may fill this CTA's slot through multicast copies).
   }];
   let arguments = (ins PG_SlotBarriersType:$barriers, I32:$slot, Optional<I1>:$pred);
   let assemblyFormat = [{

@@ -116,6 +116,10 @@ struct LaunchSpec {
   /// compiler_params.persistent: CTAs loop over the programs (sm_90a
   /// kernels with a producer warpgroup); unset lets the compiler choose.
   std::optional<bool> persistent;
+  /// compiler_params.cluster: CTAs per thread-block cluster on chips that
+  /// have clusters (sm_90a), consecutive programs in launch order sharing
+  /// the blocks they all read through TMA multicast; 1: none.
+  int64_t cluster = 1;
   std::optional<SpecVmap> vmap;
   std::shared_ptr<JsonLocator> locator;
   MLIRContext *context = nullptr;
