@@ -62,14 +62,18 @@ FailureOr<unsigned> clusterAxis(LaunchAttr launch, int64_t n, std::string &why) 
 bool mayDifferAcrossCluster(Operation *user, OpOperand &operand, bool inProducer) {
   if (auto copy = dyn_cast<pgpu::TmaCopyOp>(user))
     return &operand == &copy.getPtrMutable();
+  // Values a loop carries, or an if or a loop yields (not its bounds, nor
+  // any other control flow: whiles, conditions, switches).
   if (auto loop = dyn_cast<scf::ForOp>(user))
     return operand.getOperandNumber() >= loop.getNumControlOperands();
-  if (isa<scf::IfOp, scf::WhileOp, pgpu::ReleaseSlotOp, pgpu::WaitReleasedOp,
-          pgpu::WaitFilledOp, pgpu::ArriveFilledOp, pgpu::AsyncCopyOp>(user))
+  if (isa<scf::YieldOp>(user))
+    return isa<scf::ForOp, scf::IfOp>(user->getParentOp());
+  if (user->getNumRegions() > 0 ||
+      isa<scf::ConditionOp, pgpu::ReleaseSlotOp, pgpu::WaitReleasedOp, pgpu::WaitFilledOp,
+          pgpu::FilledPhaseOp, pgpu::ArriveFilledOp, pgpu::AsyncCopyOp>(user))
     return false;
   // In the producer, only the addresses of its copies.
-  return !inProducer || (isMemoryEffectFree(user) && user->getNumRegions() == 0) ||
-         isa<scf::YieldOp>(user);
+  return !inProducer || isMemoryEffectFree(user);
 }
 
 struct ClusterMulticastPass

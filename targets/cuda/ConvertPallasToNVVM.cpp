@@ -944,8 +944,13 @@ struct ConvertPallasToNVVMPass
         if (!cpAsyncPiece(copy, state))
           state.ringsCopiedByStores.insert(copy.getRing().getDefiningOp());
       });
-      if (auto cluster = func->getAttrOfType<IntegerAttr>(pgpu::kClusterAttrName))
+      if (auto cluster = func->getAttrOfType<IntegerAttr>(pgpu::kClusterAttrName)) {
         state.cluster = cluster.getInt();
+        // The cluster's other CTAs may still arrive on this CTA's released
+        // barriers after its own consumers are done with the rings: no
+        // scratch user may overlap them.
+        state.scratchAfterRings = true;
+      }
       func->walk([&](pgpu::TmaCopyOp copy) {
         if (copy.getMulticast())
           state.clusterSlotBarriers.insert(copy.getBarriers().getDefiningOp());
