@@ -119,7 +119,13 @@ class _CudaBuild:
             params = (ctypes.c_void_p * (len(pointers) + len(built)))(
                 *[ctypes.cast(ctypes.byref(p), ctypes.c_void_p) for p in pointers],
                 *[addr for _, addr in built])
-            grid, block = self.launch["grid"], self.launch["block"]
+            grid, block = list(self.launch["grid"]), self.launch["block"]
+            if self.launch.get("persistent"):
+                # Persistent CTAs (any count computes the same): one per SM
+                # of this device, in whole clusters.
+                c = self.launch.get("cluster", [1])[0]
+                sms = torch.cuda.get_device_properties(device).multi_processor_count
+                grid[0] = min(grid[0], max(c, sms // c * c))
             stream = ctypes.c_void_p(torch.cuda.current_stream(device).cuda_stream)
             self._check(self.cuda.cuLaunchKernel(
                 function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
