@@ -202,6 +202,13 @@ class _LaunchConfig(ctypes.Structure):
                 ("attrs", ctypes.POINTER(_LaunchAttribute)), ("num_attrs", ctypes.c_uint)]
 
 
+def few_ctas(k):
+    """A small persistent grid: 7 CTAs, or in clusters the next multiple of
+    the cluster (8 for clusters of 2)."""
+    c = k.m["launch"].get("cluster", [1])[0]
+    return (7 + c - 1) // c * c
+
+
 def max_active_clusters(lib, fn, grid_x, block_x, shared, cluster):
     """cuOccupancyMaxActiveClusters for clusters of `cluster` CTAs along x."""
     attr = _LaunchAttribute(id=4)  # CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
@@ -733,9 +740,7 @@ def matmul(drv, dtype=torch.bfloat16, M=4096, N=4096, K=4096):
             note += f"; symbolic M, N, also right at {M - 112}x{N - 80} and 272x48"
         if k.m["launch"].get("persistent"):
             # Persistent CTAs compute the same with any grid: 7 of them too.
-            # (In clusters, a multiple of the cluster: 8 CTAs for clusters of 2.)
-            c = k.m["launch"].get("cluster", [1])[0]
-            few = (7 + c - 1) // c * c
+            few = few_ctas(k)
             grid, k.grid = k.grid, [few, 1, 1]
             o.fill_(float("nan")); k.bind(a, b, o)(); check_mm(o, label + f" on {few} CTAs")
             k.grid = grid
@@ -831,8 +836,7 @@ def matmul_f8(drv, M=8192, N=8192, K=8192):
         o = torch.full((M, N), float("nan"), device=dev, dtype=torch.bfloat16)
         f = k.bind(scales, a, b, o); f(); note = check_normwise(o, want, label)
         if k.m["launch"].get("persistent"):
-            c = k.m["launch"].get("cluster", [1])[0]
-            few = (7 + c - 1) // c * c
+            few = few_ctas(k)
             grid, k.grid = k.grid, [few, 1, 1]
             o.fill_(float("nan")); k.bind(scales, a, b, o)(); check_normwise(o, want, label + f" on {few} CTAs")
             k.grid = grid

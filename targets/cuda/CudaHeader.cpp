@@ -157,6 +157,21 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
   if (anyMaps)
     tensorMapHelpers(os, n);
   std::string gridX = n + "_GRID_X", gridY = n + "_GRID_Y", gridZ = n + "_GRID_Z";
+  if (launch.cluster > 1)
+    os << "/* A launch of the grid in clusters of " << n << "_CLUSTER_X CTAs along x. */\n"
+       << "static inline void " << n << "_cluster_config(CUlaunchConfig *config,\n"
+       << "    CUlaunchAttribute *cluster, unsigned grid_x, unsigned grid_y, unsigned grid_z,\n"
+       << "    CUstream stream) {\n"
+       << "  cluster->id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;\n"
+       << "  cluster->value.clusterDim.x = " << n << "_CLUSTER_X;\n"
+       << "  cluster->value.clusterDim.y = 1;\n  cluster->value.clusterDim.z = 1;\n"
+       << "  config->gridDimX = grid_x;\n  config->gridDimY = grid_y;\n"
+       << "  config->gridDimZ = grid_z;\n"
+       << "  config->blockDimX = " << n << "_BLOCK_X;\n  config->blockDimY = 1;\n"
+       << "  config->blockDimZ = 1;\n"
+       << "  config->sharedMemBytes = " << n << "_SHARED_BYTES;\n"
+       << "  config->hStream = stream;\n"
+       << "  config->attrs = cluster;\n  config->numAttrs = 1;\n}\n\n";
   if (launch.persistent && launch.cluster > 1) {
     gridX = n + "_grid_x(function)";
     os << "/* The CTAs loop over the programs: as many clusters as the current device\n"
@@ -165,15 +180,7 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
        << "static inline unsigned " << n << "_grid_x(CUfunction function) {\n"
        << "  CUlaunchConfig config;\n  CUlaunchAttribute cluster;\n  int clusters = 0;\n"
        << "  unsigned ctas;\n"
-       << "  cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;\n"
-       << "  cluster.value.clusterDim.x = " << n << "_CLUSTER_X;\n"
-       << "  cluster.value.clusterDim.y = 1;\n  cluster.value.clusterDim.z = 1;\n"
-       << "  config.gridDimX = " << n << "_GRID_X;\n  config.gridDimY = 1;\n"
-       << "  config.gridDimZ = 1;\n"
-       << "  config.blockDimX = " << n << "_BLOCK_X;\n  config.blockDimY = 1;\n"
-       << "  config.blockDimZ = 1;\n"
-       << "  config.sharedMemBytes = " << n << "_SHARED_BYTES;\n  config.hStream = 0;\n"
-       << "  config.attrs = &cluster;\n  config.numAttrs = 1;\n"
+       << "  " << n << "_cluster_config(&config, &cluster, " << n << "_GRID_X, 1, 1, 0);\n"
        << "  if (cuOccupancyMaxActiveClusters(&clusters, function, &config) != CUDA_SUCCESS ||\n"
        << "      clusters <= 0)\n"
        << "    return " << n << "_GRID_X;\n"
@@ -197,18 +204,8 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
     if (launch.cluster > 1) {
       os << indent << "{\n"
          << indent << "  CUlaunchConfig config;\n" << indent << "  CUlaunchAttribute cluster;\n"
-         << indent << "  cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;\n"
-         << indent << "  cluster.value.clusterDim.x = " << n << "_CLUSTER_X;\n"
-         << indent << "  cluster.value.clusterDim.y = 1;\n"
-         << indent << "  cluster.value.clusterDim.z = 1;\n"
-         << indent << "  config.gridDimX = " << gridX << ";\n"
-         << indent << "  config.gridDimY = " << gridY << ";\n"
-         << indent << "  config.gridDimZ = " << gridZ << ";\n"
-         << indent << "  config.blockDimX = " << n << "_BLOCK_X;\n"
-         << indent << "  config.blockDimY = 1;\n" << indent << "  config.blockDimZ = 1;\n"
-         << indent << "  config.sharedMemBytes = " << n << "_SHARED_BYTES;\n"
-         << indent << "  config.hStream = stream;\n"
-         << indent << "  config.attrs = &cluster;\n" << indent << "  config.numAttrs = 1;\n"
+         << indent << "  " << n << "_cluster_config(&config, &cluster, " << gridX << ", " << gridY
+         << ", " << gridZ << ", stream);\n"
          << indent << "  return cuLaunchKernelEx(&config, function, " << args << ", 0);\n"
          << indent << "}\n";
       return;

@@ -300,8 +300,8 @@ struct AllocSlotBarriersLowering : SimtPattern<pgpu::AllocSlotBarriersOp> {
     // issuing the TMA copies; released: one per warp (not the producer's),
     // of every CTA of the cluster where multicast copies fill the slots.
     int64_t fillers = op.getTma() ? 1 : state.threads;
-    bool clusterWide = state.clusterSlotBarriers.contains(op);
-    int64_t releasers = state.threads / 32 * (clusterWide ? state.cluster : 1);
+    int64_t ctas = state.releasingCtas(op);
+    int64_t releasers = state.threads / 32 * ctas;
     for (int64_t i = 0; i < 2 * stages; ++i) {
       Value at = slotBarrierAddress(rw, loc, state, offset, constI32(rw, loc, i), stages, false);
       if (op.getTma() && !op.getProducer() && i >= stages) {
@@ -324,7 +324,7 @@ struct AllocSlotBarriersLowering : SimtPattern<pgpu::AllocSlotBarriersOp> {
     // Initialized before anyone arrives or waits (and whoever used the
     // memory before is done with it); where multicast copies fill the
     // slots, before the cluster's other CTAs' copies and releases reach them.
-    if (clusterWide) {
+    if (ctas > 1) {
       NVVM::FenceMbarrierInitOp::create(rw, loc);
       clusterBarrier(rw, loc);
     } else {
@@ -596,8 +596,7 @@ struct WaitSlotLowering : SimtPattern<Op> {
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
     Value bar = barrierOfSlot(rw, loc, this->state, op, a, Released);
-    if (Released &&
-        this->state.clusterSlotBarriers.contains(op.getBarriers().getDefiningOp())) {
+    if (Released && this->state.releasingCtas(op.getBarriers().getDefiningOp()) > 1) {
       // Released by the cluster's CTAs: their reads happen before the
       // copies this thread issues next into their shared memory.
       inlinePtx(rw, loc, Type(),
@@ -646,9 +645,7 @@ struct ReleaseSlotLowering : SimtPattern<pgpu::ReleaseSlotOp> {
     // wgmma reads it follows are complete: release at cluster scope made
     // the 4096^3 GEMM 0.63x as fast (bench/RESULTS.md).
     NVVM::SyncWarpOp::create(rw, loc, constI32(rw, loc, -1));
-    int64_t n = state.clusterSlotBarriers.contains(op.getBarriers().getDefiningOp())
-                    ? state.cluster
-                    : 1;
+    int64_t n = state.releasingCtas(op.getBarriers().getDefiningOp());
     Value lane = arith::AndIOp::create(rw, loc, state.tid, constI32(rw, loc, 31));
     Value arrives =
         n > 1 ? arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ult, lane,

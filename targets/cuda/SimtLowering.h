@@ -222,6 +222,11 @@ struct SimtState {
   /// The slot barriers (their alloc ops) that multicast copies signal:
   /// their slots are released to every CTA of the cluster.
   llvm::DenseSet<Operation *> clusterSlotBarriers;
+  /// The CTAs whose consumers release the slots of the slot barriers
+  /// `alloc` makes: the cluster's where multicast copies fill them, else 1.
+  int64_t releasingCtas(Operation *alloc) const {
+    return clusterSlotBarriers.contains(alloc) ? cluster : 1;
+  }
   /// The kernel's tensor maps (pallas_gpu.tensor_maps) and, for each, its
   /// parameter (a generic pointer to the __grid_constant__ CUtensorMap).
   SmallVector<pgpu::TensorMapAttr> tensorMaps;
