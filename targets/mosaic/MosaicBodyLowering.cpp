@@ -305,7 +305,10 @@ LogicalResult BodyLowering::lowerGeneric(Operation *op) {
     if (isa<RefType, SemaphoreType, DMASemaphoreType>(v.getType()))
       return op->emitOpError("passes a ref to an op the mosaic target cannot "
                              "lower");
-  WalkResult refsInside = op->walk([&](Operation *inner) {
+  // (A run_scoped inside, a loop step's own buffers, lowers on its own.)
+  WalkResult refsInside = op->walk<WalkOrder::PreOrder>([&](Operation *inner) {
+    if (isa<RunScopedOp>(inner))
+      return WalkResult::skip();
     for (Region &r : inner->getRegions())
       for (Block &blk : r)
         for (BlockArgument a : blk.getArguments())

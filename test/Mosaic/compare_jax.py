@@ -89,6 +89,26 @@ def dma_rows(x_hbm, o_ref):
     pl.run_scoped(scoped, pltpu.VMEM((8, 128), f32), pltpu.SemaphoreType.DMA)
 
 
+def matmul_dma(x_hbm, y_hbm, z_ref):
+    row, col = pl.program_id(0) * 128, pl.program_id(1) * 256
+
+    def body(k, acc):
+        off = k * 64
+
+        def scoped(bx, by, sx, sy):
+            cx = pltpu.make_async_copy(x_hbm.at[pl.ds(row, 128), pl.ds(off, 64)], bx, sx)
+            cy = pltpu.make_async_copy(y_hbm.at[pl.ds(off, 64), pl.ds(col, 256)], by, sy)
+            cx.start()
+            cy.start()
+            cx.wait()
+            cy.wait()
+            return acc + jnp.dot(bx[...], by[...], preferred_element_type=f32)
+        return pl.run_scoped(scoped, pltpu.VMEM((128, 64), bf16), pltpu.VMEM((64, 256), bf16),
+                             pltpu.SemaphoreType.DMA, pltpu.SemaphoreType.DMA)
+    acc = jax.lax.fori_loop(0, 8, body, jnp.zeros((128, 256), f32))
+    z_ref[...] = acc.astype(bf16)
+
+
 def prefetch_blocks(rows_ref, x_ref, o_ref):
     o_ref[...] = x_ref[...] + 1.0
 
@@ -141,6 +161,11 @@ def _cases():
         in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
         out_specs=pl.BlockSpec((8, 128), lambda i: (i, 0))),
         [S((64, 128), f32)])
+    yield "matmul_dma", (pl.pallas_call(
+        matmul_dma, out_shape=S((512, 512), bf16), grid=(4, 2),
+        in_specs=[pl.BlockSpec(memory_space=pl.ANY)] * 2,
+        out_specs=pl.BlockSpec((128, 256), lambda i, j: (i, j))),
+        [S((512, 512), bf16)] * 2)
     yield "prefetch_blocks", (pl.pallas_call(
         prefetch_blocks, out_shape=S((64, 128), f32),
         grid_spec=pltpu.PrefetchScalarGridSpec(

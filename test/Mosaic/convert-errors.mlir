@@ -123,3 +123,23 @@ pallas.kernel @k(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_s
   %c = pallas.concatenate %v, %v {dim = 0 : i64} : tensor<8x128xf32>, tensor<8x128xf32> -> tensor<16x128xf32>
   pallas.return
 }
+
+// -----
+
+// A region holding a loop that carries a ref (a run_scoped's buffers in a
+// loop step are fine: examples/matmul_dma).
+pallas.kernel @k(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>},
+                 %o: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<output, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "k", grid = [1]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %t = arith.constant true
+  // expected-error @+1 {{'scf.if' op carries a ref through a region; the mosaic target cannot lower that}}
+  scf.if %t {
+    %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%a = %x) -> (!pallas.ref<8x128xf32>) {
+      scf.yield %a : !pallas.ref<8x128xf32>
+    }
+  }
+  pallas.return
+}
