@@ -93,8 +93,19 @@ private:
     /// only cuts the block at the array's far ends).
     bool nonNegative = false;
   };
+  /// Where an access's elements land in a larger tensor: a copy into or
+  /// out of part of a scoped buffer addresses the array over the buffer's
+  /// whole shape, element p of the buffer at array window element
+  /// p - offsets (outside the window the caller masks it off).
+  struct Placement {
+    SmallVector<int64_t> shape;
+    SmallVector<Value> offsets; ///< i32 per dim; null for a whole dim (`:`)
+    Value inWindow;             ///< i1 tensor of `shape`
+  };
   LogicalResult access(Operation *op, Value ref, ArrayRef<int64_t> encoded,
-                       ValueRange indices, Access &out);
+                       ValueRange indices, Access &out, const Placement *into = nullptr);
+  FailureOr<Placement> bufferWindow(Operation *op, Value buffer, ArrayRef<int64_t> encoded,
+                                    ValueRange indices);
   LogicalResult lowerLoad(LoadOp op);
   LogicalResult lowerWrite(Operation *op, Value ref, ArrayRef<int64_t> encoded,
                            ValueRange indices, Value value, Value userMask,
@@ -109,6 +120,7 @@ private:
   LogicalResult lowerConcatenate(ConcatenateOp op);
   LogicalResult lowerAtomicCAS(AtomicCASOp op);
   LogicalResult lowerRunScoped(RunScopedOp op);
+  LogicalResult lowerSemaphoreOp(Operation *op);
   LogicalResult lowerAsyncCopy(AsyncCopyOp op);
   LogicalResult lowerScratchAccess(Operation *op);
 
@@ -425,6 +437,8 @@ SmallVector<Value> TritonLowering::scratchWrittenIn(Operation *op) {
       add(store.getRef());
     else if (auto copy = dyn_cast<AsyncCopyOp>(inner))
       add(copy.getDst());
+    else if (isa<SemaphoreSignalOp, SemaphoreWaitOp>(inner))
+      add(inner->getOperand(0));
   });
   return written;
 }
@@ -561,7 +575,8 @@ LogicalResult TritonLowering::lowerRefSlice(RefSliceOp op) {
 
 LogicalResult TritonLowering::access(Operation *op, Value ref,
                                      ArrayRef<int64_t> encoded,
-                                     ValueRange indices, Access &out) {
+                                     ValueRange indices, Access &out,
+                                     const Placement *into) {
   auto &[ptrs, mask, shape, elementType, nonNegative] = out;
   auto it = views.find(ref);
   if (it == views.end())
@@ -580,6 +595,10 @@ LogicalResult TritonLowering::access(Operation *op, Value ref,
   std::string error;
   if (failed(list.resultShape(refType.getShape(), tensorShapes, shape, error)))
     return op->emitOpError(error);
+  // (Copies take no tensor indexers, and their two windows have one shape:
+  // the verifier's; bufferWindow keeps every buffer dim.)
+  if (into)
+    shape.assign(into->shape.begin(), into->shape.end());
   if (!isPow2Shape(RankedTensorType::get(shape, elementType)) && !shape.empty())
     return op->emitOpError("accesses a block of shape [")
            << shape << "]; the triton target needs power-of-two sizes";
@@ -599,6 +618,8 @@ LogicalResult TritonLowering::access(Operation *op, Value ref,
     case IndexerKind::Slice:
     case IndexerKind::SliceConst: {
       Value c = rangeAlong(layout.sliceDim[d], shape);
+      if (into && into->offsets[layout.sliceDim[d]])
+        c = arith::SubIOp::create(b, loc, c, splat(into->offsets[layout.sliceDim[d]], shape));
       if (i.stride != 1)
         c = arith::MulIOp::create(b, loc, c, splat(i32(i.stride), shape));
       if (i.kind != IndexerKind::Full)
@@ -972,19 +993,19 @@ LogicalResult TritonLowering::lowerConcatenate(ConcatenateOp op) {
 
 /// Scoped buffers live in registers as scratch does (zeroed); DMA
 /// semaphores need nothing, copies being done when they start
-/// (lowerAsyncCopy). The buffers go out of scope with the region.
+/// (lowerAsyncCopy); a semaphore is a counter (an i32 from 0) the program
+/// alone sees (lowerSemaphoreOp). They go out of scope with the region.
 LogicalResult TritonLowering::lowerRunScoped(RunScopedOp op) {
   Block &body = op.getBody().front();
   SmallVector<Value> scoped;
   for (BlockArgument a : body.getArguments()) {
     auto ref = dyn_cast<RefType>(a.getType());
-    if (!ref) {
-      if (!isa<DMASemaphoreType>(a.getType()))
-        return op.emitOpError("takes a semaphore, which the triton target does not support "
-                              "(DMA semaphores it does)");
+    if (ref && isa<SemaphoreType, DMASemaphoreType>(ref.getElementType()))
+      return op.emitOpError("takes an array of semaphores (")
+             << a.getType() << "), which the triton target does not support (single ones it does)";
+    if (isa<DMASemaphoreType>(a.getType()))
       continue;
-    }
-    scratch[a] = zeroedScratch(ref);
+    scratch[a] = ref ? zeroedScratch(ref) : i32(0);
     scoped.push_back(a);
   }
   for (Operation &inner : body.without_terminator())
@@ -998,37 +1019,109 @@ LogicalResult TritonLowering::lowerRunScoped(RunScopedOp op) {
   return success();
 }
 
-/// A copy between an array window and a scoped buffer (whole), done when it
+/// A scoped semaphore's ops on its counter: signal adds, wait subtracts (a
+/// wait for more than was signalled would never return on a chip, where no
+/// one else can signal it; here the count goes below zero and the program
+/// goes on, as on the host), read reads.
+LogicalResult TritonLowering::lowerSemaphoreOp(Operation *op) {
+  Value sem = op->getOperand(0);
+  // (The kernel's own semaphore arguments are refused with its signature.)
+  if (!scratch.count(sem))
+    return op->emitOpError("signals, waits on or reads a DMA semaphore, which the triton "
+                           "target does not (its copies are done when they start)");
+  if (auto read = dyn_cast<SemaphoreReadOp>(op)) {
+    values.map(read.getResult(), scratch[sem]);
+    return success();
+  }
+  Value amount = toI32(values.lookupOrDefault(op->getOperand(1)));
+  scratch[sem] = isa<SemaphoreSignalOp>(op)
+                     ? (Value)arith::AddIOp::create(b, loc, scratch[sem], amount)
+                     : (Value)arith::SubIOp::create(b, loc, scratch[sem], amount);
+  return success();
+}
+
+/// The part of a scoped buffer a copy names: each dim a slice (or `:`) of
+/// stride 1, as offsets into the buffer and the mask of its elements in it.
+FailureOr<TritonLowering::Placement>
+TritonLowering::bufferWindow(Operation *op, Value buffer, ArrayRef<int64_t> encoded,
+                             ValueRange indices) {
+  auto ref = cast<RefType>(buffer.getType());
+  Placement at;
+  at.shape.assign(ref.getShape().begin(), ref.getShape().end());
+  IndexerList list = IndexerList::decode(encoded).expandedFor(ref.getRank());
+  unsigned next = 0;
+  for (auto [d, i] : llvm::enumerate(list.get())) {
+    Value operand = i.takesOperand() ? toI32(values.lookupOrDefault(indices[next++])) : Value();
+    bool slice = i.kind == IndexerKind::Full || i.kind == IndexerKind::Slice ||
+                 i.kind == IndexerKind::SliceConst;
+    if (!slice || i.stride != 1)
+      return op->emitOpError("copies into or out of scoped buffer dim ")
+             << d << " by " << (slice ? "a strided slice" : "a scalar index")
+             << "; the triton target takes slices of stride 1 (`:`, ds(start, size))";
+    if (i.kind == IndexerKind::Full) {
+      at.offsets.push_back(Value());
+      continue;
+    }
+    Value start = i.kind == IndexerKind::Slice ? operand : i32(i.start);
+    at.offsets.push_back(start);
+    Value p = rangeAlong(d, at.shape);
+    Value lo = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, p, splat(start, at.shape));
+    Value end = arith::AddIOp::create(b, loc, start, i32(i.size));
+    Value hi = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, p, splat(end, at.shape));
+    Value in = arith::AndIOp::create(b, loc, lo, hi);
+    at.inWindow = at.inWindow ? (Value)arith::AndIOp::create(b, loc, at.inWindow, in) : in;
+  }
+  return at;
+}
+
+/// A copy between an array window and a scoped buffer, done when it
 /// starts: a masked load of the window into the buffer's value, or a masked
-/// store of the buffer's value into the window. dma_wait has nothing left
-/// to wait for.
+/// store of the buffer's value into the window. Into or out of part of the
+/// buffer, the array is addressed over the buffer's whole shape (each
+/// element at its place in the window) and the other elements are masked
+/// off: a load keeps their values, a store skips them. dma_wait has nothing
+/// left to wait for.
 LogicalResult TritonLowering::lowerAsyncCopy(AsyncCopyOp op) {
   bool fromBuffer = scratch.count(op.getSrc()), toBuffer = scratch.count(op.getDst());
   if (fromBuffer == toBuffer)
     return op.emitOpError("copies between ")
            << (toBuffer ? "two scoped buffers" : "two arrays")
            << "; the triton target copies between an array window and a scoped buffer";
-  if (!(toBuffer ? op.getDstIndexers() : op.getSrcIndexers()).empty())
-    return op.emitOpError("the triton target keeps scoped buffers in registers: copy "
-                          "them whole ([...])");
-  Access a;
-  if (failed(toBuffer ? access(op, op.getSrc(), op.getSrcIndexers(), op.getSrcIndices(), a)
-                      : access(op, op.getDst(), op.getDstIndexers(), op.getDstIndices(), a)))
-    return failure();
   Value buffer = toBuffer ? op.getDst() : op.getSrc();
+  ArrayRef<int64_t> bufferIndexers = toBuffer ? op.getDstIndexers() : op.getSrcIndexers();
+  std::optional<Placement> part;
+  if (!bufferIndexers.empty()) {
+    FailureOr<Placement> at =
+        bufferWindow(op, buffer, bufferIndexers, toBuffer ? op.getDstIndices() : op.getSrcIndices());
+    if (failed(at))
+      return failure();
+    // (All of it: `[:, :]` is `[...]`.)
+    if (at->inWindow)
+      part = std::move(*at);
+  }
+  const Placement *into = part ? &*part : nullptr;
+  Access a;
+  if (failed(toBuffer
+                 ? access(op, op.getSrc(), op.getSrcIndexers(), op.getSrcIndices(), a, into)
+                 : access(op, op.getDst(), op.getDstIndexers(), op.getDstIndices(), a, into)))
+    return failure();
   Type type = scratch[buffer].getType();
   auto shaped = dyn_cast<RankedTensorType>(type);
   if ((shaped ? shaped.getShape() : ArrayRef<int64_t>{}) != ArrayRef<int64_t>(a.shape))
     return op.emitOpError("copies a window whose shape differs from the scoped buffer's");
+  Value mask = into ? (Value)arith::AndIOp::create(b, loc, a.mask, into->inWindow) : a.mask;
   if (toBuffer) {
-    Value zero = arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
-    auto load = tt::LoadOp::create(b, loc, type, a.ptrs, a.mask, zero);
-    // The CUDA targets may run the copy asynchronously (pallas-async-copies).
-    if (logicalProgramIds)
+    Value other = into ? scratch[buffer]
+                       : (Value)arith::ConstantOp::create(b, loc,
+                                                          cast<TypedAttr>(b.getZeroAttr(type)));
+    auto load = tt::LoadOp::create(b, loc, type, a.ptrs, mask, other);
+    // The CUDA targets may run a whole-buffer copy asynchronously
+    // (pallas-async-copies).
+    if (logicalProgramIds && !into)
       load->setAttr(tt::kAsyncCopyAttrName, b.getUnitAttr());
     scratch[buffer] = load.getResult();
   } else {
-    tt::StoreOp::create(b, loc, a.ptrs, scratch[buffer], a.mask);
+    tt::StoreOp::create(b, loc, a.ptrs, scratch[buffer], mask);
   }
   return success();
 }
@@ -1062,6 +1155,8 @@ LogicalResult TritonLowering::lowerOp(Operation *op) {
     return lowerAsyncCopy(c);
   if (isa<DMAWaitOp>(op))
     return success();
+  if (isa<SemaphoreSignalOp, SemaphoreWaitOp, SemaphoreReadOp>(op))
+    return lowerSemaphoreOp(op);
   if (auto i = dyn_cast<IotaOp>(op)) {
     auto type = i.getResult().getType();
     Value r = rangeAlong(i.getDim(), type.getShape());

@@ -109,6 +109,33 @@ def matmul_dma(x_hbm, y_hbm, z_ref):
     z_ref[...] = acc.astype(bf16)
 
 
+def dma_pages(pages_ref, x_hbm, o_hbm):
+    i = pl.program_id(0)
+
+    def scoped(inb, outb, sem):
+        def copy_in(p):
+            return pltpu.make_async_copy(x_hbm.at[pages_ref[i, p]], inb.at[pl.ds(p * 8, 8), :],
+                                         sem)
+
+        @pl.loop(0, 4)
+        def _(p):
+            copy_in(p).start()
+
+        @pl.loop(0, 4)
+        def _(p):
+            copy_in(p).wait()
+        outb[...] = inb[...] * 2.0 + 1.0
+
+        @pl.loop(0, 4)
+        def _(p):
+            c = pltpu.make_async_copy(outb.at[pl.ds(p * 8, 8), :],
+                                      o_hbm.at[pl.ds(i * 32 + (3 - p) * 8, 8), :], sem)
+            c.start()
+            c.wait()
+    pl.run_scoped(scoped, pltpu.VMEM((32, 128), f32), pltpu.VMEM((32, 128), f32),
+                  pltpu.SemaphoreType.DMA)
+
+
 def prefetch_blocks(rows_ref, x_ref, o_ref):
     o_ref[...] = x_ref[...] + 1.0
 
@@ -166,6 +193,13 @@ def _cases():
         in_specs=[pl.BlockSpec(memory_space=pl.ANY)] * 2,
         out_specs=pl.BlockSpec((128, 256), lambda i, j: (i, j))),
         [S((512, 512), bf16)] * 2)
+    yield "dma_pages", (pl.pallas_call(
+        dma_pages, out_shape=S((128, 128), f32),
+        grid_spec=pltpu.PrefetchScalarGridSpec(
+            num_scalar_prefetch=1, grid=(4,),
+            in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+            out_specs=pl.BlockSpec(memory_space=pl.ANY))),
+        [S((4, 4), i32), S((16, 8, 128), f32)])
     yield "prefetch_blocks", (pl.pallas_call(
         prefetch_blocks, out_shape=S((64, 128), f32),
         grid_spec=pltpu.PrefetchScalarGridSpec(

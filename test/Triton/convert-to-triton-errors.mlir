@@ -55,14 +55,35 @@ pallas.kernel @print(%x: !pallas.ref<8xf32> {pallas.block_spec = #pallas.block_s
 
 // -----
 
-// Manual DMA: scoped buffers live in registers, so a copy moves a whole
-// buffer to or from an array window; plain semaphores have no lowering.
-pallas.kernel @dma_semaphore(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>})
+// Manual DMA: scoped buffers live in registers, so a copy moves an array
+// window to or from a buffer (or slices of it); scoped semaphores are
+// counters, DMA semaphores only order copies, arrays of semaphores have no
+// lowering (a kernel's semaphore arguments: its signature, above).
+// expected-error @+1 {{'pallas.kernel' op semaphores are not supported by the triton target}}
+pallas.kernel @kernel_semaphore(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>},
+                                %s: !pallas.semaphore {pallas.block_spec = #pallas.block_spec<scratch>})
+    attributes {pallas.launch = #pallas.launch<symbol = "s", grid = [1]>} {
+  pallas.return
+}
+
+// -----
+
+pallas.kernel @dma_semaphore_signal(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>})
     attributes {pallas.launch = #pallas.launch<symbol = "s", grid = [1]>} {
   %c1 = arith.constant 1 : i32
-  // expected-error @+1 {{'pallas.run_scoped' op takes a semaphore, which the triton target does not support (DMA semaphores it does)}}
-  pallas.run_scoped (%s: !pallas.semaphore) {
-    pallas.semaphore_signal %s, %c1 : !pallas.semaphore
+  pallas.run_scoped (%s: !pallas.dma_semaphore) {
+    // expected-error @+1 {{'pallas.semaphore_signal' op signals, waits on or reads a DMA semaphore, which the triton target does not (its copies are done when they start)}}
+    pallas.semaphore_signal %s, %c1 : !pallas.dma_semaphore
+  }
+  pallas.return
+}
+
+// -----
+
+pallas.kernel @semaphore_array(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "s", grid = [1]>} {
+  // expected-error @+1 {{'pallas.run_scoped' op takes an array of semaphores ('!pallas.ref<2x!pallas.dma_semaphore>'), which the triton target does not support (single ones it does)}}
+  pallas.run_scoped (%s: !pallas.ref<2x!pallas.dma_semaphore>) {
   }
   pallas.return
 }
@@ -81,11 +102,23 @@ pallas.kernel @dma_array_to_array(%x: !pallas.ref<8x128xf32> {pallas.block_spec 
 
 // -----
 
-pallas.kernel @dma_part_of_buffer(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>})
-    attributes {pallas.launch = #pallas.launch<symbol = "part", grid = [1]>} {
+pallas.kernel @dma_buffer_row(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "row", grid = [1]>} {
   pallas.run_scoped (%buf: !pallas.ref<16x128xf32, vmem>, %s: !pallas.dma_semaphore) {
-    // expected-error @+1 {{'pallas.async_copy' op the triton target keeps scoped buffers in registers: copy them whole ([...])}}
-    pallas.async_copy %x[...] -> %buf[ds(0, 8), :], %s : !pallas.ref<8x128xf32> -> !pallas.ref<16x128xf32, vmem>
+    // expected-error @+1 {{'pallas.async_copy' op copies into or out of scoped buffer dim 0 by a scalar index; the triton target takes slices of stride 1 (`:`, ds(start, size))}}
+    pallas.async_copy %x[0, :] -> %buf[3, :], %s : !pallas.ref<8x128xf32> -> !pallas.ref<16x128xf32, vmem>
   }
   pallas.return
 }
+
+// -----
+
+pallas.kernel @dma_buffer_strided(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "strided", grid = [1]>} {
+  pallas.run_scoped (%buf: !pallas.ref<16x128xf32, vmem>, %s: !pallas.dma_semaphore) {
+    // expected-error @+1 {{'pallas.async_copy' op copies into or out of scoped buffer dim 0 by a strided slice; the triton target takes slices of stride 1 (`:`, ds(start, size))}}
+    pallas.async_copy %x[...] -> %buf[ds(0, 8, 2), :], %s : !pallas.ref<8x128xf32> -> !pallas.ref<16x128xf32, vmem>
+  }
+  pallas.return
+}
+

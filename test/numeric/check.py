@@ -111,6 +111,11 @@ def flash_attention_ref(q, k, v):
     return [(p / p.sum(axis=-1, keepdims=True)) @ v]
 
 
+def dma_pages_ref(pages, x):
+    """Program i's pages, each 2x + 1, in reverse order in rows 32i..."""
+    return [np.concatenate([2 * x[pages[i, p]] + 1 for i in range(4) for p in (3, 2, 1, 0)])]
+
+
 def layernorm_ref(x, w, b):
     x64 = x.astype(np.float64)
     mean = x64.mean(axis=1, keepdims=True)
@@ -198,6 +203,10 @@ CASES = {
                    lambda r: [bf16_bits(nonzero_normal(r, (512, 512))),
                               bf16_bits(nonzero_normal(r, (512, 512)))],
                    lambda x, y: [matmul_bf16(x, y)], 1e-2, 1e-2, from_bf16_bits),
+    "dma_pages": (os.path.join(EXAMPLES, "dma_pages"), "spec.json",
+                  lambda r: [r.permutation(16)[:16].reshape(4, 4).astype(np.int32),
+                             nonzero_normal(r, (16, 8, 128))],
+                  dma_pages_ref, 1e-6, 0, None),
     "ops_tour": (os.path.join(EXAMPLES, "ops_tour"), "spec.json",
                  lambda r: [nonzero_normal(r, (16, 32))], ops_tour_ref,
                  1e-5, 1e-5, None),
