@@ -100,7 +100,8 @@ private:
   struct Placement {
     SmallVector<int64_t> shape;
     SmallVector<Value> offsets; ///< i32 per dim; null for a whole dim (`:`)
-    Value inWindow;             ///< i1 tensor of `shape`
+    SmallVector<int64_t> windowDims; ///< the buffer dim of each window dim
+    Value inWindow;                  ///< i1 tensor of `shape`
   };
   LogicalResult access(Operation *op, Value ref, ArrayRef<int64_t> encoded,
                        ValueRange indices, Access &out, const Placement *into = nullptr);
@@ -123,6 +124,12 @@ private:
   LogicalResult lowerSemaphoreOp(Operation *op);
   LogicalResult lowerAsyncCopy(AsyncCopyOp op);
   LogicalResult lowerScratchAccess(Operation *op);
+  /// The dims of a register-held scratch value an access picks by index
+  /// (the rest whole), or failure for other indexers.
+  FailureOr<SmallVector<std::pair<int64_t, Value>>> scratchPicks(Operation *op, Value ref,
+                                                                  ArrayRef<int64_t> encoded,
+                                                                  ValueRange indices);
+  Value pickAlong(Value tensor, int64_t dim, Value index);
 
   KernelOp kernel;
   OpBuilder &b;
@@ -596,7 +603,7 @@ LogicalResult TritonLowering::access(Operation *op, Value ref,
   if (failed(list.resultShape(refType.getShape(), tensorShapes, shape, error)))
     return op->emitOpError(error);
   // (Copies take no tensor indexers, and their two windows have one shape:
-  // the verifier's; bufferWindow keeps every buffer dim.)
+  // the verifier's.)
   if (into)
     shape.assign(into->shape.begin(), into->shape.end());
   if (!isPow2Shape(RankedTensorType::get(shape, elementType)) && !shape.empty())
@@ -617,9 +624,10 @@ LogicalResult TritonLowering::access(Operation *op, Value ref,
     case IndexerKind::Full:
     case IndexerKind::Slice:
     case IndexerKind::SliceConst: {
-      Value c = rangeAlong(layout.sliceDim[d], shape);
-      if (into && into->offsets[layout.sliceDim[d]])
-        c = arith::SubIOp::create(b, loc, c, splat(into->offsets[layout.sliceDim[d]], shape));
+      int64_t at = into ? into->windowDims[layout.sliceDim[d]] : layout.sliceDim[d];
+      Value c = rangeAlong(at, shape);
+      if (into && into->offsets[at])
+        c = arith::SubIOp::create(b, loc, c, splat(into->offsets[at], shape));
       if (i.stride != 1)
         c = arith::MulIOp::create(b, loc, c, splat(i32(i.stride), shape));
       if (i.kind != IndexerKind::Full)
@@ -802,21 +810,107 @@ LogicalResult TritonLowering::lowerAtomicCAS(AtomicCASOp op) {
   return success();
 }
 
-/// Whole-ref loads and stores of scratch read and replace its value.
+/// Which dims of scratch (or a scoped buffer) `ref` an access picks by
+/// index, in order; every other dim must be whole (`:`).
+FailureOr<SmallVector<std::pair<int64_t, Value>>>
+TritonLowering::scratchPicks(Operation *op, Value ref, ArrayRef<int64_t> encoded,
+                             ValueRange indices) {
+  auto type = cast<RefType>(ref.getType());
+  IndexerList list = IndexerList::decode(encoded).expandedFor(type.getRank());
+  SmallVector<std::pair<int64_t, Value>> picks;
+  unsigned next = 0;
+  for (auto [d, i] : llvm::enumerate(list.get())) {
+    Value operand = i.takesOperand() ? values.lookupOrDefault(indices[next++]) : Value();
+    if (i.kind == IndexerKind::Full)
+      continue;
+    if (i.kind != IndexerKind::Scalar && i.kind != IndexerKind::ScalarConst)
+      return op->emitOpError("the triton target keeps scratch and scoped buffers in "
+                             "registers: access them whole or by index along a dim ([...], "
+                             "[i, :]), not by slices (dim ")
+             << d << ")";
+    picks.push_back({static_cast<int64_t>(d), operand ? toI32(operand) : i32(i.start)});
+  }
+  return picks;
+}
+
+/// `tensor`'s slice at `index` along `dim`: a reduction over that dim that
+/// keeps the element whose position matches (bit for bit: no arithmetic on
+/// the values).
+Value TritonLowering::pickAlong(Value tensor, int64_t dim, Value index) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  Type elt = type.getElementType(), i32Type = b.getI32Type();
+  Value match = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      rangeAlong(dim, type.getShape()),
+                                      splat(index, type.getShape()));
+  Value flags = arith::ExtUIOp::create(
+      b, loc, RankedTensorType::get(type.getShape(), i32Type), match);
+  SmallVector<int64_t> shape(type.getShape());
+  shape.erase(shape.begin() + dim);
+  auto withElt = [&](Type e) -> Type {
+    return shape.empty() ? e : (Type)RankedTensorType::get(shape, e);
+  };
+  auto reduce = tt::ReduceOp::create(b, loc, TypeRange{withElt(elt), withElt(i32Type)},
+                                     ValueRange{tensor, flags}, static_cast<int32_t>(dim));
+  Block *block = new Block();
+  reduce.getCombineOp().push_back(block);
+  Value v1 = block->addArgument(elt, loc), f1 = block->addArgument(i32Type, loc);
+  Value v2 = block->addArgument(elt, loc), f2 = block->addArgument(i32Type, loc);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(block);
+  Value second = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, f2, i32(0));
+  tt::ReduceReturnOp::create(b, loc,
+                             ValueRange{arith::SelectOp::create(b, loc, second, v2, v1),
+                                        arith::OrIOp::create(b, loc, f1, f2)});
+  return reduce.getResult()[0];
+}
+
+/// Loads and stores of scratch (and scoped buffers) read and replace its
+/// value: whole, or picking dims by index (`buf[slot]`): a read reduces
+/// those dims away (pickAlong), a write selects the stored value, broadcast
+/// along them, where every picked dim is at its index.
 LogicalResult TritonLowering::lowerScratchAccess(Operation *op) {
-  auto whole = [](ArrayRef<int64_t> encoded) { return encoded.empty(); };
   if (auto load = dyn_cast<LoadOp>(op)) {
-    if (!whole(load.getIndexers()) || load.getMask())
+    if (load.getMask())
       return op->emitOpError("the triton target keeps scratch in registers: "
-                             "read it whole ([...]) and unmasked");
-    values.map(load.getResult(), scratch[load.getRef()]);
+                             "read it unmasked");
+    auto picks = scratchPicks(op, load.getRef(), load.getIndexers(), load.getIndices());
+    if (failed(picks))
+      return failure();
+    Value v = scratch[load.getRef()];
+    for (auto &[dim, index] : llvm::reverse(*picks))
+      v = pickAlong(v, dim, index);
+    values.map(load.getResult(), v);
     return success();
   }
   if (auto store = dyn_cast<StoreOp>(op)) {
-    if (!whole(store.getIndexers()) || store.getMask())
+    if (store.getMask())
       return op->emitOpError("the triton target keeps scratch in registers: "
-                             "write it whole ([...]) and unmasked");
-    scratch[store.getRef()] = values.lookup(store.getValue());
+                             "write it unmasked");
+    auto picks = scratchPicks(op, store.getRef(), store.getIndexers(), store.getIndices());
+    if (failed(picks))
+      return failure();
+    Value v = values.lookup(store.getValue());
+    if (picks->empty()) {
+      scratch[store.getRef()] = v;
+      return success();
+    }
+    ArrayRef<int64_t> shape = cast<RefType>(store.getRef().getType()).getShape();
+    SmallVector<int64_t> kept;
+    Value at;
+    for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d) {
+      auto pick = llvm::find_if(*picks, [&](auto &p) { return p.first == d; });
+      if (pick == picks->end()) {
+        kept.push_back(d);
+        continue;
+      }
+      Value here = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rangeAlong(d, shape),
+                                         splat(pick->second, shape));
+      at = at ? (Value)arith::AndIOp::create(b, loc, at, here) : here;
+    }
+    Value placed = isa<RankedTensorType>(v.getType()) ? expandTo(v, kept, shape)
+                                                       : splat(v, shape);
+    scratch[store.getRef()] =
+        arith::SelectOp::create(b, loc, at, placed, scratch[store.getRef()]);
     return success();
   }
   return op->emitOpError("is not supported on scratch refs by the triton target");
@@ -1041,7 +1135,8 @@ LogicalResult TritonLowering::lowerSemaphoreOp(Operation *op) {
 }
 
 /// The part of a scoped buffer a copy names: each dim a slice (or `:`) of
-/// stride 1, as offsets into the buffer and the mask of its elements in it.
+/// stride 1 or a scalar index (`buf.at[slot]`, the dim squeezed from the
+/// window), as offsets into the buffer and the mask of its elements in it.
 FailureOr<TritonLowering::Placement>
 TritonLowering::bufferWindow(Operation *op, Value buffer, ArrayRef<int64_t> encoded,
                              ValueRange indices) {
@@ -1052,23 +1147,30 @@ TritonLowering::bufferWindow(Operation *op, Value buffer, ArrayRef<int64_t> enco
   unsigned next = 0;
   for (auto [d, i] : llvm::enumerate(list.get())) {
     Value operand = i.takesOperand() ? toI32(values.lookupOrDefault(indices[next++])) : Value();
-    bool slice = i.kind == IndexerKind::Full || i.kind == IndexerKind::Slice ||
-                 i.kind == IndexerKind::SliceConst;
-    if (!slice || i.stride != 1)
+    bool scalar = i.kind == IndexerKind::Scalar || i.kind == IndexerKind::ScalarConst;
+    if (!scalar && i.stride != 1)
       return op->emitOpError("copies into or out of scoped buffer dim ")
-             << d << " by " << (slice ? "a strided slice" : "a scalar index")
-             << "; the triton target takes slices of stride 1 (`:`, ds(start, size))";
+             << d << " by a strided slice; the triton target takes slices of stride 1 "
+             << "(`:`, ds(start, size)) and indices";
     if (i.kind == IndexerKind::Full) {
       at.offsets.push_back(Value());
+      at.windowDims.push_back(d);
       continue;
     }
-    Value start = i.kind == IndexerKind::Slice ? operand : i32(i.start);
+    Value start = operand ? operand : i32(i.start);
     at.offsets.push_back(start);
     Value p = rangeAlong(d, at.shape);
-    Value lo = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, p, splat(start, at.shape));
-    Value end = arith::AddIOp::create(b, loc, start, i32(i.size));
-    Value hi = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, p, splat(end, at.shape));
-    Value in = arith::AndIOp::create(b, loc, lo, hi);
+    Value in;
+    if (scalar) {
+      in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, p, splat(start, at.shape));
+    } else {
+      at.windowDims.push_back(d);
+      Value lo =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, p, splat(start, at.shape));
+      Value end = arith::AddIOp::create(b, loc, start, i32(i.size));
+      Value hi = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, p, splat(end, at.shape));
+      in = arith::AndIOp::create(b, loc, lo, hi);
+    }
     at.inWindow = at.inWindow ? (Value)arith::AndIOp::create(b, loc, at.inWindow, in) : in;
   }
   return at;

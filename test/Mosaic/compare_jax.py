@@ -136,6 +136,26 @@ def dma_pages(pages_ref, x_hbm, o_hbm):
                   pltpu.SemaphoreType.DMA)
 
 
+def dma_double_buffer(x_hbm, o_ref):
+    i = pl.program_id(0)
+
+    def scoped(buf, sem):
+        def copy(k, slot):
+            return pltpu.make_async_copy(x_hbm.at[i, k], buf.at[slot], sem)
+        copy(0, 0).start()
+
+        def body(k, acc):
+            slot = k % 2
+            copy(k, slot).wait()
+
+            @pl.when(k + 1 < 6)
+            def _():
+                copy(k + 1, 1 - slot).start()
+            return acc + buf[slot] * (k + 1).astype(f32)
+        return jax.lax.fori_loop(0, 6, body, jnp.zeros((8, 128), f32))
+    o_ref[...] = pl.run_scoped(scoped, pltpu.VMEM((2, 8, 128), f32), pltpu.SemaphoreType.DMA)
+
+
 def prefetch_blocks(rows_ref, x_ref, o_ref):
     o_ref[...] = x_ref[...] + 1.0
 
@@ -200,6 +220,11 @@ def _cases():
             in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
             out_specs=pl.BlockSpec(memory_space=pl.ANY))),
         [S((4, 4), i32), S((16, 8, 128), f32)])
+    yield "dma_double_buffer", (pl.pallas_call(
+        dma_double_buffer, out_shape=S((4, 8, 128), f32), grid=(4,),
+        in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+        out_specs=pl.BlockSpec((None, 8, 128), lambda i: (i, 0, 0))),
+        [S((4, 6, 8, 128), f32)])
     yield "prefetch_blocks", (pl.pallas_call(
         prefetch_blocks, out_shape=S((64, 128), f32),
         grid_spec=pltpu.PrefetchScalarGridSpec(

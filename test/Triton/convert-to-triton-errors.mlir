@@ -102,23 +102,50 @@ pallas.kernel @dma_array_to_array(%x: !pallas.ref<8x128xf32> {pallas.block_spec 
 
 // -----
 
-pallas.kernel @dma_buffer_row(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>})
-    attributes {pallas.launch = #pallas.launch<symbol = "row", grid = [1]>} {
+pallas.kernel @dma_buffer_strided(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "strided", grid = [1]>} {
   pallas.run_scoped (%buf: !pallas.ref<16x128xf32, vmem>, %s: !pallas.dma_semaphore) {
-    // expected-error @+1 {{'pallas.async_copy' op copies into or out of scoped buffer dim 0 by a scalar index; the triton target takes slices of stride 1 (`:`, ds(start, size))}}
-    pallas.async_copy %x[0, :] -> %buf[3, :], %s : !pallas.ref<8x128xf32> -> !pallas.ref<16x128xf32, vmem>
+    // expected-error @+1 {{'pallas.async_copy' op copies into or out of scoped buffer dim 0 by a strided slice; the triton target takes slices of stride 1 (`:`, ds(start, size)) and indices}}
+    pallas.async_copy %x[...] -> %buf[ds(0, 8, 2), :], %s : !pallas.ref<8x128xf32> -> !pallas.ref<16x128xf32, vmem>
+  }
+  pallas.return
+}
+
+
+// -----
+
+// Scratch and scoped buffers in registers: read and written whole or by
+// index along dims (buf[slot]), unmasked.
+pallas.kernel @scratch_slice(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "slice", grid = [1]>} {
+  pallas.run_scoped (%buf: !pallas.ref<16x128xf32, vmem>) {
+    // expected-error @+1 {{'pallas.load' op the triton target keeps scratch and scoped buffers in registers: access them whole or by index along a dim ([...], [i, :]), not by slices (dim 0)}}
+    %v = pallas.load %buf[ds(0, 8), :] : !pallas.ref<16x128xf32, vmem> -> tensor<8x128xf32>
   }
   pallas.return
 }
 
 // -----
 
-pallas.kernel @dma_buffer_strided(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>})
-    attributes {pallas.launch = #pallas.launch<symbol = "strided", grid = [1]>} {
-  pallas.run_scoped (%buf: !pallas.ref<16x128xf32, vmem>, %s: !pallas.dma_semaphore) {
-    // expected-error @+1 {{'pallas.async_copy' op copies into or out of scoped buffer dim 0 by a strided slice; the triton target takes slices of stride 1 (`:`, ds(start, size))}}
-    pallas.async_copy %x[...] -> %buf[ds(0, 8, 2), :], %s : !pallas.ref<8x128xf32> -> !pallas.ref<16x128xf32, vmem>
+pallas.kernel @scratch_masked_load(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "masked", grid = [1]>} {
+  %m = arith.constant dense<true> : tensor<8x128xi1>
+  pallas.run_scoped (%buf: !pallas.ref<8x128xf32, vmem>) {
+    // expected-error @+1 {{'pallas.load' op the triton target keeps scratch in registers: read it unmasked}}
+    %v = pallas.load %buf[...] mask %m : !pallas.ref<8x128xf32, vmem> -> tensor<8x128xf32>
   }
   pallas.return
 }
 
+// -----
+
+pallas.kernel @scratch_masked_store(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "masked", grid = [1]>} {
+  %m = arith.constant dense<true> : tensor<8x128xi1>
+  %z = arith.constant dense<0.0> : tensor<8x128xf32>
+  pallas.run_scoped (%buf: !pallas.ref<8x128xf32, vmem>) {
+    // expected-error @+1 {{'pallas.store' op the triton target keeps scratch in registers: write it unmasked}}
+    pallas.store %buf[...], %z mask %m : !pallas.ref<8x128xf32, vmem>, tensor<8x128xf32>
+  }
+  pallas.return
+}
