@@ -116,6 +116,16 @@ def dma_pages_ref(pages, x):
     return [np.concatenate([2 * x[pages[i, p]] + 1 for i in range(4) for p in (3, 2, 1, 0)])]
 
 
+def scratch_slots_ref(x):
+    """test/Triton/Inputs/scratch_slots: per program, the sum over k of
+    (k' + 1) x[k'] * x[k, 0, 0] with k' = 3 - k, and m[k, k mod 2] =
+    x[k, 1, k mod 2]."""
+    x64 = x.astype(np.float64)
+    o = sum((4 - k) * x64[:, 3 - k] * x64[:, k, 0, 0][:, None, None] for k in range(4))
+    q = np.stack([x64[:, k, 1, k % 2] for k in range(4)], axis=1)
+    return [o, q]
+
+
 def layernorm_ref(x, w, b):
     x64 = x.astype(np.float64)
     mean = x64.mean(axis=1, keepdims=True)
@@ -211,6 +221,9 @@ CASES = {
                   lambda r: [r.permutation(16)[:16].reshape(4, 4).astype(np.int32),
                              nonzero_normal(r, (16, 8, 128))],
                   dma_pages_ref, 1e-6, 0, None),
+    "scratch_slots": (os.path.join(ROOT, "test", "Triton", "Inputs", "scratch_slots"), "spec.json",
+                      lambda r: [nonzero_normal(r, (2, 4, 8, 128))], scratch_slots_ref,
+                      1e-5, 1e-6, None),
     "ops_tour": (os.path.join(EXAMPLES, "ops_tour"), "spec.json",
                  lambda r: [nonzero_normal(r, (16, 32))], ops_tour_ref,
                  1e-5, 1e-5, None),
