@@ -135,6 +135,9 @@ private:
   OpBuilder &b;
   // Whether Triton compiles the result (its minimum dot size applies).
   bool tritonDotLimits;
+  /// Who refuses what this lowering cannot express, in diagnostics: the
+  /// triton target, or the CUDA targets, which lower through it.
+  StringRef target() const { return tritonDotLimits ? "the triton target" : "the CUDA target"; }
   bool logicalProgramIds;
   Location loc = kernel.getLoc();
   IRMapping values;
@@ -275,15 +278,15 @@ LogicalResult TritonLowering::run() {
     }
     auto ref = dyn_cast<RefType>(arg.getType());
     if (!ref)
-      return kernel.emitOpError("semaphores are not supported by the triton target");
+      return kernel.emitOpError("semaphores are not supported by ") << target();
     if (isScratchArg(kernel, arg.getArgNumber()))
       continue;
     // Symbolic arrays: the launch keeps them below 2^31 elements.
     if (ref.hasStaticShape() && ref.getNumElements() >= (int64_t{1} << 31))
       return kernel.emitOpError("argument #")
              << arg.getArgNumber()
-             << ": arrays of 2^31 elements or more are not supported by the "
-                "triton target yet";
+             << ": arrays of 2^31 elements or more are not supported by " << target()
+             << " yet";
     arrayArgs.push_back(arg.getArgNumber());
     argTypes.push_back(tt::PointerType::get(ref.getElementType()));
   }
@@ -298,8 +301,9 @@ LogicalResult TritonLowering::run() {
     for (Type t : op->getResultTypes())
       if (!isPow2Shape(t)) {
         op->emitOpError("produces ")
-            << t << ", but the triton target needs power-of-two tensor sizes; "
-                    "use a power-of-two block (with a masked edge)";
+            << t << ", but " << target()
+            << " needs power-of-two tensor sizes; use a power-of-two block (with a masked "
+               "edge)";
         return WalkResult::interrupt();
       }
     return WalkResult::advance();
@@ -453,7 +457,7 @@ SmallVector<Value> TritonLowering::scratchWrittenIn(Operation *op) {
 LogicalResult TritonLowering::lowerGeneric(Operation *op) {
   for (Value v : op->getOperands())
     if (isa<RefType>(v.getType()))
-      return op->emitOpError("passes a ref to an op the triton target cannot lower");
+      return op->emitOpError("passes a ref to an op ") << target() << " cannot lower";
   if (isa<func::CallOp>(op))
     return op->emitOpError("calls must be inlined before lowering");
   SmallVector<Value> written = scratchWrittenIn(op);
@@ -567,7 +571,7 @@ LogicalResult TritonLowering::lowerBlockView(BlockOp op) {
 LogicalResult TritonLowering::lowerRefSlice(RefSliceOp op) {
   auto it = views.find(op.getRef());
   if (it == views.end())
-    return op.emitOpError("slices a ref the triton target cannot trace to an array");
+    return op.emitOpError("slices a ref ") << target() << " cannot trace to an array";
   IndexerList list = IndexerList::decode(op.getIndexers())
                          .expandedFor(cast<RefType>(op.getRef().getType()).getRank());
   SmallVector<Value> operands;
@@ -587,7 +591,7 @@ LogicalResult TritonLowering::access(Operation *op, Value ref,
   auto &[ptrs, mask, shape, elementType, nonNegative] = out;
   auto it = views.find(ref);
   if (it == views.end())
-    return op->emitOpError("accesses a ref the triton target cannot trace to an array");
+    return op->emitOpError("accesses a ref ") << target() << " cannot trace to an array";
   const View &view = it->second;
   elementType = view.elementType;
   auto refType = cast<RefType>(ref.getType());
@@ -608,7 +612,7 @@ LogicalResult TritonLowering::access(Operation *op, Value ref,
     shape.assign(into->shape.begin(), into->shape.end());
   if (!isPow2Shape(RankedTensorType::get(shape, elementType)) && !shape.empty())
     return op->emitOpError("accesses a block of shape [")
-           << shape << "]; the triton target needs power-of-two sizes";
+           << shape << "]; " << target() << " needs power-of-two sizes";
   SmallVector<int64_t> advanced;
   for (ArrayRef<int64_t> t : tensorShapes) {
     SmallVector<int64_t> joined;
@@ -762,7 +766,7 @@ LogicalResult TritonLowering::lowerWrite(Operation *op, Value ref,
     if (!kind)
       return op->emitOpError("atomic ")
              << stringifyAtomicKind(*atomic) << " on " << elt
-             << " is not supported by the triton target yet";
+             << " is not supported by " << target() << " yet";
     Value old = tt::AtomicRMWOp::create(b, loc, v.getType(), *kind, ptrs, v, mask,
                                         tt::MemSemantic::ACQUIRE_RELEASE,
                                         tt::MemSyncScope::GPU);
@@ -787,8 +791,8 @@ LogicalResult TritonLowering::lowerWrite(Operation *op, Value ref,
 /// `cmp + 1`: a value other than `cmp`, which tells the caller so.
 LogicalResult TritonLowering::lowerAtomicCAS(AtomicCASOp op) {
   if (isa<RankedTensorType>(op.getValue().getType()))
-    return op.emitOpError("the triton target supports compare-and-swap on "
-                          "one element at a time");
+    return op.emitOpError() << target() << " supports compare-and-swap on one element at a "
+                                           "time";
   Access a;
   if (failed(access(op, op.getRef(), op.getIndexers(), op.getIndices(), a)))
     return failure();
@@ -824,9 +828,10 @@ TritonLowering::scratchPicks(Operation *op, Value ref, ArrayRef<int64_t> encoded
     if (i.kind == IndexerKind::Full)
       continue;
     if (i.kind != IndexerKind::Scalar && i.kind != IndexerKind::ScalarConst)
-      return op->emitOpError("the triton target keeps scratch and scoped buffers in "
-                             "registers: access them whole or by index along a dim ([...], "
-                             "[i, :]), not by slices (dim ")
+      return op->emitOpError()
+             << target()
+             << " keeps scratch and scoped buffers in registers: access them whole or by "
+                "index along a dim ([...], [i, :]), not by slices (dim "
              << d << ")";
     picks.push_back({static_cast<int64_t>(d), operand ? toI32(operand) : i32(i.start)});
   }
@@ -871,8 +876,7 @@ Value TritonLowering::pickAlong(Value tensor, int64_t dim, Value index) {
 LogicalResult TritonLowering::lowerScratchAccess(Operation *op) {
   if (auto load = dyn_cast<LoadOp>(op)) {
     if (load.getMask())
-      return op->emitOpError("the triton target keeps scratch in registers: "
-                             "read it unmasked");
+      return op->emitOpError() << target() << " keeps scratch in registers: read it unmasked";
     auto picks = scratchPicks(op, load.getRef(), load.getIndexers(), load.getIndices());
     if (failed(picks))
       return failure();
@@ -884,8 +888,7 @@ LogicalResult TritonLowering::lowerScratchAccess(Operation *op) {
   }
   if (auto store = dyn_cast<StoreOp>(op)) {
     if (store.getMask())
-      return op->emitOpError("the triton target keeps scratch in registers: "
-                             "write it unmasked");
+      return op->emitOpError() << target() << " keeps scratch in registers: write it unmasked";
     auto picks = scratchPicks(op, store.getRef(), store.getIndexers(), store.getIndices());
     if (failed(picks))
       return failure();
@@ -913,7 +916,7 @@ LogicalResult TritonLowering::lowerScratchAccess(Operation *op) {
         arith::SelectOp::create(b, loc, at, placed, scratch[store.getRef()]);
     return success();
   }
-  return op->emitOpError("is not supported on scratch refs by the triton target");
+  return op->emitOpError("is not supported on scratch refs by ") << target();
 }
 
 //===----------------------------------------------------------------------===//
@@ -1057,8 +1060,7 @@ LogicalResult TritonLowering::lowerArgReduce(ArgOp op, bool isMax) {
 LogicalResult TritonLowering::lowerConcatenate(ConcatenateOp op) {
   if (op.getInputs().size() != 2 ||
       op.getInputs()[0].getType() != op.getInputs()[1].getType())
-    return op.emitOpError("the triton target concatenates exactly two tensors "
-                          "of the same shape");
+    return op.emitOpError() << target() << " concatenates exactly two tensors of the same shape";
   auto type = cast<RankedTensorType>(op.getInputs()[0].getType());
   int64_t rank = type.getRank(), dim = op.getDim();
   SmallVector<int64_t> joined(type.getShape());
@@ -1096,7 +1098,8 @@ LogicalResult TritonLowering::lowerRunScoped(RunScopedOp op) {
     auto ref = dyn_cast<RefType>(a.getType());
     if (ref && isa<SemaphoreType, DMASemaphoreType>(ref.getElementType()))
       return op.emitOpError("takes an array of semaphores (")
-             << a.getType() << "), which the triton target does not support (single ones it does)";
+             << a.getType() << "), which " << target()
+             << " does not support (single ones it does)";
     if (isa<DMASemaphoreType>(a.getType()))
       continue;
     scratch[a] = ref ? zeroedScratch(ref) : i32(0);
@@ -1150,7 +1153,7 @@ TritonLowering::bufferWindow(Operation *op, Value buffer, ArrayRef<int64_t> enco
     bool scalar = i.kind == IndexerKind::Scalar || i.kind == IndexerKind::ScalarConst;
     if (!scalar && i.stride != 1)
       return op->emitOpError("copies into or out of scoped buffer dim ")
-             << d << " by a strided slice; the triton target takes slices of stride 1 "
+             << d << " by a strided slice; " << target() << " takes slices of stride 1 "
              << "(`:`, ds(start, size)) and indices";
     if (i.kind == IndexerKind::Full) {
       at.offsets.push_back(Value());
@@ -1188,7 +1191,7 @@ LogicalResult TritonLowering::lowerAsyncCopy(AsyncCopyOp op) {
   if (fromBuffer == toBuffer)
     return op.emitOpError("copies between ")
            << (toBuffer ? "two scoped buffers" : "two arrays")
-           << "; the triton target copies between an array window and a scoped buffer";
+           << "; " << target() << " copies between an array window and a scoped buffer";
   Value buffer = toBuffer ? op.getDst() : op.getSrc();
   ArrayRef<int64_t> bufferIndexers = toBuffer ? op.getDstIndexers() : op.getSrcIndexers();
   std::optional<Placement> part;
@@ -1264,7 +1267,7 @@ LogicalResult TritonLowering::lowerOp(Operation *op) {
     Value r = rangeAlong(i.getDim(), type.getShape());
     if (!type.getElementType().isInteger(32)) {
       if (!type.getElementType().isSignlessInteger())
-        return op->emitOpError("the triton target needs integer iotas");
+        return op->emitOpError() << target() << " needs integer iotas";
       r = type.getElementTypeBitWidth() > 32
               ? (Value)arith::ExtSIOp::create(b, loc, type, r)
               : (Value)arith::TruncIOp::create(b, loc, type, r);
@@ -1317,7 +1320,7 @@ LogicalResult TritonLowering::lowerOp(Operation *op) {
     return success();
   }
   if (isa<PallasDialect>(op->getDialect()))
-    return op->emitOpError("is not supported by the triton target yet");
+    return op->emitOpError("is not supported by ") << target() << " yet";
   return lowerGeneric(op);
 }
 
