@@ -53,8 +53,10 @@ def make_inputs(case, params, rng):
         if dt in ("i32", "i64", "i16", "i8"):
             if case == "gather_oob":  # unique, some out of range
                 a = rng.permutation(110)[: int(np.prod(shape))] - 20
-            elif case in ("gather2d", "prefetch_rows", "dma_pages"):  # mostly in range
+            elif case in ("gather2d", "prefetch_rows"):  # mostly in range
                 a = rng.integers(-2, 34 if case == "gather2d" else 16, shape)
+            elif case == "dma_pages":  # page numbers (a copy from outside x is undefined)
+                a = rng.integers(0, 16, shape)
             else:
                 a = rng.integers(0, 1000 if dt != "i8" else 100, shape)
             a = np.asarray(a, NP[dt]).reshape(shape)

@@ -146,6 +146,10 @@ private:
   llvm::MapVector<Value, Value> scratch;
   /// The starting value of a scratch ref or scoped buffer: zeros of its
   /// shape (a scalar for a 0-d ref).
+  /// Scratch and scoped buffers are register tensors: power-of-two sizes,
+  /// as every tensor of this lowering (reads by index would otherwise let
+  /// a non-power-of-two one through unnoticed).
+  LogicalResult checkRegisterShape(Operation *op, RefType ref, StringRef what);
   Value zeroedScratch(RefType ref) {
     Type t = ref.getRank() ? (Type)RankedTensorType::get(ref.getShape(), ref.getElementType())
                            : ref.getElementType();
@@ -261,6 +265,14 @@ Value TritonLowering::expandTo(Value t, ArrayRef<int64_t> dimsOfT,
   return t;
 }
 
+LogicalResult TritonLowering::checkRegisterShape(Operation *op, RefType ref, StringRef what) {
+  if (ref.getRank() == 0 ||
+      isPow2Shape(RankedTensorType::get(ref.getShape(), ref.getElementType())))
+    return success();
+  return op->emitOpError() << target() << " keeps " << what
+                           << " in registers, in tensors of power-of-two sizes; got " << ref;
+}
+
 LogicalResult TritonLowering::run() {
   LaunchAttr launch = getLaunch(kernel);
   std::string name = launch.getSymbol().str();
@@ -357,6 +369,8 @@ LogicalResult TritonLowering::run() {
   for (BlockArgument arg : entry.getArguments()) {
     if (!isScratchArg(kernel, arg.getArgNumber()))
       continue;
+    if (failed(checkRegisterShape(kernel, cast<RefType>(arg.getType()), "scratch")))
+      return failure();
     scratch[arg] = zeroedScratch(cast<RefType>(arg.getType()));
   }
 
@@ -466,8 +480,8 @@ LogicalResult TritonLowering::lowerGeneric(Operation *op) {
       return lowerIfWithScratch(ifOp, written);
     if (auto forOp = dyn_cast<scf::ForOp>(op))
       return lowerForWithScratch(forOp, written);
-    return op->emitOpError("writes scratch refs inside a region the triton "
-                           "target cannot carry them through");
+    return op->emitOpError("writes scratch refs, scoped buffers or semaphores inside a region ")
+           << target() << " cannot carry them through (scf.for and scf.if it can)";
   }
   return cloneLoweringRegions(b, op, values,
                               [&](Block &block) { return lowerBlock(block); });
@@ -831,8 +845,9 @@ TritonLowering::scratchPicks(Operation *op, Value ref, ArrayRef<int64_t> encoded
       return op->emitOpError()
              << target()
              << " keeps scratch and scoped buffers in registers: access them whole or by "
-                "index along a dim ([...], [i, :]), not by slices (dim "
-             << d << ")";
+                "index along a dim ([...], [i, :]), not by "
+             << (i.kind == IndexerKind::Tensor ? "tensor indices" : "slices") << " (dim " << d
+             << ")";
     picks.push_back({static_cast<int64_t>(d), operand ? toI32(operand) : i32(i.start)});
   }
   return picks;
@@ -866,7 +881,13 @@ Value TritonLowering::pickAlong(Value tensor, int64_t dim, Value index) {
   tt::ReduceReturnOp::create(b, loc,
                              ValueRange{arith::SelectOp::create(b, loc, second, v2, v1),
                                         arith::OrIOp::create(b, loc, f1, f2)});
-  return reduce.getResult()[0];
+  b.setInsertionPointAfter(reduce);
+  // An index out of range matches nothing: 0 then, as the host reads.
+  auto [picked, found] = std::make_pair(reduce.getResult()[0], reduce.getResult()[1]);
+  Value zero = arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(picked.getType())));
+  Value none = arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(found.getType())));
+  Value hit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, found, none);
+  return arith::SelectOp::create(b, loc, hit, picked, zero);
 }
 
 /// Loads and stores of scratch (and scoped buffers) read and replace its
@@ -1102,6 +1123,8 @@ LogicalResult TritonLowering::lowerRunScoped(RunScopedOp op) {
              << " does not support (single ones it does)";
     if (isa<DMASemaphoreType>(a.getType()))
       continue;
+    if (ref && failed(checkRegisterShape(op, ref, "a scoped buffer")))
+      return failure();
     scratch[a] = ref ? zeroedScratch(ref) : i32(0);
     scoped.push_back(a);
   }
@@ -1210,10 +1233,8 @@ LogicalResult TritonLowering::lowerAsyncCopy(AsyncCopyOp op) {
                  ? access(op, op.getSrc(), op.getSrcIndexers(), op.getSrcIndices(), a, into)
                  : access(op, op.getDst(), op.getDstIndexers(), op.getDstIndices(), a, into)))
     return failure();
+  // (The window's shape is the buffer's, or part of it addressed over it.)
   Type type = scratch[buffer].getType();
-  auto shaped = dyn_cast<RankedTensorType>(type);
-  if ((shaped ? shaped.getShape() : ArrayRef<int64_t>{}) != ArrayRef<int64_t>(a.shape))
-    return op.emitOpError("copies a window whose shape differs from the scoped buffer's");
   Value mask = into ? (Value)arith::AndIOp::create(b, loc, a.mask, into->inWindow) : a.mask;
   if (toBuffer) {
     Value other = into ? scratch[buffer]

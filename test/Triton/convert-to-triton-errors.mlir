@@ -149,3 +149,90 @@ pallas.kernel @scratch_masked_store(%x: !pallas.ref<8x128xf32> {pallas.block_spe
   }
   pallas.return
 }
+
+// -----
+
+pallas.kernel @scratch_tensor_index(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "gather", grid = [1]>} {
+  %idx = arith.constant dense<1> : tensor<8xi32>
+  pallas.run_scoped (%buf: !pallas.ref<8x128xf32, vmem>) {
+    // expected-error @+1 {{'pallas.load' op the triton target keeps scratch and scoped buffers in registers: access them whole or by index along a dim ([...], [i, :]), not by tensor indices (dim 0)}}
+    %v = pallas.load %buf[%idx, :] : !pallas.ref<8x128xf32, vmem>, tensor<8xi32> -> tensor<8x128xf32>
+  }
+  pallas.return
+}
+
+// -----
+
+pallas.kernel @scratch_slice_store(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "slice", grid = [1]>} {
+  %z = arith.constant dense<0.0> : tensor<8x128xf32>
+  pallas.run_scoped (%buf: !pallas.ref<16x128xf32, vmem>) {
+    // expected-error @+1 {{'pallas.store' op the triton target keeps scratch and scoped buffers in registers: access them whole or by index along a dim ([...], [i, :]), not by slices (dim 0)}}
+    pallas.store %buf[ds(8, 8), :], %z : !pallas.ref<16x128xf32, vmem>, tensor<8x128xf32>
+  }
+  pallas.return
+}
+
+// -----
+
+pallas.kernel @buffer_not_pow2(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "odd", grid = [1]>} {
+  // expected-error @+1 {{'pallas.run_scoped' op the triton target keeps a scoped buffer in registers, in tensors of power-of-two sizes; got '!pallas.ref<6x128xf32, vmem>'}}
+  pallas.run_scoped (%buf: !pallas.ref<6x128xf32, vmem>) {
+  }
+  pallas.return
+}
+
+// -----
+
+// expected-error @+1 {{'pallas.kernel' op the triton target keeps scratch in registers, in tensors of power-of-two sizes; got '!pallas.ref<6xf32>'}}
+pallas.kernel @scratch_not_pow2(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>},
+                                %s: !pallas.ref<6xf32> {pallas.block_spec = #pallas.block_spec<scratch>})
+    attributes {pallas.launch = #pallas.launch<symbol = "odd", grid = [1]>} {
+  pallas.return
+}
+
+// -----
+
+pallas.kernel @dma_semaphore_wait(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "s", grid = [1]>} {
+  %c1 = arith.constant 1 : i32
+  pallas.run_scoped (%s: !pallas.dma_semaphore) {
+    // expected-error @+1 {{'pallas.semaphore_wait' op signals, waits on or reads a DMA semaphore, which the triton target does not (its copies are done when they start)}}
+    pallas.semaphore_wait %s, %c1 : !pallas.dma_semaphore
+  }
+  pallas.return
+}
+
+// -----
+
+pallas.kernel @dma_semaphore_read(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "s", grid = [1]>} {
+  pallas.run_scoped (%s: !pallas.dma_semaphore) {
+    // expected-error @+1 {{'pallas.semaphore_read' op signals, waits on or reads a DMA semaphore, which the triton target does not (its copies are done when they start)}}
+    %v = pallas.semaphore_read %s : !pallas.dma_semaphore
+  }
+  pallas.return
+}
+
+// -----
+
+pallas.kernel @semaphore_in_while(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "w", grid = [1]>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  pallas.run_scoped (%s: !pallas.semaphore) {
+    // expected-error @+1 {{'scf.while' op writes scratch refs, scoped buffers or semaphores inside a region the triton target cannot carry them through (scf.for and scf.if it can)}}
+    %r = scf.while (%i = %c0) : (i32) -> i32 {
+      %go = arith.cmpi slt, %i, %c1 : i32
+      scf.condition(%go) %i : i32
+    } do {
+    ^bb0(%j: i32):
+      pallas.semaphore_signal %s, %c1 : !pallas.semaphore
+      %n = arith.addi %j, %c1 : i32
+      scf.yield %n : i32
+    }
+  }
+  pallas.return
+}

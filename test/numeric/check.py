@@ -118,12 +118,20 @@ def dma_pages_ref(pages, x):
 
 def scratch_slots_ref(x):
     """test/Triton/Inputs/scratch_slots: per program, the sum over k of
-    (k' + 1) x[k'] * x[k, 0, 0] with k' = 3 - k, and m[k, k mod 2] =
-    x[k, 1, k mod 2]."""
+    (k' + 1) x[k'] * x[k, 0, 0] with k' = 3 - k, and m[k, k mod 2] + n[k, :]
+    summed = x[k, 1, k mod 2] + x[k, 0, 0]."""
     x64 = x.astype(np.float64)
     o = sum((4 - k) * x64[:, 3 - k] * x64[:, k, 0, 0][:, None, None] for k in range(4))
-    q = np.stack([x64[:, k, 1, k % 2] for k in range(4)], axis=1)
+    q = np.stack([x64[:, k, 1, k % 2] + x64[:, k, 0, 0] for k in range(4)], axis=1)
     return [o, q]
+
+
+def semaphore_flow_ref(x):
+    """test/Triton/Inputs/semaphore_flow: [n, m, i, n + m] per program."""
+    n = x.sum(axis=1)
+    i = np.arange(x.shape[0])
+    m = n - (i % 2)
+    return [np.stack([n, m, i, n + m], axis=1).astype(np.int32)]
 
 
 def layernorm_ref(x, w, b):
@@ -224,6 +232,9 @@ CASES = {
     "scratch_slots": (os.path.join(ROOT, "test", "Triton", "Inputs", "scratch_slots"), "spec.json",
                       lambda r: [nonzero_normal(r, (2, 4, 8, 128))], scratch_slots_ref,
                       1e-5, 1e-6, None),
+    "semaphore_flow": (os.path.join(ROOT, "test", "Triton", "Inputs", "semaphore_flow"),
+                       "spec.json", lambda r: [r.integers(1, 1000, (4, 4)).astype(np.int32)],
+                       semaphore_flow_ref, 0, 0, None),
     "ops_tour": (os.path.join(EXAMPLES, "ops_tour"), "spec.json",
                  lambda r: [nonzero_normal(r, (16, 32))], ops_tour_ref,
                  1e-5, 1e-5, None),
