@@ -315,6 +315,19 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
         return emitError(loc) << "internal error: bad NVVM pipeline", failure();
       return ran;
     };
+    // Pipelined loops are not unrolled: ptxas would unroll short ones (8 to
+    // 16 iterations of a K loop) in full, for several times the assembly
+    // time (0.57 -> 0.10 s for examples/matmul_dma's sm_90a code) and more
+    // registers. The annotation reaches the PTX as `.pragma "nounroll"`
+    // (convert-scf-to-cf moves it to the loop's back edge).
+    auto noUnroll = LLVM::LoopAnnotationAttr::get(
+        ctx, {}, {}, {},
+        LLVM::LoopUnrollAttr::get(ctx, BoolAttr::get(ctx, true), {}, {}, {}, {}, {}, {}), {},
+        {}, {}, {}, {}, {}, {}, {}, {}, {}, {});
+    chipModule->walk([&](scf::ForOp loop) {
+      if (loop->removeAttr(pgpu::kPipelinedLoopAttrName))
+        loop->setAttr("llvm.loop_annotation", noUnroll);
+    });
     // (Before the NVVM ops become inline assembly.)
     bool wgmmaCode = false;
     chipModule->walk([&](NVVM::WgmmaMmaAsyncOp) { wgmmaCode = true; });
@@ -343,6 +356,15 @@ LogicalResult mlir::pallas::emitCuda(const BackendInput &in, BackendResult &resu
       });
     if (failed(run(kToLlvmPipeline)))
       return failure();
+    // convert-scf-to-cf leaves the loop annotation on the back edge as a
+    // discardable attribute, which the branch's conversion to LLVM keeps as
+    // such; the translation to LLVM IR reads the branch's own property.
+    chipModule->walk([&](LLVM::BrOp br) {
+      if (auto a = br->getAttrOfType<LLVM::LoopAnnotationAttr>("llvm.loop_annotation")) {
+        br->removeAttr("llvm.loop_annotation");
+        br.setLoopAnnotationAttr(a);
+      }
+    });
     img.archSpecific = StringRef(chip).ends_with("a");
     {
       TimingScope codegenTime =

@@ -437,6 +437,7 @@ void buildProducer(OpBuilder &b, Location loc, scf::ForOp loop, ArrayRef<Operati
                                  map.lookupOrDefault(loop.getUpperBound()),
                                  map.lookupOrDefault(loop.getStep()), ValueRange{c(0), c(0)});
   fill->setAttr(pgpu::kRingSlotAttrName, pb.getI64IntegerAttr(0));
+  fill->setAttr(pgpu::kPipelinedLoopAttrName, pb.getUnitAttr());
   pb.setInsertionPointToStart(fill.getBody());
   Value slot = fill.getRegionIterArgs()[0], phase = fill.getRegionIterArgs()[1];
   map.map(loop.getInductionVar(), fill.getInductionVar());
@@ -641,6 +642,7 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
   if (slotBarriers)
     inits.push_back(c(0));
   auto newLoop = scf::ForOp::create(b, loc, lb, ub, step, inits);
+  newLoop->setAttr(pgpu::kPipelinedLoopAttrName, b.getUnitAttr());
   Block *newBody = newLoop.getBody();
   newBody->getOperations().splice(newBody->end(), loop.getBody()->getOperations());
   loop.getInductionVar().replaceAllUsesWith(newLoop.getInductionVar());

@@ -45,6 +45,9 @@ constexpr llvm::StringLiteral kTensorMapsAttrName = "pallas_gpu.tensor_maps";
 /// (the next one carries its parity). pallas-persistent-programs carries
 /// both from tile to tile.
 constexpr llvm::StringLiteral kRingSlotAttrName = "pallas_gpu.ring_slot";
+/// On a loop whose loads pallas-stage-loads pipelines (and a producer's
+/// fill loop): the CUDA backend asks that it not be unrolled.
+constexpr llvm::StringLiteral kPipelinedLoopAttrName = "pallas_gpu.pipelined";
 /// On a tile-IR function whose programs run in a persistent loop: the CTAs
 /// the launch starts (pallas-persistent-programs).
 constexpr llvm::StringLiteral kPersistentCtasAttrName = "pallas_gpu.persistent_ctas";
