@@ -70,6 +70,10 @@ def PallasStageLoads : Pass<"pallas-stage-loads", "::mlir::ModuleOp"> {
     the kernel would not fit an SM otherwise (the producer costs that
     occupancy; such loops keep cp.async).
 
+    The loops it pipelines (and a producer's fill loop) are marked
+    `pallas_gpu.pipelined`: the CUDA backend asks that they not be
+    unrolled.
+
     num_stages below 2 leaves loops as they are; num_warps gives the
     threads to estimate registers per thread.
   }];
