@@ -53,6 +53,17 @@ private:
   }
   Value expandTo(Value t, ArrayRef<int64_t> dimsOfT, ArrayRef<int64_t> shape);
   Value rangeAlong(unsigned d, ArrayRef<int64_t> shape);
+  /// Where the position along dim `d` of a tensor of `shape` is `index`.
+  Value atIndexAlong(unsigned d, ArrayRef<int64_t> shape, Value index) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rangeAlong(d, shape),
+                                 splat(index, shape));
+  }
+  /// A tt.reduce over `axis` of `values` paired with i32 `tags` of the same
+  /// shape; `combine(v1, t1, v2, t2)` gives the pair to keep. Results:
+  /// the values' and the tags' reductions (scalars when no dims are left).
+  tt::ReduceOp reducePairs(Value values, Value tags, int64_t axis,
+                           function_ref<std::pair<Value, Value>(Value, Value, Value, Value)>
+                               combine);
   Value toI32(Value v) {
     if (v.getType().isInteger(32))
       return v;
@@ -858,30 +869,14 @@ TritonLowering::scratchPicks(Operation *op, Value ref, ArrayRef<int64_t> encoded
 /// the values).
 Value TritonLowering::pickAlong(Value tensor, int64_t dim, Value index) {
   auto type = cast<RankedTensorType>(tensor.getType());
-  Type elt = type.getElementType(), i32Type = b.getI32Type();
-  Value match = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                      rangeAlong(dim, type.getShape()),
-                                      splat(index, type.getShape()));
-  Value flags = arith::ExtUIOp::create(
-      b, loc, RankedTensorType::get(type.getShape(), i32Type), match);
-  SmallVector<int64_t> shape(type.getShape());
-  shape.erase(shape.begin() + dim);
-  auto withElt = [&](Type e) -> Type {
-    return shape.empty() ? e : (Type)RankedTensorType::get(shape, e);
-  };
-  auto reduce = tt::ReduceOp::create(b, loc, TypeRange{withElt(elt), withElt(i32Type)},
-                                     ValueRange{tensor, flags}, static_cast<int32_t>(dim));
-  Block *block = new Block();
-  reduce.getCombineOp().push_back(block);
-  Value v1 = block->addArgument(elt, loc), f1 = block->addArgument(i32Type, loc);
-  Value v2 = block->addArgument(elt, loc), f2 = block->addArgument(i32Type, loc);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(block);
-  Value second = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, f2, i32(0));
-  tt::ReduceReturnOp::create(b, loc,
-                             ValueRange{arith::SelectOp::create(b, loc, second, v2, v1),
-                                        arith::OrIOp::create(b, loc, f1, f2)});
-  b.setInsertionPointAfter(reduce);
+  Value flags =
+      arith::ExtUIOp::create(b, loc, RankedTensorType::get(type.getShape(), b.getI32Type()),
+                             atIndexAlong(dim, type.getShape(), index));
+  auto reduce = reducePairs(tensor, flags, dim, [&](Value v1, Value f1, Value v2, Value f2) {
+    Value second = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, f2, i32(0));
+    return std::make_pair<Value, Value>(arith::SelectOp::create(b, loc, second, v2, v1),
+                                        arith::OrIOp::create(b, loc, f1, f2));
+  });
   // An index out of range matches nothing: 0 then, as the host reads.
   auto [picked, found] = std::make_pair(reduce.getResult()[0], reduce.getResult()[1]);
   Value zero = arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(picked.getType())));
@@ -927,8 +922,7 @@ LogicalResult TritonLowering::lowerScratchAccess(Operation *op) {
         kept.push_back(d);
         continue;
       }
-      Value here = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rangeAlong(d, shape),
-                                         splat(pick->second, shape));
+      Value here = atIndexAlong(d, shape, pick->second);
       at = at ? (Value)arith::AndIOp::create(b, loc, at, here) : here;
     }
     Value placed = isa<RankedTensorType>(v.getType()) ? expandTo(v, kept, shape)
@@ -1041,39 +1035,49 @@ LogicalResult TritonLowering::lowerArgReduce(ArgOp op, bool isMax) {
   Type elt = type.getElementType();
   int64_t axis = op.getAxis();
   Value indices = rangeAlong(axis, type.getShape());
-  Type i32 = b.getI32Type();
+  auto reduce = reducePairs(
+      values.lookup(op.getInput()), indices, axis, [&](Value v1, Value i1, Value v2, Value i2) {
+        Value better, equal;
+        if (isa<FloatType>(elt)) {
+          better = arith::CmpFOp::create(b, loc, isMax ? arith::CmpFPredicate::OGT
+                                                       : arith::CmpFPredicate::OLT, v2, v1);
+          equal = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, v2, v1);
+        } else {
+          better = arith::CmpIOp::create(b, loc, isMax ? arith::CmpIPredicate::sgt
+                                                       : arith::CmpIPredicate::slt, v2, v1);
+          equal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v2, v1);
+        }
+        Value earlier = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i2, i1);
+        Value take = arith::OrIOp::create(b, loc, better,
+                                          arith::AndIOp::create(b, loc, equal, earlier));
+        return std::make_pair<Value, Value>(arith::SelectOp::create(b, loc, take, v2, v1),
+                                            arith::SelectOp::create(b, loc, take, i2, i1));
+      });
+  values.map(op.getResult(), reduce.getResult()[1]);
+  return success();
+}
+
+tt::ReduceOp TritonLowering::reducePairs(
+    Value values, Value tags, int64_t axis,
+    function_ref<std::pair<Value, Value>(Value, Value, Value, Value)> combine) {
+  auto type = cast<RankedTensorType>(values.getType());
+  Type elt = type.getElementType(), i32Type = b.getI32Type();
   SmallVector<int64_t> shape(type.getShape());
   shape.erase(shape.begin() + axis);
   auto withElt = [&](Type e) -> Type {
     return shape.empty() ? e : (Type)RankedTensorType::get(shape, e);
   };
-  auto reduce = tt::ReduceOp::create(b, loc, TypeRange{withElt(elt), withElt(i32)},
-                                     ValueRange{values.lookup(op.getInput()), indices},
-                                     static_cast<int32_t>(axis));
+  auto reduce = tt::ReduceOp::create(b, loc, TypeRange{withElt(elt), withElt(i32Type)},
+                                     ValueRange{values, tags}, static_cast<int32_t>(axis));
   Block *block = new Block();
   reduce.getCombineOp().push_back(block);
-  Value v1 = block->addArgument(elt, loc), i1 = block->addArgument(i32, loc);
-  Value v2 = block->addArgument(elt, loc), i2 = block->addArgument(i32, loc);
+  Value v1 = block->addArgument(elt, loc), t1 = block->addArgument(i32Type, loc);
+  Value v2 = block->addArgument(elt, loc), t2 = block->addArgument(i32Type, loc);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(block);
-  Value better, equal;
-  if (isa<FloatType>(elt)) {
-    better = arith::CmpFOp::create(b, loc, isMax ? arith::CmpFPredicate::OGT
-                                                 : arith::CmpFPredicate::OLT, v2, v1);
-    equal = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, v2, v1);
-  } else {
-    better = arith::CmpIOp::create(b, loc, isMax ? arith::CmpIPredicate::sgt
-                                                 : arith::CmpIPredicate::slt, v2, v1);
-    equal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v2, v1);
-  }
-  Value earlier = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i2, i1);
-  Value take = arith::OrIOp::create(b, loc, better,
-                                    arith::AndIOp::create(b, loc, equal, earlier));
-  tt::ReduceReturnOp::create(
-      b, loc, ValueRange{arith::SelectOp::create(b, loc, take, v2, v1),
-                         arith::SelectOp::create(b, loc, take, i2, i1)});
-  values.map(op.getResult(), reduce.getResult()[1]);
-  return success();
+  auto [v, t] = combine(v1, t1, v2, t2);
+  tt::ReduceReturnOp::create(b, loc, ValueRange{v, t});
+  return reduce;
 }
 
 /// Two equal-shape tensors along `dim`: tt.join stacks them on a new last
@@ -1147,8 +1151,8 @@ LogicalResult TritonLowering::lowerSemaphoreOp(Operation *op) {
   Value sem = op->getOperand(0);
   // (The kernel's own semaphore arguments are refused with its signature.)
   if (!scratch.count(sem))
-    return op->emitOpError("signals, waits on or reads a DMA semaphore, which the triton "
-                           "target does not (its copies are done when they start)");
+    return op->emitOpError("signals, waits on or reads a DMA semaphore, which ")
+           << target() << " does not (its copies are done when they start)";
   if (auto read = dyn_cast<SemaphoreReadOp>(op)) {
     values.map(read.getResult(), scratch[sem]);
     return success();
@@ -1185,12 +1189,12 @@ TritonLowering::bufferWindow(Operation *op, Value buffer, ArrayRef<int64_t> enco
     }
     Value start = operand ? operand : i32(i.start);
     at.offsets.push_back(start);
-    Value p = rangeAlong(d, at.shape);
     Value in;
     if (scalar) {
-      in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, p, splat(start, at.shape));
+      in = atIndexAlong(d, at.shape, start);
     } else {
       at.windowDims.push_back(d);
+      Value p = rangeAlong(d, at.shape);
       Value lo =
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, p, splat(start, at.shape));
       Value end = arith::AddIOp::create(b, loc, start, i32(i.size));
