@@ -160,34 +160,6 @@ static Artifact buildManifest(const LaunchSpec &spec, const LaunchSpec &expanded
   return {spec.name + ".manifest.json", m.dump(2) + "\n", "manifest"};
 }
 
-void mlir::pallas::addMlirArtifact(BackendResult &result,
-                                   const CompileOptions &options,
-                                   std::string filename, Operation *op) {
-  if (!llvm::is_contained(options.emit, "mlir"))
-    return;
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  op->print(os);
-  os << "\n";
-  result.artifacts.push_back({std::move(filename), std::move(text), "mlir"});
-}
-
-LogicalResult mlir::pallas::runPasses(Operation *op, const CompileOptions &options,
-                                     function_ref<void(OpPassManager &)> build) {
-  PassManager pm(op->getContext(), op->getName().getStringRef());
-  if (options.printIRAfterAll) {
-    pm.getContext()->disableMultithreading();
-    pm.enableIRPrinting([](Pass *, Operation *) { return false; },
-                        [](Pass *, Operation *) { return true; },
-                        /*printModuleScope=*/true,
-                        /*printAfterOnlyOnChange=*/false);
-  }
-  if (options.timing)
-    pm.enableTiming(*options.timing);
-  build(pm);
-  return pm.run(op);
-}
-
 LogicalResult mlir::pallas::compileWithDiagnostics(const CompileOptions &options,
                                                   std::vector<Artifact> &artifacts,
                                                   std::vector<std::string> *inputs) {
@@ -228,13 +200,21 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
     }
     targets.push_back(*t);
   }
+  const TargetDescription &target = targets.front();
+  registerBuiltinBackends();
+  const BackendInfo *backend = lookupBackend(target.kind);
+  if (!backend) {
+    emitError(cmdline) << "this pallasc has no backend for target '" << target.name
+                       << "' (kind " << targetKindName(target.kind) << ")";
+    return failure();
+  }
   if (targets.size() > 1 &&
-      llvm::any_of(targets, [](auto &t) { return t.kind != TargetKind::Cuda; })) {
+      (!backend->combinesTargets ||
+       llvm::any_of(targets, [&](auto &t) { return t.kind != target.kind; }))) {
     emitError(cmdline)
         << "only CUDA targets can be combined in one --target list";
     return failure();
   }
-  const TargetDescription &target = targets.front();
 
   FailureOr<unsigned> kernelBuf = openInput(ctx, sm, options.kernelFile, "kernel file");
   if (failed(kernelBuf))
@@ -267,14 +247,13 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
   if (failed(kernel))
     return failure();
 
-  if (spec->hasSymbolicSizes() && target.kind != TargetKind::Host &&
-      target.kind != TargetKind::Triton && target.kind != TargetKind::Cuda) {
+  if (spec->hasSymbolicSizes() && !backend->symbolicSizes) {
     emitError(spec->loc(firstSymbolicPath(*spec)))
         << "symbolic sizes are not supported on the " << target.name
         << " target yet (host, triton and CUDA targets take them)";
     return failure();
   }
-  if (spec->hasSymbolicSizes() && target.kind != TargetKind::Host) {
+  if (spec->hasSymbolicSizes() && backend->programIdGrid) {
     // Program ids x, y, z take the leading parallel axes as they are.
     unsigned leading = spec->numLeadingParallelAxes();
     if (leading > 3) {
@@ -303,7 +282,7 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
   BackendResult result;
   addMlirArtifact(result, options, spec->name + ".launch.mlir", *module);
   LogicalResult emitted =
-      backendFor(target.kind)({*module, expanded, targets, options}, result);
+      backend->emit({*module, expanded, targets, options}, result);
   if (failed(emitted))
     return failure();
   if (llvm::is_contained(options.emit, "torch") &&

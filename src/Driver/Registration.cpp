@@ -2,13 +2,10 @@
 #include "pallas/Driver/Registration.h"
 
 #include "pallas/Dialect/Pallas.h"
-#include "pallas/Cuda/CudaPasses.h"
-#include "pallas/Gpu/Gpu.h"
-#include "pallas/Host/HostPasses.h"
-#include "pallas/Mosaic/MosaicPasses.h"
+#include "pallas/Driver/Backend.h"
 #include "pallas/Passes/Passes.h"
-#include "pallas/Triton/Triton.h"
-#include "pallas/Triton/TritonPasses.h"
+#include "pallas/Tile/Tile.h"
+#include "pallas/Tile/TilePasses.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -16,8 +13,24 @@
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
+// The backends are in libraries the driver links (pallas_write_backends),
+// not in the registry's.
+void mlir::pallas::registerBuiltinBackends() {
+  static bool once = [] {
+#define PALLAS_BACKEND(Name) register##Name##Backend();
+#include "pallas/Driver/Backends.def"
+#undef PALLAS_BACKEND
+    return true;
+  }();
+  (void)once;
+}
+
 void mlir::pallas::registerPallasDialects(DialectRegistry &registry) {
-  registry.insert<PallasDialect, tt::TTDialect, pgpu::PallasGpuDialect, tpu::TPUDialect>();
+  registry.insert<PallasDialect, tt::TTDialect>();
+  registerBuiltinBackends();
+  for (const BackendInfo &backend : registeredBackends())
+    if (backend.registerDialects)
+      backend.registerDialects(registry);
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
@@ -28,14 +41,11 @@ void mlir::pallas::registerAllPallasPasses() {
   static bool once = [] {
     registerAllPasses();
     registerPallasPasses();
-    registerHostPasses();
-    registerTritonPasses();
-    registerCudaPasses();
-    registerMosaicPasses();
-    registerHostPipeline();
-    registerTritonPipeline();
-    registerCudaPipeline();
-    registerMosaicPipeline();
+    registerTilePasses();
+    registerBuiltinBackends();
+    for (const BackendInfo &backend : registeredBackends())
+      if (backend.registerPasses)
+        backend.registerPasses();
     return true;
   }();
   (void)once;

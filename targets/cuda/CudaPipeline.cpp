@@ -1,7 +1,7 @@
 //===- CudaPipeline.cpp - kernel to per-thread GPU code -------------------===//
 
 #include "pallas/Cuda/CudaPasses.h"
-#include "pallas/Triton/TritonPasses.h"
+#include "pallas/Tile/TilePasses.h"
 
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -13,7 +13,7 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
                                      const CudaPipelineOptions &options) {
   // CUDA CTAs keep blocks of up to 16K elements whole (128 per thread).
   addProgramShaping(pm, /*maxElements=*/16384);
-  pm.addPass(createConvertPallasToTriton({/*tritonDotLimits=*/false,
+  pm.addPass(createConvertPallasToTile({/*tritonDotLimits=*/false,
                                           /*logicalProgramIds=*/true}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -42,7 +42,7 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
     pm.addPass(createPallasPersistentPrograms({options.persistentCtas}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createConvertPallasToNVVM());
+  pm.addPass(createConvertTileToNVVM());
   // (No integer range optimization here: on the unrolled per-thread code it
   // took 10-25 % of the compile for the same SASS; LLVM does the same.)
   pm.addPass(createCanonicalizerPass());

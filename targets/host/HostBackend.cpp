@@ -247,7 +247,7 @@ static FailureOr<std::string> linkShared(StringRef object, Location loc) {
   return (*so)->getBuffer().str();
 }
 
-LogicalResult mlir::pallas::emitHost(const BackendInput &in, BackendResult &result) {
+static LogicalResult emitHost(const BackendInput &in, BackendResult &result) {
   auto [module, spec, targets, options] = in;
   if (failed(runPasses(module, options, buildHostPipeline)))
     return failure();
@@ -362,3 +362,12 @@ LogicalResult mlir::pallas::emitHost(const BackendInput &in, BackendResult &resu
   return success();
 }
 
+void mlir::pallas::registerHostBackend() {
+  BackendInfo info{TargetKind::Host, emitHost};
+  info.registerPasses = [] {
+    registerHostPasses();
+    registerHostPipeline();
+  };
+  info.symbolicSizes = true;
+  registerBackend(info);
+}

@@ -91,7 +91,7 @@ static CostEstimate estimateCost(KernelOp kernel, const LaunchSpec &spec) {
   return c;
 }
 
-LogicalResult mlir::pallas::emitMosaic(const BackendInput &in, BackendResult &result) {
+static LogicalResult emitMosaic(const BackendInput &in, BackendResult &result) {
   auto [module, spec, targets, options] = in;
   // The TPU rules and the cost estimate read the kernel with its helper
   // functions inlined, as the pipeline will see it.
@@ -177,3 +177,14 @@ LogicalResult mlir::pallas::emitMosaic(const BackendInput &in, BackendResult &re
   return success();
 }
 
+void mlir::pallas::registerMosaicBackend() {
+  BackendInfo info{TargetKind::Tpu, emitMosaic};
+  info.registerPasses = [] {
+    registerMosaicPasses();
+    registerMosaicPipeline();
+  };
+  info.registerDialects = [](DialectRegistry &registry) {
+    registry.insert<tpu::TPUDialect>();
+  };
+  registerBackend(info);
+}

@@ -2,7 +2,7 @@
 #include "pallas/Driver/Backend.h"
 #include "pallas/Driver/CHeader.h"
 #include "pallas/Spec/LaunchAttributes.h"
-#include "pallas/Triton/ProgramGrid.h"
+#include "pallas/Tile/ProgramGrid.h"
 #include "pallas/Triton/TritonPasses.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -107,7 +107,7 @@ static std::string headerText(const LaunchSpec &spec, ArrayRef<int64_t> grid) {
   return s;
 }
 
-LogicalResult mlir::pallas::emitTriton(const BackendInput &in, BackendResult &result) {
+static LogicalResult emitTriton(const BackendInput &in, BackendResult &result) {
   auto [module, spec, targets, options] = in;
   if (failed(runPasses(module, options, buildTritonPipeline)))
     return failure();
@@ -144,3 +144,13 @@ LogicalResult mlir::pallas::emitTriton(const BackendInput &in, BackendResult &re
   return success();
 }
 
+void mlir::pallas::registerTritonBackend() {
+  BackendInfo info{TargetKind::Triton, emitTriton};
+  info.registerPasses = [] {
+    registerTritonPasses();
+    registerTritonPipeline();
+  };
+  info.symbolicSizes = true;
+  info.programIdGrid = true;
+  registerBackend(info);
+}

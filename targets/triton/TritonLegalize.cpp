@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "pallas/Passes/ComputeInF32.h"
 #include "pallas/Triton/TritonPasses.h"
-#include "pallas/Triton/Triton.h"
+#include "pallas/Tile/Tile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"

@@ -1,6 +1,6 @@
-// RUN: pallas-opt %s -split-input-file -verify-diagnostics --convert-pallas-to-nvvm
+// RUN: pallas-opt %s -split-input-file -verify-diagnostics --convert-tile-to-nvvm
 
-// convert-pallas-to-nvvm's diagnostics on its inputs. (Its "internal error"
+// convert-tile-to-nvvm's diagnostics on its inputs. (Its "internal error"
 // diagnostics guard invariants of the passes before it and have no input.)
 
 // expected-error @+1 {{'tt.func' op has no pallas.launch (its num_warps)}}

@@ -1,7 +1,7 @@
-// RUN: pallas-opt %s --convert-pallas-to-nvvm | FileCheck %s
-// RUN: sed '/@ew(/s/grid = \[1\]>/grid = [1], num_warps = 1>/' %s | pallas-opt --convert-pallas-to-nvvm | FileCheck %s --check-prefix=ONEWARP
+// RUN: pallas-opt %s --convert-tile-to-nvvm | FileCheck %s
+// RUN: sed '/@ew(/s/grid = \[1\]>/grid = [1], num_warps = 1>/' %s | pallas-opt --convert-tile-to-nvvm | FileCheck %s --check-prefix=ONEWARP
 
-// convert-pallas-to-nvvm alone on tile IR (the tt form pallasc -t triton
+// convert-tile-to-nvvm alone on tile IR (the tt form pallasc -t triton
 // writes; the mma-layout functions as pallas-assign-layouts leaves them).
 // Every tt.func becomes a kernel of the one gpu.module; the module records
 // the largest shared-memory footprint of its kernels.

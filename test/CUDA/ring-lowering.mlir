@@ -1,11 +1,11 @@
-// convert-pallas-to-nvvm on the pallas_gpu ops alone. A ring read by
+// convert-tile-to-nvvm on the pallas_gpu ops alone. A ring read by
 // something other than a dot: row-major buffers (rows padded by 16 bytes),
 // whole 16-byte cp.async pieces where the addresses are known contiguous
 // and aligned, the tile read back into registers after the wait (a
 // 16-byte load per thread's chunk of 4 elements in a row). Where
 // nothing is known of the addresses (a stride of 2 elements), each element
 // is loaded and stored at once instead.
-// RUN: pallas-opt %s --convert-pallas-to-nvvm --canonicalize | FileCheck %s
+// RUN: pallas-opt %s --convert-tile-to-nvvm --canonicalize | FileCheck %s
 
 // CHECK-LABEL: gpu.func @ring_sum
 // CHECK: gpu.barrier

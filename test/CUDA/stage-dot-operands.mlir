@@ -65,7 +65,7 @@
 // place: A (64-byte rows) as core matrices (leading offset 144, stride
 // 576), B (128-byte rows) with the 128-byte swizzle (bit 62; leading
 // offset 4096 between 64-column atoms, stride 1024 between 8-row groups).
-// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts=wgmma=true --pallas-stage-loads="shared-bytes=232448" --canonicalize --convert-pallas-to-nvvm --canonicalize | FileCheck %s --check-prefix=NVVM
+// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts=wgmma=true --pallas-stage-loads="shared-bytes=232448" --canonicalize --convert-tile-to-nvvm --canonicalize | FileCheck %s --check-prefix=NVVM
 // The zero accumulator starts in the wgmma layout with no exchange; one
 // barrier comes before the first copy, as the rings share memory with the
 // exchange area (used after the loop).
@@ -97,7 +97,7 @@
 // NVVM-NEXT: gpu.barrier
 
 // On mma.sync (no wgmma): the same copies, ldmatrix from the buffers.
-// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts --pallas-stage-loads="shared-bytes=232448" --canonicalize --convert-pallas-to-nvvm --canonicalize | FileCheck %s --check-prefix=MMA
+// RUN: pallas-opt %S/Inputs/dot_loop.mlir --pallas-assign-layouts --pallas-stage-loads="shared-bytes=232448" --canonicalize --convert-tile-to-nvvm --canonicalize | FileCheck %s --check-prefix=MMA
 // MMA: scf.for
 // MMA-NEXT: nvvm.cp.async.wait.group 1
 // MMA: nvvm.cp.async.shared.global

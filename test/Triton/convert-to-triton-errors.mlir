@@ -1,5 +1,5 @@
-// RUN: pallas-opt %s -pallas-expand-grid -convert-pallas-to-triton -split-input-file -verify-diagnostics
-// Errors convert-pallas-to-triton reports for what Triton cannot express,
+// RUN: pallas-opt %s -pallas-expand-grid -convert-pallas-to-tile -split-input-file -verify-diagnostics
+// Errors convert-pallas-to-tile reports for what Triton cannot express,
 // at the op they concern.
 
 // expected-error @+1 {{'pallas.kernel' op must be expanded (pallas-expand-grid) before lowering to Triton}}

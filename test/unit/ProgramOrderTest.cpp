@@ -1,6 +1,6 @@
 // Unit tests of the program order: the program ids orderedProgramIds
 // derives from every linear block index, folded to constants.
-#include "pallas/Triton/ProgramGrid.h"
+#include "pallas/Tile/ProgramGrid.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -1,5 +1,5 @@
 // Unit tests of where the final wgmma wait of a K loop goes in the PTX.
-#include "../../targets/cuda/WgmmaWaitPlacement.h"
+#include "../../targets/cuda/Backend/WgmmaWaitPlacement.h"
 
 #include <catch2/catch.hpp>
 

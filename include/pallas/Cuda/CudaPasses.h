@@ -14,11 +14,11 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 #include "pallas/Gpu/Gpu.h"
-#include "pallas/Triton/Triton.h"
+#include "pallas/Tile/Tile.h"
 
 namespace mlir::pallas {
 
-/// What convert-pallas-to-nvvm leaves for the launch code: the dynamic
+/// What convert-tile-to-nvvm leaves for the launch code: the dynamic
 /// shared memory (bytes) each gpu.func needs, and on the module the most
 /// any of them needs. The launch grid is the gpu.func's known_grid_size.
 constexpr llvm::StringLiteral kSharedBytesAttrName = "pallas_gpu.shared_bytes";
@@ -61,7 +61,7 @@ struct CudaPipelineOptions : public PassPipelineOptions<CudaPipelineOptions> {
 
 /// The CUDA lowering of a kernel that carries its launch, up to the
 /// per-thread `gpu.module` (NVVM dialect): through Triton IR, layouts,
-/// staged loads and convert-pallas-to-nvvm (`pallas-opt
+/// staged loads and convert-tile-to-nvvm (`pallas-opt
 /// --pallas-cuda-pipeline='wgmma=true shared-bytes=232448'`).
 void buildCudaPipeline(OpPassManager &pm, const CudaPipelineOptions &options);
 void registerCudaPipeline();

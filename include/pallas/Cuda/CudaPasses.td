@@ -7,7 +7,7 @@ include "mlir/Pass/PassBase.td"
 def PallasProgramLimits : Pass<"pallas-program-limits", "::mlir::ModuleOp"> {
   let summary = "refuse blocks too large for one CUDA program's registers";
   let description = [{
-    Runs on tile IR for CUDA targets, right after convert-pallas-to-triton
+    Runs on tile IR for CUDA targets, right after convert-pallas-to-tile
     (and pallas-split-programs, which splits what it can). A tensor whose
     share per thread (elements / (32 * num_warps) of the function's
     `#pallas.launch`) exceeds `max-elements-per-thread` is an error at the
@@ -164,7 +164,7 @@ def PallasWarpgroupTurns : Pass<"pallas-warpgroup-turns", "::mlir::ModuleOp"> {
     `pallas_gpu.turns_begin` / `turns_end`: one warpgroup issues its dots
     while the others run their softmax, so the tensor cores never wait for
     the CUDA cores. pallas-stage-loads hands such loops' ring slots over
-    with mbarriers (the warpgroups must drift apart), convert-pallas-to-nvvm
+    with mbarriers (the warpgroups must drift apart), convert-tile-to-nvvm
     lowers the turns to named barriers. A loop with a single dot (a GEMM's
     K loop) has nothing to overlap and is left alone.
   }];
@@ -300,7 +300,7 @@ def PallasDeferLastDot : Pass<"pallas-defer-last-dot", "::mlir::ModuleOp"> {
 def PallasAssignLayouts : Pass<"pallas-assign-layouts", "::mlir::ModuleOp"> {
   let summary = "choose how tile IR tensors are spread over a CTA's threads";
   let description = [{
-    Runs on tile IR (after convert-pallas-to-triton) for CUDA targets, with
+    Runs on tile IR (after convert-pallas-to-tile) for CUDA targets, with
     the CTA's warps from the function's `#pallas.launch`.
     Tensors default to the blocked layout. Dots that tensor cores can run
     (bf16/f16 operands, or f32 at TF32 precision, with an f32 result whose
@@ -320,7 +320,7 @@ def PallasAssignLayouts : Pass<"pallas-assign-layouts", "::mlir::ModuleOp"> {
 def PallasAsyncCopies : Pass<"pallas-async-copies", "::mlir::ModuleOp"> {
   let summary = "manual DMA into scoped buffers by cp.async, waited for where read";
   let description = [{
-    Runs on tile IR after pallas-assign-layouts. convert-pallas-to-triton
+    Runs on tile IR after pallas-assign-layouts. convert-pallas-to-tile
     turns `pallas.async_copy` from an array window into a scoped buffer into
     a `tt.load` marked `pallas.async_copy` (the buffer's value); here each
     such load of a 2-D tile becomes a one-buffer ring filled by
@@ -350,10 +350,10 @@ def PallasAsyncCopies : Pass<"pallas-async-copies", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::pallas::pgpu::PallasGpuDialect"];
 }
 
-def ConvertPallasToNVVM : Pass<"convert-pallas-to-nvvm", "::mlir::ModuleOp"> {
+def ConvertTileToNVVM : Pass<"convert-tile-to-nvvm", "::mlir::ModuleOp"> {
   let summary = "lower tile IR (tt) to per-thread code in a gpu.module";
   let description = [{
-    Runs after convert-pallas-to-triton. Each `tt.func` becomes a
+    Runs after convert-pallas-to-tile. Each `tt.func` becomes a
     `gpu.func` kernel (one program = one CTA of 32 * num_warps threads, from
     the function's `#pallas.launch`) in
     the `gpu.module @pallas_kernels`, taking one global pointer per array.

@@ -2,8 +2,12 @@
 //
 // Each targets/<kind>/ folder owns one backend: it lowers the kernel (which
 // carries its launch, see LaunchAttributes.h) with its registered pipeline
-// and writes the artifacts. The driver (Compile.cpp) picks the backend by
-// target kind and adds the manifest.
+// and writes the artifacts. A backend adds itself to the registry below
+// from its folder: its CMakeLists.txt names it with pallas_add_backend(),
+// which lists its registration function in the generated
+// `pallas/Driver/Backends.def`, and that function (register<Name>Backend)
+// calls registerBackend(). The driver (Compile.cpp) looks the backend up
+// by target kind and adds the manifest.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PALLAS_DRIVER_BACKEND_H
@@ -11,7 +15,9 @@
 
 #include "pallas/Driver/Compile.h"
 
-namespace mlir::pallas {
+namespace mlir {
+class DialectRegistry;
+namespace pallas {
 
 /// What the driver hands a backend: the module whose kernel carries its
 /// launch, the (vmap-applied) spec that the artifacts' descriptions quote,
@@ -25,10 +31,49 @@ struct BackendInput {
 
 /// Lowers the module and collects the artifacts and the manifest's
 /// `launch` entry in `result`.
-using Backend = LogicalResult (*)(const BackendInput &in, BackendResult &result);
+using EmitArtifacts = LogicalResult (*)(const BackendInput &in, BackendResult &result);
 
-/// The backend of a target kind.
-Backend backendFor(TargetKind kind);
+/// A backend as the driver and the tools see it.
+struct BackendInfo {
+  /// The target descriptions' `kind` it compiles for.
+  TargetKind kind;
+  EmitArtifacts emit;
+  /// Registers its passes and its `--pallas-<backend>-pipeline` (pallas-opt).
+  void (*registerPasses)() = nullptr;
+  /// Adds the dialects its lowering produces beyond the tile layer's.
+  void (*registerDialects)(DialectRegistry &registry) = nullptr;
+  /// Several chips of its kind compile into one set of artifacts
+  /// (`--target sm_90a,sm_80`).
+  bool combinesTargets = false;
+  /// It takes kernels with symbolic sizes.
+  bool symbolicSizes = false;
+  /// It runs the grid's leading parallel axes as program ids x, y, z, so
+  /// that with symbolic sizes at most three of them can be launched.
+  bool programIdGrid = false;
+};
+
+/// Adds a backend; the one registered last for a kind wins.
+void registerBackend(const BackendInfo &info);
+/// The backend of a target kind; null where this binary has none.
+const BackendInfo *lookupBackend(TargetKind kind);
+/// Each backend built into this binary adds itself with its
+/// register<Name>Backend(), listed in the generated Backends.def.
+#define PALLAS_BACKEND(Name) void register##Name##Backend();
+#include "pallas/Driver/Backends.def"
+#undef PALLAS_BACKEND
+/// Every registered backend, in registration order.
+ArrayRef<BackendInfo> registeredBackends();
+
+/// With `--emit mlir`, adds `op` printed as MLIR text (what `pallas-opt`
+/// prints) to the artifacts as `filename`.
+void addMlirArtifact(BackendResult &result, const CompileOptions &options,
+                     std::string filename, Operation *op);
+
+/// Runs the passes `build` adds on `op`, printing the whole module after
+/// every pass when --print-ir-after-all asks for it (the context runs
+/// single-threaded then, so that the dumps come in order).
+LogicalResult runPasses(Operation *op, const CompileOptions &options,
+                        function_ref<void(OpPassManager &)> build);
 
 /// The programs along grid `axis` for a manifest: the number, or the size
 /// expression launchers evaluate.
@@ -37,12 +82,7 @@ nlohmann::json gridExtentJson(const LaunchSpec &spec, unsigned axis);
 /// leading parallel axes (at most three), 1 past them.
 nlohmann::json symbolicLaunchGridJson(const LaunchSpec &spec);
 
-/// The backends, one per target folder.
-LogicalResult emitHost(const BackendInput &in, BackendResult &result);
-LogicalResult emitTriton(const BackendInput &in, BackendResult &result);
-LogicalResult emitCuda(const BackendInput &in, BackendResult &result);
-LogicalResult emitMosaic(const BackendInput &in, BackendResult &result);
-
-} // namespace mlir::pallas
+} // namespace pallas
+} // namespace mlir
 
 #endif

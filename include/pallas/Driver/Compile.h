@@ -72,17 +72,6 @@ LogicalResult compileWithDiagnostics(const CompileOptions &options,
                                      std::vector<Artifact> &artifacts,
                                      std::vector<std::string> *inputs = nullptr);
 
-/// With `--emit mlir`, adds `op` printed as MLIR text (what `pallas-opt`
-/// prints) to the artifacts as `filename`.
-void addMlirArtifact(BackendResult &result, const CompileOptions &options,
-                     std::string filename, Operation *op);
-
-/// Runs the passes `build` adds on `op`, printing the whole module after
-/// every pass when --print-ir-after-all asks for it (the context runs
-/// single-threaded then, so that the dumps come in order).
-LogicalResult runPasses(Operation *op, const CompileOptions &options,
-                        function_ref<void(OpPassManager &)> build);
-
 /// Parses, checks, expands and lowers the kernel for the requested target,
 /// collecting every artifact (manifest included) in memory. Diagnostics go
 /// to `ctx`'s handler; `sourceMgr` owns the input buffers so that they can

@@ -74,7 +74,7 @@ def PG_SharedEncodingAttr : AttrDef<PallasGpu_Dialect, "SharedEncoding"> {
   let description = [{
     The encoding of a ring's tile type (`!pallas_gpu.ring<S, tensor<R x C x T,
     #pallas_gpu.shared<kind>>>`), set by pallas-stage-loads from the dot
-    that reads the tile and read by convert-pallas-to-nvvm:
+    that reads the tile and read by convert-tile-to-nvvm:
 
     - `swizzle_128b`: wgmma's 128-byte swizzle. Columns of 128-byte-wide
       atoms, R x 128 bytes each; the 16-byte chunks of row r are permuted
@@ -95,7 +95,7 @@ def PG_TensorMapAttr : AttrDef<PallasGpu_Dialect, "TensorMap"> {
   let mnemonic = "tensor_map";
   let summary = "a TMA tensor map the launch code builds for the kernel";
   let description = [{
-    In the kernel's `pallas_gpu.tensor_maps` (convert-pallas-to-nvvm passes
+    In the kernel's `pallas_gpu.tensor_maps` (convert-tile-to-nvvm passes
     each as a `__grid_constant__` CUtensorMap parameter after the arrays).
     The map views array parameter `param` as `rows` rows of `row_elements`
     elements (`elem_bytes` each; the whole array), read in

@@ -1,5 +1,5 @@
 // A K loop feeding a bf16 dot: x[64, 128] times y[128, 64], 32 of K per
-// iteration (tile IR, as convert-pallas-to-triton writes it).
+// iteration (tile IR, as convert-pallas-to-tile writes it).
 module {
   tt.func public @dot_loop(%x: !tt.ptr<bf16> {tt.divisibility = 16 : i32},
                            %y: !tt.ptr<bf16> {tt.divisibility = 16 : i32},

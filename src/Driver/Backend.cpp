@@ -1,0 +1,74 @@
+//===- Backend.cpp - the backend registry and what backends share ---------===//
+#include "pallas/Driver/Backend.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <vector>
+
+using namespace mlir;
+using namespace mlir::pallas;
+
+static std::vector<BackendInfo> &backends() {
+  static std::vector<BackendInfo> registered;
+  return registered;
+}
+
+void mlir::pallas::registerBackend(const BackendInfo &info) {
+  for (BackendInfo &known : backends())
+    if (known.kind == info.kind) {
+      known = info;
+      return;
+    }
+  backends().push_back(info);
+}
+
+const BackendInfo *mlir::pallas::lookupBackend(TargetKind kind) {
+  for (const BackendInfo &known : backends())
+    if (known.kind == kind)
+      return &known;
+  return nullptr;
+}
+
+ArrayRef<BackendInfo> mlir::pallas::registeredBackends() { return backends(); }
+
+void mlir::pallas::addMlirArtifact(BackendResult &result,
+                                   const CompileOptions &options,
+                                   std::string filename, Operation *op) {
+  if (!llvm::is_contained(options.emit, "mlir"))
+    return;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  op->print(os);
+  os << "\n";
+  result.artifacts.push_back({std::move(filename), std::move(text), "mlir"});
+}
+
+LogicalResult mlir::pallas::runPasses(Operation *op, const CompileOptions &options,
+                                     function_ref<void(OpPassManager &)> build) {
+  PassManager pm(op->getContext(), op->getName().getStringRef());
+  if (options.printIRAfterAll) {
+    pm.getContext()->disableMultithreading();
+    pm.enableIRPrinting([](Pass *, Operation *) { return false; },
+                        [](Pass *, Operation *) { return true; },
+                        /*printModuleScope=*/true,
+                        /*printAfterOnlyOnChange=*/false);
+  }
+  if (options.timing)
+    pm.enableTiming(*options.timing);
+  build(pm);
+  return pm.run(op);
+}
+
+nlohmann::json mlir::pallas::gridExtentJson(const LaunchSpec &spec, unsigned axis) {
+  if (ShapedType::isDynamic(spec.grid[axis]))
+    return spec.gridSizes[axis];
+  return spec.grid[axis];
+}
+
+nlohmann::json mlir::pallas::symbolicLaunchGridJson(const LaunchSpec &spec) {
+  nlohmann::json grid = nlohmann::json::array();
+  unsigned leading = spec.numLeadingParallelAxes();
+  for (unsigned a = 0; a < 3; ++a)
+    grid.push_back(a < leading ? gridExtentJson(spec, a) : nlohmann::json(1));
+  return grid;
+}

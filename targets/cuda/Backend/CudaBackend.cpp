@@ -1,0 +1,494 @@
+//===- CudaBackend.cpp - cubins and a C launch header for NVIDIA GPUs -----===//
+//
+// tile IR (convert-pallas-to-tile) -> per-thread code in a gpu.module
+// (convert-tile-to-nvvm) -> NVVM/LLVM -> PTX through LLVM's NVPTX backend
+// (PtxSerializer.cpp, one per requested architecture) -> cubin
+// through the CUDA toolkit's ptxas.
+//
+//===----------------------------------------------------------------------===//
+#include "Backend/CudaHeader.h"
+#include "Backend/PtxSerializer.h"
+#include "Backend/WgmmaWaitPlacement.h"
+
+#include "pallas/Driver/Backend.h"
+#include "pallas/Cuda/CudaPasses.h"
+#include "pallas/Gpu/Gpu.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+#include <mutex>
+#include <thread>
+
+using namespace mlir;
+using namespace mlir::pallas;
+
+/// The CUDA toolkit's assembler: $PALLAS_PTXAS, /usr/local/cuda/bin, PATH.
+static std::optional<std::string> findPtxas() {
+  if (const char *env = std::getenv("PALLAS_PTXAS"); env && *env)
+    return std::string(env);
+  if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas"))
+    return std::string("/usr/local/cuda/bin/ptxas");
+  if (auto p = llvm::sys::findProgramByName("ptxas"))
+    return *p;
+  return std::nullopt;
+}
+
+/// Assembles `ptx` for `chip` into `cubin`; ptxas's messages on failure.
+static LogicalResult runPtxas(Location loc, StringRef ptxas, StringRef chip,
+                              StringRef ptx, std::string &cubin) {
+  SmallString<128> in, out, err;
+  int fd;
+  if (llvm::sys::fs::createTemporaryFile("pallas", "ptx", fd, in) ||
+      llvm::sys::fs::createTemporaryFile("pallas", "cubin", out) ||
+      llvm::sys::fs::createTemporaryFile("pallas", "log", err))
+    return emitError(loc) << "cannot create temporary files for ptxas", failure();
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << ptx;
+  }
+  std::string arch = ("-arch=" + chip).str();
+  SmallVector<StringRef> args = {ptxas, arch, "-O3", "-o", out, in};
+  std::optional<StringRef> redirects[] = {std::nullopt, err, err};
+  std::string execError;
+  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects, 0, 0, &execError);
+  llvm::scope_exit cleanup([&] {
+    llvm::sys::fs::remove(in);
+    llvm::sys::fs::remove(out);
+    llvm::sys::fs::remove(err);
+  });
+  if (rc != 0) {
+    auto log = llvm::MemoryBuffer::getFile(err);
+    return emitError(loc) << "ptxas (" << ptxas << ") failed for " << chip
+                          << (execError.empty() ? "" : ": " + execError) << "\n"
+                          << (log ? (*log)->getBuffer() : StringRef()),
+           failure();
+  }
+  auto bin = llvm::MemoryBuffer::getFile(out, /*IsText=*/false);
+  if (!bin)
+    return emitError(loc) << "ptxas wrote no cubin for " << chip, failure();
+  cubin = (*bin)->getBuffer().str();
+  return success();
+}
+
+namespace {
+
+/// One chip's share of a CUDA build.
+struct ChipBuild {
+  CudaImage image;
+  int64_t threads = 0;
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  int64_t sharedBytes = 0;
+  bool persistent = false;
+  /// CTAs per thread-block cluster (1: none).
+  int64_t cluster = 1;
+  /// Why the spec's cluster is not used (empty: it is, or none asked for).
+  std::string clusterUnused;
+  /// Its --emit mlir artifacts.
+  BackendResult result;
+};
+
+/// A chip's gpu.module to LLVM functions: convert-gpu-to-nvvm takes the
+/// math ops libdevice implements...
+constexpr const char kToLlvmFuncPipeline[] =
+    "gpu.module(convert-nvvm-to-llvm, convert-scf-to-cf, convert-gpu-to-nvvm)";
+
+/// ...convert-math-to-llvm the rest (trunc, absi, bit counts); then PTX
+/// through the NVPTX backend (cuda::serializeToPtx), libdevice from the toolkit.
+constexpr const char kToLlvmPipeline[] =
+    "gpu.module(convert-math-to-llvm, convert-vector-to-llvm, canonicalize, cse, "
+    "reconcile-unrealized-casts)";
+
+/// Loads the dialects every pass of a chip's build may load, so that
+/// chips can compile on threads of their own.
+void loadCudaDialects(MLIRContext *ctx) {
+  OpPassManager pm(ModuleOp::getOperationName());
+  CudaPipelineOptions options;
+  buildCudaPipeline(pm, options);
+  (void)parsePassPipeline(kToLlvmFuncPipeline, pm, llvm::nulls());
+  (void)parsePassPipeline(kToLlvmPipeline, pm, llvm::nulls());
+  DialectRegistry registry;
+  pm.getDependentDialects(registry);
+  ctx->appendDialectRegistry(registry);
+  ctx->loadAllAvailableDialects();
+}
+
+/// Turns off LLVM's straight-line strength reduction (NVPTX runs it before
+/// instruction selection) for this process, once: on the long unrolled
+/// blocks the lowering makes it takes most of code generation (2.0 of
+/// 2.7 s for sm_80 flash attention) for the same PTX give or take a few
+/// lines, and ptxas reduces strength itself. Through LLVM's -opt-disable
+/// gate, as `llc --opt-disable=slsr` would.
+void disableSlowCodegenPasses() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    auto &options = llvm::cl::getRegisteredOptions();
+    auto it = options.find("opt-disable");
+    if (it != options.end())
+      (void)it->second->addOccurrence(0, "opt-disable", "slsr");
+  });
+}
+
+} // namespace
+
+static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
+  ModuleOp module = in.module;
+  const LaunchSpec &spec = in.spec;
+  ArrayRef<TargetDescription> targets = in.targets;
+  const CompileOptions &options = in.options;
+  MLIRContext *ctx = module.getContext();
+  Location loc = module.getLoc();
+  for (auto k : module.getOps<KernelOp>())
+    loc = k.getLoc();
+  int64_t threads = 32 * spec.numWarps;
+  for (const TargetDescription &t : targets)
+    if (threads > t.getInt("max_threads_per_block", 1024))
+      return emitError(loc) << "num_warps " << spec.numWarps << " gives " << threads
+                            << " threads per CTA; " << t.name << " allows at most "
+                            << t.getInt("max_threads_per_block", 1024),
+             failure();
+
+  disableSlowCodegenPasses();
+  // The toolkit holding ptxas also holds libdevice (math functions).
+  std::optional<std::string> ptxas =
+      options.stopBeforeCodegen ? std::optional<std::string>("ptxas") : findPtxas();
+  if (!ptxas)
+    return emitError(loc) << "ptxas not found: install the CUDA toolkit "
+                             "(/usr/local/cuda) or set PALLAS_PTXAS",
+           failure();
+  if (!options.stopBeforeCodegen && !llvm::sys::fs::can_execute(*ptxas))
+    return emitError(loc) << "ptxas '" << *ptxas << "' (PALLAS_PTXAS) is not an executable",
+           failure();
+  std::string toolkit = llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas)).str();
+  // The NVVM serialisation links it from there (a depfile names it).
+  SmallString<256> libdevice(toolkit);
+  llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+  if (llvm::sys::fs::exists(libdevice))
+    result.inputs.push_back(libdevice.str().str());
+
+  CudaLaunch launch;
+  launch.function = spec.name;
+  launch.threads = threads;
+  // A producer warpgroup changes the launch's threads, which every chip's
+  // code shares: only where every chip can have one (the wgmma chips).
+  bool producer = !options.noTma && options.warpSpecialize &&
+                  llvm::all_of(targets, [](const TargetDescription &t) {
+                    return t.has("tensor_cores", "wgmma");
+                  });
+  // Each chip gets its own lowering of the kernel: the code
+  // differs (wgmma on sm_90a), the launch geometry does not.
+  auto buildChip = [&](const TargetDescription &t, ChipBuild &out) -> LogicalResult {
+    bool wgmma = t.has("tensor_cores", "wgmma");
+    int64_t limit = t.getInt("shared_memory_per_block", 49152);
+    // Lowers a copy of the kernel; `ringBytes` is the shared memory
+    // pallas-stage-loads may stage blocks in.
+    // Persistent CTAs (one per SM, looping over the programs) where the
+    // kernel has a producer to fill the next program's slots.
+    // (Not yet with symbolic sizes: the programs to loop over are known at
+    // launch only.)
+    int64_t persistentCtas = producer && options.persistent && spec.persistent.value_or(true) &&
+                                     !spec.hasSymbolicSizes()
+                                 ? t.getInt("sm_count", 0)
+                                 : 0;
+    auto lowerTile = [&](int64_t ringBytes) -> FailureOr<OwningOpRef<ModuleOp>> {
+      OwningOpRef<ModuleOp> copy = module.clone();
+      CudaPipelineOptions chipOptions;
+      chipOptions.wgmma = wgmma;
+      chipOptions.sharedBytes = ringBytes;
+      chipOptions.warpgroupTurns = options.warpgroupTurns;
+      chipOptions.tma = !options.noTma && (options.tma || producer);
+      chipOptions.producer = producer;
+      chipOptions.persistentCtas = persistentCtas;
+      chipOptions.cluster = spec.cluster;
+      if (failed(runPasses(*copy, options, [&](OpPassManager &pm) {
+            buildCudaPipeline(pm, chipOptions);
+          })))
+        return failure();
+      return copy;
+    };
+    auto sharedBytesOf = [](ModuleOp m) -> int64_t {
+      auto sb = m->getAttrOfType<IntegerAttr>(kSharedBytesAttrName);
+      return sb ? sb.getInt() : 0;
+    };
+    FailureOr<OwningOpRef<ModuleOp>> lowered = lowerTile(limit);
+    if (failed(lowered))
+      return failure();
+    // A persistent kernel's epilogue exchanges values beside the rings
+    // (the producer fills them meanwhile): where that overflows the chip,
+    // one CTA per program; failing that, rings next to a large exchange
+    // area stream through registers instead.
+    if (sharedBytesOf(**lowered) > limit && persistentCtas) {
+      persistentCtas = 0;
+      lowered = lowerTile(limit);
+      if (failed(lowered))
+        return failure();
+    }
+    if (sharedBytesOf(**lowered) > limit) {
+      lowered = lowerTile(0);
+      if (failed(lowered))
+        return failure();
+    }
+    OwningOpRef<ModuleOp> chipModule = std::move(*lowered);
+
+    std::string chip = t.fields.count("ptx_target") ? t.fields.at("ptx_target") : t.name;
+    // --emit mlir: the per-thread GPU code, before NVVM and PTX.
+    addMlirArtifact(out.result, options, spec.name + "." + chip + ".gpu.mlir", *chipModule);
+    CudaImage img;
+    int64_t blockThreads = threads;
+    chipModule->walk([&](gpu::GPUFuncOp fn) {
+      if (auto blk = fn.getKnownBlockSizeAttr(); blk && blk.size() > 0)
+        blockThreads = blk[0];
+      if (auto g = fn.getKnownGridSizeAttr())
+        for (int64_t i = 0; i < 3 && i < g.size(); ++i)
+          out.grid[i] = g[i];
+      if (auto dims = fn->getAttrOfType<DenseI32ArrayAttr>(NVVM::NVVMDialect::getClusterDimAttrName()))
+        out.cluster = dims[0];
+      if (auto why = fn->getAttrOfType<StringAttr>(pgpu::kClusterUnusedAttrName)) {
+        out.clusterUnused = why.str();
+        fn->removeAttr(pgpu::kClusterUnusedAttrName);
+      }
+      if (auto ctas = fn->getAttrOfType<IntegerAttr>(pgpu::kPersistentCtasAttrName)) {
+        out.grid = {ctas.getInt(), 1, 1};
+        out.persistent = true;
+        fn->removeAttr(pgpu::kPersistentCtasAttrName);
+      }
+      // The tensor maps the launch builds for this chip's code.
+      if (auto maps = fn->getAttrOfType<ArrayAttr>(pgpu::kTensorMapsAttrName)) {
+        for (Attribute a : maps) {
+          auto map = cast<pgpu::TensorMapAttr>(a);
+          img.tensorMaps.push_back({map.getParam(), map.getRows(), map.getRowElements(),
+                                    map.getElemBytes(), map.getBoxRows(), map.getBoxCols()});
+        }
+        fn->removeAttr(pgpu::kTensorMapsAttrName);
+      }
+    });
+    out.threads = blockThreads;
+    int64_t shared = sharedBytesOf(*chipModule);
+    (*chipModule)->removeAttr(kSharedBytesAttrName);
+    if (shared > limit)
+      return emitError(loc) << "the kernel needs " << shared
+                            << " bytes of shared memory per CTA; " << t.name
+                            << " allows at most " << limit << " (use smaller blocks)",
+             failure();
+    out.sharedBytes = shared;
+    // A cluster the spec asks for, on a chip that has them, and why not.
+    if (spec.cluster > 1 && wgmma && out.cluster == 1)
+      emitWarning(spec.loc("compiler_params.cluster"))
+          << "cluster " << spec.cluster << " not used on " << t.name << ": "
+          << (out.clusterUnused.empty()
+                  ? std::string("no producer warpgroup fills the kernel's rings through the TMA")
+                  : out.clusterUnused)
+          << "; one CTA per cluster";
+
+    gpu::GPUModuleOp gpuModule;
+    chipModule->walk([&](gpu::GPUModuleOp m) { gpuModule = m; });
+    if (!gpuModule)
+      return emitError(loc) << "internal error: no gpu.module after lowering", failure();
+    // The kernel symbol is the artifact name.
+    gpuModule.walk([&](gpu::GPUFuncOp f) {
+      if (f.isKernel())
+        f.setName(spec.name);
+    });
+    // LLVM at -O1: the kernels run as fast as at -O3 (ptxas optimizes the
+    // PTX at -O3 either way; bench/RESULTS.md, session 8), and compile in
+    // 10-40 % less time. -O0 leaves ptxas too much to undo.
+    auto target = NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/1, "nvptx64-nvidia-cuda", chip,
+                                            "+ptx80");
+    gpuModule.setTargetsAttr(ArrayAttr::get(ctx, {target}));
+    auto run = [&](const std::string &pipeline) -> LogicalResult {
+      LogicalResult parsed = success();
+      LogicalResult ran = runPasses(*chipModule, options, [&](OpPassManager &pm) {
+        parsed = parsePassPipeline(pipeline, pm, llvm::errs());
+      });
+      if (failed(parsed))
+        return emitError(loc) << "internal error: bad NVVM pipeline", failure();
+      return ran;
+    };
+    // Pipelined loops are not unrolled: ptxas would unroll short ones (8 to
+    // 16 iterations of a K loop) in full, for several times the assembly
+    // time (0.57 -> 0.10 s for examples/matmul_dma's sm_90a code) and more
+    // registers. The annotation reaches the PTX as `.pragma "nounroll"`
+    // (convert-scf-to-cf moves it to the loop's back edge).
+    auto noUnroll = LLVM::LoopAnnotationAttr::get(
+        ctx, {}, {}, {},
+        LLVM::LoopUnrollAttr::get(ctx, BoolAttr::get(ctx, true), {}, {}, {}, {}, {}, {}), {},
+        {}, {}, {}, {}, {}, {}, {}, {}, {}, {});
+    chipModule->walk([&](scf::ForOp loop) {
+      if (loop->removeAttr(pgpu::kPipelinedLoopAttrName))
+        loop->setAttr("llvm.loop_annotation", noUnroll);
+    });
+    // (Before the NVVM ops become inline assembly.)
+    bool wgmmaCode = false;
+    chipModule->walk([&](NVVM::WgmmaMmaAsyncOp) { wgmmaCode = true; });
+    if (failed(run(kToLlvmFuncPipeline)))
+      return failure();
+    img.chip = chip;
+    img.computeCapability = t.getInt("compute_capability", 0);
+    if (options.stopBeforeCodegen) {
+      out.image = std::move(img);
+      return success();
+    }
+    // The kernel's last parameters are its CUtensorMaps: 128 bytes by
+    // value on 64, __grid_constant__ (the TMA reads them in place).
+    if (!img.tensorMaps.empty())
+      chipModule->walk([&](LLVM::LLVMFuncOp fn) {
+        if (!fn->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))
+          return;
+        unsigned n = fn.getNumArguments();
+        for (unsigned i = n - img.tensorMaps.size(); i < n; ++i) {
+          fn.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
+                        TypeAttr::get(LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 128)));
+          fn.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                        IntegerAttr::get(IntegerType::get(ctx, 64), 64));
+          fn.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(), UnitAttr::get(ctx));
+        }
+      });
+    if (failed(run(kToLlvmPipeline)))
+      return failure();
+    // convert-scf-to-cf leaves the loop annotation on the back edge as a
+    // discardable attribute, which the branch's conversion to LLVM keeps as
+    // such; the translation to LLVM IR reads the branch's own property.
+    chipModule->walk([&](LLVM::BrOp br) {
+      if (auto a = br->getAttrOfType<LLVM::LoopAnnotationAttr>("llvm.loop_annotation")) {
+        br->removeAttr("llvm.loop_annotation");
+        br.setLoopAnnotationAttr(a);
+      }
+    });
+    img.archSpecific = StringRef(chip).ends_with("a");
+    {
+      TimingScope codegenTime =
+          options.timing ? options.timing->nest("LLVM to PTX " + chip) : TimingScope();
+      FailureOr<std::string> ptx =
+          cuda::serializeToPtx(gpuModule, target, toolkit, wgmmaCode);
+      if (failed(ptx))
+        return failure();
+      img.ptx = std::move(*ptx);
+    }
+    img.ptx = cuda::placeFinalWgmmaWaits(img.ptx);
+    {
+      TimingScope ptxasTime = options.timing ? options.timing->nest("ptxas " + chip)
+                                             : TimingScope();
+      if (failed(runPtxas(loc, *ptxas, img.chip, img.ptx, img.cubin)))
+        return failure();
+    }
+    out.image = std::move(img);
+    return success();
+  };
+
+  std::vector<ChipBuild> chips(targets.size());
+  if (targets.size() == 1 || options.printIRAfterAll || !ctx->isMultithreadingEnabled()) {
+    for (size_t i = 0; i < targets.size(); ++i)
+      if (failed(buildChip(targets[i], chips[i])))
+        return failure();
+  } else {
+    // Chips compile side by side: their dialects are loaded first (loading
+    // one is not thread-safe), their diagnostics come out in chip order.
+    loadCudaDialects(ctx);
+    ParallelDiagnosticHandler diagnostics(ctx);
+    std::vector<char> built(targets.size(), 0);
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < targets.size(); ++i)
+      threads.emplace_back([&, i] {
+        diagnostics.setOrderIDForThread(i);
+        built[i] = succeeded(buildChip(targets[i], chips[i]));
+        diagnostics.eraseOrderIDForThread();
+      });
+    for (std::thread &thread : threads)
+      thread.join();
+    if (llvm::is_contained(built, 0))
+      return failure();
+  }
+  for (ChipBuild &chip : chips) {
+    // (A producer warpgroup runs beside the num_warps warps.)
+    if (chip.threads != chips.front().threads)
+      return emitError(loc) << "internal error: the chips' codes want " << chips.front().threads
+                            << " and " << chip.threads << " threads per CTA",
+             failure();
+    launch.threads = chip.threads;
+    launch.grid = chip.grid;
+    launch.persistent = chip.persistent;
+    launch.cluster = std::max(launch.cluster, chip.cluster);
+    // The launch asks for the most any chip's code needs.
+    launch.sharedBytes = std::max(launch.sharedBytes, chip.sharedBytes);
+    launch.images.push_back(std::move(chip.image));
+    for (Artifact &a : chip.result.artifacts)
+      result.artifacts.push_back(std::move(a));
+  }
+
+  const std::string &name = spec.name;
+  nlohmann::json cubins = nlohmann::json::object();
+  for (const CudaImage &img : launch.images) {
+    result.artifacts.push_back({name + "." + img.chip + ".ptx", img.ptx, "ptx"});
+    result.artifacts.push_back({name + "." + img.chip + ".cubin", img.cubin, "cubin"});
+    cubins[img.chip] = name + "." + img.chip + ".cubin";
+  }
+  result.artifacts.push_back({name + ".h", cudaHeaderText(spec, launch), "header"});
+  // (With symbolic sizes, the launcher evaluates the extents.)
+  nlohmann::json grid =
+      spec.gridSizes.empty() ? nlohmann::json(launch.grid) : symbolicLaunchGridJson(spec);
+  result.launch = {{"function", launch.function},
+                   {"grid", grid},
+                   {"block", {launch.threads, 1, 1}},
+                   {"shared_bytes", launch.sharedBytes},
+                   {"cubins", cubins}};
+  // Per chip whose code takes them: the CUtensorMap parameters after the
+  // arrays, in order (the TMA's views of arrays, as cuTensorMapEncodeTiled
+  // takes them: innermost dimension first).
+  nlohmann::json tensorMaps = nlohmann::json::object();
+  for (const CudaImage &img : launch.images) {
+    if (img.tensorMaps.empty())
+      continue;
+    nlohmann::json list = nlohmann::json::array();
+    // A symbolic size (-1 - p, p the kernel parameter after the arrays
+    // that holds it) by its name.
+    size_t numArrays = spec.inputs.size() + spec.outputs.size();
+    auto dim = [&](int64_t v) -> nlohmann::json {
+      if (v >= 0)
+        return v;
+      return spec.sizes[static_cast<size_t>(-1 - v) - numArrays].name;
+    };
+    for (const CudaTensorMap &m : img.tensorMaps)
+      list.push_back({{"param", m.param},
+                      {"element_bytes", m.elemBytes},
+                      {"dims", {dim(m.rowElements), dim(m.rows)}},
+                      {"box", {m.boxCols, m.boxRows}},
+                      {"swizzle_bytes", 128}});
+    tensorMaps[img.chip] = list;
+  }
+  if (!tensorMaps.empty())
+    result.launch["tensor_maps"] = tensorMaps;
+  // Launchers may start fewer CTAs along x (one per SM; the header does).
+  if (launch.persistent)
+    result.launch["persistent"] = true;
+  // Launchers start clusters of this many CTAs along x (the code requires
+  // it: .reqnctapercluster).
+  if (launch.cluster > 1)
+    result.launch["cluster"] = {launch.cluster, 1, 1};
+  return success();
+}
+
+void mlir::pallas::registerCudaBackend() {
+  BackendInfo info{TargetKind::Cuda, emitCuda};
+  info.registerPasses = [] {
+    registerCudaPasses();
+    registerCudaPipeline();
+  };
+  info.registerDialects = [](DialectRegistry &registry) {
+    registry.insert<pgpu::PallasGpuDialect>();
+  };
+  info.combinesTargets = true;
+  info.symbolicSizes = true;
+  info.programIdGrid = true;
+  registerBackend(info);
+}

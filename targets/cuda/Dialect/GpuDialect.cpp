@@ -1,0 +1,92 @@
+//===- GpuDialect.cpp - tile IR ops for staging blocks in shared memory ---===//
+#include "pallas/Gpu/Gpu.h"
+#include "pallas/Tile/Tile.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::pallas;
+using namespace mlir::pallas::pgpu;
+
+#include "pallas/Gpu/GpuDialect.cpp.inc"
+#include "pallas/Gpu/GpuEnums.cpp.inc"
+#define GET_TYPEDEF_CLASSES
+#include "pallas/Gpu/GpuTypes.cpp.inc"
+#define GET_OP_CLASSES
+#include "pallas/Gpu/GpuOps.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "pallas/Gpu/GpuAttrs.cpp.inc"
+
+void PallasGpuDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "pallas/Gpu/GpuAttrs.cpp.inc"
+      >();
+}
+
+void PallasGpuDialect::initialize() {
+  registerAttributes();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "pallas/Gpu/GpuTypes.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "pallas/Gpu/GpuOps.cpp.inc"
+      >();
+}
+
+LogicalResult SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                        int64_t dim, Attribute parent) {
+  if (dim != 1)
+    return emitError() << "only row slices (dim = 1) are supported";
+  if (auto mma = dyn_cast<MmaEncodingAttr>(parent); mma && mma.getWarpsN() == 1)
+    return success();
+  if (isa<WgmmaEncodingAttr>(parent))
+    return success();
+  return emitError() << "the parent of a slice is a #pallas_gpu.wgmma or a "
+                        "#pallas_gpu.mma<warps = [WM, 1]>, not "
+                     << parent;
+}
+
+LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError, int64_t stages,
+                               RankedTensorType tile) {
+  if (stages < 1)
+    return emitError() << "a ring needs at least one buffer";
+  if (tile.getRank() != 2)
+    return emitError() << "a ring holds 2-d tiles, not " << tile;
+  Attribute encoding = tile.getEncoding();
+  if (encoding && !isa<SharedEncodingAttr>(encoding))
+    return emitError() << "a ring's tile is encoded with #pallas_gpu.shared, not " << encoding;
+  auto shared = dyn_cast_or_null<SharedEncodingAttr>(encoding);
+  if (shared && shared.getKind() == SharedLayoutKind::swizzle_128b) {
+    int64_t bits = std::max<int64_t>(8, tile.getElementTypeBitWidth());
+    if (tile.getDimSize(1) * bits % 1024 || tile.getDimSize(0) % 8)
+      return emitError() << "the 128-byte swizzle needs rows of a multiple of 128 bytes and "
+                            "a multiple of 8 rows, not "
+                         << tile;
+  }
+  return success();
+}
+
+LogicalResult AsyncCopyOp::verify() {
+  RankedTensorType tile = getRing().getType().getTile();
+  auto ptr = cast<RankedTensorType>(getPtr().getType());
+  if (!isa<tt::PointerType>(ptr.getElementType()) ||
+      tt::getPointeeType(ptr) != tile.cloneWithEncoding(nullptr))
+    return emitOpError("copies ") << ptr << " into a ring of " << tile;
+  if (getMask() && cast<RankedTensorType>(getMask().getType()).getShape() != tile.getShape())
+    return emitOpError("mask shape differs from the tile's");
+  return success();
+}
+
+LogicalResult RingReadOp::verify() {
+  RankedTensorType tile = getRing().getType().getTile();
+  auto result = cast<RankedTensorType>(getType());
+  if (result.getShape() != tile.getShape() || result.getElementType() != tile.getElementType())
+    return emitOpError("reads ") << result << " from a ring of " << tile;
+  return success();
+}

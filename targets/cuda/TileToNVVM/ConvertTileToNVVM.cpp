@@ -1,0 +1,1003 @@
+//===- ConvertTileToNVVM.cpp - tile IR to per-thread GPU code -----------===//
+//
+// Each `tt.func` (one program = one CTA of 32 * num_warps threads) becomes a
+// `gpu.func` kernel in a `gpu.module`; every tensor becomes a per-thread
+// vector (SimtLowering.h). Global memory is addressed with i64 addresses;
+// loads and stores of aligned, contiguous, unmasked chunks are vectorised
+// (checked at run time, so edge blocks stay correct), the others are
+// predicated per element.
+//
+//===----------------------------------------------------------------------===//
+#include "Analysis/AxisInfo.h"
+#include "TileToNVVM/SimtLowering.h"
+#include "pallas/Gpu/Gpu.h"
+
+#include "pallas/Cuda/CudaPasses.h"
+#include "pallas/Spec/LaunchAttributes.h"
+#include "pallas/Tile/ProgramGrid.h"
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace mlir::pallas {
+#define GEN_PASS_DEF_CONVERTTILETONVVM
+#include "pallas/Cuda/CudaPasses.h.inc"
+} // namespace mlir::pallas
+
+using namespace mlir;
+using namespace mlir::pallas;
+using namespace mlir::pallas::cuda;
+
+namespace {
+
+Type globalPtrType(MLIRContext *ctx) { return LLVM::LLVMPointerType::get(ctx, 1); }
+
+Value toGlobalPtr(OpBuilder &b, Location loc, Value address) {
+  return LLVM::IntToPtrOp::create(b, loc, globalPtrType(b.getContext()), address);
+}
+
+/// Global memory holds i1 as i8.
+Type storedType(Type elem, OpBuilder &b) {
+  return elem.isInteger(1) ? b.getI8Type() : elem;
+}
+
+Value loadScalar(OpBuilder &b, Location loc, Type elem, Value address,
+                 bool isVolatile = false) {
+  Type stored = storedType(elem, b);
+  Value v = LLVM::LoadOp::create(b, loc, stored, toGlobalPtr(b, loc, address),
+                                 smemElementBytes(elem), isVolatile);
+  return stored != elem ? (Value)arith::TruncIOp::create(b, loc, elem, v) : v;
+}
+
+void storeScalar(OpBuilder &b, Location loc, Value value, Value address) {
+  if (value.getType().isInteger(1))
+    value = arith::ExtUIOp::create(b, loc, b.getI8Type(), value);
+  LLVM::StoreOp::create(b, loc, value, toGlobalPtr(b, loc, address),
+                        smemElementBytes(value.getType()));
+}
+
+/// `value` when `cond`, else `otherwise()`, as an scf.if.
+Value select(OpBuilder &b, Location loc, Value cond, Type type,
+             function_ref<Value(OpBuilder &, Location)> then,
+             function_ref<Value(OpBuilder &, Location)> otherwise) {
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, cond, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(b, loc, then(b, loc));
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, otherwise(b, loc));
+  }
+  return ifOp.getResult(0);
+}
+
+Value zeroOf(OpBuilder &b, Location loc, Type t) {
+  return arith::ConstantOp::create(b, loc, t, b.getZeroAttr(t));
+}
+
+Value andAll(OpBuilder &b, Location loc, ArrayRef<Value> conds) {
+  Value r = conds.front();
+  for (Value c : conds.drop_front())
+    r = arith::AndIOp::create(b, loc, r, c);
+  return r;
+}
+
+/// True when the chunk's addresses are consecutive and the first is aligned
+/// to the whole chunk, so one vector access can serve it.
+Value chunkIsContiguous(OpBuilder &b, Location loc, ArrayRef<Value> addrs,
+                        int64_t elemBytes) {
+  SmallVector<Value> conds;
+  int64_t bytes = elemBytes * addrs.size();
+  Value low = arith::AndIOp::create(b, loc, addrs[0], constI64(b, loc, bytes - 1));
+  conds.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, low,
+                                        constI64(b, loc, 0)));
+  for (size_t j = 1; j < addrs.size(); ++j) {
+    Value expect = arith::AddIOp::create(b, loc, addrs[0], constI64(b, loc, j * elemBytes));
+    conds.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, addrs[j], expect));
+  }
+  return andAll(b, loc, conds);
+}
+
+bool vectorisable(int64_t vec, int64_t elemBytes) {
+  int64_t bytes = vec * elemBytes;
+  return vec > 1 && bytes <= 16 && (bytes & (bytes - 1)) == 0;
+}
+
+// --- Kernel structure -------------------------------------------------------
+
+struct ReturnLowering : SimtPattern<tt::ReturnOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(tt::ReturnOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    // No CTA leaves while a TMA store still reads its shared memory, nor
+    // while its cluster's CTAs may still write it or arrive on its barriers.
+    if (state.deferTmaStoreWait)
+      NVVM::CpAsyncBulkWaitGroupOp::create(rw, op.getLoc(), 0, rw.getUnitAttr());
+    if (state.cluster > 1)
+      clusterBarrier(rw, op.getLoc());
+    rw.replaceOpWithNewOp<gpu::ReturnOp>(op);
+    return success();
+  }
+};
+
+struct ProgramIdLowering : SimtPattern<tt::GetProgramIdOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(tt::GetProgramIdOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    unsigned axis = static_cast<unsigned>(op.getAxis());
+    if (axis < state.programIds.size()) {
+      rw.replaceOp(op, state.programIds[axis]);
+      return success();
+    }
+    gpu::Dimension dim = op.getAxis() == tt::ProgramIDDim::X   ? gpu::Dimension::x
+                         : op.getAxis() == tt::ProgramIDDim::Y ? gpu::Dimension::y
+                                                               : gpu::Dimension::z;
+    Value id = gpu::BlockIdOp::create(rw, op.getLoc(), dim);
+    rw.replaceOpWithNewOp<arith::IndexCastUIOp>(op, rw.getI32Type(), id);
+    return success();
+  }
+};
+
+// --- Elementwise ------------------------------------------------------------
+
+/// 2^x for each f32 of `x` (a vector or a scalar) by ex2.approx.ftz: a
+/// single MUFU.EX2, subnormal results flushed to zero.
+Value flushingExp2(OpBuilder &b, Location loc, Value x) {
+  auto ex2 = [&](Value e) -> Value {
+    return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
+                                         b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f32"),
+                                         ValueRange{e})
+        .getResult(0);
+  };
+  auto vt = dyn_cast<VectorType>(x.getType());
+  if (!vt)
+    return ex2(x);
+  Value out = arith::ConstantOp::create(b, loc, vt, b.getZeroAttr(vt));
+  for (int64_t i = 0; i < vt.getNumElements(); ++i)
+    out = vector::InsertOp::create(b, loc, ex2(vector::ExtractOp::create(b, loc, x, i)), out, i);
+  return out;
+}
+
+/// f32 exp and division as the GPU's approximate instructions (ex2.approx,
+/// div.approx; within 2 ulp); null for other ops.
+Value fastMath(Operation *op, ArrayRef<Value> operands, TypeRange types,
+               ConversionPatternRewriter &rw) {
+  if (types.size() != 1 || !getElementTypeOrSelf(types[0]).isF32())
+    return {};
+  Location loc = op->getLoc();
+  auto flags = arith::FastMathFlagsAttr::get(
+      rw.getContext(), arith::FastMathFlags::afn | arith::FastMathFlags::arcp);
+  if (isa<math::ExpOp>(op)) {
+    Value log2e = arith::ConstantOp::create(
+        rw, loc, types[0],
+        isa<VectorType>(types[0])
+            ? (TypedAttr)DenseElementsAttr::get(cast<ShapedType>(types[0]),
+                                                rw.getF32FloatAttr(1.4426950408889634f))
+            : rw.getF32FloatAttr(1.4426950408889634f));
+    Value x = arith::MulFOp::create(rw, loc, operands[0], log2e);
+    return math::Exp2Op::create(rw, loc, x, flags);
+  }
+  if (isa<arith::DivFOp>(op))
+    return arith::DivFOp::create(rw, loc, operands[0], operands[1], flags);
+  if (isa<math::Exp2Op>(op) && op->hasAttr(pgpu::kFlushDenormalsAttrName))
+    return flushingExp2(rw, loc, operands[0]);
+  return {};
+}
+
+/// arith/math ops on tensors: the same op on the per-thread vectors.
+struct ElementwiseLowering : ConversionPattern {
+  ElementwiseLowering(const TypeConverter &tc, MLIRContext *ctx)
+      : ConversionPattern(tc, MatchAnyOpTypeTag(), 1, ctx) {}
+  LogicalResult matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                                ConversionPatternRewriter &rw) const override {
+    if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+        isa<arith::ConstantOp>(op) || op->getNumRegions())
+      return failure();
+    SmallVector<Type> types;
+    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(), types)))
+      return failure();
+    if (Value fast = fastMath(op, operands, types, rw)) {
+      rw.replaceOp(op, fast);
+      return success();
+    }
+    OperationState state(op->getLoc(), op->getName().getStringRef(), operands,
+                         types, op->getAttrs());
+    rw.replaceOp(op, rw.create(state)->getResults());
+    return success();
+  }
+};
+
+struct ConstantLowering : SimtPattern<arith::ConstantOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(arith::ConstantOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+    if (!dense)
+      return failure();
+    auto vt = cast<VectorType>(getTypeConverter()->convertType(op.getType()));
+    if (dense.isSplat()) {
+      rw.replaceOpWithNewOp<arith::ConstantOp>(
+          op, vt, DenseElementsAttr::get(vt, dense.getSplatValue<Attribute>()));
+      return success();
+    }
+    // A non-uniform constant: each thread picks its elements from a vector
+    // of all of them (small tensors only).
+    auto all = VectorType::get({dense.getNumElements()}, vt.getElementType());
+    if (dense.getNumElements() > 4096)
+      return op.emitError("tensor constants of more than 4096 distinct elements "
+                          "are not supported on CUDA targets");
+    Location loc = op.getLoc();
+    Value table = arith::ConstantOp::create(
+        rw, loc, all,
+        DenseElementsAttr::get(all, llvm::to_vector(dense.getValues<Attribute>())));
+    SmallVector<Value> elems;
+    for (Value idx : slotElementIndices(rw, loc, state, cast<RankedTensorType>(op.getType()))) {
+      Value i = arith::IndexCastOp::create(rw, loc, rw.getIndexType(), idx);
+      elems.push_back(vector::ExtractOp::create(rw, loc, table, ArrayRef<OpFoldResult>{i}));
+    }
+    rw.replaceOp(op, buildVector(rw, loc, elems));
+    return success();
+  }
+};
+
+struct SplatLowering : SimtPattern<tt::SplatOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(tt::SplatOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Type t = getTypeConverter()->convertType(op.getType());
+    rw.replaceOpWithNewOp<vector::BroadcastOp>(op, t, a.getSrc());
+    return success();
+  }
+};
+
+struct MakeRangeLowering : SimtPattern<tt::MakeRangeOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(tt::MakeRangeOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    // broadcast(first index of the thread) + per-slot constants: in vector
+    // form, so that range analysis sees the bounds of every element.
+    Location loc = op.getLoc();
+    BlockedLayout l(op.getType().getNumElements(), state.threads);
+    Value chunk = l.replicated() ? (Value)arith::RemUIOp::create(rw, loc, state.tid,
+                                                               constI32(rw, loc, l.chunks))
+                                 : state.tid;
+    Value base = arith::MulIOp::create(rw, loc, chunk, constI32(rw, loc, l.vec));
+    auto vt = VectorType::get({l.perThread}, rw.getI32Type());
+    SmallVector<int32_t> offsets;
+    for (int64_t i = 0; i < l.perThread; ++i)
+      offsets.push_back((i / l.vec) * l.threads * l.vec + i % l.vec + op.getStart());
+    Value splat = vector::BroadcastOp::create(rw, loc, vt, base);
+    Value cst = arith::ConstantOp::create(rw, loc, vt, DenseIntElementsAttr::get(vt, offsets));
+    rw.replaceOpWithNewOp<arith::AddIOp>(op, splat, cst);
+    return success();
+  }
+};
+
+/// Reshapes keep the row-major order, and so every element where it is.
+template <typename Op>
+struct KeepElementsLowering : SimtPattern<Op> {
+  using SimtPattern<Op>::SimtPattern;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    rw.replaceOp(op, a.getSrc());
+    return success();
+  }
+};
+
+struct AddPtrLowering : SimtPattern<tt::AddPtrOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(tt::AddPtrOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Type pointee = cast<tt::PointerType>(getElementTypeOrSelf(op.getPtr().getType()))
+                       .getPointeeType();
+    Type addrType = a.getPtr().getType();
+    Value off = a.getOffset();
+    if (getElementTypeOrSelf(off.getType()).getIntOrFloatBitWidth() < 64)
+      off = arith::ExtSIOp::create(rw, loc, addrType, off);
+    Value bytes = constI64(rw, loc, smemElementBytes(pointee));
+    if (isa<VectorType>(addrType))
+      bytes = vector::BroadcastOp::create(rw, loc, addrType, bytes);
+    Value scaled = arith::MulIOp::create(rw, loc, off, bytes);
+    rw.replaceOpWithNewOp<arith::AddIOp>(op, a.getPtr(), scaled);
+    return success();
+  }
+};
+
+// --- Global memory ----------------------------------------------------------
+
+/// How a chunk of a load or store is accessed: `piece` elements per vector
+/// access (up to 16 bytes), and whether the pieces are known contiguous and
+/// aligned and the mask uniform over each (no run-time checks then).
+struct AccessPlan {
+  int64_t piece = 1;
+  bool known = false;
+};
+
+AccessPlan planAccess(SimtState &state, Operation *op, Value ptr, Value mask,
+                      int64_t vec, int64_t elemBytes) {
+  AccessPlan plan;
+  plan.piece = std::max<int64_t>(1, std::min<int64_t>(vec, 16 / elemBytes));
+  if (!vectorisable(plan.piece, elemBytes)) {
+    plan.piece = 1;
+    return plan;
+  }
+  auto type = cast<RankedTensorType>(ptr.getType());
+  if (type.getShape().back() < vec)
+    return plan;
+  auto it = state.access.find(op);
+  if (it == state.access.end())
+    return plan;
+  auto [p, m] = it->second;
+  plan.known = p.contiguity >= vec && p.divisibility >= plan.piece * elemBytes &&
+               (!mask || m.constancy >= vec);
+  return plan;
+}
+
+struct LoadLowering : SimtPattern<tt::LoadOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(tt::LoadOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    Type elem = getElementTypeOrSelf(resultType);
+    bool isVolatile = op.getIsVolatile();
+    auto vt = dyn_cast<VectorType>(resultType);
+    if (!vt) {
+      Value addr = a.getPtr();
+      if (!a.getMask()) {
+        rw.replaceOp(op, loadScalar(rw, loc, elem, addr, isVolatile));
+        return success();
+      }
+      Value other = a.getOther() ? a.getOther() : zeroOf(rw, loc, elem);
+      rw.replaceOp(op, select(rw, loc, a.getMask(), elem,
+                              [&](OpBuilder &b, Location l) {
+                                return loadScalar(b, l, elem, addr, isVolatile);
+                              },
+                              [&](OpBuilder &, Location) { return other; }));
+      return success();
+    }
+    int64_t n = cast<RankedTensorType>(op.getType()).getNumElements();
+    BlockedLayout layout(n, state.threads);
+    int64_t eb = smemElementBytes(elem);
+    AccessPlan plan = isVolatile ? AccessPlan() : planAccess(state, op, op.getPtr(), op.getMask(),
+                                                             layout.vec, eb);
+    int64_t piece = plan.piece;
+    auto pieceType = VectorType::get({piece}, elem);
+    auto vectorLoad = [&](OpBuilder &b, Location l, Value addr) -> Value {
+      auto stored = VectorType::get({piece}, storedType(elem, b));
+      Value v = LLVM::LoadOp::create(b, l, stored, toGlobalPtr(b, l, addr), eb * piece);
+      return stored != pieceType ? (Value)arith::TruncIOp::create(b, l, pieceType, v) : v;
+    };
+    SmallVector<Value> values;
+    for (int64_t c = 0; c < layout.perThread; c += piece) {
+      SmallVector<Value> addrs, masks, others;
+      for (int64_t j = 0; j < piece; ++j) {
+        addrs.push_back(extractSlot(rw, loc, a.getPtr(), c + j));
+        if (a.getMask())
+          masks.push_back(extractSlot(rw, loc, a.getMask(), c + j));
+        others.push_back(a.getOther() ? extractSlot(rw, loc, a.getOther(), c + j)
+                                      : zeroOf(rw, loc, elem));
+      }
+      Value chunk;
+      if (piece == 1) {
+        chunk = masks.empty() ? loadScalar(rw, loc, elem, addrs[0], isVolatile)
+                              : select(rw, loc, masks[0], elem,
+                                       [&](OpBuilder &b, Location l) {
+                                         return loadScalar(b, l, elem, addrs[0], isVolatile);
+                                       },
+                                       [&](OpBuilder &, Location) { return others[0]; });
+        values.push_back(chunk);
+        continue;
+      }
+      if (plan.known) {
+        // Contiguous and aligned by construction; one mask bit per piece.
+        chunk = masks.empty()
+                    ? vectorLoad(rw, loc, addrs[0])
+                    : select(rw, loc, masks[0], pieceType,
+                             [&](OpBuilder &b, Location l) { return vectorLoad(b, l, addrs[0]); },
+                             [&](OpBuilder &b, Location l) { return buildVector(b, l, others); });
+      } else {
+        auto slow = [&](OpBuilder &b, Location l) {
+          SmallVector<Value> elems;
+          for (int64_t j = 0; j < piece; ++j)
+            elems.push_back(masks.empty()
+                                ? loadScalar(b, l, elem, addrs[j], isVolatile)
+                                : select(b, l, masks[j], elem,
+                                         [&](OpBuilder &b2, Location l2) {
+                                           return loadScalar(b2, l2, elem, addrs[j], isVolatile);
+                                         },
+                                         [&](OpBuilder &, Location) { return others[j]; }));
+          return buildVector(b, l, elems);
+        };
+        SmallVector<Value> conds = masks;
+        conds.push_back(chunkIsContiguous(rw, loc, addrs, eb));
+        chunk = select(rw, loc, andAll(rw, loc, conds), pieceType,
+                       [&](OpBuilder &b, Location l) { return vectorLoad(b, l, addrs[0]); },
+                       slow);
+      }
+      for (int64_t j = 0; j < piece; ++j)
+        values.push_back(extractSlot(rw, loc, chunk, j));
+    }
+    rw.replaceOp(op, buildVector(rw, loc, values));
+    return success();
+  }
+};
+
+struct StoreLowering : SimtPattern<tt::StoreOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(tt::StoreOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    auto vt = dyn_cast<VectorType>(a.getValue().getType());
+    if (!vt) {
+      // A scalar store: every thread would store the same value; one does.
+      Value cond = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, state.tid,
+                                         constI32(rw, loc, 0));
+      if (a.getMask())
+        cond = arith::AndIOp::create(rw, loc, cond, a.getMask());
+      auto ifOp = scf::IfOp::create(rw, loc, cond, false);
+      rw.setInsertionPointToStart(ifOp.thenBlock());
+      storeScalar(rw, loc, a.getValue(), a.getPtr());
+      rw.eraseOp(op);
+      return success();
+    }
+    Type elem = vt.getElementType();
+    int64_t n = cast<RankedTensorType>(op.getValue().getType()).getNumElements();
+    BlockedLayout layout(n, state.threads);
+    int64_t eb = smemElementBytes(elem);
+    AccessPlan plan = planAccess(state, op, op.getPtr(), op.getMask(), layout.vec, eb);
+    int64_t piece = plan.piece;
+    Value owner = layout.replicated() ? isOwner(rw, loc, state, n) : Value();
+    auto vectorStore = [&](OpBuilder &b, Location l, ArrayRef<Value> vals, Value addr) {
+      Value v = buildVector(b, l, vals);
+      if (elem.isInteger(1))
+        v = arith::ExtUIOp::create(b, l, VectorType::get({piece}, b.getI8Type()), v);
+      LLVM::StoreOp::create(b, l, v, toGlobalPtr(b, l, addr), eb * piece);
+    };
+    auto guarded = [&](OpBuilder &b, Location l, Value cond,
+                       function_ref<void(OpBuilder &, Location)> body) {
+      if (!cond)
+        return body(b, l);
+      auto ifOp = scf::IfOp::create(b, l, cond, false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      body(b, l);
+    };
+    for (int64_t c = 0; c < layout.perThread; c += piece) {
+      SmallVector<Value> addrs, masks, vals;
+      for (int64_t j = 0; j < piece; ++j) {
+        addrs.push_back(extractSlot(rw, loc, a.getPtr(), c + j));
+        vals.push_back(extractSlot(rw, loc, a.getValue(), c + j));
+        Value m = a.getMask() ? extractSlot(rw, loc, a.getMask(), c + j) : owner;
+        if (a.getMask() && owner)
+          m = arith::AndIOp::create(rw, loc, m, owner);
+        if (m)
+          masks.push_back(m);
+      }
+      auto slow = [&](OpBuilder &b, Location l) {
+        for (int64_t j = 0; j < piece; ++j)
+          guarded(b, l, masks.empty() ? Value() : masks[j],
+                  [&](OpBuilder &b2, Location l2) { storeScalar(b2, l2, vals[j], addrs[j]); });
+      };
+      if (piece == 1) {
+        slow(rw, loc);
+        continue;
+      }
+      if (plan.known) {
+        guarded(rw, loc, masks.empty() ? Value() : masks[0],
+                [&](OpBuilder &b, Location l) { vectorStore(b, l, vals, addrs[0]); });
+        continue;
+      }
+      SmallVector<Value> conds = masks;
+      conds.push_back(chunkIsContiguous(rw, loc, addrs, eb));
+      auto ifOp = scf::IfOp::create(rw, loc, andAll(rw, loc, conds), true);
+      OpBuilder::InsertionGuard g(rw);
+      rw.setInsertionPointToStart(ifOp.thenBlock());
+      vectorStore(rw, loc, vals, addrs[0]);
+      rw.setInsertionPointToStart(ifOp.elseBlock());
+      slow(rw, loc);
+    }
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+LLVM::AtomicOrdering ordering(tt::MemSemantic sem) {
+  switch (sem) {
+  case tt::MemSemantic::RELAXED: return LLVM::AtomicOrdering::monotonic;
+  case tt::MemSemantic::ACQUIRE: return LLVM::AtomicOrdering::acquire;
+  case tt::MemSemantic::RELEASE: return LLVM::AtomicOrdering::release;
+  case tt::MemSemantic::ACQUIRE_RELEASE: return LLVM::AtomicOrdering::acq_rel;
+  }
+  return LLVM::AtomicOrdering::acq_rel;
+}
+
+std::optional<LLVM::AtomicBinOp> binOp(tt::RMWOp kind, Type elem) {
+  bool isFloat = isa<FloatType>(elem);
+  switch (kind) {
+  case tt::RMWOp::AND: return LLVM::AtomicBinOp::_and;
+  case tt::RMWOp::OR: return LLVM::AtomicBinOp::_or;
+  case tt::RMWOp::XOR: return LLVM::AtomicBinOp::_xor;
+  case tt::RMWOp::ADD: return LLVM::AtomicBinOp::add;
+  case tt::RMWOp::FADD: return LLVM::AtomicBinOp::fadd;
+  case tt::RMWOp::MAX: return isFloat ? LLVM::AtomicBinOp::fmax : LLVM::AtomicBinOp::max;
+  case tt::RMWOp::MIN: return isFloat ? LLVM::AtomicBinOp::fmin : LLVM::AtomicBinOp::min;
+  case tt::RMWOp::UMAX: return LLVM::AtomicBinOp::umax;
+  case tt::RMWOp::UMIN: return LLVM::AtomicBinOp::umin;
+  case tt::RMWOp::XCHG: return LLVM::AtomicBinOp::xchg;
+  }
+  return std::nullopt;
+}
+
+/// Runs `atomic` for each owned, unmasked element; a scalar atomic runs on
+/// thread 0 and its result is shared through shared memory.
+template <typename Op>
+LogicalResult lowerAtomic(Op op, Value ptrs, Value mask, Type resultType,
+                          SimtState &state, ConversionPatternRewriter &rw,
+                          function_ref<Value(OpBuilder &, Location, Value, int64_t)> atomic) {
+  Location loc = op.getLoc();
+  auto vt = dyn_cast<VectorType>(resultType);
+  if (!vt) {
+    Type elem = resultType;
+    Value cond = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, state.tid,
+                                       constI32(rw, loc, 0));
+    if (mask)
+      cond = arith::AndIOp::create(rw, loc, cond, mask);
+    reserveSmem(state, 16);
+    barrier(rw, loc);
+    auto ifOp = scf::IfOp::create(rw, loc, cond, false);
+    {
+      OpBuilder::InsertionGuard g(rw);
+      rw.setInsertionPointToStart(ifOp.thenBlock());
+      Value old = atomic(rw, loc, ptrs, -1);
+      smemStore(rw, loc, state, 0, constI32(rw, loc, 0), old);
+    }
+    barrier(rw, loc);
+    rw.replaceOp(op, smemLoad(rw, loc, state, elem, 0, constI32(rw, loc, 0)));
+    return success();
+  }
+  Type elem = vt.getElementType();
+  int64_t n = cast<RankedTensorType>(op.getType()).getNumElements();
+  Value owner = isOwner(rw, loc, state, n);
+  SmallVector<Value> results;
+  for (int64_t i = 0; i < vt.getNumElements(); ++i) {
+    Value cond = owner;
+    if (mask)
+      cond = arith::AndIOp::create(rw, loc, cond, extractSlot(rw, loc, mask, i));
+    Value addr = extractSlot(rw, loc, ptrs, i);
+    results.push_back(select(rw, loc, cond, elem,
+                             [&](OpBuilder &b, Location l) { return atomic(b, l, addr, i); },
+                             [&](OpBuilder &b, Location l) { return zeroOf(b, l, elem); }));
+  }
+  rw.replaceOp(op, buildVector(rw, loc, results));
+  return success();
+}
+
+struct AtomicRMWLowering : SimtPattern<tt::AtomicRMWOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(tt::AtomicRMWOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    Type elem = getElementTypeOrSelf(resultType);
+    std::optional<LLVM::AtomicBinOp> kind = binOp(op.getAtomicRmwOp(), elem);
+    if (!kind)
+      return op.emitError("unsupported atomic operation on CUDA targets");
+    LLVM::AtomicOrdering order = ordering(op.getSem());
+    Value val = a.getVal();
+    bool scalar = !isa<VectorType>(resultType);
+    return lowerAtomic(op, a.getPtr(), a.getMask(), resultType, state, rw,
+                       [&](OpBuilder &b, Location l, Value addr, int64_t i) -> Value {
+                         Value v = scalar ? val : extractSlot(b, l, val, i);
+                         return LLVM::AtomicRMWOp::create(b, l, *kind, toGlobalPtr(b, l, addr), v,
+                                                          order);
+                       });
+  }
+};
+
+struct AtomicCASLowering : SimtPattern<tt::AtomicCASOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(tt::AtomicCASOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    Type elem = getElementTypeOrSelf(resultType);
+    LLVM::AtomicOrdering order = ordering(op.getSem());
+    if (order == LLVM::AtomicOrdering::release || order == LLVM::AtomicOrdering::acq_rel)
+      order = LLVM::AtomicOrdering::acq_rel;
+    LLVM::AtomicOrdering failOrder = order == LLVM::AtomicOrdering::monotonic
+                                         ? LLVM::AtomicOrdering::monotonic
+                                         : LLVM::AtomicOrdering::acquire;
+    bool scalar = !isa<VectorType>(resultType);
+    Type intType = IntegerType::get(rw.getContext(), elem.getIntOrFloatBitWidth());
+    return lowerAtomic(op, a.getPtr(), Value(), resultType, state, rw,
+                       [&](OpBuilder &b, Location l, Value addr, int64_t i) -> Value {
+                         Value cmp = scalar ? a.getCmp() : extractSlot(b, l, a.getCmp(), i);
+                         Value val = scalar ? a.getVal() : extractSlot(b, l, a.getVal(), i);
+                         if (intType != elem) {
+                           cmp = arith::BitcastOp::create(b, l, intType, cmp);
+                           val = arith::BitcastOp::create(b, l, intType, val);
+                         }
+                         Value pair = LLVM::AtomicCmpXchgOp::create(
+                             b, l, toGlobalPtr(b, l, addr), cmp, val, order, failOrder);
+                         Value old = LLVM::ExtractValueOp::create(b, l, pair, 0);
+                         return intType != elem ? (Value)arith::BitcastOp::create(b, l, elem, old)
+                                                : old;
+                       });
+  }
+};
+
+// --- The pass ---------------------------------------------------------------
+
+/// Moves `func` into `gpuModule` as a kernel taking global pointers; the
+/// body still sees `!tt.ptr` values (through casts the conversion removes).
+FailureOr<gpu::GPUFuncOp> makeKernel(tt::FuncOp func, gpu::GPUModuleOp gpuModule,
+                                     SimtState &state) {
+  MLIRContext *ctx = func.getContext();
+  OpBuilder b(ctx);
+  SmallVector<Type> argTypes;
+  for (Type t : func.getArgumentTypes()) {
+    if (isa<tt::PointerType>(t))
+      argTypes.push_back(globalPtrType(ctx));
+    else if (t.isIntOrIndexOrFloat())
+      argTypes.push_back(t);
+    else
+      return func.emitError("kernel argument of type ") << t
+             << " is not supported on CUDA targets", failure();
+  }
+  // After the arrays, one CUtensorMap per tensor map, passed by value
+  // (the CUDA backend marks them __grid_constant__ once the kernel is an
+  // LLVM function: the TMA reads them where the launch put them).
+  size_t numArgs = argTypes.size();
+  auto maps = func->getAttrOfType<ArrayAttr>(pgpu::kTensorMapsAttrName);
+  auto genericPtr = LLVM::LLVMPointerType::get(ctx);
+  if (maps)
+    for (Attribute map : maps) {
+      state.tensorMaps.push_back(cast<pgpu::TensorMapAttr>(map));
+      argTypes.push_back(genericPtr);
+    }
+  b.setInsertionPointToEnd(gpuModule.getBody());
+  auto kernel = gpu::GPUFuncOp::create(b, func.getLoc(), func.getName(),
+                                       b.getFunctionType(argTypes, {}));
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  if (maps)
+    kernel->setAttr(pgpu::kTensorMapsAttrName, maps);
+  kernel.setKnownBlockSizeAttr(
+      b.getDenseI32ArrayAttr({(int32_t)(state.threads + state.producerThreads), 1, 1}));
+  if (auto why = func->getAttr(pgpu::kClusterUnusedAttrName))
+    kernel->setAttr(pgpu::kClusterUnusedAttrName, why);
+  // Launched in clusters: the PTX's .reqnctapercluster.
+  if (state.cluster > 1)
+    kernel->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                    b.getDenseI32ArrayAttr({(int32_t)state.cluster, 1, 1}));
+  // The launch grid bounds the block ids, which lets range analysis drop
+  // bounds checks that always hold.
+  if (auto ctas = func->getAttrOfType<IntegerAttr>(pgpu::kPersistentCtasAttrName)) {
+    // The CTAs loop over the programs, stepping by gridDim.x: any grid
+    // computes the same, so the kernel claims no known grid size (which
+    // would fold gridDim.x); the backend launches `ctas`.
+    kernel->setAttr(pgpu::kPersistentCtasAttrName, ctas);
+  } else if (LaunchAttr launch = getLaunch(func); launch && !launch.hasSymbolicGrid()) {
+    SmallVector<int64_t, 3> grid = programGridOf(launch).launch;
+    kernel.setKnownGridSizeAttr(b.getDenseI32ArrayAttr(
+        {(int32_t)grid[0], (int32_t)grid[1], (int32_t)grid[2]}));
+  }
+  // Replace the generated entry block by the function's body.
+  kernel.getBody().front().erase();
+  kernel.getBody().takeBody(func.getBody());
+  Block &entry = kernel.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  state.paramAddresses.assign(numArgs, Value());
+  state.paramValues.assign(numArgs, Value());
+  for (BlockArgument arg : entry.getArguments()) {
+    Type old = arg.getType();
+    if (old.isInteger())
+      state.paramValues[arg.getArgNumber()] = arg;
+    if (!isa<tt::PointerType>(old))
+      continue;
+    arg.setType(globalPtrType(ctx));
+    Value addr = LLVM::PtrToIntOp::create(b, func.getLoc(), b.getI64Type(), arg);
+    auto cast = UnrealizedConversionCastOp::create(b, func.getLoc(), old, addr);
+    arg.replaceAllUsesExcept(cast.getResult(0), addr.getDefiningOp());
+    state.paramAddresses[arg.getArgNumber()] = addr;
+  }
+  for (size_t i = numArgs; i < argTypes.size(); ++i)
+    state.tensorMapParams.push_back(entry.addArgument(genericPtr, func.getLoc()));
+  Value tid = gpu::ThreadIdOp::create(b, func.getLoc(), gpu::Dimension::x);
+  state.ctaTid = arith::IndexCastUIOp::create(b, func.getLoc(), b.getI32Type(), tid);
+  state.tid = state.producerThreads
+                  ? (Value)arith::AndIOp::create(b, func.getLoc(), state.ctaTid,
+                                                 constI32(b, func.getLoc(), state.threads - 1))
+                  : state.ctaTid;
+  if (LaunchAttr launch = getLaunch(func); launch && programGridOf(launch).ordered) {
+    Value block = gpu::BlockIdOp::create(b, func.getLoc(), gpu::Dimension::x);
+    Value linear = arith::IndexCastUIOp::create(b, func.getLoc(), b.getI32Type(), block);
+    state.programIds = orderedProgramIds(b, func.getLoc(), linear, launch);
+  }
+  state.ringBase = LLVM::AddressOfOp::create(b, func.getLoc(),
+                                             LLVM::LLVMPointerType::get(ctx, 3), "__pallas_smem");
+  state.smem = state.scratchAfterRings
+                   ? smemByteAddress(b, func.getLoc(), state.ringBase,
+                                     constI32(b, func.getLoc(), state.scratchOffset()))
+                   : state.ringBase;
+  func.erase();
+  return kernel;
+}
+
+/// Whether lowering `op` may use the scratch area of shared memory (the
+/// ops that exchange values between threads; a dot unless both operands
+/// are staged in rings).
+bool mayUseScratch(Operation *op) {
+  if (auto dot = dyn_cast<tt::DotOp>(op))
+    return !dot.getA().getDefiningOp<pgpu::RingReadOp>() ||
+           !dot.getB().getDefiningOp<pgpu::RingReadOp>();
+  if (auto bcast = dyn_cast<tt::BroadcastOp>(op))
+    return broadcastUsesScratch(bcast);
+  if (auto cast = dyn_cast<tensor::CastOp>(op))
+    return layoutCastUsesScratch(cast);
+  return isa<tt::TransOp, tt::JoinOp, tt::ReduceOp, tt::ScanOp, tt::AtomicRMWOp,
+             tt::AtomicCASOp, pgpu::TmaStoreOp>(op);
+}
+
+/// Whether an op between `alloc` (of a ring or slot barriers) and its last
+/// use may use scratch.
+bool scratchWhileLive(Operation *alloc) {
+  Operation *last = alloc;
+  for (Operation *user : alloc->getUsers())
+    if (Operation *inBlock = alloc->getBlock()->findAncestorOpInBlock(*user);
+        inBlock && last->isBeforeInBlock(inBlock))
+      last = inBlock;
+  for (Operation *op = alloc; op; op = op->getNextNode()) {
+    bool found = false;
+    op->walk([&](Operation *inner) {
+      if (mayUseScratch(inner))
+        found = true;
+    });
+    if (found)
+      return true;
+    if (op == last)
+      break;
+  }
+  return false;
+}
+
+/// Places the function's rings one after another at the start of shared
+/// memory, each buffer in the layout its tile's #pallas_gpu.shared
+/// encoding says (pallas-stage-loads chose it for the dot that reads it). The scratch
+/// area overlaps them unless something may use it while a ring is live
+/// (pallas-stage-loads waits for every copy after the loop; a barrier comes
+/// before the first copy).
+void placeRings(tt::FuncOp func, SimtState &state) {
+  func->walk([&](pgpu::AllocRingOp alloc) {
+    pgpu::RingType ring = alloc.getType();
+    RingPlacement p;
+    p.layout = sharedLayoutOf(ring.getTile());
+    // wgmma reads the swizzled and core-matrix layouts (through the async
+    // proxy); mma.sync the padded rows.
+    p.feedsWgmma = p.layout.swizzled || p.layout.coreMatrices;
+    // Swizzled buffers start on 1024 bytes (the swizzle repeats there).
+    p.offset = (state.ringBytes + 1023) / 1024 * 1024;
+    state.rings[alloc] = p;
+    state.ringBytes = p.offset + ring.getStages() * p.layout.bytes;
+    state.scratchAfterRings |= scratchWhileLive(alloc);
+  });
+  // Slot barriers (8-byte mbarriers, filled then released ones) after them.
+  func->walk([&](pgpu::AllocSlotBarriersOp alloc) {
+    int64_t offset = (state.ringBytes + 7) / 8 * 8;
+    state.slotBarriers[alloc] = offset;
+    state.ringBytes = offset + 2 * 8 * alloc.getType().getStages();
+    state.scratchAfterRings |= scratchWhileLive(alloc);
+  });
+}
+
+/// The registers per thread (setmaxnreg) of the producer warpgroup (24: it
+/// only computes addresses) and of the consumers (the rest, at most 240),
+/// and what the kernel starts with (its threads' share). 128 * 24 + 256 *
+/// 240 fit the 64K registers of an SM: one CTA of two consumer
+/// warpgroups, the split FlashAttention-3 makes. (pallas-stage-loads gives
+/// a producer only to kernels that would not run two CTAs per SM anyway.)
+struct ProducerRegisters {
+  int64_t producer = 24, consumer = 0, launch = 0;
+  explicit ProducerRegisters(const SimtState &s) {
+    int64_t total = s.threads + s.producerThreads;
+    launch = std::min<int64_t>(65536 / total / 8 * 8, 248);
+    consumer = std::min<int64_t>(
+        (launch * total - producer * s.producerThreads) / s.threads / 8 * 8, 240);
+  }
+};
+
+/// Warp specialization: the kernel's threads from `state.threads` on (the
+/// producer warpgroup) branch off at the pallas_gpu.produce op, give
+/// registers up, and the first of them runs its region; the others run
+/// the rest of the kernel with the registers.
+LogicalResult splitProducer(gpu::GPUFuncOp kernel, SimtState &state) {
+  SmallVector<pgpu::ProduceOp> produces;
+  kernel.walk([&](pgpu::ProduceOp op) { produces.push_back(op); });
+  if (produces.empty())
+    return success();
+  Block *entry = &kernel.getBody().front();
+  pgpu::ProduceOp produce = produces.front();
+  if (produces.size() > 1 || produce->getBlock() != entry)
+    return produce.emitError("internal error: a kernel's one producer must be in its entry block"),
+           failure();
+  Location loc = produce.getLoc();
+  MLIRContext *ctx = kernel.getContext();
+  Block *consumers = entry->splitBlock(produce->getNextNode());
+  OpBuilder b(ctx);
+  ProducerRegisters regs(state);
+  Block *producer = b.createBlock(consumers);
+  NVVM::SetMaxRegisterOp::create(b, loc, regs.producer, NVVM::SetMaxRegisterAction::decrease);
+  auto first = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, state.ctaTid,
+                            constI32(b, loc, state.threads)),
+      /*withElse=*/false);
+  Block *then = first.thenBlock();
+  then->getOperations().splice(then->begin(), produce.getBody().front().getOperations());
+  // (The consumers' return meets the cluster too.)
+  if (state.cluster > 1)
+    clusterBarrier(b, loc);
+  gpu::ReturnOp::create(b, loc);
+  b.setInsertionPointToStart(consumers);
+  if (regs.consumer > regs.launch)
+    NVVM::SetMaxRegisterOp::create(b, loc, regs.consumer, NVVM::SetMaxRegisterAction::increase);
+  b.setInsertionPoint(produce);
+  Value isProducer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, state.ctaTid,
+                                           constI32(b, loc, state.threads));
+  cf::CondBranchOp::create(b, loc, isProducer, producer, consumers);
+  produce.erase();
+  return success();
+}
+
+/// With a producer, the consumers' CTA-wide barriers (all but those
+/// before the branch, which every thread reaches) count the consumers
+/// only: named barrier 1 + warpgroups (warpgroup turns use 1 to
+/// warpgroups).
+void consumerBarriers(gpu::GPUFuncOp kernel, const SimtState &state) {
+  if (!state.producerThreads)
+    return;
+  Block *entry = &kernel.getBody().front();
+  SmallVector<gpu::BarrierOp> barriers;
+  kernel.walk([&](gpu::BarrierOp op) {
+    if (op->getBlock() != entry)
+      barriers.push_back(op);
+  });
+  for (gpu::BarrierOp op : barriers) {
+    OpBuilder b(op);
+    NVVM::BarrierOp::create(b, op.getLoc(), Type(),
+                            constI32(b, op.getLoc(), 1 + state.threads / 128),
+                            constI32(b, op.getLoc(), state.threads), {}, Value());
+    op.erase();
+  }
+}
+
+struct ConvertTileToNVVMPass
+    : pallas::impl::ConvertTileToNVVMBase<ConvertTileToNVVMPass> {
+  using ConvertTileToNVVMBase::ConvertTileToNVVMBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    SmallVector<tt::FuncOp> funcs(module.getOps<tt::FuncOp>());
+    if (funcs.empty())
+      return;
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), UnitAttr::get(ctx));
+    OpBuilder b(ctx);
+    b.setInsertionPointToEnd(module.getBody());
+    auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), "pallas_kernels");
+    b.setInsertionPointToStart(gpuModule.getBody());
+    LLVM::GlobalOp::create(b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+                           /*isConstant=*/false, LLVM::Linkage::External, "__pallas_smem",
+                           Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
+    int64_t smemBytes = 0;
+    for (tt::FuncOp func : funcs) {
+      LaunchAttr launch = getLaunch(func);
+      if (!launch) {
+        func.emitOpError("has no pallas.launch (its num_warps)");
+        return signalPassFailure();
+      }
+      int64_t numWarps = launch.getNumWarps();
+      if ((numWarps & (numWarps - 1)) || numWarps > 32) {
+        func.emitError("num_warps must be a power of two from 1 to 32 on CUDA targets, got ")
+            << numWarps;
+        return signalPassFailure();
+      }
+      SimtState state;
+      state.threads = 32 * numWarps;
+      state.shiftedAddresses = !func->walk([](tt::DotOp dot) {
+                                      return hasWgmmaLayout(dot.getType()) ? WalkResult::interrupt()
+                                                                           : WalkResult::advance();
+                                    }).wasInterrupted();
+      if (!func.getOps<pgpu::ProduceOp>().empty()) {
+        if (numWarps < 4 || 32 * numWarps + 128 > 1024) {
+          func.emitError("a producer warpgroup needs num_warps from 4 to 28, got ") << numWarps;
+          return signalPassFailure();
+        }
+        state.producerThreads = 128;
+      }
+      {
+        AxisInfoAnalysis axis;
+        func->walk([&](Operation *op) {
+          if (auto load = dyn_cast<tt::LoadOp>(op))
+            state.access[op] = {axis.get(load.getPtr()),
+                                load.getMask() ? axis.get(load.getMask()) : AxisInfo()};
+          if (auto store = dyn_cast<tt::StoreOp>(op))
+            state.access[op] = {axis.get(store.getPtr()),
+                                store.getMask() ? axis.get(store.getMask()) : AxisInfo()};
+          if (auto copy = dyn_cast<pgpu::AsyncCopyOp>(op)) {
+            state.access[op] = {axis.get(copy.getPtr()),
+                                copy.getMask() ? axis.get(copy.getMask()) : AxisInfo()};
+            if (std::optional<int64_t> step = rowStep(copy.getPtr()))
+              state.copyRowStep[op] = *step;
+          }
+        });
+      }
+      func->walk([&](pgpu::TmaCopyOp copy) {
+        bool inFlight = false;
+        copy->getBlock()->walk([&](pgpu::DotWaitOp wait) { inFlight |= wait.getPending() > 0; });
+        if (inFlight)
+          state.predicatedCopies.insert(copy);
+      });
+      func->walk([&](pgpu::AsyncCopyOp copy) {
+        if (!cpAsyncPiece(copy, state))
+          state.ringsCopiedByStores.insert(copy.getRing().getDefiningOp());
+      });
+      if (auto cluster = func->getAttrOfType<IntegerAttr>(pgpu::kClusterAttrName)) {
+        state.cluster = cluster.getInt();
+        // The cluster's other CTAs may still arrive on this CTA's released
+        // barriers after its own consumers are done with the rings: no
+        // scratch user may overlap them.
+        state.scratchAfterRings = true;
+      }
+      func->walk([&](pgpu::TmaCopyOp copy) {
+        if (copy.getMulticast())
+          state.clusterSlotBarriers.insert(copy.getBarriers().getDefiningOp());
+      });
+      placeRings(func, state);
+      {
+        bool tmaStores = false, otherScratch = false;
+        func->walk([&](Operation *op) {
+          if (isa<pgpu::TmaStoreOp>(op))
+            tmaStores = true;
+          else if (mayUseScratch(op))
+            otherScratch = true;
+        });
+        state.deferTmaStoreWait =
+            tmaStores && !otherScratch && (state.rings.empty() || state.scratchAfterRings);
+      }
+      FailureOr<gpu::GPUFuncOp> kernel = makeKernel(func, gpuModule, state);
+      if (failed(kernel) || failed(splitProducer(*kernel, state)))
+        return signalPassFailure();
+
+      SimtTypeConverter tc(ctx, state.threads);
+      ConversionTarget target(*ctx);
+      target.addIllegalDialect<tt::TTDialect, pgpu::PallasGpuDialect>();
+      target.addLegalDialect<gpu::GPUDialect, LLVM::LLVMDialect, vector::VectorDialect,
+                             NVVM::NVVMDialect>();
+      target.markUnknownOpDynamicallyLegal([&](Operation *op) { return tc.isLegal(op); });
+      target.addLegalOp<UnrealizedConversionCastOp>();
+      RewritePatternSet patterns(ctx);
+      patterns.add<ReturnLowering, ProgramIdLowering, ConstantLowering, SplatLowering,
+                   MakeRangeLowering, KeepElementsLowering<tt::ExpandDimsOp>,
+                   KeepElementsLowering<tt::ReshapeOp>, AddPtrLowering, LoadLowering,
+                   StoreLowering, AtomicRMWLowering, AtomicCASLowering>(tc, ctx, state);
+      patterns.add<ElementwiseLowering>(tc, ctx);
+      populateSimtDataMovementPatterns(tc, patterns, state);
+      populateRingPatterns(tc, patterns, state);
+      populateWgmmaPatterns(tc, patterns, state);
+      scf::populateSCFStructuralTypeConversionsAndLegality(tc, patterns, target);
+      if (failed(applyPartialConversion(*kernel, target, std::move(patterns))))
+        return signalPassFailure();
+      consumerBarriers(*kernel, state);
+      int64_t bytes = state.scratchAfterRings ? state.scratchOffset() + state.smemBytes
+                                              : std::max(state.ringBytes, state.smemBytes);
+      (*kernel)->setAttr(kSharedBytesAttrName, b.getI64IntegerAttr(bytes));
+      smemBytes = std::max(smemBytes, bytes);
+    }
+    module->setAttr(kSharedBytesAttrName, b.getI64IntegerAttr(smemBytes));
+  }
+};
+
+} // namespace

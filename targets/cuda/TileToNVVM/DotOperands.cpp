@@ -1,0 +1,235 @@
+//===- DotOperands.cpp - where tensor-core dots read operands from --------===//
+//
+// Both tensor-core lowerings read A and B from shared memory, each in its
+// own layout; pallas-stage-loads's copies put staged operands straight into
+// that layout. One description of the layouts serves the writers (from
+// registers, or cp.async from global memory) and the readers.
+//
+//===----------------------------------------------------------------------===//
+#include "TileToNVVM/SimtLowering.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::pallas;
+using namespace mlir::pallas::cuda;
+
+/// Core matrices are 128 bytes apart plus 16: row r of the core matrices
+/// next to each other along a row of the tile then falls in different banks
+/// (plain 128-byte spacing would put them all in the same ones).
+static constexpr int64_t kCoreSpacing = 144;
+
+static int64_t roundUp16(int64_t bytes) { return (bytes + 15) / 16 * 16; }
+
+pgpu::SharedLayoutKind cuda::wgmmaOperandKind(RankedTensorType tile) {
+  // 128-byte swizzle where rows are a multiple of 128 bytes: 16-byte pieces
+  // of a row that are neighbours in global memory stay neighbours here (so
+  // cp.async requests coalesce), and the 8 rows wgmma reads at once fall in
+  // different banks.
+  int64_t rowBytes = tile.getDimSize(1) * smemElementBytes(tile.getElementType());
+  return rowBytes % 128 == 0 && tile.getDimSize(0) % 8 == 0
+             ? pgpu::SharedLayoutKind::swizzle_128b
+             : pgpu::SharedLayoutKind::core_matrices;
+}
+
+OperandSmemLayout cuda::operandSmemLayout(RankedTensorType tile, pgpu::SharedLayoutKind kind) {
+  OperandSmemLayout l;
+  l.elemBytes = smemElementBytes(tile.getElementType());
+  int64_t rowBytes = tile.getDimSize(1) * l.elemBytes;
+  switch (kind) {
+  case pgpu::SharedLayoutKind::swizzle_128b:
+    l.swizzled = true;
+    l.atomColumnBytes = tile.getDimSize(0) * 128;
+    l.bytes = l.atomColumnBytes * (rowBytes / 128);
+    return l;
+  case pgpu::SharedLayoutKind::core_matrices: {
+    l.coreMatrices = true;
+    int64_t perCore = 16 / l.elemBytes;
+    l.colGroupBytes = kCoreSpacing;
+    l.rowGroupBytes = (tile.getDimSize(1) + perCore - 1) / perCore * kCoreSpacing;
+    l.bytes = roundUp16((tile.getDimSize(0) + 7) / 8 * l.rowGroupBytes);
+    return l;
+  }
+  case pgpu::SharedLayoutKind::padded_rows:
+    l.rowBytes = rowBytes + 16;
+    l.bytes = roundUp16(tile.getDimSize(0) * l.rowBytes);
+    return l;
+  }
+  llvm_unreachable("unknown shared layout kind");
+}
+
+OperandSmemLayout cuda::wgmmaOperandLayout(RankedTensorType tile) {
+  return operandSmemLayout(tile, wgmmaOperandKind(tile));
+}
+
+OperandSmemLayout cuda::paddedRowLayout(RankedTensorType tile) {
+  return operandSmemLayout(tile, pgpu::SharedLayoutKind::padded_rows);
+}
+
+tt::TransOp cuda::kMajorB(tt::DotOp dot) {
+  auto trans = dot.getB().getDefiningOp<tt::TransOp>();
+  bool wgmma = hasWgmmaLayout(dot.getType());
+  if (!trans || !(wgmma || hasMmaLayout(dot.getType())))
+    return {};
+  auto src = cast<RankedTensorType>(trans.getSrc().getType());
+  Type e = src.getElementType();
+  // mma.sync's B fragments are pairs along K: rows of a K-major tile, as
+  // ldmatrix (without .trans) reads them (16-bit elements; tf32 has its own
+  // fragment loads).
+  return src.getRank() == 2 && (e.isBF16() || e.isF16() || (wgmma && isF8(e))) ? trans
+                                                                              : tt::TransOp();
+}
+
+Value cuda::registerA(tt::DotOp dot) {
+  auto leave = dot.getA().getDefiningOp<tensor::CastOp>();
+  if (!leave)
+    return {};
+  // mma.sync: where each warp holds whole rows, the accumulator of two
+  // 16x8 tiles side by side is the A fragment of one k16 step.
+  auto mma = dyn_cast_or_null<pgpu::MmaEncodingAttr>(
+      cast<RankedTensorType>(dot.getType()).getEncoding());
+  if (!hasWgmmaLayout(dot.getType()) && !(mma && mma.getWarpsN() == 1))
+    return {};
+  auto src = dyn_cast<RankedTensorType>(leave.getSource().getType());
+  auto d = cast<RankedTensorType>(dot.getType());
+  Type e = src ? src.getElementType() : Type();
+  return src && src.getEncoding() == d.getEncoding() && (e.isBF16() || e.isF16())
+             ? leave.getSource()
+             : Value();
+}
+
+pgpu::SharedLayoutKind cuda::dotOperandKind(tt::DotOp dot, unsigned index) {
+  auto tile = cast<RankedTensorType>(index == 0 ? dot.getA().getType() : dot.getB().getType());
+  return hasWgmmaLayout(dot.getType()) ? wgmmaOperandKind(tile)
+                                       : pgpu::SharedLayoutKind::padded_rows;
+}
+
+OperandSmemLayout cuda::sharedLayoutOf(RankedTensorType tile) {
+  auto encoding = dyn_cast_or_null<pgpu::SharedEncodingAttr>(tile.getEncoding());
+  return operandSmemLayout(tile, encoding ? encoding.getKind()
+                                          : pgpu::SharedLayoutKind::padded_rows);
+}
+
+Value OperandSmemLayout::offsetOf(OpBuilder &b, Location loc, Value row, Value col) const {
+  auto mul = [&](Value v, int64_t k) { return arith::MulIOp::create(b, loc, v, constI32(b, loc, k)); };
+  auto add = [&](Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); };
+  if (swizzled) {
+    // Byte b of row r: atom column b / 128, chunk (b % 128) / 16 stored at
+    // chunk ((b % 128) / 16) ^ (r % 8) of the row.
+    Value byte = mul(col, elemBytes);
+    auto div = [&](Value v, int64_t k) { return arith::DivUIOp::create(b, loc, v, constI32(b, loc, k)); };
+    auto rem = [&](Value v, int64_t k) { return arith::RemUIOp::create(b, loc, v, constI32(b, loc, k)); };
+    Value chunk = arith::XOrIOp::create(b, loc, div(rem(byte, 128), 16), rem(row, 8));
+    return add(add(mul(div(byte, 128), atomColumnBytes), mul(row, 128)),
+               add(mul(chunk, 16), rem(byte, 16)));
+  }
+  if (!coreMatrices)
+    return add(mul(row, rowBytes), mul(col, elemBytes));
+  int64_t perCore = 16 / elemBytes;
+  auto div = [&](Value v, int64_t k) { return arith::DivUIOp::create(b, loc, v, constI32(b, loc, k)); };
+  auto rem = [&](Value v, int64_t k) { return arith::RemUIOp::create(b, loc, v, constI32(b, loc, k)); };
+  return add(add(mul(div(row, 8), rowGroupBytes), mul(div(col, perCore), colGroupBytes)),
+             add(mul(rem(row, 8), 16), mul(rem(col, perCore), elemBytes)));
+}
+
+int64_t OperandSmemLayout::accessElements(int64_t vec, int64_t cols) const {
+  bool inRow = cols % vec == 0;
+  bool inGranule = !(coreMatrices || swizzled) || vec * elemBytes <= 16;
+  return inRow && inGranule ? vec : 1;
+}
+
+std::optional<int64_t> OperandSmemLayout::shiftBytes(int64_t rows, int64_t cols) const {
+  int64_t bytes = cols * elemBytes;
+  if (swizzled)
+    return rows % 8 || bytes % 128
+               ? std::nullopt
+               : std::optional<int64_t>(rows * 128 + bytes / 128 * atomColumnBytes);
+  if (coreMatrices)
+    return rows % 8 || bytes % 16
+               ? std::nullopt
+               : std::optional<int64_t>(rows / 8 * rowGroupBytes + bytes / 16 * colGroupBytes);
+  return rows * rowBytes + bytes;
+}
+
+SmallVector<Value> OperandSmemLayout::slotAddresses(OpBuilder &b, Location loc, Value base,
+                                                    const SlotCoordinates &slots,
+                                                    int64_t step, bool shifted) const {
+  SmallVector<Value> out;
+  // Slots whose address was computed in full: (slot, address).
+  SmallVector<std::pair<size_t, Value>> full;
+  bool shiftable = shifted && !slots.origin.empty();
+  for (size_t i = 0; i < slots.size(); i += step) {
+    Value address;
+    for (auto [j, at] : shiftable ? ArrayRef(full) : ArrayRef<std::pair<size_t, Value>>()) {
+      std::optional<int64_t> shift =
+          shiftBytes(slots.shifts[i][0] - slots.shifts[j][0], slots.shifts[i][1] - slots.shifts[j][1]);
+      if (!shift)
+        continue;
+      address = *shift ? (Value)LLVM::GEPOp::create(b, loc, at.getType(), b.getI8Type(), at,
+                                                    ArrayRef<LLVM::GEPArg>{*shift})
+                       : at;
+      break;
+    }
+    if (!address) {
+      address = addressOf(b, loc, base, slots[i]);
+      full.push_back({i, address});
+    }
+    out.push_back(address);
+  }
+  return out;
+}
+
+Value OperandSmemLayout::addressOf(OpBuilder &b, Location loc, Value base,
+                                   ArrayRef<Value> coords) const {
+  return smemByteAddress(b, loc, base, offsetOf(b, loc, coords[0], coords[1]));
+}
+
+void cuda::writeOperand(OpBuilder &b, Location loc, SimtState &s, Value base, Value perThread,
+                        RankedTensorType type, const OperandSmemLayout &layout) {
+  int64_t cols = type.getDimSize(1);
+  BlockedLayout blocked(type.getNumElements(), s.threads);
+  int64_t vec = layout.accessElements(blocked.vec, cols);
+  SmallVector<Value> addresses =
+      layout.slotAddresses(b, loc, base, slotCoordinates(b, loc, s, type.getShape()), vec,
+                           s.shiftedAddresses);
+  for (int64_t i = 0; i < blocked.perThread; i += vec) {
+    Value ptr = addresses[i / vec];
+    SmallVector<Value> vals;
+    for (int64_t j = 0; j < vec; ++j)
+      vals.push_back(extractSlot(b, loc, perThread, i + j));
+    LLVM::StoreOp::create(b, loc, vec == 1 ? vals[0] : buildVector(b, loc, vals), ptr,
+                          layout.accessAlignment(vec));
+  }
+}
+
+std::pair<Value, Value> cuda::placeDotOperands(OpBuilder &b, Location loc, SimtState &s,
+                                               DotOperand a, DotOperand bOperand,
+                                               const OperandSmemLayout &aLayout,
+                                               const OperandSmemLayout &bLayout,
+                                               bool asyncProxy) {
+  Value aBase = a.smem, bBase = bOperand.smem;
+  bool writeA = !aBase && !a.inAccumulatorLayout;
+  if (!writeA && bBase)
+    return {aBase, bBase};
+  RankedTensorType aType = a.tile, bType = bOperand.tile;
+  int64_t bOffset = writeA ? aLayout.bytes : 0;
+  if (asyncProxy)
+    bOffset = (bOffset + 1023) / 1024 * 1024; // where the swizzle repeats
+  reserveSmem(s, bOffset + (bBase ? 0 : bLayout.bytes));
+  barrier(b, loc);
+  if (writeA) {
+    aBase = s.smem;
+    writeOperand(b, loc, s, aBase, a.regs, aType, aLayout);
+  }
+  if (!bBase) {
+    bBase = smemByteAddress(b, loc, s.smem, constI32(b, loc, bOffset));
+    writeOperand(b, loc, s, bBase, bOperand.regs, bType, bLayout);
+  }
+  if (asyncProxy)
+    NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_shared,
+                               NVVM::SharedSpaceAttr::get(b.getContext(),
+                                                          NVVM::SharedSpace::shared_cta));
+  barrier(b, loc);
+  return {aBase, bBase};
+}

@@ -1,0 +1,258 @@
+//===- WgmmaLowering.cpp - dots on Hopper's warpgroup MMA (sm_90a) --------===//
+//
+// A [M, K] and B [K, N] are read from shared memory in wgmmaOperandLayout:
+// A K-major, B MN-major (as they are in memory; B with wgmma's transpose
+// flag) or, when B is the transpose of a [N, K] tile (kMajorB), K-major
+// like A, with the 128-byte swizzle where rows are whole multiples of 128
+// bytes, else as no-swizzle core matrices (8 rows x 16 bytes each). Either
+// way the 16-byte pieces threads hold (or cp.async copies, when
+// pallas-stage-loads staged the operands) land in one store. The descriptors
+// give the layout's spacings. Each warpgroup (4 warps) computes 64 rows of
+// C with one wgmma.mma_async m64nNk16 per 16 of K (m64nNk32 per 32 for f8,
+// whose operands wgmma reads K-major only); C stays in registers in
+// the "pallas.wgmma" layout, which is the wgmma accumulator layout.
+//
+//===----------------------------------------------------------------------===//
+#include "TileToNVVM/SimtLowering.h"
+#include "pallas/Gpu/Gpu.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <functional>
+
+using namespace mlir;
+using namespace mlir::pallas;
+using namespace mlir::pallas::cuda;
+
+/// The 64-bit wgmma shared-memory matrix descriptor of the operand at
+/// `smemBase`.
+static Value descriptor(OpBuilder &b, Location loc, Value smemBase, int64_t leading,
+                        int64_t stride, bool swizzled) {
+  Value base = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), smemBase);
+  Value start = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, base, constI64(b, loc, 4)),
+      constI64(b, loc, 0x3FFF));
+  uint64_t fixed = ((leading >> 4) & 0x3FFF) << 16 | (uint64_t((stride >> 4) & 0x3FFF) << 32);
+  if (swizzled)
+    fixed |= 1ull << 62; // 128-byte swizzle
+  return arith::OrIOp::create(b, loc, start, constI64(b, loc, (int64_t)fixed));
+}
+
+/// The descriptor of the part `byteOffset` (a multiple of 16) into the
+/// operand described by `first`: the start address field (bits 0-13,
+/// address / 16) grows by byteOffset / 16 and never carries out, shared
+/// memory being smaller than 2^18 bytes. One add per wgmma instead of the
+/// whole computation.
+static Value descriptorAt(OpBuilder &b, Location loc, Value first, int64_t byteOffset) {
+  if (byteOffset == 0)
+    return first;
+  return arith::AddIOp::create(b, loc, first, constI64(b, loc, byteOffset / 16));
+}
+
+namespace {
+/// How the wgmma steps (16 of K each) walk an operand in shared memory.
+struct OperandWalk {
+  int64_t leading, stride;
+  bool swizzled;
+  /// Bytes from the operand's start to step `ks`'s part.
+  std::function<int64_t(int64_t)> step;
+};
+
+/// A [m, k], K-major. Swizzled: atoms of 8 rows x 128 bytes 1024 apart
+/// along M (stride), a step is 32 bytes into a row. Core matrices: along K
+/// the leading offset apart, 8-row groups the stride offset.
+OperandWalk walkA(const OperandSmemLayout &l) {
+  if (l.swizzled)
+    return {16, 1024, true, [l](int64_t ks) {
+              int64_t byte = ks * 32;
+              return byte / 128 * l.atomColumnBytes + byte % 128;
+            }};
+  return {l.colGroupBytes, l.rowGroupBytes, false,
+          [l](int64_t ks) { return ks * 2 * l.colGroupBytes; }};
+}
+
+/// B [k, n], MN-major. Swizzled: atoms 128 bytes wide along N (leading
+/// offset apart), 8-row groups along K 1024 apart (stride). Core matrices:
+/// along N the stride offset apart, 8-row groups along K the leading.
+OperandWalk walkB(const OperandSmemLayout &l) {
+  if (l.swizzled)
+    return {l.atomColumnBytes, 1024, true, [](int64_t ks) { return ks * 16 * 128; }};
+  return {l.rowGroupBytes, l.colGroupBytes, false,
+          [l](int64_t ks) { return ks * 2 * l.rowGroupBytes; }};
+}
+} // namespace
+
+/// The four 32-bit registers of A's fragment for k step `ks` from A held in
+/// the accumulator layout (per thread, 8-column tiles of four: rows g and
+/// g + 8, columns 2q and 2q + 1): tiles 2 ks and 2 ks + 1, as pairs.
+static SmallVector<Value> aFragment(OpBuilder &b, Location loc, Value regs, int64_t ks) {
+  SmallVector<Value> out;
+  for (int64_t i = 0; i < 4; ++i) {
+    Value two = vector::ExtractStridedSliceOp::create(
+        b, loc, regs, ArrayRef<int64_t>{ks * 8 + 2 * i}, ArrayRef<int64_t>{2},
+        ArrayRef<int64_t>{1});
+    out.push_back(LLVM::BitcastOp::create(b, loc, b.getI32Type(), two));
+  }
+  return out;
+}
+
+/// wgmma.mma_async with A from registers (the NVVM op takes A from shared
+/// memory only): inline PTX, the accumulator tied in and out.
+static Value wgmmaRegisterA(OpBuilder &b, Location loc, Value acc, int64_t regs,
+                            ArrayRef<Value> a, Value descB, int64_t n, StringRef type,
+                            bool transposeB) {
+  std::string text, constraints;
+  llvm::raw_string_ostream os(text), cs(constraints);
+  os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << 2 * regs + 5 << ", 0;\n"
+     << "wgmma.mma_async.sync.aligned.m64n" << n << "k16.f32." << type << "." << type << " {";
+  for (int64_t i = 0; i < regs; ++i)
+    os << (i ? ", $" : "$") << i;
+  os << "}, {$" << 2 * regs << ", $" << 2 * regs + 1 << ", $" << 2 * regs + 2 << ", $"
+     << 2 * regs + 3 << "}, $" << 2 * regs + 4 << ", p, 1, 1, " << (transposeB ? 1 : 0)
+     << ";\n}";
+  SmallVector<Value> operands;
+  for (int64_t i = 0; i < regs; ++i) {
+    cs << "=f,";
+    operands.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
+  }
+  for (int64_t i = 0; i < regs; ++i)
+    cs << i << ",";
+  cs << "r,r,r,r,l,r";
+  operands.append(a.begin(), a.end());
+  operands.push_back(descB);
+  operands.push_back(constI32(b, loc, 1));
+  return inlinePtx(b, loc, acc.getType(), operands, text, constraints);
+}
+
+FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aIn,
+                                       DotOperand bIn, Value cVec, SimtState &s) {
+  Location loc = op.getLoc();
+  auto aType = cast<RankedTensorType>(op.getA().getType());
+  auto bType = cast<RankedTensorType>(op.getB().getType());
+  int64_t k = aType.getDimSize(1), n = bType.getDimSize(1);
+  std::optional<MmaLayout> layout = mmaLayoutOf(cast<RankedTensorType>(op.getType()));
+  Type elem = aType.getElementType();
+  // One wgmma takes 32 bytes of K per row: 16 of bf16/f16, 32 of f8.
+  int64_t kStep = isF8(elem) ? 32 : 16;
+  if (!layout || k % kStep)
+    return failure();
+  NVVM::WGMMATypes type = elem.isBF16()                   ? NVVM::WGMMATypes::bf16
+                          : elem.isF16()                  ? NVVM::WGMMATypes::f16
+                          : isa<Float8E4M3FNType>(elem)   ? NVVM::WGMMATypes::e4m3
+                                                          : NVVM::WGMMATypes::e5m2;
+  // wgmma reads f8 operands K-major only (pallas-assign-layouts checked).
+  if (isF8(elem) && !bIn.kMajor)
+    return failure();
+  // B given K-major ([N, K], kMajorB) is laid out and walked as A is.
+  bool bKMajor = bIn.kMajor;
+  OperandSmemLayout aLayout = wgmmaOperandLayout(aType), bLayout = wgmmaOperandLayout(bIn.tile);
+  OperandWalk aWalk = walkA(aLayout), bWalk = bKMajor ? walkA(bLayout) : walkB(bLayout);
+
+  // wgmma reads through the async proxy.
+  auto [aBase, bBase] = placeDotOperands(b, loc, s, aIn, bIn, aLayout, bLayout,
+                                         /*asyncProxy=*/true);
+
+  int64_t regs = layout->perThread();
+  Type f32 = b.getF32Type();
+  auto accType = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                  SmallVector<Type>(regs, f32));
+  Value acc = LLVM::UndefOp::create(b, loc, accType);
+  for (int64_t i = 0; i < regs; ++i)
+    acc = LLVM::InsertValueOp::create(b, loc, acc, extractSlot(b, loc, cVec, i), i);
+
+  // Warpgroup g computes rows 64g .. 64g + 63 of A and C.
+  Value group = arith::DivUIOp::create(b, loc, s.tid, constI32(b, loc, 128));
+  int64_t rows64 = aLayout.swizzled ? 64 * 128 : 8 * aLayout.rowGroupBytes;
+  Value groupOffset = arith::MulIOp::create(b, loc, group, constI32(b, loc, rows64));
+  Value aGroup = aIn.inAccumulatorLayout ? Value() : smemByteAddress(b, loc, aBase, groupOffset);
+  if (op->hasAttr(pgpu::kTurnTakeAttrName))
+    takeTurn(b, loc, s);
+  Value firstB = descriptor(b, loc, bBase, bWalk.leading, bWalk.stride, bWalk.swizzled);
+  Value firstA = aIn.inAccumulatorLayout
+                     ? Value()
+                     : descriptor(b, loc, aGroup, aWalk.leading, aWalk.stride, aWalk.swizzled);
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  for (int64_t ks = 0; ks < k / kStep; ++ks) {
+    if (aIn.inAccumulatorLayout) {
+      Value descB = descriptorAt(b, loc, firstB, bWalk.step(ks));
+      acc = wgmmaRegisterA(b, loc, acc, regs, aFragment(b, loc, aIn.regs, ks), descB, n,
+                           elem.isBF16() ? "bf16" : "f16", /*transposeB=*/!bKMajor);
+      continue;
+    }
+    Value descA = descriptorAt(b, loc, firstA, aWalk.step(ks));
+    Value descB = descriptorAt(b, loc, firstB, bWalk.step(ks));
+    acc = NVVM::WgmmaMmaAsyncOp::create(
+        b, loc, accType, acc, descA, descB,
+        NVVM::MMAShapeAttr::get(b.getContext(), 64, n, kStep),
+        NVVM::WGMMATypesAttr::get(b.getContext(), type),
+        NVVM::WGMMATypesAttr::get(b.getContext(), type),
+        NVVM::WGMMATypesAttr::get(b.getContext(), NVVM::WGMMATypes::f32),
+        NVVM::WGMMAScaleOutAttr::get(b.getContext(), NVVM::WGMMAScaleOut::one),
+        NVVM::WGMMAScaleInAttr::get(b.getContext(), NVVM::WGMMAScaleIn::one),
+        NVVM::WGMMAScaleInAttr::get(b.getContext(), NVVM::WGMMAScaleIn::one),
+        NVVM::MMALayoutAttr::get(b.getContext(), NVVM::MMALayout::row),
+        NVVM::MMALayoutAttr::get(b.getContext(),
+                                 bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row),
+        NVVM::MMAIntOverflowAttr());
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  // Issued: the next warpgroup may issue while these run.
+  if (op->hasAttr(pgpu::kTurnPassAttrName))
+    passTurn(b, loc, s);
+  // An asynchronous dot's results are read through a pallas_gpu.dot_wait.
+  if (!op->hasAttr(pgpu::kAsyncDotAttrName))
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  SmallVector<Value> out;
+  for (int64_t i = 0; i < regs; ++i)
+    out.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
+  return buildVector(b, loc, out);
+}
+
+namespace {
+/// wgmma.wait_group as inline PTX with every waited value tied in and out:
+/// LLVM and ptxas see the values defined by the wait, so nothing reads an
+/// accumulator while its dot runs (the NVVM op takes no values).
+struct DotWaitLowering : SimtPattern<pgpu::DotWaitOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::DotWaitOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> scalars;
+    SmallVector<int64_t> sizes;
+    std::string constraints;
+    llvm::raw_string_ostream cs(constraints);
+    for (Value v : a.getValues()) {
+      auto vt = dyn_cast<VectorType>(v.getType());
+      if (!vt || !vt.getElementType().isF32())
+        return op.emitError("internal error: pallas_gpu.dot_wait takes f32 accumulators");
+      sizes.push_back(vt.getNumElements());
+      for (int64_t i = 0; i < vt.getNumElements(); ++i)
+        scalars.push_back(extractSlot(rw, loc, v, i));
+    }
+    for (size_t i = 0; i < scalars.size(); ++i)
+      cs << (i ? ",=f" : "=f");
+    for (size_t i = 0; i < scalars.size(); ++i)
+      cs << "," << i;
+    auto structType = LLVM::LLVMStructType::getLiteral(
+        rw.getContext(), SmallVector<Type>(scalars.size(), rw.getF32Type()));
+    std::string text = "wgmma.wait_group.sync.aligned " + std::to_string(op.getPending()) + ";";
+    Value waited = inlinePtx(rw, loc, structType, scalars, text, constraints);
+    SmallVector<Value> results;
+    int64_t next = 0;
+    for (int64_t size : sizes) {
+      SmallVector<Value> elems;
+      for (int64_t i = 0; i < size; ++i)
+        elems.push_back(LLVM::ExtractValueOp::create(rw, loc, waited, next++));
+      results.push_back(buildVector(rw, loc, elems));
+    }
+    rw.replaceOp(op, results);
+    return success();
+  }
+};
+} // namespace
+
+void cuda::populateWgmmaPatterns(const TypeConverter &tc, RewritePatternSet &patterns,
+                                 SimtState &state) {
+  patterns.add<DotWaitLowering>(tc, patterns.getContext(), state);
+}

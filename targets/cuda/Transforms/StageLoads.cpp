@@ -1,0 +1,964 @@
+//===- StageLoads.cpp - stream a loop's blocks ahead of their use ---------===//
+//
+// In tile IR, a loop that streams blocks from global memory
+//
+//   for k: a = load(p(k)); ... use(a)
+//
+// gets its loads issued ahead of the iteration that uses them, in one of
+// two ways.
+//
+// Dot operands (a block whose only use is a tensor-core dot) are staged in
+// shared memory: a ring of `num-stages` buffers per operand, filled by
+// asynchronous copies (cp.async) num-stages - 1 iterations ahead:
+//
+//   copy p(lb + s) into slot s, s < num-stages - 1; commit
+//   for k (slot):
+//     wait until the copy into `slot` is done, CTA-wide
+//     copy p(k + num-stages - 1) into the slot read last iteration; commit
+//     a = ring_read slot; ... dot(a, ...)
+//
+// The dot then reads its operands where the copies put them, in the
+// layout the tensor cores read (convert-tile-to-nvvm picks it), with no
+// trip through registers. With the TMA (sm_90a, tma option), one thread
+// copies each tile, every slot is filled before the loop, and the last
+// warp done reading a slot refills it with the block num-stages on:
+//
+//   tma p(lb + s) into slot s, s < num-stages
+//   for k (slot, phase):
+//     wait for slot's filled barrier (phase)
+//     a = ring_read slot; ... dot(a, ...)
+//     count this warp done with slot; the last one: tma p(k + num-stages) into slot
+//
+// Other loads are issued one iteration ahead into registers:
+//
+//   a0 = load(p(lb))
+//   for k (a = a0): a' = load(p(min(k + step, ub - 1))); ... use(a); yield a'
+//
+// Only loads whose addresses and masks depend on the induction variable
+// and loop invariants through pure ops are moved, in loops that write no
+// memory. Blocks beyond the loop's end are not needed: their copies read
+// nothing (a false predicate), their register loads read a block inside
+// the iteration space again, so indices stay in range and bounds checks
+// that always hold still fold away.
+//
+//===----------------------------------------------------------------------===//
+#include "Analysis/AxisInfo.h"
+#include "Analysis/LoopSlice.h"
+#include "TileToNVVM/SimtLowering.h"
+#include "pallas/Gpu/Gpu.h"
+#include "pallas/Cuda/CudaPasses.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::pallas {
+#define GEN_PASS_DEF_PALLASSTAGELOADS
+#include "pallas/Cuda/CudaPasses.h.inc"
+} // namespace mlir::pallas
+
+using namespace mlir;
+using namespace mlir::pallas;
+using namespace mlir::pallas::cuda;
+
+bool cuda::writesMemory(Operation *op) {
+  return op
+      ->walk([](Operation *inner) {
+        return isa<tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp>(inner) ? WalkResult::interrupt()
+                                                                         : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+bool cuda::stageableLoad(tt::LoadOp load) {
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  if (!type || type.getRank() != 2 || load.getIsVolatile())
+    return false;
+  Value other = load.getOther();
+  return !other || matchPattern(other, m_AnyZeroFloat()) || matchPattern(other, m_Zero());
+}
+
+/// The tensor map through which the TMA may copy the blocks `access` (a
+/// tt.load or tt.store) reads or writes, to or from buffers of `tile`s:
+/// an unmasked tile of whole rows of an array parameter whose shape is
+/// known, each row contiguous and 16-byte aligned, rows a constant step
+/// apart that is the array's last dimension (so a view of the array as
+/// rows of that many elements holds the tile as a box), laid out with the
+/// 128-byte swizzle. None otherwise.
+std::optional<pgpu::TensorMapAttr> cuda::tmaView(Operation *access, RankedTensorType tile,
+                                                 AxisInfoAnalysis &axis) {
+  auto shared = dyn_cast_or_null<pgpu::SharedEncodingAttr>(tile.getEncoding());
+  if (!shared || shared.getKind() != pgpu::SharedLayoutKind::swizzle_128b)
+    return std::nullopt;
+  Value ptr, mask;
+  if (auto load = dyn_cast<tt::LoadOp>(access))
+    ptr = load.getPtr(), mask = load.getMask();
+  else if (auto store = dyn_cast<tt::StoreOp>(access))
+    ptr = store.getPtr(), mask = store.getMask();
+  else
+    return std::nullopt;
+  // A mask that only keeps the block inside its array is what the TMA's
+  // bounds do (loads read zeros outside, stores skip it).
+  if (mask && !access->hasAttr(tt::kBoundsMaskAttrName))
+    return std::nullopt;
+  Value root = ptr;
+  while (Operation *def = root.getDefiningOp()) {
+    if (auto add = dyn_cast<tt::AddPtrOp>(def))
+      root = add.getPtr();
+    else if (isa<tt::SplatOp, tt::BroadcastOp, tt::ExpandDimsOp>(def))
+      root = def->getOperand(0);
+    else
+      return std::nullopt;
+  }
+  auto arg = dyn_cast<BlockArgument>(root);
+  auto func = arg ? dyn_cast<tt::FuncOp>(arg.getOwner()->getParentOp()) : tt::FuncOp();
+  if (!func || arg.getOwner() != &func.getBody().front())
+    return std::nullopt;
+  auto shapeAttr = func.getArgAttrOfType<DenseI64ArrayAttr>(arg.getArgNumber(), tt::kShapeAttrName);
+  std::optional<RowStep> step = symbolicRowStep(ptr);
+  if (!shapeAttr || shapeAttr.empty() || !step)
+    return std::nullopt;
+  ArrayRef<int64_t> shape = shapeAttr.asArrayRef();
+  bool symbolic = llvm::any_of(shape, [](int64_t d) { return d < 0; });
+  int64_t eb = std::max<int64_t>(1, tile.getElementTypeBitWidth() / 8);
+  int64_t rows = tile.getDimSize(0), cols = tile.getDimSize(1);
+  int64_t boxCols = 128 / eb;
+  AxisInfo info = axis.get(ptr);
+  if (info.contiguity < cols || info.divisibility < 16 || cols % boxCols || rows > 256)
+    return std::nullopt;
+  if (symbolic) {
+    // A 2-D array of symbolic size (-1 - p: function argument p): rows of
+    // its last dim. (The TMA's bounds are the view's: a deeper array would
+    // let a block overhang one matrix into the next.) A symbolic row length
+    // is the row step itself, which must keep rows 16-byte aligned: the
+    // size's divisibility says so.
+    if (shape.size() != 2)
+      return std::nullopt;
+    int64_t rowElements = shape[1];
+    if (rowElements < 0) {
+      auto size = step->factor ? dyn_cast<BlockArgument>(step->factor) : BlockArgument();
+      auto divisibility =
+          size ? func.getArgAttrOfType<IntegerAttr>(size.getArgNumber(), "tt.divisibility")
+               : IntegerAttr();
+      if (!size || size.getOwner() != arg.getOwner() || step->constant != 1 ||
+          -1 - rowElements != static_cast<int64_t>(size.getArgNumber()) || !divisibility ||
+          (divisibility.getInt() * eb) % 16)
+        return std::nullopt;
+    } else if (step->factor || step->constant != rowElements || rowElements < cols ||
+               (rowElements * eb) % 16) {
+      return std::nullopt;
+    }
+    return pgpu::TensorMapAttr::get(access->getContext(), arg.getArgNumber(), shape[0], rowElements,
+                                    eb, rows, boxCols);
+  }
+  if (step->factor || step->constant != shape.back() || step->constant < cols ||
+      (step->constant * eb) % 16)
+    return std::nullopt;
+  int64_t elements = 1;
+  for (int64_t d : shape)
+    elements *= d;
+  // Box coordinates are signed 32-bit.
+  if (elements / step->constant > std::numeric_limits<int32_t>::max())
+    return std::nullopt;
+  return pgpu::TensorMapAttr::get(access->getContext(), arg.getArgNumber(),
+                                  elements / step->constant, step->constant, eb, rows, boxCols);
+}
+
+/// The index of `map` in `func`'s tensor maps, added if new.
+int64_t cuda::tensorMapIndex(tt::FuncOp func, pgpu::TensorMapAttr map) {
+  SmallVector<Attribute> maps;
+  if (auto old = func->getAttrOfType<ArrayAttr>(pgpu::kTensorMapsAttrName))
+    maps.assign(old.begin(), old.end());
+  auto it = llvm::find(maps, map);
+  if (it != maps.end())
+    return it - maps.begin();
+  maps.push_back(map);
+  func->setAttr(pgpu::kTensorMapsAttrName, ArrayAttr::get(func.getContext(), maps));
+  return maps.size() - 1;
+}
+
+namespace {
+
+/// Clones the loads' slices and the loads with the induction variable
+/// replaced by `iv`.
+SmallVector<Value> cloneLoads(OpBuilder &b, ArrayRef<tt::LoadOp> loads,
+                              ArrayRef<Operation *> slice, scf::ForOp loop, Value iv) {
+  IRMapping map;
+  map.map(loop.getInductionVar(), iv);
+  for (Operation *op : slice)
+    b.clone(*op, map);
+  SmallVector<Value> out;
+  for (tt::LoadOp load : loads)
+    out.push_back(b.clone(*load, map)->getResult(0));
+  return out;
+}
+
+/// How a staged block's buffer is laid out for `use`: as the tensor-core
+/// dot in `block` that reads it (as operand A or B, or as B through the
+/// transpose the dot reads K-major, kMajorB). None when that is not the use.
+std::optional<pgpu::SharedLayoutKind> stagedLayoutForUse(OpOperand &use, Block *block) {
+  auto type = cast<RankedTensorType>(use.get().getType());
+  if (auto trans = dyn_cast<tt::TransOp>(use.getOwner()); trans && trans->hasOneUse()) {
+    auto dot = dyn_cast<tt::DotOp>(*trans->getUsers().begin());
+    if (dot && dot->getBlock() == block && kMajorB(dot) == trans &&
+        dot.getA() != trans.getResult())
+      return hasWgmmaLayout(dot.getType()) ? wgmmaOperandKind(type)
+                                           : pgpu::SharedLayoutKind::padded_rows;
+    return std::nullopt;
+  }
+  auto dot = dyn_cast<tt::DotOp>(use.getOwner());
+  if (!dot || dot->getBlock() != block || use.getOperandNumber() > 1 ||
+      !hasMmaLayout(dot.getType()))
+    return std::nullopt;
+  return dotOperandKind(dot, use.getOperandNumber());
+}
+
+/// How a block loaded in `loop`'s body and used only by a tensor-core dot
+/// there is staged (stagedLayoutForUse), or none.
+std::optional<pgpu::SharedLayoutKind> stagedLayout(tt::LoadOp load, scf::ForOp loop) {
+  if (!stageableLoad(load) || !load->hasOneUse())
+    return std::nullopt;
+  return stagedLayoutForUse(*load->getUses().begin(), loop.getBody());
+}
+
+/// How a block loaded before `loop` is staged once for the dots reading
+/// it: one in `loop`'s body, others before the loop (the first iteration's
+/// dot pallas-defer-last-dot peels), all in the same layout. None otherwise.
+std::optional<pgpu::SharedLayoutKind> invariantStagedLayout(tt::LoadOp load, scf::ForOp loop) {
+  if (!stageableLoad(load) || load->getBlock() != loop->getBlock())
+    return std::nullopt;
+  std::optional<pgpu::SharedLayoutKind> kind;
+  bool inLoop = false;
+  for (OpOperand &use : load->getUses()) {
+    Operation *user = use.getOwner();
+    bool inBody = user->getBlock() == loop.getBody();
+    if (!inBody && !(user->getBlock() == loop->getBlock() && user->isBeforeInBlock(loop)))
+      return std::nullopt;
+    std::optional<pgpu::SharedLayoutKind> k = stagedLayoutForUse(use, user->getBlock());
+    if (!k || (kind && *kind != *k))
+      return std::nullopt;
+    kind = k;
+    inLoop |= inBody;
+  }
+  return inLoop ? kind : std::nullopt;
+}
+
+/// The loads of `loop`'s body that `accept` takes and whose addresses and
+/// masks can be computed ahead (collectIndexSlice), with the ops computing them.
+void collectLoadsAhead(scf::ForOp loop, function_ref<bool(tt::LoadOp)> accept,
+                       SmallVectorImpl<tt::LoadOp> &loads,
+                       SetVector<Operation *> &slice) {
+  for (Operation &op : *loop.getBody()) {
+    auto load = dyn_cast<tt::LoadOp>(op);
+    SetVector<Operation *> s;
+    if (!load || !accept(load) || !collectIndexSlice(loop, load->getOperands(), s))
+      continue;
+    loads.push_back(load);
+    slice.insert(s.begin(), s.end());
+  }
+}
+
+/// The dot reading a staged block (`load`'s only use, directly or through
+/// the transpose wgmma reads K-major).
+tt::DotOp stagedReader(tt::LoadOp load) {
+  Operation *user = *load->getUsers().begin();
+  if (isa<tt::TransOp>(user))
+    user = *user->getUsers().begin();
+  return cast<tt::DotOp>(user);
+}
+
+/// The pallas_gpu.dot_wait taking an asynchronous dot's result, if any.
+pgpu::DotWaitOp dotWaitOf(tt::DotOp dot) {
+  if (!dot->hasAttr(pgpu::kAsyncDotAttrName))
+    return {};
+  for (Operation *user : dot->getUsers())
+    if (auto wait = dyn_cast<pgpu::DotWaitOp>(user))
+      return wait;
+  return {};
+}
+
+/// Where the read of a staged block is done: after its reader or, when
+/// that is asynchronous (pallas-async-dots), after the wait for it.
+Operation *stagedReadDone(tt::DotOp reader) {
+  if (pgpu::DotWaitOp wait = dotWaitOf(reader))
+    return wait;
+  return reader;
+}
+
+/// Whether the first copies of a ring may be issued before `op` instead of
+/// after it: it writes no memory those copies read, and reads nothing they
+/// write (ops of other rings write only their own buffers).
+bool prologueMayPass(Operation *op) {
+  if (isa<tt::LoadOp, tt::DotOp, pgpu::AllocRingOp, pgpu::AsyncCopyOp, pgpu::TmaCopyOp,
+          pgpu::AsyncCommitOp,
+          pgpu::AsyncWaitOp, pgpu::RingReadOp, pgpu::TurnsBeginOp, pgpu::DotWaitOp>(op))
+    return true;
+  if (isMemoryEffectFree(op))
+    return true;
+  if (op->getNumRegions() == 0 || !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+    return false;
+  // Every region-less op inside must pass.
+  return !op->walk([&](Operation *inner) {
+             if (inner == op || inner->getNumRegions())
+               return WalkResult::advance();
+             return prologueMayPass(inner) ? WalkResult::advance() : WalkResult::interrupt();
+           }).wasInterrupted();
+}
+
+/// Moves a ring loop's prologue (the ops right before `loop` from `first`
+/// on: its rings, their barriers and the first copies) up to just before
+/// an earlier cp.async wait, so that its copies go out beside the earlier
+/// ones (attention's Q, waited for by the dot peeled off the loop) rather
+/// than after the work in between, and are in flight while it runs. Pure
+/// ops it needs from in between (the loop's bounds) move with it. The
+/// wait's pending count grows by the prologue's groups: they are newer
+/// than the ones it waits for.
+void hoistPrologue(Operation *first, scf::ForOp loop) {
+  if (!first || first == loop.getOperation())
+    return;
+  Block *block = loop->getBlock();
+  SmallVector<Operation *> prologue;
+  for (Operation *op = first; op != loop.getOperation(); op = op->getNextNode())
+    prologue.push_back(op);
+  // The ops to move above `wait`: the prologue and the pure ops between
+  // that it needs; none if some operand is computed in between otherwise.
+  auto opsToMove = [&](Operation *wait) -> std::optional<SetVector<Operation *>> {
+    SetVector<Operation *> moving(prologue.begin(), prologue.end());
+    SmallVector<Operation *> worklist(prologue.begin(), prologue.end());
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      bool ok = true;
+      op->walk([&](Operation *inner) {
+        for (Value v : inner->getOperands()) {
+          Operation *def = v.getDefiningOp();
+          def = def ? block->findAncestorOpInBlock(*def) : nullptr;
+          if (!def || def->isBeforeInBlock(wait) || moving.contains(def) || def == op)
+            continue;
+          if (!isMemoryEffectFree(def) || def->getNumRegions()) {
+            ok = false;
+            continue;
+          }
+          moving.insert(def);
+          worklist.push_back(def);
+        }
+      });
+      if (!ok)
+        return std::nullopt;
+    }
+    return moving;
+  };
+  // The earliest wait with nothing after it the prologue may not pass.
+  pgpu::AsyncWaitOp wait;
+  SetVector<Operation *> moving;
+  for (Operation *op = first->getPrevNode(); op && prologueMayPass(op); op = op->getPrevNode())
+    if (auto w = dyn_cast<pgpu::AsyncWaitOp>(op))
+      if (std::optional<SetVector<Operation *>> m = opsToMove(w)) {
+        wait = w;
+        moving = std::move(*m);
+      }
+  if (!wait)
+    return;
+  SmallVector<Operation *> ordered(moving.begin(), moving.end());
+  llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  for (Operation *op : ordered)
+    op->moveBefore(wait);
+  wait.setPending(wait.getPending() + llvm::count_if(prologue, [](Operation *op) {
+                    return isa<pgpu::AsyncCommitOp>(op);
+                  }));
+}
+
+/// The slot after `slot` in a ring of `stages` and its parity: `phase`,
+/// flipped where the slot index wraps around (null without one).
+std::pair<Value, Value> nextSlot(OpBuilder &b, Location loc, Value slot, Value phase,
+                                 int64_t stages) {
+  auto c = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v); };
+  Value next = arith::AddIOp::create(b, loc, slot, c(1));
+  Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next, c(stages));
+  Value nextPhase =
+      phase ? (Value)arith::SelectOp::create(b, loc, wraps, arith::XOrIOp::create(b, loc, phase, c(1)),
+                                             phase)
+            : Value();
+  return {arith::SelectOp::create(b, loc, wraps, c(0), next), nextPhase};
+}
+
+/// The ops outside `loop` that its bounds and `slice` (its staged blocks'
+/// addresses) need, in block order, for a producer to compute them at the
+/// kernel's start; none when one of them cannot be recomputed there (it
+/// has effects or regions, or the loop is not in the function's entry
+/// block).
+std::optional<SmallVector<Operation *>> producerInputs(scf::ForOp loop,
+                                                       ArrayRef<Operation *> slice) {
+  auto func = loop->getParentOfType<tt::FuncOp>();
+  Block *entry = &func.getBody().front();
+  if (loop->getBlock() != entry)
+    return std::nullopt;
+  DenseSet<Operation *> inSlice(slice.begin(), slice.end());
+  SetVector<Operation *> inputs;
+  SmallVector<Value> worklist{loop.getLowerBound(), loop.getUpperBound(), loop.getStep()};
+  for (Operation *op : slice)
+    worklist.append(op->operand_begin(), op->operand_end());
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    if (!def) {
+      auto arg = cast<BlockArgument>(v);
+      if (arg.getOwner() != entry && arg != loop.getInductionVar())
+        return std::nullopt;
+      continue;
+    }
+    if (inSlice.contains(def) || inputs.contains(def))
+      continue;
+    if (def->getBlock() != entry || !isMemoryEffectFree(def) || def->getNumRegions())
+      return std::nullopt;
+    inputs.insert(def);
+    worklist.append(def->operand_begin(), def->operand_end());
+  }
+  SmallVector<Operation *> ordered(inputs.begin(), inputs.end());
+  llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return ordered;
+}
+
+/// The producer of `loop`'s rings (pallas_gpu.produce, at `b`): it
+/// recomputes `inputs` and, for each iteration, the blocks' addresses
+/// (`slice`), waits until the consumers released the slot, and fills it
+/// by TMA. Its slot and parity advance as the consumers' do; it starts a
+/// parity ahead on the released barriers (a fresh barrier counts as
+/// released), so the first round of slots fills at once.
+void buildProducer(OpBuilder &b, Location loc, scf::ForOp loop, ArrayRef<Operation *> inputs,
+                   ArrayRef<Operation *> slice, ArrayRef<tt::LoadOp> loads,
+                   ArrayRef<Value> rings, ArrayRef<Value> barriers,
+                   ArrayRef<int64_t> tensorMaps, int64_t stages) {
+  auto produce = pgpu::ProduceOp::create(b, loc);
+  OpBuilder pb = OpBuilder::atBlockBegin(&produce.getBody().emplaceBlock());
+  auto c = [&](int64_t v) { return arith::ConstantIntOp::create(pb, loc, pb.getI32Type(), v); };
+  IRMapping map;
+  for (Operation *op : inputs)
+    pb.clone(*op, map);
+  auto fill = scf::ForOp::create(pb, loc, map.lookupOrDefault(loop.getLowerBound()),
+                                 map.lookupOrDefault(loop.getUpperBound()),
+                                 map.lookupOrDefault(loop.getStep()), ValueRange{c(0), c(0)});
+  fill->setAttr(pgpu::kRingSlotAttrName, pb.getI64IntegerAttr(0));
+  fill->setAttr(pgpu::kPipelinedLoopAttrName, pb.getUnitAttr());
+  pb.setInsertionPointToStart(fill.getBody());
+  Value slot = fill.getRegionIterArgs()[0], phase = fill.getRegionIterArgs()[1];
+  map.map(loop.getInductionVar(), fill.getInductionVar());
+  for (Operation *op : slice)
+    pb.clone(*op, map);
+  Value released = arith::XOrIOp::create(pb, loc, phase, c(1));
+  for (size_t i = 0; i < loads.size(); ++i) {
+    pgpu::WaitReleasedOp::create(pb, loc, barriers[i], slot, released);
+    tt::LoadOp load = loads[i];
+    pgpu::TmaCopyOp::create(pb, loc, map.lookupOrDefault(load.getPtr()), rings[i], slot,
+                            barriers[i], Value(), tensorMaps[i], /*last_reader=*/false,
+                            /*producer=*/true);
+  }
+  auto [nextSlotIndex, nextPhase] = nextSlot(pb, loc, slot, phase, stages);
+  scf::YieldOp::create(pb, loc, ValueRange{nextSlotIndex, nextPhase});
+}
+
+/// Stages the dot operands of `loop` in shared-memory rings of `stages`
+/// buffers (fewer when they would take more than `smemBudget` bytes), their
+/// slots handed over by CTA-wide barriers or, with `slotBarriers`, by
+/// per-slot mbarriers, and then, with `tma`, filled by the TMA where
+/// tmaView allows, by a producer warpgroup with `producer` where it can
+/// compute the addresses itself (producerInputs). Returns the new loop, or
+/// `loop` when nothing was staged.
+scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
+                            int64_t smSharedBytes, bool slotBarriers, bool tma, bool producer) {
+  SmallVector<tt::LoadOp> loads;
+  SetVector<Operation *> slice;
+  collectLoadsAhead(
+      loop, [&](tt::LoadOp load) { return stagedLayout(load, loop).has_value(); }, loads,
+      slice);
+  // Each buffer is laid out as the dot reading it wants (DotOperands.cpp).
+  auto bufferBytes = [&](tt::LoadOp load) {
+    auto kind = *stagedLayout(load, loop);
+    return operandSmemLayout(cast<RankedTensorType>(load.getType()), kind).bytes;
+  };
+  int64_t slotBytes = 0;
+  for (tt::LoadOp load : loads)
+    slotBytes += bufferBytes(load);
+  // Where two buffers of every block do not fit, the blocks that still
+  // fit, taken in order, get rings and the others stay loads into
+  // registers (attention's K and V on sm_80: K gets a ring).
+  if (loads.size() > 1 && 2 * slotBytes > smemBudget) {
+    SmallPtrSet<Operation *, 4> kept;
+    int64_t keptBytes = 0;
+    for (tt::LoadOp load : loads)
+      if (2 * (keptBytes + bufferBytes(load)) <= smemBudget) {
+        kept.insert(load);
+        keptBytes += bufferBytes(load);
+      }
+    loads.clear();
+    slice.clear();
+    collectLoadsAhead(
+        loop, [&](tt::LoadOp load) { return kept.contains(load); }, loads, slice);
+    slotBytes = 0;
+    for (tt::LoadOp load : loads)
+      slotBytes += bufferBytes(load);
+  }
+  SmallVector<RankedTensorType> tiles;
+  for (tt::LoadOp load : loads)
+    tiles.push_back(cast<RankedTensorType>(load.getType())
+                        .cloneWithEncoding(pgpu::SharedEncodingAttr::get(
+                            loop.getContext(), *stagedLayout(load, loop))));
+  while (stages >= 2 && stages * slotBytes > smemBudget)
+    --stages;
+  if (loads.empty() || stages < 2)
+    return loop;
+  // All of a loop's blocks go by TMA or none (cp.async): the tensor map
+  // (an index into the function's) each load's copies use, empty for none.
+  // The TMA signals mbarriers, so a loop without slot barriers (a GEMM's K
+  // loop) gets them.
+  SmallVector<int64_t> tensorMaps;
+  // A producer warpgroup (and with it the TMA) where two CTAs would not
+  // share an SM anyway: two of the kernel's CTAs with their producers
+  // would not have registers enough for the dots, and the TMA without a
+  // producer measured slower than cp.async. (An SM's shared memory is a
+  // CTA's most and 1 KB reserved per CTA.)
+  auto func = loop->getParentOfType<tt::FuncOp>();
+  int64_t warps = launchOf(loop).getNumWarps();
+  if (tma && producer &&
+      2 * (stages * slotBytes + 1024) <= smSharedBytes &&
+      2 * 32 * warps * loopRegisterEstimate(func, 32 * warps) <= 65536)
+    tma = false;
+  if (tma) {
+    AxisInfoAnalysis axis;
+    SmallVector<std::optional<pgpu::TensorMapAttr>> views;
+    for (auto [i, load] : llvm::enumerate(loads))
+      views.push_back(tmaView(load, tiles[i], axis));
+    if (llvm::all_of(views, [](auto &v) { return v.has_value(); })) {
+      for (const std::optional<pgpu::TensorMapAttr> &view : views)
+        tensorMaps.push_back(tensorMapIndex(func, *view));
+    }
+  }
+  bool byTma = !tensorMaps.empty();
+  slotBarriers |= byTma;
+  SmallVector<Operation *> ordered(slice.begin(), slice.end());
+  llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  // One producer per kernel, for a warpgroup-sized multiple of consumers.
+  std::optional<SmallVector<Operation *>> inputs;
+  if (byTma && producer && (warps == 4 || warps == 8 || warps == 16) &&
+      func.getOps<pgpu::ProduceOp>().empty())
+    inputs = producerInputs(loop, ordered);
+  // A dot left in flight by its wait (pallas-async-dots' K loops) reads
+  // its slot until the next iteration's wait: without slot barriers, the
+  // slot the last iteration read is refilled after this iteration's wait
+  // (which leaves only this iteration's dot running), behind a CTA
+  // barrier, instead of at the top of the body.
+  pgpu::DotWaitOp inFlightWait;
+  if (!slotBarriers)
+    for (tt::LoadOp load : loads)
+      if (auto wait = dotWaitOf(stagedReader(load)); wait && wait.getPending() > 0) {
+        if (inFlightWait && inFlightWait != wait)
+          wait.setPending(0);
+        else
+          inFlightWait = wait;
+      }
+  if (inFlightWait && inFlightWait.getPending() != 1)
+    inFlightWait.setPending(0), inFlightWait = {};
+
+  // Which slots a producer's consumers release an iteration late (readers left in
+  // flight): the last one after the loop.
+  SmallVector<bool> releasedLate = llvm::map_to_vector(loads, [](tt::LoadOp load) {
+    pgpu::DotWaitOp wait = dotWaitOf(stagedReader(load));
+    return wait && wait.getPending() == 1;
+  });
+
+  MLIRContext *ctx = loop.getContext();
+  Location loc = loop.getLoc();
+  Operation *beforePrologue = loop->getPrevNode();
+  OpBuilder b(loop);
+  Type i32 = b.getI32Type();
+  auto c = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, i32, v); };
+  Value lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
+  Value last = arith::SubIOp::create(b, loc, ub, c(1));
+  SmallVector<Value> rings, barriers;
+  for (RankedTensorType tile : tiles) {
+    rings.push_back(pgpu::AllocRingOp::create(b, loc, pgpu::RingType::get(ctx, stages, tile)));
+    if (slotBarriers)
+      barriers.push_back(pgpu::AllocSlotBarriersOp::create(
+          b, loc, pgpu::SlotBarriersType::get(ctx, stages), /*tma=*/byTma,
+          /*producer=*/inputs.has_value()));
+  }
+  if (inputs) {
+    // The rings, their barriers and their producer go to the kernel's
+    // start: the producer fills them from there on, while the consumers
+    // run what comes before the loop.
+    Block &entry = func.getBody().front();
+    Operation *start = &entry.front();
+    for (auto [ring, bars] : llvm::zip(rings, barriers)) {
+      ring.getDefiningOp()->moveBefore(start);
+      bars.getDefiningOp()->moveBefore(start);
+    }
+    OpBuilder pb(start);
+    buildProducer(pb, loc, loop, *inputs, ordered, loads, rings, barriers, tensorMaps, stages);
+  }
+  // Copies the blocks of iteration `iv` of the loads `which` into `slot`
+  // (none past the end, nor where `also` is false; the addresses use an
+  // index inside the iteration space regardless): by TMA (issued by
+  // thread 0 or, with `lastReader`, by the last warp done with the slot),
+  // or by cp.async, then closing the group or arriving on the slot's
+  // filled barrier.
+  auto copyBlocks = [&](Value iv, Value slot, Value inductionVar, ArrayRef<size_t> which,
+                        bool lastReader = false, Value also = Value()) {
+    Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
+    if (also)
+      valid = arith::AndIOp::create(b, loc, valid, also);
+    IRMapping map;
+    map.map(inductionVar, arith::MinSIOp::create(b, loc, iv, last));
+    for (Operation *op : ordered)
+      b.clone(*op, map);
+    if (byTma) {
+      for (size_t i : which)
+        pgpu::TmaCopyOp::create(b, loc, map.lookupOrDefault(loads[i].getPtr()), rings[i], slot,
+                                barriers[i], valid, tensorMaps[i], lastReader);
+      return;
+    }
+    for (size_t i : which) {
+      tt::LoadOp load = loads[i];
+      pgpu::AsyncCopyOp::create(b, loc, map.lookupOrDefault(load.getPtr()), rings[i], slot,
+                                load.getMask() ? map.lookupOrDefault(load.getMask()) : Value(),
+                                valid);
+    }
+    pgpu::AsyncCommitOp::create(b, loc);
+    if (slotBarriers)
+      for (size_t i : which)
+        pgpu::ArriveFilledOp::create(b, loc, barriers[i], slot, rings[i], valid);
+  };
+  SmallVector<size_t> all = llvm::to_vector(llvm::seq<size_t>(0, loads.size()));
+  // (TMA rings fill every slot ahead: a slot's refill follows its last
+  // read, not the next iteration's start. A producer fills them itself.)
+  for (int64_t s = 0; !inputs && s + (byTma ? 0 : 1) < stages; ++s)
+    copyBlocks(arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, step, c(s))),
+               c(s), loop.getInductionVar(), all);
+  if (!inputs)
+    hoistPrologue(beforePrologue ? beforePrologue->getNextNode() : &loop->getBlock()->front(),
+                  loop);
+
+  // Carried: the slot this iteration reads and, with slot barriers, the
+  // parity of its fill (flips each time the slot index wraps around).
+  SmallVector<Value> inits(loop.getInitArgs());
+  inits.push_back(c(0));
+  if (slotBarriers)
+    inits.push_back(c(0));
+  auto newLoop = scf::ForOp::create(b, loc, lb, ub, step, inits);
+  newLoop->setAttr(pgpu::kPipelinedLoopAttrName, b.getUnitAttr());
+  Block *newBody = newLoop.getBody();
+  newBody->getOperations().splice(newBody->end(), loop.getBody()->getOperations());
+  loop.getInductionVar().replaceAllUsesWith(newLoop.getInductionVar());
+  for (auto [o, n] : llvm::zip(loop.getRegionIterArgs(), newLoop.getRegionIterArgs()))
+    o.replaceAllUsesWith(n);
+  size_t numOld = loop.getNumRegionIterArgs();
+  Value iv = newLoop.getInductionVar();
+  Value slot = newLoop.getRegionIterArgs()[numOld];
+  Value phase = slotBarriers ? newLoop.getRegionIterArgs()[numOld + 1] : Value();
+
+  b.setInsertionPointToStart(newBody);
+  if (!slotBarriers)
+    pgpu::AsyncWaitOp::create(b, loc, stages - 2);
+  // The slot the last iteration read (and its phase), refilled with the
+  // blocks stages - 1 iterations ahead.
+  Value atStart = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, slot, c(0));
+  Value previous = arith::SelectOp::create(b, loc, atStart, c(stages - 1),
+                                           arith::SubIOp::create(b, loc, slot, c(1)));
+  Value ahead =
+      arith::AddIOp::create(b, loc, iv, arith::MulIOp::create(b, loc, step, c(stages - 1)));
+  Value previousPhase;
+  if (slotBarriers) {
+    previousPhase = arith::SelectOp::create(
+        b, loc, atStart, arith::XOrIOp::create(b, loc, phase, c(1)), phase);
+  } else if (inFlightWait) {
+    // Every thread is past its wait: the dot that read `previous` is done.
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointAfter(inFlightWait);
+    pgpu::AsyncWaitOp::create(b, loc, stages - 2);
+    copyBlocks(ahead, previous, iv, all);
+  } else {
+    copyBlocks(ahead, previous, iv, all);
+  }
+  for (auto [i, load] : llvm::enumerate(loads)) {
+    tt::DotOp reader = stagedReader(load);
+    if (!slotBarriers) {
+      b.setInsertionPoint(load);
+      load.getResult().replaceAllUsesWith(
+          pgpu::RingReadOp::create(b, loc, load.getType(), rings[i], slot));
+      continue;
+    }
+    // A thread waits for the slot just before reading it (the later
+    // operands of an iteration have longer to land). Once its reader is
+    // done, it releases the slot, and refills the one the last iteration
+    // read as soon as every thread released that (which a thread up to an
+    // iteration behind has: threads drift apart by up to an iteration
+    // without waiting for each other). The refill does not need this
+    // iteration's release: before an asynchronous reader, it goes out
+    // ahead of the dots instead of after waiting for them.
+    b.setInsertionPoint(*load->getUsers().begin());
+    auto filled = pgpu::WaitFilledOp::create(b, loc, barriers[i], slot, phase);
+    load.getResult().replaceAllUsesWith(
+        pgpu::RingReadOp::create(b, loc, load.getType(), rings[i], slot));
+    Operation *readDone = stagedReadDone(reader);
+    b.setInsertionPointAfter(readDone);
+    if (inputs) {
+      // The producer refills the slot once every consumer warp released
+      // it: at once or, for a reader left in flight past its wait (a K
+      // loop's dot), the slot the last iteration read, from the second
+      // iteration on (a predicate, not a branch: see TmaCopyLowering).
+      pgpu::DotWaitOp wait = dotWaitOf(reader);
+      if (wait && wait.getPending() == 1)
+        pgpu::ReleaseSlotOp::create(
+            b, loc, barriers[i], previous,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, iv, lb));
+      else
+        pgpu::ReleaseSlotOp::create(b, loc, barriers[i], slot, Value());
+      continue;
+    }
+    if (pgpu::DotWaitOp wait = dotWaitOf(reader);
+        wait && wait.getPending() == 1 && byTma) {
+      // The reader is left in flight past its wait (a K loop's dot): the
+      // wait leaves the last iteration's dot done, so the slot it read is
+      // released (from the second iteration on) and refilled here.
+      // (A predicate, not a branch: see TmaCopyLowering.)
+      Value notFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, iv, lb);
+      copyBlocks(ahead, previous, iv, {i}, /*lastReader=*/true, notFirst);
+      continue;
+    }
+    if (byTma) {
+      // The last warp done reading the slot refills it, stages blocks on.
+      Value next = arith::AddIOp::create(b, loc, iv, arith::MulIOp::create(b, loc, step, c(stages)));
+      copyBlocks(next, slot, iv, {i}, /*lastReader=*/true);
+      continue;
+    }
+    pgpu::ReleaseSlotOp::create(b, loc, barriers[i], slot, Value());
+    if (readDone != reader)
+      b.setInsertionPointAfter(filled);
+    pgpu::WaitReleasedOp::create(b, loc, barriers[i], previous, previousPhase);
+    copyBlocks(ahead, previous, iv, {i});
+  }
+  // (The refills above clone the loads' address computations.)
+  for (tt::LoadOp load : loads)
+    load.erase();
+  auto yield = cast<scf::YieldOp>(newBody->getTerminator());
+  b.setInsertionPoint(yield);
+  auto [nextSlotIndex, nextPhase] = nextSlot(b, loc, slot, phase, stages);
+  SmallVector<Value> yielded(yield.getOperands());
+  yielded.push_back(nextSlotIndex);
+  if (slotBarriers)
+    yielded.push_back(nextPhase);
+  scf::YieldOp::create(b, yield.getLoc(), yielded);
+  yield.erase();
+  // Copies still in flight (into buffers no one reads) end before the
+  // shared memory may be used for anything else (after the loop's
+  // warpgroup turns end, if it has them: every named barrier settles
+  // before the CTA barrier; and after the wait for dots left in flight,
+  // which ptxas wants to see before any barrier).
+  b.setInsertionPointAfter(newLoop);
+  for (Operation *next = loop->getNextNode();
+       next && isa<pgpu::TurnsEndOp, pgpu::DotWaitOp>(next); next = next->getNextNode())
+    b.setInsertionPointAfter(next);
+  pgpu::AsyncWaitOp::create(b, loc, 0);
+  if (inputs) {
+    // A slot whose reader the loop left in flight is released in the next
+    // iteration; the last iteration's slot is released here, once its dot
+    // is done, so that the ring can run on (a persistent kernel's next tile).
+    Value end = newLoop.getResult(numOld);
+    Value lastSlot = arith::SelectOp::create(
+        b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, end, c(0)),
+        c(stages - 1), arith::SubIOp::create(b, loc, end, c(1)));
+    Value ran = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub);
+    for (size_t i = 0; i < loads.size(); ++i)
+      if (releasedLate[i])
+        pgpu::ReleaseSlotOp::create(b, loc, barriers[i], lastSlot, ran);
+    newLoop->setAttr(pgpu::kRingSlotAttrName, b.getI64IntegerAttr(numOld));
+  }
+  for (auto [o, n] : llvm::zip(loop.getResults(), newLoop.getResults()))
+    o.replaceAllUsesWith(n);
+  loop.erase();
+  return newLoop;
+}
+
+/// Dot operands loaded before `loop` and read by a dot in every iteration
+/// (flash attention's Q) are copied once into a one-buffer ring, which the
+/// dot reads in place: no registers held across the loop, no copy into
+/// shared memory per iteration. Returns the shared-memory bytes taken.
+int64_t stageInvariantOperands(scf::ForOp loop, int64_t smemBudget) {
+  SmallVector<std::pair<tt::LoadOp, pgpu::SharedLayoutKind>> loads;
+  DenseSet<Operation *> seen;
+  int64_t bytes = 0;
+  for (tt::DotOp dot : loop.getBody()->getOps<tt::DotOp>())
+    for (Value operand : {dot.getA(), dot.getB()}) {
+      if (auto trans = operand.getDefiningOp<tt::TransOp>())
+        operand = trans.getSrc();
+      auto load = operand.getDefiningOp<tt::LoadOp>();
+      if (!load || !seen.insert(load).second)
+        continue;
+      if (std::optional<pgpu::SharedLayoutKind> kind = invariantStagedLayout(load, loop)) {
+        int64_t size = operandSmemLayout(cast<RankedTensorType>(load.getType()), *kind).bytes;
+        if (bytes + size > smemBudget / 2)
+          continue;
+        bytes += size;
+        loads.push_back({load, *kind});
+      }
+    }
+  if (loads.empty())
+    return 0;
+  MLIRContext *ctx = loop.getContext();
+  for (auto [load, kind] : loads) {
+    // Copied just before its first reader: the loop, or a dot peeled off
+    // before it. (Copied where it was loaded instead, causal attention ran
+    // 6 % slower.)
+    Operation *first = loop;
+    for (Operation *user : load->getUsers()) {
+      Operation *at = loop->getBlock()->findAncestorOpInBlock(*user);
+      if (at->isBeforeInBlock(first))
+        first = at;
+    }
+    OpBuilder b(first);
+    Location loc = load.getLoc();
+    Value slot = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+    auto tile = cast<RankedTensorType>(load.getType())
+                    .cloneWithEncoding(pgpu::SharedEncodingAttr::get(ctx, kind));
+    Value ring = pgpu::AllocRingOp::create(b, loc, pgpu::RingType::get(ctx, 1, tile));
+    pgpu::AsyncCopyOp::create(b, loc, load.getPtr(), ring, slot, load.getMask(), Value());
+    pgpu::AsyncCommitOp::create(b, loc);
+    pgpu::AsyncWaitOp::create(b, loc, 0);
+    for (OpOperand *use : llvm::to_vector(llvm::make_pointer_range(load->getUses()))) {
+      OpBuilder at(use->getOwner());
+      use->set(pgpu::RingReadOp::create(at, loc, load.getType(), ring, slot));
+    }
+    load.erase();
+  }
+  return bytes;
+}
+
+void pipeline(scf::ForOp loop, int64_t threads, int64_t registerBudget) {
+  // A loop that writes memory may write what a later iteration reads:
+  // loading that early would read the old value.
+  if (writesMemory(loop))
+    return;
+  SmallVector<tt::LoadOp> loads;
+  SetVector<Operation *> slice;
+  collectLoadsAhead(
+      loop,
+      [](tt::LoadOp load) {
+        return !load.getIsVolatile() && isa<RankedTensorType>(load.getType());
+      },
+      loads, slice);
+  if (loads.empty())
+    return;
+  // Two blocks of each load live at once: leave loops alone whose blocks
+  // and carried values would not fit the registers of a thread.
+  auto regs = [&](Type t) -> int64_t {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (!tensor)
+      return 0;
+    int64_t bits = isa<tt::PointerType>(tensor.getElementType())
+                       ? 64
+                       : tensor.getElementType().getIntOrFloatBitWidth();
+    return tensor.getNumElements() * std::max<int64_t>(bits, 32) / 32 / threads;
+  };
+  int64_t loaded = 0, carried = 0;
+  for (tt::LoadOp load : loads)
+    loaded += regs(load.getType());
+  for (Value v : loop.getRegionIterArgs())
+    carried += regs(v.getType());
+  if (2 * loaded + carried > registerBudget)
+    return;
+  SmallVector<Operation *> ordered(slice.begin(), slice.end());
+  llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  Value lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
+  SmallVector<Value> initial = cloneLoads(b, loads, ordered, loop, lb);
+
+  SmallVector<Value> inits(loop.getInitArgs());
+  inits.append(initial);
+  auto newLoop = scf::ForOp::create(b, loc, lb, ub, step, inits);
+  Block *newBody = newLoop.getBody();
+  Block *oldBody = loop.getBody();
+  // Move the old body over; old iter args map to the first new ones.
+  newBody->getOperations().splice(newBody->end(), oldBody->getOperations());
+  loop.getInductionVar().replaceAllUsesWith(newLoop.getInductionVar());
+  for (auto [o, n] : llvm::zip(loop.getRegionIterArgs(), newLoop.getRegionIterArgs()))
+    o.replaceAllUsesWith(n);
+  auto yield = cast<scf::YieldOp>(newBody->getTerminator());
+  // The next iteration's loads, issued first thing in the body.
+  b.setInsertionPointToStart(newBody);
+  Value iv = newLoop.getInductionVar();
+  // The last iteration loads a block inside the iteration space again
+  // (min(iv + step, ub - 1)) rather than one past its end: no extra mask,
+  // and the index stays in the loop's range, so bounds checks that always
+  // hold still fold away.
+  Value next = arith::MinSIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, iv, step),
+      arith::SubIOp::create(b, loc, ub, arith::ConstantIntOp::create(b, loc, iv.getType(), 1)));
+  // The slice ops now live in the new body; clone from them with iv -> next.
+  SmallVector<Value> prefetched = cloneLoads(b, loads, ordered, newLoop, next);
+  size_t numOld = loop.getNumRegionIterArgs();
+  for (auto [i, load] : llvm::enumerate(loads)) {
+    load.getResult().replaceAllUsesWith(newLoop.getRegionIterArgs()[numOld + i]);
+    load.erase();
+  }
+  SmallVector<Value> yielded(yield.getOperands());
+  yielded.append(prefetched);
+  b.setInsertionPoint(yield);
+  scf::YieldOp::create(b, yield.getLoc(), yielded);
+  yield.erase();
+  for (auto [o, n] : llvm::zip(loop.getResults(), newLoop.getResults()))
+    o.replaceAllUsesWith(n);
+  loop.erase();
+}
+
+struct StageLoadsPass : pallas::impl::PallasStageLoadsBase<StageLoadsPass> {
+  using PallasStageLoadsBase::PallasStageLoadsBase;
+  void runOnOperation() override {
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) {
+      bool innermost = true;
+      loop.getBody()->walk([&](scf::ForOp) { innermost = false; });
+      if (innermost && loop.getInductionVar().getType().isInteger(32))
+        loops.push_back(loop);
+    });
+    for (scf::ForOp loop : loops) {
+      LaunchAttr launch = launchOf(loop);
+      if (!launch) {
+        loop.emitOpError("is in a function without a pallas.launch (its num_warps "
+                         "and num_stages)");
+        return signalPassFailure();
+      }
+      // One stage is no pipelining.
+      if (launch.getNumStages() < 2)
+        continue;
+      if (!writesMemory(loop)) {
+        int64_t budget = sharedBytes * 3 / 4;
+        budget -= stageInvariantOperands(loop, budget);
+        // Warpgroups taking turns must not be held in step by CTA barriers.
+        bool slotBarriers = false;
+        loop.getBody()->walk([&](tt::DotOp dot) {
+          slotBarriers |= dot->hasAttr(pgpu::kTurnTakeAttrName);
+        });
+        loop = stageDotOperands(loop, launch.getNumStages(), budget, sharedBytes + 1024,
+                                slotBarriers, tma, producer);
+      }
+      pipeline(loop, 32 * launch.getNumWarps(), /*registerBudget=*/200);
+    }
+    // A dot left in flight past its wait must read rings whose refills
+    // know it (stageDotOperands); any other is waited for at once.
+    getOperation().walk([](pgpu::DotWaitOp wait) {
+      if (wait.getPending() == 0)
+        return;
+      for (Value v : wait.getValues()) {
+        auto dot = v.getDefiningOp<tt::DotOp>();
+        auto fromRing = [](Value operand) {
+          if (auto trans = operand.getDefiningOp<tt::TransOp>())
+            operand = trans.getSrc();
+          return operand.getDefiningOp<pgpu::RingReadOp>() != nullptr;
+        };
+        if (!dot || !fromRing(dot.getA()) || !fromRing(dot.getB()))
+          wait.setPending(0);
+      }
+    });
+  }
+};
+
+} // namespace

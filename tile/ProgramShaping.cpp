@@ -1,0 +1,20 @@
+//===- ProgramShaping.cpp - kernel programs sized for one CTA -------------===//
+
+#include "pallas/Passes/Passes.h"
+#include "pallas/Tile/TilePasses.h"
+
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::pallas;
+
+void mlir::pallas::addProgramShaping(OpPassManager &pm, int64_t maxElements) {
+  pm.addPass(createInlinerPass());
+  // One program holds one CTA's worth of data: cut big output tiles over
+  // more programs and stream long dot contractions.
+  pm.addPass(createPallasSplitPrograms({/*maxTile=*/128, maxElements}));
+  pm.addPass(createPallasStreamDotK({/*kChunk=*/64}));
+  // Programs sharing input blocks run side by side (L2 reuse).
+  pm.addPass(createPallasProgramOrder());
+  pm.addPass(createPallasExpandGrid());
+}
