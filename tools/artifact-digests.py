@@ -11,8 +11,11 @@ or `<kernel>:<spec> <target> refused <sha256 of the error text>`. Two
 compilers that print the same lines make the same bytes: what a change
 that should not alter the output (a refactoring) is checked with.
 
-  tools/artifact-digests.py [--pallasc PATH] [--jobs N] > digests.txt
+  tools/artifact-digests.py [--pallasc PATH] [--jobs N] [--plain] > digests.txt
   diff before.txt after.txt
+
+--plain: no --emit, only the artifacts every build makes (for a change
+that alters the --emit mlir dumps on purpose).
 """
 import argparse
 import concurrent.futures
@@ -49,13 +52,14 @@ def digest(data):
     return hashlib.sha256(data).hexdigest()
 
 
-def run(pallasc, job):
+def run(pallasc, job, plain):
     label, kernel, spec, target = job
     with tempfile.TemporaryDirectory() as out:
-        cmd = [pallasc, kernel, "--spec", spec, "--target", target, "-o", out,
-               "--emit", EMIT[target]]
+        cmd = [pallasc, kernel, "--spec", spec, "--target", target, "-o", out]
+        if not plain:
+            cmd += ["--emit", EMIT[target]]
         p = subprocess.run(cmd, capture_output=True)
-        if p.returncode != 0:
+        if p.returncode != 0 and not plain:
             # Symbolic-size kernels refuse --emit torch/xla-ffi: retry without.
             cmd = cmd[:-2] + ["--emit", "mlir"]
             p = subprocess.run(cmd, capture_output=True)
@@ -75,10 +79,11 @@ def main():
     ap.add_argument("--pallasc", default=os.path.join(
         os.environ.get("PALLAS_BUILD_DIR", os.path.join(ROOT, "build")), "bin", "pallasc"))
     ap.add_argument("--jobs", type=int, default=os.cpu_count())
+    ap.add_argument("--plain", action="store_true", help="no --emit")
     args = ap.parse_args()
     jobs = [(label, k, s, t) for label, k, s in kernels() for t in TARGETS]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        for lines in pool.map(lambda j: run(args.pallasc, j), jobs):
+        for lines in pool.map(lambda j: run(args.pallasc, j, args.plain), jobs):
             for line in lines:
                 print(line)
     return 0

@@ -136,7 +136,8 @@ Attribute LaunchAttr::parse(AsmParser &p, Type) {
   SmallVector<int64_t> programOrder;
   SmallVector<StringAttr> sizes, gridSizes;
   SmallVector<int64_t> sizeMultiples;
-  int64_t batchAxes = 0, numWarps = 4, numStages = 3, programGroup = 0;
+  int64_t batchAxes = 0, numWarps = kDefaultNumWarps, numStages = kDefaultNumStages,
+          programGroup = 0;
   if (p.parseLess())
     return {};
   auto entry = [&](StringRef key, SMLoc at) -> ParseResult {
@@ -208,9 +209,9 @@ void LaunchAttr::print(AsmPrinter &p) const {
   }
   if (getBatchAxes())
     p << ", batch_axes = " << getBatchAxes();
-  if (getNumWarps() != 4)
+  if (getNumWarps() != kDefaultNumWarps)
     p << ", num_warps = " << getNumWarps();
-  if (getNumStages() != 3)
+  if (getNumStages() != kDefaultNumStages)
     p << ", num_stages = " << getNumStages();
   if (getExpanded())
     p << ", expanded";
@@ -252,8 +253,12 @@ LogicalResult LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (batchAxes < 0 || batchAxes > static_cast<int64_t>(grid.size()))
     return emitError() << "#pallas.launch batch_axes " << batchAxes
                        << " exceeds the grid's rank " << grid.size();
-  if (numWarps < 1 || numStages < 1)
-    return emitError() << "#pallas.launch num_warps and num_stages must be at least 1";
+  if (!isValidNumWarps(numWarps))
+    return emitError() << "#pallas.launch num_warps must be a power of two from 1 to "
+                       << kMaxNumWarps << ", got " << numWarps;
+  if (numStages < 1 || numStages > kMaxNumStages)
+    return emitError() << "#pallas.launch num_stages must be from 1 to " << kMaxNumStages
+                       << ", got " << numStages;
   if (!programOrder.empty()) {
     // A permutation of the leading parallel axes (those before the first
     // arbitrary one).

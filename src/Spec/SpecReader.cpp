@@ -411,16 +411,16 @@ void SpecReader::readCompilerParams(const json &v, const std::string &path) {
   }
   checkKeys(v, path, {"num_warps", "num_stages", "vmem_limit_bytes", "persistent", "cluster"});
   if (v.contains("num_warps")) {
-    std::optional<int64_t> w =
-        readInt(v["num_warps"], path + ".num_warps", 1, 32, "num_warps");
-    if (w && !llvm::isPowerOf2_64(*w))
+    std::optional<int64_t> w = readInt(v["num_warps"], path + ".num_warps", 1,
+                                       LaunchAttr::kMaxNumWarps, "num_warps");
+    if (w && !LaunchAttr::isValidNumWarps(*w))
       error(path + ".num_warps") << "num_warps must be a power of two, got " << *w;
-    spec.numWarps = w.value_or(4);
+    spec.numWarps = w.value_or(LaunchAttr::kDefaultNumWarps);
   }
   if (v.contains("num_stages"))
-    spec.numStages =
-        readInt(v["num_stages"], path + ".num_stages", 1, 8, "num_stages")
-            .value_or(3);
+    spec.numStages = readInt(v["num_stages"], path + ".num_stages", 1,
+                             LaunchAttr::kMaxNumStages, "num_stages")
+                         .value_or(LaunchAttr::kDefaultNumStages);
   if (v.contains("persistent")) {
     if (v["persistent"].is_boolean())
       spec.persistent = v["persistent"].get<bool>();

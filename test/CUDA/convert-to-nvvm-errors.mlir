@@ -8,12 +8,6 @@ tt.func public @no_launch(%p: !tt.ptr<f32>) {
   tt.return
 }
 
-// -----
-
-// expected-error @+1 {{num_warps must be a power of two from 1 to 32 on CUDA targets, got 3}}
-tt.func public @three_warps(%p: !tt.ptr<f32>) attributes {pallas.launch = #pallas.launch<symbol = "k", grid = [1], num_warps = 3>} {
-  tt.return
-}
 
 // -----
 

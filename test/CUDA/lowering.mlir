@@ -3,10 +3,11 @@
 
 // convert-tile-to-nvvm alone on tile IR (the tt form pallasc -t triton
 // writes; the mma-layout functions as pallas-assign-layouts leaves them).
-// Every tt.func becomes a kernel of the one gpu.module; the module records
-// the largest shared-memory footprint of its kernels.
+// Every tt.func becomes a kernel of the one gpu.module; each kernel records
+// how it is launched (threads, grid, shared memory) in its
+// #pallas_gpu.launch_config, and its block and grid sizes for the code.
 
-// CHECK: module attributes {gpu.container_module, pallas_gpu.shared_bytes = [[MAXSMEM:[0-9]+]] : i64}
+// CHECK: module attributes {gpu.container_module}
 // CHECK: gpu.module @pallas_kernels {
 // CHECK: llvm.mlir.global external @__pallas_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 
@@ -14,7 +15,7 @@
 // per thread, one vector<4xf32> each; a 16-byte vector access when the chunk
 // is contiguous and aligned (checked at run time), scalar accesses otherwise.
 // No shared memory.
-// CHECK-LABEL: gpu.func @ew(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 128, 1, 1>, known_grid_size = array<i32: 1, 1, 1>, pallas_gpu.shared_bytes = 0 : i64}
+// CHECK-LABEL: gpu.func @ew(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>) kernel attributes {known_block_size = array<i32: 128, 1, 1>, known_grid_size = array<i32: 1, 1, 1>, pallas_gpu.launch_config = #pallas_gpu.launch_config<threads = 128, grid = [1, 1, 1], shared_bytes = 0>}
 // CHECK: %[[TIDX:.*]] = gpu.thread_id x
 // CHECK: %[[TID:.*]] = arith.index_castui %[[TIDX]] : index to i32
 // CHECK: gpu.block_id x
@@ -29,6 +30,7 @@
 // CHECK: gpu.return
 // ONEWARP-LABEL: gpu.func @ew
 // ONEWARP-SAME: known_block_size = array<i32: 32, 1, 1>
+// ONEWARP-SAME: #pallas_gpu.launch_config<threads = 32,
 // ONEWARP: arith.addf %{{.*}}, %{{.*}} : vector<16xf32>
 module {
   tt.func public @ew(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>) attributes {pallas.launch = #pallas.launch<symbol = "ew", grid = [1]>} {
@@ -102,7 +104,7 @@ module {
 // shared memory: the 64-element source is written between two barriers,
 // then each thread reads the elements it holds of the 32x64 result.
 // CHECK-LABEL: gpu.func @bcast
-// CHECK-SAME: pallas_gpu.shared_bytes = 256 : i64
+// CHECK-SAME: shared_bytes = 256>
 // CHECK: %[[SMEM:.*]] = llvm.mlir.addressof @__pallas_smem : !llvm.ptr<3>
 // CHECK: gpu.barrier
 // CHECK: llvm.getelementptr %[[SMEM]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
@@ -128,7 +130,7 @@ module {
 // Broadcasting index arithmetic recomputes each element instead: no shared
 // memory, no barrier.
 // CHECK-LABEL: gpu.func @bcast_index
-// CHECK-SAME: pallas_gpu.shared_bytes = 0 : i64
+// CHECK-SAME: shared_bytes = 0>
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.return
   tt.func public @bcast_index(%o: !tt.ptr<i32>) attributes {pallas.launch = #pallas.launch<symbol = "bcast_index", grid = [1]>} {
@@ -145,7 +147,7 @@ module {
 
 // A transpose goes through shared memory: 16x32 f32 is 2048 bytes.
 // CHECK-LABEL: gpu.func @trans
-// CHECK-SAME: pallas_gpu.shared_bytes = 2048 : i64
+// CHECK-SAME: shared_bytes = 2048>
 // CHECK: gpu.barrier
 // CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
 // CHECK: gpu.barrier

@@ -52,8 +52,22 @@ pallas.kernel @k() attributes {pallas.launch = #pallas.launch<symbol = "k", grid
 
 // -----
 
-// expected-error @+1 {{#pallas.launch num_warps and num_stages must be at least 1}}
+// expected-error @+1 {{#pallas.launch num_warps must be a power of two from 1 to 32, got 0}}
 pallas.kernel @k() attributes {pallas.launch = #pallas.launch<symbol = "k", grid = [4], num_warps = 0>} {
+  pallas.return
+}
+
+// -----
+
+// expected-error @+1 {{#pallas.launch num_warps must be a power of two from 1 to 32, got 6}}
+pallas.kernel @k() attributes {pallas.launch = #pallas.launch<symbol = "k", grid = [4], num_warps = 6>} {
+  pallas.return
+}
+
+// -----
+
+// expected-error @+1 {{#pallas.launch num_stages must be from 1 to 8, got 0}}
+pallas.kernel @k() attributes {pallas.launch = #pallas.launch<symbol = "k", grid = [4], num_stages = 0>} {
   pallas.return
 }
 

@@ -18,11 +18,6 @@
 
 namespace mlir::pallas {
 
-/// What convert-tile-to-nvvm leaves for the launch code: the dynamic
-/// shared memory (bytes) each gpu.func needs, and on the module the most
-/// any of them needs. The launch grid is the gpu.func's known_grid_size.
-constexpr llvm::StringLiteral kSharedBytesAttrName = "pallas_gpu.shared_bytes";
-
 #define GEN_PASS_DECL
 #include "pallas/Cuda/CudaPasses.h.inc"
 

@@ -365,10 +365,12 @@ def ConvertTileToNVVM : Pass<"convert-tile-to-nvvm", "::mlir::ModuleOp"> {
     their operands from dynamic shared memory; reductions fold per thread,
     then across lanes with shuffles and across warps through shared memory.
     f32 `math.exp` becomes `ex2.approx` of x * log2(e) and f32 division
-    `div.approx` (both within 2 ulp), as fast device code. The shared memory
-    a kernel needs goes into `pallas_gpu.shared_bytes` (on each gpu.func
-    and, the largest, on the module); the launch grid into the gpu.func's
-    `known_grid_size`.
+    `div.approx` (both within 2 ulp), as fast device code. What it decides
+    about the launch (threads, grid, shared memory, cluster, persistent
+    CTAs, tensor maps) goes into the gpu.func's one
+    `#pallas_gpu.launch_config`, which the CUDA backend reads; the block and
+    grid sizes also into `known_block_size` and `known_grid_size`, and the
+    cluster into `nvvm.cluster_dim`, for the code.
 
     A `pallas_gpu.produce` (warp specialization) gives the kernel a
     warpgroup more: its threads branch off at the op, give registers up

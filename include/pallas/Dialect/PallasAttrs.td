@@ -35,6 +35,10 @@ def Pallas_LaunchAttr : Pallas_Attr<"Launch", "launch"> {
     `batch_axes` counts the leading grid axes `vmap` added. `expanded`
     marks a kernel whose refs are whole arrays (after pallas-expand-grid).
     Defaults (batch_axes 0, num_warps 4, num_stages 3) are not printed.
+    `num_warps` and `num_stages` take their defaults and limits from here
+    (kDefaultNumWarps, isValidNumWarps, ...): the spec reader, this
+    attribute's parser and its verifier use them, and every pass reads the
+    values off the attribute.
   }];
   let parameters = (ins
       StringRefParameter<"artifact and C symbol name">:$symbol,
@@ -42,8 +46,8 @@ def Pallas_LaunchAttr : Pallas_Attr<"Launch", "launch"> {
       OptionalArrayRefParameter<"::mlir::pallas::DimensionSemantics",
           "per grid axis; empty when the spec gives none">:$dimensionSemantics,
       DefaultValuedParameter<"int64_t", "0">:$batchAxes,
-      DefaultValuedParameter<"int64_t", "4">:$numWarps,
-      DefaultValuedParameter<"int64_t", "3">:$numStages,
+      DefaultValuedParameter<"int64_t", "kDefaultNumWarps">:$numWarps,
+      DefaultValuedParameter<"int64_t", "kDefaultNumStages">:$numStages,
       DefaultValuedParameter<"bool", "false">:$expanded,
       OptionalArrayRefParameter<"int64_t",
           "leading parallel axes, fastest first; empty: axis 0 fastest">:$programOrder,
@@ -57,6 +61,17 @@ def Pallas_LaunchAttr : Pallas_Attr<"Launch", "launch"> {
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
+    /// Warps per program where the spec gives no num_warps.
+    static constexpr int64_t kDefaultNumWarps = 4;
+    /// num_warps is a power of two up to this: 32 warps are 1024 threads,
+    /// what every CUDA chip allows in one CTA.
+    static constexpr int64_t kMaxNumWarps = 32;
+    static bool isValidNumWarps(int64_t n) {
+      return n >= 1 && n <= kMaxNumWarps && ::llvm::isPowerOf2_64(n);
+    }
+    /// Pipeline stages where the spec gives no num_stages, and the most.
+    static constexpr int64_t kDefaultNumStages = 3;
+    static constexpr int64_t kMaxNumStages = 8;
     /// Whether the spec gave dimension_semantics.
     bool hasDimensionSemantics() const { return !getDimensionSemantics().empty(); }
     /// Axis `axis` is parallel (the default where the spec gives none).

@@ -37,9 +37,12 @@ constexpr llvm::StringLiteral kAsyncDotAttrName = "pallas_gpu.async";
 /// exponentials, whose results lie in (0, 1] and whose subnormal results
 /// weigh nothing beside the row's largest term, 1.
 constexpr llvm::StringLiteral kFlushDenormalsAttrName = "pallas_gpu.flush_denormals";
-/// On a kernel function: the #pallas_gpu.tensor_map array its
+/// On a tile-IR function: the #pallas_gpu.tensor_map array its
 /// pallas_gpu.tma_copy ops index, in parameter order.
 constexpr llvm::StringLiteral kTensorMapsAttrName = "pallas_gpu.tensor_maps";
+/// On a kernel gpu.func: its #pallas_gpu.launch_config (convert-tile-to-nvvm),
+/// what the CUDA backend launches it with.
+constexpr llvm::StringLiteral kLaunchConfigAttrName = "pallas_gpu.launch_config";
 /// On a ring loop fed by a producer (the consumers' loop and the
 /// producer's fill loop): the index of the iter_arg carrying the ring slot
 /// (the next one carries its parity). pallas-persistent-programs carries

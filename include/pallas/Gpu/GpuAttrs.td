@@ -111,4 +111,33 @@ def PG_TensorMapAttr : AttrDef<PallasGpu_Dialect, "TensorMap"> {
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
+def PG_LaunchConfigAttr : AttrDef<PallasGpu_Dialect, "LaunchConfig"> {
+  let mnemonic = "launch_config";
+  let summary = "how the CUDA lowering launches a kernel";
+  let description = [{
+    On each kernel `gpu.func` (`pallas_gpu.launch_config`): what
+    convert-tile-to-nvvm decided about launching it, in one place, which
+    the CUDA backend reads once to write the manifest and the header.
+
+    - `threads`: per CTA, 32 x num_warps plus a producer warpgroup's 128;
+    - `grid`: CTAs along x, y, z; absent where symbolic sizes give the
+      grid at launch;
+    - `shared_bytes`: dynamic shared memory per CTA;
+    - `cluster`: CTAs per thread-block cluster along x (1: none);
+    - `persistent`: the CTAs loop over the programs (`grid` is then one
+      CTA per SM of the chip compiled for, which launchers may lower);
+    - `cluster_unused`: why the cluster the spec asks for is not used;
+    - `tensor_maps`: the #pallas_gpu.tensor_map parameters after the
+      arrays, in order.
+  }];
+  let parameters = (ins "int64_t":$threads,
+                        OptionalParameter<"::mlir::DenseI64ArrayAttr">:$grid,
+                        "int64_t":$shared_bytes,
+                        DefaultValuedParameter<"int64_t", "1">:$cluster,
+                        DefaultValuedParameter<"bool", "false">:$persistent,
+                        OptionalParameter<"::mlir::StringAttr">:$cluster_unused,
+                        OptionalParameter<"::mlir::ArrayAttr">:$tensor_maps);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 #endif // PALLAS_GPU_ATTRS

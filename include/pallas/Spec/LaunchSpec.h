@@ -110,8 +110,8 @@ struct LaunchSpec {
   /// (input index, output index) pairs.
   SmallVector<std::pair<int64_t, int64_t>> aliases;
   SmallVector<DimensionSemantics> dimensionSemantics;
-  int64_t numWarps = 4;
-  int64_t numStages = 3;
+  int64_t numWarps = LaunchAttr::kDefaultNumWarps;
+  int64_t numStages = LaunchAttr::kDefaultNumStages;
   std::optional<int64_t> vmemLimitBytes;
   /// compiler_params.persistent: CTAs loop over the programs (sm_90a
   /// kernels with a producer warpgroup); unset lets the compiler choose.

@@ -151,13 +151,6 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
   Location loc = module.getLoc();
   for (auto k : module.getOps<KernelOp>())
     loc = k.getLoc();
-  int64_t threads = 32 * spec.numWarps;
-  for (const TargetDescription &t : targets)
-    if (threads > t.getInt("max_threads_per_block", 1024))
-      return emitError(loc) << "num_warps " << spec.numWarps << " gives " << threads
-                            << " threads per CTA; " << t.name << " allows at most "
-                            << t.getInt("max_threads_per_block", 1024),
-             failure();
 
   disableSlowCodegenPasses();
   // The toolkit holding ptxas also holds libdevice (math functions).
@@ -179,7 +172,6 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
 
   CudaLaunch launch;
   launch.function = spec.name;
-  launch.threads = threads;
   // A producer warpgroup changes the launch's threads, which every chip's
   // code shares: only where every chip can have one (the wgmma chips).
   bool producer = !options.noTma && options.warpSpecialize &&
@@ -217,9 +209,20 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
         return failure();
       return copy;
     };
-    auto sharedBytesOf = [](ModuleOp m) -> int64_t {
-      auto sb = m->getAttrOfType<IntegerAttr>(kSharedBytesAttrName);
-      return sb ? sb.getInt() : 0;
+    // The lowering's launch decisions, one per kernel function.
+    auto launchConfigsOf = [](ModuleOp m) {
+      SmallVector<std::pair<gpu::GPUFuncOp, pgpu::LaunchConfigAttr>> configs;
+      m->walk([&](gpu::GPUFuncOp fn) {
+        if (auto c = fn->getAttrOfType<pgpu::LaunchConfigAttr>(pgpu::kLaunchConfigAttrName))
+          configs.push_back({fn, c});
+      });
+      return configs;
+    };
+    auto sharedBytesOf = [&](ModuleOp m) -> int64_t {
+      int64_t bytes = 0;
+      for (auto [fn, config] : launchConfigsOf(m))
+        bytes = std::max(bytes, config.getSharedBytes());
+      return bytes;
     };
     FailureOr<OwningOpRef<ModuleOp>> lowered = lowerTile(limit);
     if (failed(lowered))
@@ -245,37 +248,37 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
     // --emit mlir: the per-thread GPU code, before NVVM and PTX.
     addMlirArtifact(out.result, options, spec.name + "." + chip + ".gpu.mlir", *chipModule);
     CudaImage img;
-    int64_t blockThreads = threads;
-    chipModule->walk([&](gpu::GPUFuncOp fn) {
-      if (auto blk = fn.getKnownBlockSizeAttr(); blk && blk.size() > 0)
-        blockThreads = blk[0];
-      if (auto g = fn.getKnownGridSizeAttr())
-        for (int64_t i = 0; i < 3 && i < g.size(); ++i)
-          out.grid[i] = g[i];
-      if (auto dims = fn->getAttrOfType<DenseI32ArrayAttr>(NVVM::NVVMDialect::getClusterDimAttrName()))
-        out.cluster = dims[0];
-      if (auto why = fn->getAttrOfType<StringAttr>(pgpu::kClusterUnusedAttrName)) {
-        out.clusterUnused = why.str();
-        fn->removeAttr(pgpu::kClusterUnusedAttrName);
+    // The launch as the lowering decided it (#pallas_gpu.launch_config):
+    // read here once, for the manifest and the header.
+    auto configs = launchConfigsOf(*chipModule);
+    if (configs.size() != 1)
+      return emitError(loc) << "internal error: " << configs.size()
+                            << " kernels with a launch config after lowering",
+             failure();
+    auto [kernelFn, config] = configs.front();
+    kernelFn->removeAttr(pgpu::kLaunchConfigAttrName);
+    out.threads = config.getThreads();
+    if (DenseI64ArrayAttr grid = config.getGrid())
+      for (int64_t i = 0; i < 3 && i < grid.size(); ++i)
+        out.grid[i] = grid[i];
+    out.persistent = config.getPersistent();
+    out.cluster = config.getCluster();
+    if (StringAttr why = config.getClusterUnused())
+      out.clusterUnused = why.str();
+    // The tensor maps the launch builds for this chip's code.
+    if (ArrayAttr maps = config.getTensorMaps())
+      for (Attribute a : maps) {
+        auto map = cast<pgpu::TensorMapAttr>(a);
+        img.tensorMaps.push_back({map.getParam(), map.getRows(), map.getRowElements(),
+                                  map.getElemBytes(), map.getBoxRows(), map.getBoxCols()});
       }
-      if (auto ctas = fn->getAttrOfType<IntegerAttr>(pgpu::kPersistentCtasAttrName)) {
-        out.grid = {ctas.getInt(), 1, 1};
-        out.persistent = true;
-        fn->removeAttr(pgpu::kPersistentCtasAttrName);
-      }
-      // The tensor maps the launch builds for this chip's code.
-      if (auto maps = fn->getAttrOfType<ArrayAttr>(pgpu::kTensorMapsAttrName)) {
-        for (Attribute a : maps) {
-          auto map = cast<pgpu::TensorMapAttr>(a);
-          img.tensorMaps.push_back({map.getParam(), map.getRows(), map.getRowElements(),
-                                    map.getElemBytes(), map.getBoxRows(), map.getBoxCols()});
-        }
-        fn->removeAttr(pgpu::kTensorMapsAttrName);
-      }
-    });
-    out.threads = blockThreads;
-    int64_t shared = sharedBytesOf(*chipModule);
-    (*chipModule)->removeAttr(kSharedBytesAttrName);
+    int64_t maxThreads = t.getInt("max_threads_per_block", 1024);
+    if (out.threads > maxThreads)
+      return emitError(loc) << "the kernel runs " << out.threads << " threads per CTA (num_warps "
+                            << spec.numWarps << "); " << t.name << " allows at most "
+                            << maxThreads,
+             failure();
+    int64_t shared = config.getSharedBytes();
     if (shared > limit)
       return emitError(loc) << "the kernel needs " << shared
                             << " bytes of shared memory per CTA; " << t.name

@@ -662,28 +662,34 @@ FailureOr<gpu::GPUFuncOp> makeKernel(tt::FuncOp func, gpu::GPUModuleOp gpuModule
   auto kernel = gpu::GPUFuncOp::create(b, func.getLoc(), func.getName(),
                                        b.getFunctionType(argTypes, {}));
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  if (maps)
-    kernel->setAttr(pgpu::kTensorMapsAttrName, maps);
-  kernel.setKnownBlockSizeAttr(
-      b.getDenseI32ArrayAttr({(int32_t)(state.threads + state.producerThreads), 1, 1}));
-  if (auto why = func->getAttr(pgpu::kClusterUnusedAttrName))
-    kernel->setAttr(pgpu::kClusterUnusedAttrName, why);
+  int64_t threads = state.threads + state.producerThreads;
+  kernel.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({(int32_t)threads, 1, 1}));
   // Launched in clusters: the PTX's .reqnctapercluster.
   if (state.cluster > 1)
     kernel->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
                     b.getDenseI32ArrayAttr({(int32_t)state.cluster, 1, 1}));
   // The launch grid bounds the block ids, which lets range analysis drop
   // bounds checks that always hold.
+  DenseI64ArrayAttr grid;
+  bool persistent = false;
   if (auto ctas = func->getAttrOfType<IntegerAttr>(pgpu::kPersistentCtasAttrName)) {
     // The CTAs loop over the programs, stepping by gridDim.x: any grid
     // computes the same, so the kernel claims no known grid size (which
     // would fold gridDim.x); the backend launches `ctas`.
-    kernel->setAttr(pgpu::kPersistentCtasAttrName, ctas);
+    grid = b.getDenseI64ArrayAttr({ctas.getInt(), 1, 1});
+    persistent = true;
   } else if (LaunchAttr launch = getLaunch(func); launch && !launch.hasSymbolicGrid()) {
-    SmallVector<int64_t, 3> grid = programGridOf(launch).launch;
+    SmallVector<int64_t, 3> programs = programGridOf(launch).launch;
     kernel.setKnownGridSizeAttr(b.getDenseI32ArrayAttr(
-        {(int32_t)grid[0], (int32_t)grid[1], (int32_t)grid[2]}));
+        {(int32_t)programs[0], (int32_t)programs[1], (int32_t)programs[2]}));
+    grid = b.getDenseI64ArrayAttr(programs);
   }
+  // What the backend launches the kernel with; its shared memory is known
+  // once the kernel is converted (withSharedBytes).
+  kernel->setAttr(pgpu::kLaunchConfigAttrName,
+                  pgpu::LaunchConfigAttr::get(
+                      ctx, threads, grid, /*shared_bytes=*/0, state.cluster, persistent,
+                      func->getAttrOfType<StringAttr>(pgpu::kClusterUnusedAttrName), maps));
   // Replace the generated entry block by the function's body.
   kernel.getBody().front().erase();
   kernel.getBody().takeBody(func.getBody());
@@ -891,19 +897,14 @@ struct ConvertTileToNVVMPass
     LLVM::GlobalOp::create(b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), 0),
                            /*isConstant=*/false, LLVM::Linkage::External, "__pallas_smem",
                            Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
-    int64_t smemBytes = 0;
     for (tt::FuncOp func : funcs) {
       LaunchAttr launch = getLaunch(func);
       if (!launch) {
         func.emitOpError("has no pallas.launch (its num_warps)");
         return signalPassFailure();
       }
+      // (#pallas.launch holds num_warps to a power of two up to 32.)
       int64_t numWarps = launch.getNumWarps();
-      if ((numWarps & (numWarps - 1)) || numWarps > 32) {
-        func.emitError("num_warps must be a power of two from 1 to 32 on CUDA targets, got ")
-            << numWarps;
-        return signalPassFailure();
-      }
       SimtState state;
       state.threads = 32 * numWarps;
       state.shiftedAddresses = !func->walk([](tt::DotOp dot) {
@@ -993,10 +994,13 @@ struct ConvertTileToNVVMPass
       consumerBarriers(*kernel, state);
       int64_t bytes = state.scratchAfterRings ? state.scratchOffset() + state.smemBytes
                                               : std::max(state.ringBytes, state.smemBytes);
-      (*kernel)->setAttr(kSharedBytesAttrName, b.getI64IntegerAttr(bytes));
-      smemBytes = std::max(smemBytes, bytes);
+      auto config = (*kernel)->getAttrOfType<pgpu::LaunchConfigAttr>(pgpu::kLaunchConfigAttrName);
+      (*kernel)->setAttr(pgpu::kLaunchConfigAttrName,
+                         pgpu::LaunchConfigAttr::get(
+                             ctx, config.getThreads(), config.getGrid(), bytes,
+                             config.getCluster(), config.getPersistent(),
+                             config.getClusterUnused(), config.getTensorMaps()));
     }
-    module->setAttr(kSharedBytesAttrName, b.getI64IntegerAttr(smemBytes));
   }
 };
 
