@@ -347,7 +347,8 @@ def PallasAsyncCopies : Pass<"pallas-async-copies", "::mlir::ModuleOp"> {
                         "shared memory of a CTA (0: every copy stays a load)">,
                  Option<"tma", "tma", "bool", "false",
                         "copies by the TMA where it can make them (sm_90a)">];
-  let dependentDialects = ["::mlir::pallas::pgpu::PallasGpuDialect"];
+  let dependentDialects = ["::mlir::pallas::pgpu::PallasGpuDialect",
+                           "::mlir::gpu::GPUDialect"];
 }
 
 def ConvertTileToNVVM : Pass<"convert-tile-to-nvvm", "::mlir::ModuleOp"> {

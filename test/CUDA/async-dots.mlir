@@ -1,3 +1,8 @@
+// pallas-async-dots: the wgmma dots of a turn spanning several are issued
+// without waiting (pallas_gpu.async) and waited for once
+// (pallas_gpu.dot_wait); a GEMM's K loop 256 or more wide leaves its dot in
+// flight, one group pending, and waits for all after the loop. Pinned here:
+// both forms, and the dots left waiting at once.
 // RUN: pallas-opt %s --pallas-async-dots | FileCheck %s
 
 // The dots of a turn that spans several (pallas-warpgroup-turns) are issued

@@ -143,3 +143,19 @@ pallas.kernel @k(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_s
   }
   pallas.return
 }
+
+// -----
+
+// Refs only go to pallas ops: not through an scf.if.
+pallas.kernel @k(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input "x", shape = [32, 128], block = [8, 128], index_map = affine_map<(i) -> (i, 0)>>},
+                 %y: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input "y", shape = [32, 128], block = [8, 128], index_map = affine_map<(i) -> (i, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "k", grid = [4]>} {
+  %c = arith.constant true
+  %r = scf.if %c -> !pallas.ref<8x128xf32> {
+    // expected-error @+1 {{'scf.yield' op passes a ref to an op the mosaic target cannot lower}}
+    scf.yield %x : !pallas.ref<8x128xf32>
+  } else {
+    scf.yield %y : !pallas.ref<8x128xf32>
+  }
+  pallas.return
+}

@@ -1,6 +1,8 @@
 // RUN: pallas-opt %s -pallas-expand-grid -convert-pallas-to-tile -split-input-file -verify-diagnostics
 // Errors convert-pallas-to-tile reports for what Triton cannot express,
-// at the op they concern.
+// at the op they concern. (Not here: the internal ones for refs it cannot
+// trace to an array, which pallas-expand-grid and the ops' verifiers rule
+// out.)
 
 // expected-error @+1 {{'pallas.kernel' op must be expanded (pallas-expand-grid) before lowering to Triton}}
 pallas.kernel @not_expanded(%x: !pallas.ref<8xf32>) {
@@ -234,5 +236,111 @@ pallas.kernel @semaphore_in_while(%x: !pallas.ref<8x128xf32> {pallas.block_spec 
       scf.yield %n : i32
     }
   }
+  pallas.return
+}
+
+// -----
+
+// Arrays are addressed by 32-bit offsets.
+// expected-error @+1 {{'pallas.kernel' op argument #0: arrays of 2^31 elements or more are not supported by the triton target yet}}
+pallas.kernel @huge(%x: !pallas.ref<8xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [2147483648], block = [8], index_map = affine_map<(i) -> (i)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "h", grid = [1]>} {
+  pallas.return
+}
+
+// -----
+
+// A y extent beyond 65535 folds the axes into x, whose ids are 32-bit.
+// expected-error @+1 {{'pallas.kernel' op the grid's parallel axes hold 9800000000 programs, more than Triton's 2^31 - 1}}
+pallas.kernel @many_programs(%x: !pallas.ref<8xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8], block = [8], index_map = affine_map<(i, j, k) -> (0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "m", grid = [2, 70000, 70000]>} {
+  pallas.return
+}
+
+// -----
+
+// A symbolic grid under a program order.
+// expected-error @+1 {{'pallas.kernel' op symbolic sizes with more than three parallel grid axes or a program order are not supported yet}}
+pallas.kernel @symbolic_ordered(%x: !pallas.ref<8x8xf32> {pallas.block_spec = #pallas.block_spec<input "x", shape = [?, 64], block = [8, 8], size_names = ["N", ""], index_map = affine_map<(i, j) -> (i, j)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "so", sizes = ["N"], grid = [?, 8], grid_sizes = ["cdiv(N, 8)", ""], program_order = [1, 0]>} {
+  pallas.return
+}
+
+// -----
+
+func.func private @helper(%x: f32) -> f32
+pallas.kernel @call(%x: !pallas.ref<8xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8], block = [8], index_map = affine_map<(i) -> (0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "c", grid = [1]>} {
+  %c = arith.constant 1.0 : f32
+  // expected-error @+1 {{'func.call' op calls must be inlined before lowering}}
+  %r = func.call @helper(%c) : (f32) -> f32
+  pallas.return
+}
+
+// -----
+
+// Refs only go to pallas ops: not through an scf.if.
+pallas.kernel @ref_through_if(%x: !pallas.ref<8xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8], block = [8], index_map = affine_map<(i) -> (0)>>},
+                              %y: !pallas.ref<8xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8], block = [8], index_map = affine_map<(i) -> (0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "r", grid = [1]>} {
+  %c = arith.constant true
+  %r = scf.if %c -> !pallas.ref<8xf32> {
+    // expected-error @+1 {{'scf.yield' op passes a ref to an op the triton target cannot lower}}
+    scf.yield %x : !pallas.ref<8xf32>
+  } else {
+    scf.yield %y : !pallas.ref<8xf32>
+  }
+  pallas.return
+}
+
+// -----
+
+pallas.kernel @cas_tensor(%x: !pallas.ref<8xi32> {pallas.block_spec = #pallas.block_spec<output, shape = [8], block = [8], index_map = affine_map<(i) -> (0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "x", grid = [1]>} {
+  %t = pallas.iota 0 : tensor<8xi32>
+  // expected-error @+1 {{'pallas.atomic_cas' op the triton target supports compare-and-swap on one element at a time}}
+  %o = pallas.atomic_cas %x[%t], %t, %t : !pallas.ref<8xi32>, tensor<8xi32>, tensor<8xi32>
+  pallas.return
+}
+
+// -----
+
+// Scratch lives in registers: loads and stores only.
+pallas.kernel @scratch_atomic(%x: !pallas.ref<8xi32> {pallas.block_spec = #pallas.block_spec<input, shape = [8], block = [8], index_map = affine_map<(i) -> (0)>>},
+                              %s: !pallas.ref<8xi32> {pallas.block_spec = #pallas.block_spec<scratch>})
+    attributes {pallas.launch = #pallas.launch<symbol = "sa", grid = [1]>} {
+  %v = arith.constant dense<1> : tensor<8xi32>
+  // expected-error @+1 {{'pallas.atomic_rmw' op is not supported on scratch refs by the triton target}}
+  %o = pallas.atomic_rmw add %s[...], %v : !pallas.ref<8xi32>, tensor<8xi32>
+  pallas.return
+}
+
+// -----
+
+pallas.kernel @concat3(%x: !pallas.ref<8xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8], block = [8], index_map = affine_map<(i) -> (0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "c3", grid = [1]>} {
+  %v = pallas.load %x[...] : !pallas.ref<8xf32> -> tensor<8xf32>
+  // expected-error @+1 {{'pallas.concatenate' op the triton target concatenates exactly two tensors of the same shape}}
+  %c = pallas.concatenate %v, %v, %v, %v {dim = 0 : i64} : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32> -> tensor<32xf32>
+  pallas.return
+}
+
+// -----
+
+pallas.kernel @buffers(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [8, 128], block = [8, 128], index_map = affine_map<(i) -> (0, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "b", grid = [1]>} {
+  pallas.run_scoped (%a: !pallas.ref<8x128xf32, vmem>, %b: !pallas.ref<8x128xf32, vmem>, %s: !pallas.dma_semaphore) {
+    // expected-error @+1 {{'pallas.async_copy' op copies between two scoped buffers; the triton target copies between an array window and a scoped buffer}}
+    pallas.async_copy %a[...] -> %b[...], %s : !pallas.ref<8x128xf32, vmem> -> !pallas.ref<8x128xf32, vmem>
+  }
+  pallas.return
+}
+
+// -----
+
+pallas.kernel @index_iota(%x: !pallas.ref<8xf32> {pallas.block_spec = #pallas.block_spec<output, shape = [8], block = [8], index_map = affine_map<(i) -> (0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "ii", grid = [1]>} {
+  // expected-error @+1 {{'pallas.iota' op the triton target needs integer iotas}}
+  %t = pallas.iota 0 : tensor<8xindex>
   pallas.return
 }
