@@ -653,13 +653,6 @@ struct DotLowering : SimtPattern<tt::DotOp> {
 
 } // namespace
 
-bool cuda::swizzlableAccumulator(RankedTensorType src) {
-  if (!hasMmaLayout(src) || src.getRank() != 2 || !src.getElementType().isIntOrFloat())
-    return false;
-  int64_t bits = src.getElementTypeBitWidth();
-  return (bits == 16 || bits == 32) && (src.getDimSize(1) * bits / 8) % 128 == 0;
-}
-
 OperandSmemLayout cuda::writeAccumulatorSwizzled(OpBuilder &b, Location loc, SimtState &s,
                                                  Value perThread, RankedTensorType src) {
   Type elem = src.getElementType();

@@ -12,6 +12,8 @@
 #define PALLAS_TARGETS_CUDA_SIMTLOWERING_H
 
 #include "Analysis/AxisInfo.h"
+#include "Dialect/Layouts.h"
+#include "Dialect/SharedLayouts.h"
 #include "pallas/Dialect/Pallas.h"
 #include "pallas/Gpu/Gpu.h"
 #include "pallas/Passes/ExpandF8Conversions.h"
@@ -23,70 +25,10 @@
 
 namespace mlir::pallas::cuda {
 
-/// The blocked layout of N elements over T threads: the row-major element
-/// order is cut into chunks of `vec` (4, or 8 for big tiles) consecutive
-/// elements; chunk c belongs
-/// to thread c mod T. With fewer chunks than threads, thread t holds chunk
-/// t mod chunks (a replica). It depends on N only, so reshapes and
-/// expand_dims keep every element where it is.
-struct BlockedLayout {
-  int64_t numElements, threads, vec, chunks, perThread;
-  BlockedLayout(int64_t numElements, int64_t threads);
-  bool replicated() const { return chunks < threads; }
-};
-
-/// The register layout of mma.sync (m16n8) results: warps tile the [M, N]
-/// tensor warpsM x warpsN; each warp holds tilesM x tilesN tiles of 16x8,
-/// four elements per thread per tile (PTX ISA, "mma.m16n8k16" fragments).
-struct MmaLayout {
-  int64_t m = 0, n = 0, warpsM = 1, warpsN = 1, tilesM = 0, tilesN = 0;
-  int64_t perThread() const { return tilesM * tilesN * 4; }
-  /// The layout for an [m, n] result on `threads` threads; none when the
-  /// shape does not tile evenly over the warps.
-  static std::optional<MmaLayout> forShape(int64_t m, int64_t n, int64_t threads);
-  /// Each warp holding whole rows (warpsN = 1), as attention wants: a row
-  /// reduction, the broadcast back and the next dot's A then stay in the
-  /// registers. None when the rows do not split evenly into 16-row tiles
-  /// per warp.
-  static std::optional<MmaLayout> wholeRows(int64_t m, int64_t n, int64_t threads);
-};
-
-/// The tensor encodings pallas-assign-layouts gives values kept in a tensor
-/// core layout (a dot's accumulator, also across loop iterations):
-/// #pallas_gpu.mma for mma.sync (the warps of MmaLayout::forShape),
-/// #pallas_gpu.wgmma for Hopper's warpgroup MMA (each warp owns 16
-/// consecutive rows: warpsM = warps, warpsN = 1).
-Attribute mmaEncoding(MLIRContext *ctx, const MmaLayout &layout);
-Attribute wgmmaEncoding(MLIRContext *ctx, int64_t warps);
-/// True for either encoding.
-bool hasMmaLayout(Type type);
-bool hasWgmmaLayout(Type type);
-/// The register layout of a tensor with either encoding.
-/// The launch (num_warps, num_stages) of the function holding `op`: the
-/// kernel's #pallas.launch, which convert-pallas-to-tile keeps on the
-/// tt.func. Null when there is none.
-LaunchAttr launchOf(Operation *op);
-
-/// The register layout a tensor's encoding gives it; none without one.
-std::optional<MmaLayout> mmaLayoutOf(RankedTensorType type);
-/// #pallas_gpu.slice: the rows of a tensor-core layout, one value per row
-/// (row reductions end in it, broadcasts along rows start from it).
-bool hasSliceLayout(Type type);
 /// Whether lowering `op` exchanges values through shared memory (else each
 /// thread has or recomputes what it needs).
 bool broadcastUsesScratch(tt::BroadcastOp op);
 bool layoutCastUsesScratch(tensor::CastOp op);
-/// Registers a thread (of `threads`) of `func` is estimated to need: what
-/// its loops carry and their dots' results (the accumulators), 32-bit
-/// each, beside 32 for addresses and the rest.
-int64_t loopRegisterEstimate(tt::FuncOp func, int64_t threads);
-Attribute sliceEncoding(MLIRContext *ctx, Attribute parent);
-/// For a tensor [M] or [M, 1] in a slice layout: its parent's layout for
-/// [M, 8 * warpsN] (its rows: warpsM, tilesM); none otherwise.
-std::optional<MmaLayout> sliceParentOf(RankedTensorType type);
-/// The wgmma layout for [m, n] on `threads` threads, when wgmma can run it
-/// (one m64 tile per warpgroup, n a multiple of 8 up to 256).
-std::optional<MmaLayout> wgmmaLayout(int64_t m, int64_t n, int64_t threads);
 
 /// The coordinates (i32) in a tensor's shape of each of this thread's
 /// slots. Where the layout allows (no slot's offset carries into the next
@@ -103,51 +45,6 @@ struct SlotCoordinates {
   auto end() const { return coords.end(); }
 };
 
-/// How a tensor-core dot lays out an operand tile [d0, d1] in shared
-/// memory. For wgmma: with the 128-byte swizzle where rows are a multiple
-/// of 128 bytes (`swizzled`: columns of 128-byte-wide atoms, each row of
-/// an atom 128 contiguous bytes whose 16-byte chunks are permuted by XOR
-/// with row % 8; atoms `atomColumnBytes` apart), else as core matrices (8
-/// rows x 16 bytes each, stored contiguously, `rowGroupBytes` apart per 8
-/// rows and `colGroupBytes` apart per 16 bytes of a row). For mma.sync:
-/// row-major with rows `rowBytes` apart (padded for its fragment loads).
-/// Either way 16 bytes of a row from a multiple of 16 bytes on are
-/// contiguous.
-struct OperandSmemLayout {
-  bool swizzled = false;
-  int64_t atomColumnBytes = 0;
-  bool coreMatrices = false;
-  int64_t rowGroupBytes = 0, colGroupBytes = 0;
-  int64_t rowBytes = 0;
-  int64_t elemBytes = 0;
-  /// The whole tile, a multiple of 16.
-  int64_t bytes = 0;
-  /// The byte offset (i32) of element (`row`, `col`).
-  Value offsetOf(OpBuilder &b, Location loc, Value row, Value col) const;
-  /// The address (!llvm.ptr<3>) of the element at `coords` (i32 row and
-  /// column) of the tile at `base`.
-  Value addressOf(OpBuilder &b, Location loc, Value base, ArrayRef<Value> coords) const;
-  /// The addresses of a thread's slots 0, step, 2 step, ... of the tile at
-  /// `base`: computed in full for one slot of each class the layout repeats
-  /// with (rows 8 apart, 128-byte columns when swizzled), each other slot a
-  /// constant away from its class's (where the slots' shifts are known and
-  /// `shifted`; else each in full).
-  SmallVector<Value> slotAddresses(OpBuilder &b, Location loc, Value base,
-                                   const SlotCoordinates &slots, int64_t step,
-                                   bool shifted = true) const;
-  /// How many bytes further the element `rows` rows below and `cols`
-  /// columns right of another one lies, where that does not depend on the
-  /// element (negative shifts too).
-  std::optional<int64_t> shiftBytes(int64_t rows, int64_t cols) const;
-  std::optional<int64_t> rowShiftBytes(int64_t rows) const { return shiftBytes(rows, 0); }
-  /// How many of a thread's `vec` consecutive elements (a blocked chunk) of
-  /// a tile with rows of `cols` one shared-memory access moves: the whole
-  /// chunk where it stays within a row and, swizzled or as core matrices,
-  /// within 16 bytes; else one element. Such an access is aligned to
-  /// accessAlignment(n) bytes.
-  int64_t accessElements(int64_t vec, int64_t cols) const;
-  int64_t accessAlignment(int64_t n) const { return std::min<int64_t>(n * elemBytes, 16); }
-};
 /// Where a ring (pallas_gpu.alloc_ring) lives in shared memory.
 struct RingPlacement {
   int64_t offset = 0; ///< from the start of the rings' area
@@ -308,8 +205,6 @@ Value smemLoad(OpBuilder &b, Location loc, SimtState &s, Type elem,
                int64_t offset, Value index);
 void smemStore(OpBuilder &b, Location loc, SimtState &s, int64_t offset,
                Value index, Value value);
-/// Bytes an element takes in shared memory.
-int64_t smemElementBytes(Type elem);
 /// The type registers and memory hold an element of type `elem` in: f8 as
 /// i8 (LLVM has no 8-bit floats), others as themselves.
 Type storageType(Type elem);
@@ -346,29 +241,11 @@ SmallVector<Value> combine(OpBuilder &b, Location loc, Region &region,
 
 // --- Dot operands in shared memory -----------------------------------------
 
-/// The byte layout of `tile` (its shape; its encoding is ignored) in
-/// shared memory as `kind` (#pallas_gpu.shared) says.
-OperandSmemLayout operandSmemLayout(RankedTensorType tile, pgpu::SharedLayoutKind kind);
-/// The layout a tile with a #pallas_gpu.shared encoding has (padded rows
-/// without one).
-OperandSmemLayout sharedLayoutOf(RankedTensorType tile);
-/// wgmma's kind for `tile` (either operand: A K-major, B MN-major):
-/// swizzled where it can be, else core matrices.
-pgpu::SharedLayoutKind wgmmaOperandKind(RankedTensorType tile);
-OperandSmemLayout wgmmaOperandLayout(RankedTensorType tile);
-/// Row-major with rows padded by 16 bytes (mma.sync).
-OperandSmemLayout paddedRowLayout(RankedTensorType tile);
-/// The kind of layout `dot` (by its result's encoding) reads operand
-/// `index` in.
-pgpu::SharedLayoutKind dotOperandKind(tt::DotOp dot, unsigned index);
 /// Writes a tensor held in the blocked layout into shared memory at
 /// `base` (!llvm.ptr<3>) in `layout`, a vector store per chunk. The caller
 /// places barriers.
 void writeOperand(OpBuilder &b, Location loc, SimtState &s, Value base, Value perThread,
                   RankedTensorType type, const OperandSmemLayout &layout);
-/// Whether writeAccumulatorSwizzled takes `src`: a tensor-core accumulator,
-/// 2-D, 16- or 32-bit elements, rows a multiple of 128 bytes.
-bool swizzlableAccumulator(RankedTensorType src);
 /// Writes a tensor-core accumulator (swizzlableAccumulator) into the scratch area of shared memory, laid out
 /// with the 128-byte swizzle (as the TMA reads a box of 128-byte columns),
 /// one store per pair of adjacent columns, after a CTA barrier (the area's
@@ -400,12 +277,6 @@ struct DotOperand {
 /// otherwise.
 Value registerA(tt::DotOp dot);
 
-/// The transpose that gives a tensor-core dot its B as [K, N] from a
-/// K-major [N, K] tile (`tt.trans` of a 2-D tensor: bf16/f16, or f8 for
-/// wgmma), which the dot reads as it is (wgmma: no transpose flag;
-/// mma.sync: ldmatrix without .trans); null otherwise.
-tt::TransOp kMajorB(tt::DotOp dot);
-
 /// Where a dot's operands are in shared memory: staged ones where they
 /// are, the others written to the scratch area (A, then B) in their layouts
 /// between two barriers (readers of the previous contents are done; every
@@ -429,23 +300,6 @@ void populateWgmmaPatterns(const TypeConverter &tc, RewritePatternSet &patterns,
 /// Patterns for the pallas_gpu ring ops (alloc_ring, async_copy,
 /// async_commit, async_wait, ring_read); rings become their i32 offset.
 void populateRingPatterns(const TypeConverter &tc, RewritePatternSet &patterns, SimtState &state);
-/// Whether `op` (or an op inside it) writes global memory (tt.store, atomics):
-/// a load moved ahead of it might read the old value.
-bool writesMemory(Operation *op);
-/// Whether a tt.load can be copied into a shared-memory buffer instead (by
-/// cp.async or the TMA, which zero-fill): a 2-D block whose masked-off
-/// elements read as zero.
-bool stageableLoad(tt::LoadOp load);
-/// The tensor map through which the TMA may copy the blocks `access` (a
-/// tt.load or tt.store) reads or writes, to or from buffers of `tile`
-/// (laid out with the 128-byte swizzle); none where it cannot
-/// (StageLoads.cpp says when).
-std::optional<pgpu::TensorMapAttr> tmaView(Operation *access, RankedTensorType tile,
-                                           AxisInfoAnalysis &axis);
-/// The index of `map` among `func`'s tensor maps (its
-/// pallas_gpu.tensor_maps), added if new.
-int64_t tensorMapIndex(tt::FuncOp func, pgpu::TensorMapAttr map);
-
 /// The staged operand `v` of a dot (a pallas_gpu.ring_read result): where
 /// its buffer is; null when `v` is not staged.
 Value stagedOperandAddress(ConversionPatternRewriter &rw, Location loc, Value v,
