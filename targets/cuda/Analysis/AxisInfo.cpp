@@ -1,6 +1,7 @@
 //===- AxisInfo.cpp - contiguity, constancy, divisibility of tile values --===//
 #include "Analysis/AxisInfo.h"
-#include "TileToNVVM/SimtLowering.h"
+#include "Dialect/SharedLayouts.h"
+#include "pallas/Tile/Tile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

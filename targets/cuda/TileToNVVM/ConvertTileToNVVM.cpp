@@ -9,7 +9,15 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Analysis/AxisInfo.h"
-#include "TileToNVVM/SimtLowering.h"
+#include "Dialect/Layouts.h"
+#include "Dialect/SharedLayouts.h"
+#include "TileToNVVM/Builders.h"
+#include "TileToNVVM/PatternBase.h"
+#include "TileToNVVM/Patterns.h"
+#include "TileToNVVM/SharedMemory.h"
+#include "TileToNVVM/SimtState.h"
+#include "TileToNVVM/ThreadSlots.h"
+#include "TileToNVVM/TypeConverter.h"
 #include "pallas/Gpu/Gpu.h"
 
 #include "pallas/Cuda/CudaPasses.h"

@@ -1,12 +1,19 @@
-//===- DotOperands.cpp - where tensor-core dots read operands from --------===//
+//===- DotOperands.cpp - tensor-core dot operands in shared memory --------===//
 //
 // Both tensor-core lowerings read A and B from shared memory, each in its
-// own layout; pallas-stage-loads's copies put staged operands straight into
-// that layout. One description of the layouts serves the writers (from
-// registers, or cp.async from global memory) and the readers.
+// own layout (Dialect/SharedLayouts.h); pallas-stage-loads's copies put
+// staged operands straight into that layout. The layout's addresses serve
+// the writers (from registers, or cp.async from global memory) and the
+// readers alike.
 //
 //===----------------------------------------------------------------------===//
-#include "TileToNVVM/SimtLowering.h"
+#include "TileToNVVM/DotLowering.h"
+#include "Dialect/Layouts.h"
+#include "Dialect/SharedLayouts.h"
+#include "TileToNVVM/Builders.h"
+#include "TileToNVVM/SharedMemory.h"
+#include "TileToNVVM/SimtState.h"
+#include "TileToNVVM/ThreadSlots.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -14,72 +21,6 @@
 using namespace mlir;
 using namespace mlir::pallas;
 using namespace mlir::pallas::cuda;
-
-/// Core matrices are 128 bytes apart plus 16: row r of the core matrices
-/// next to each other along a row of the tile then falls in different banks
-/// (plain 128-byte spacing would put them all in the same ones).
-static constexpr int64_t kCoreSpacing = 144;
-
-static int64_t roundUp16(int64_t bytes) { return (bytes + 15) / 16 * 16; }
-
-pgpu::SharedLayoutKind cuda::wgmmaOperandKind(RankedTensorType tile) {
-  // 128-byte swizzle where rows are a multiple of 128 bytes: 16-byte pieces
-  // of a row that are neighbours in global memory stay neighbours here (so
-  // cp.async requests coalesce), and the 8 rows wgmma reads at once fall in
-  // different banks.
-  int64_t rowBytes = tile.getDimSize(1) * smemElementBytes(tile.getElementType());
-  return rowBytes % 128 == 0 && tile.getDimSize(0) % 8 == 0
-             ? pgpu::SharedLayoutKind::swizzle_128b
-             : pgpu::SharedLayoutKind::core_matrices;
-}
-
-OperandSmemLayout cuda::operandSmemLayout(RankedTensorType tile, pgpu::SharedLayoutKind kind) {
-  OperandSmemLayout l;
-  l.elemBytes = smemElementBytes(tile.getElementType());
-  int64_t rowBytes = tile.getDimSize(1) * l.elemBytes;
-  switch (kind) {
-  case pgpu::SharedLayoutKind::swizzle_128b:
-    l.swizzled = true;
-    l.atomColumnBytes = tile.getDimSize(0) * 128;
-    l.bytes = l.atomColumnBytes * (rowBytes / 128);
-    return l;
-  case pgpu::SharedLayoutKind::core_matrices: {
-    l.coreMatrices = true;
-    int64_t perCore = 16 / l.elemBytes;
-    l.colGroupBytes = kCoreSpacing;
-    l.rowGroupBytes = (tile.getDimSize(1) + perCore - 1) / perCore * kCoreSpacing;
-    l.bytes = roundUp16((tile.getDimSize(0) + 7) / 8 * l.rowGroupBytes);
-    return l;
-  }
-  case pgpu::SharedLayoutKind::padded_rows:
-    l.rowBytes = rowBytes + 16;
-    l.bytes = roundUp16(tile.getDimSize(0) * l.rowBytes);
-    return l;
-  }
-  llvm_unreachable("unknown shared layout kind");
-}
-
-OperandSmemLayout cuda::wgmmaOperandLayout(RankedTensorType tile) {
-  return operandSmemLayout(tile, wgmmaOperandKind(tile));
-}
-
-OperandSmemLayout cuda::paddedRowLayout(RankedTensorType tile) {
-  return operandSmemLayout(tile, pgpu::SharedLayoutKind::padded_rows);
-}
-
-tt::TransOp cuda::kMajorB(tt::DotOp dot) {
-  auto trans = dot.getB().getDefiningOp<tt::TransOp>();
-  bool wgmma = hasWgmmaLayout(dot.getType());
-  if (!trans || !(wgmma || hasMmaLayout(dot.getType())))
-    return {};
-  auto src = cast<RankedTensorType>(trans.getSrc().getType());
-  Type e = src.getElementType();
-  // mma.sync's B fragments are pairs along K: rows of a K-major tile, as
-  // ldmatrix (without .trans) reads them (16-bit elements; tf32 has its own
-  // fragment loads).
-  return src.getRank() == 2 && (e.isBF16() || e.isF16() || (wgmma && isF8(e))) ? trans
-                                                                              : tt::TransOp();
-}
 
 Value cuda::registerA(tt::DotOp dot) {
   auto leave = dot.getA().getDefiningOp<tensor::CastOp>();
@@ -97,18 +38,6 @@ Value cuda::registerA(tt::DotOp dot) {
   return src && src.getEncoding() == d.getEncoding() && (e.isBF16() || e.isF16())
              ? leave.getSource()
              : Value();
-}
-
-pgpu::SharedLayoutKind cuda::dotOperandKind(tt::DotOp dot, unsigned index) {
-  auto tile = cast<RankedTensorType>(index == 0 ? dot.getA().getType() : dot.getB().getType());
-  return hasWgmmaLayout(dot.getType()) ? wgmmaOperandKind(tile)
-                                       : pgpu::SharedLayoutKind::padded_rows;
-}
-
-OperandSmemLayout cuda::sharedLayoutOf(RankedTensorType tile) {
-  auto encoding = dyn_cast_or_null<pgpu::SharedEncodingAttr>(tile.getEncoding());
-  return operandSmemLayout(tile, encoding ? encoding.getKind()
-                                          : pgpu::SharedLayoutKind::padded_rows);
 }
 
 Value OperandSmemLayout::offsetOf(OpBuilder &b, Location loc, Value row, Value col) const {
@@ -131,25 +60,6 @@ Value OperandSmemLayout::offsetOf(OpBuilder &b, Location loc, Value row, Value c
   auto rem = [&](Value v, int64_t k) { return arith::RemUIOp::create(b, loc, v, constI32(b, loc, k)); };
   return add(add(mul(div(row, 8), rowGroupBytes), mul(div(col, perCore), colGroupBytes)),
              add(mul(rem(row, 8), 16), mul(rem(col, perCore), elemBytes)));
-}
-
-int64_t OperandSmemLayout::accessElements(int64_t vec, int64_t cols) const {
-  bool inRow = cols % vec == 0;
-  bool inGranule = !(coreMatrices || swizzled) || vec * elemBytes <= 16;
-  return inRow && inGranule ? vec : 1;
-}
-
-std::optional<int64_t> OperandSmemLayout::shiftBytes(int64_t rows, int64_t cols) const {
-  int64_t bytes = cols * elemBytes;
-  if (swizzled)
-    return rows % 8 || bytes % 128
-               ? std::nullopt
-               : std::optional<int64_t>(rows * 128 + bytes / 128 * atomColumnBytes);
-  if (coreMatrices)
-    return rows % 8 || bytes % 16
-               ? std::nullopt
-               : std::optional<int64_t>(rows / 8 * rowGroupBytes + bytes / 16 * colGroupBytes);
-  return rows * rowBytes + bytes;
 }
 
 SmallVector<Value> OperandSmemLayout::slotAddresses(OpBuilder &b, Location loc, Value base,

@@ -9,7 +9,13 @@
 // its part of C, which stays in registers in the mma layout.
 //
 //===----------------------------------------------------------------------===//
-#include "TileToNVVM/SimtLowering.h"
+#include "TileToNVVM/DotLowering.h"
+#include "Dialect/Layouts.h"
+#include "Dialect/SharedLayouts.h"
+#include "TileToNVVM/Builders.h"
+#include "TileToNVVM/SharedMemory.h"
+#include "TileToNVVM/SimtState.h"
+#include "TileToNVVM/ThreadSlots.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"

@@ -12,7 +12,16 @@
 // also wait for the copies still in flight).
 //
 //===----------------------------------------------------------------------===//
-#include "TileToNVVM/SimtLowering.h"
+#include "TileToNVVM/Patterns.h"
+#include "Dialect/Layouts.h"
+#include "Dialect/SharedLayouts.h"
+#include "TileToNVVM/Builders.h"
+#include "TileToNVVM/DotLowering.h"
+#include "TileToNVVM/PatternBase.h"
+#include "TileToNVVM/SharedMemory.h"
+#include "TileToNVVM/SimtState.h"
+#include "TileToNVVM/ThreadSlots.h"
+#include "TileToNVVM/TypeConverter.h"
 #include "pallas/Gpu/Gpu.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"

@@ -5,11 +5,20 @@
 // element at its index), and reductions combine within warps by shuffles.
 //
 //===----------------------------------------------------------------------===//
-#include "TileToNVVM/SimtLowering.h"
+#include "TileToNVVM/Patterns.h"
+#include "Dialect/Layouts.h"
+#include "Dialect/SharedLayouts.h"
+#include "TileToNVVM/Builders.h"
+#include "TileToNVVM/DotLowering.h"
+#include "TileToNVVM/PatternBase.h"
+#include "TileToNVVM/SharedMemory.h"
+#include "TileToNVVM/SimtState.h"
+#include "TileToNVVM/ThreadSlots.h"
 
 #include "mlir/IR/Matchers.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -652,13 +661,6 @@ struct DotLowering : SimtPattern<tt::DotOp> {
 };
 
 } // namespace
-
-bool cuda::swizzlableAccumulator(RankedTensorType src) {
-  if (!hasMmaLayout(src) || src.getRank() != 2 || !src.getElementType().isIntOrFloat())
-    return false;
-  int64_t bits = src.getElementTypeBitWidth();
-  return (bits == 16 || bits == 32) && (src.getDimSize(1) * bits / 8) % 128 == 0;
-}
 
 OperandSmemLayout cuda::writeAccumulatorSwizzled(OpBuilder &b, Location loc, SimtState &s,
                                                  Value perThread, RankedTensorType src) {

@@ -13,8 +13,16 @@
 // the "pallas.wgmma" layout, which is the wgmma accumulator layout.
 //
 //===----------------------------------------------------------------------===//
-#include "TileToNVVM/SimtLowering.h"
+#include "TileToNVVM/DotLowering.h"
+#include "Dialect/Layouts.h"
+#include "Dialect/SharedLayouts.h"
+#include "TileToNVVM/Builders.h"
+#include "TileToNVVM/PatternBase.h"
+#include "TileToNVVM/Patterns.h"
+#include "TileToNVVM/SharedMemory.h"
+#include "TileToNVVM/SimtState.h"
 #include "pallas/Gpu/Gpu.h"
+#include "pallas/Passes/ExpandF8Conversions.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"

@@ -10,7 +10,8 @@
 // exchanges.
 //
 //===----------------------------------------------------------------------===//
-#include "TileToNVVM/SimtLowering.h"
+#include "Dialect/Layouts.h"
+#include "pallas/Passes/ExpandF8Conversions.h"
 
 #include "pallas/Cuda/CudaPasses.h"
 

@@ -11,7 +11,9 @@
 // mbarrier's phase waited for in place of the group.
 //
 //===----------------------------------------------------------------------===//
-#include "TileToNVVM/SimtLowering.h"
+#include "Analysis/AxisInfo.h"
+#include "Dialect/SharedLayouts.h"
+#include "Transforms/StageLoads.h"
 
 #include "pallas/Cuda/CudaPasses.h"
 #include "pallas/Gpu/Gpu.h"

@@ -42,9 +42,11 @@
 // that always hold still fold away.
 //
 //===----------------------------------------------------------------------===//
+#include "Transforms/StageLoads.h"
 #include "Analysis/AxisInfo.h"
 #include "Analysis/LoopSlice.h"
-#include "TileToNVVM/SimtLowering.h"
+#include "Dialect/Layouts.h"
+#include "Dialect/SharedLayouts.h"
 #include "pallas/Gpu/Gpu.h"
 #include "pallas/Cuda/CudaPasses.h"
 

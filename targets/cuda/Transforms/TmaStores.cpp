@@ -8,10 +8,14 @@
 // the TMA reads) and one thread stores it with bulk tensor copies.
 //
 //===----------------------------------------------------------------------===//
-#include "TileToNVVM/SimtLowering.h"
+#include "Analysis/AxisInfo.h"
+#include "Dialect/SharedLayouts.h"
+#include "Transforms/StageLoads.h"
 
 #include "pallas/Cuda/CudaPasses.h"
 #include "pallas/Gpu/Gpu.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace mlir::pallas {
 #define GEN_PASS_DEF_PALLASTMASTORES

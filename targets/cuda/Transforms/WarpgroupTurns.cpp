@@ -6,9 +6,9 @@
 // by half an iteration, so one's softmax runs under the other's GEMMs.
 //
 //===----------------------------------------------------------------------===//
-#include "TileToNVVM/SimtLowering.h"
 #include "pallas/Cuda/CudaPasses.h"
 #include "pallas/Gpu/Gpu.h"
+#include "pallas/Tile/Tile.h"
 
 namespace mlir::pallas {
 #define GEN_PASS_DEF_PALLASWARPGROUPTURNS
@@ -17,7 +17,6 @@ namespace mlir::pallas {
 
 using namespace mlir;
 using namespace mlir::pallas;
-using namespace mlir::pallas::cuda;
 
 namespace {
 

@@ -1,0 +1,52 @@
+//===- Builders.h - small IR and PTX builders of the conversion -*- C++ -*-===//
+//
+// The pieces convert-tile-to-nvvm's patterns build per thread again and
+// again: constants, the slots of a per-thread vector, row-major indices,
+// inline PTX, barriers and a reduce or scan combiner run on scalars.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PALLAS_TARGETS_CUDA_TILETONVVM_BUILDERS_H
+#define PALLAS_TARGETS_CUDA_TILETONVVM_BUILDERS_H
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::pallas::cuda {
+
+struct SimtState;
+
+Value constI32(OpBuilder &b, Location loc, int64_t v);
+Value constI64(OpBuilder &b, Location loc, int64_t v);
+/// Element `i` of a per-thread vector; the vector of scalars `elems`.
+Value extractSlot(OpBuilder &b, Location loc, Value vec, int64_t i);
+Value buildVector(OpBuilder &b, Location loc, ArrayRef<Value> elems);
+/// Coordinates (i32) of a row-major element index in `shape`.
+SmallVector<Value> unravel(OpBuilder &b, Location loc, Value index,
+                           ArrayRef<int64_t> shape);
+/// Row-major index (i32) of coordinates in `shape`.
+Value ravel(OpBuilder &b, Location loc, ArrayRef<Value> coords,
+            ArrayRef<int64_t> shape);
+
+/// Inline PTX `text` with side effects (kept in place and order) on
+/// `operands` under `constraints`; its result of `resultType`, or null
+/// when that is null.
+Value inlinePtx(OpBuilder &b, Location loc, Type resultType, ValueRange operands,
+                StringRef text, StringRef constraints);
+
+void barrier(OpBuilder &b, Location loc);
+/// Every thread of every CTA of the cluster meets (barrier.cluster arrive
+/// with release, wait with acquire semantics).
+void clusterBarrier(OpBuilder &b, Location loc);
+/// Warpgroup turns (pallas_gpu.turns_begin): warpgroup g's turn is named
+/// barrier 1 + g, between it (waiting) and warpgroup g - 1 (passing the
+/// turn on). takeTurn waits for this thread's warpgroup's turn, passTurn
+/// hands it to the next warpgroup.
+void takeTurn(OpBuilder &b, Location loc, const SimtState &s);
+void passTurn(OpBuilder &b, Location loc, const SimtState &s);
+
+/// Runs a reduce/scan combiner region on scalars: `acc` then `x` operands.
+SmallVector<Value> combine(OpBuilder &b, Location loc, Region &region,
+                           ValueRange acc, ValueRange x);
+
+} // namespace mlir::pallas::cuda
+
+#endif

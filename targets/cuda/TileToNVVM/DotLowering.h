@@ -1,0 +1,77 @@
+//===- DotLowering.h - tensor-core dots in the conversion -------*- C++ -*-===//
+//
+// A tt.dot in a tensor-core layout becomes mma.sync (MmaLowering.cpp) or
+// wgmma (WgmmaLowering.cpp) reading its operands from shared memory:
+// staged there by pallas-stage-loads (RingLowering.cpp finds them), or
+// written there from registers first (DotOperands.cpp). The dot pattern
+// (SimtDataMovement.cpp) picks the lowering.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PALLAS_TARGETS_CUDA_TILETONVVM_DOTLOWERING_H
+#define PALLAS_TARGETS_CUDA_TILETONVVM_DOTLOWERING_H
+
+#include "Dialect/SharedLayouts.h"
+#include "pallas/Tile/Tile.h"
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::pallas::cuda {
+
+struct SimtState;
+
+/// An operand as a dot lowering gets it: in registers (blocked layout),
+/// or, when pallas-stage-loads staged it, already in shared memory at `smem`
+/// in the layout of its dotOperandKind.
+struct DotOperand {
+  Value regs;
+  Value smem;
+  /// The tile `regs` and `smem` hold; for B given K-major (`kMajor`, see
+  /// kMajorB) it is [N, K], the transpose of the dot's B.
+  RankedTensorType tile;
+  bool kMajor = false;
+  /// A held in the registers of the dot's own accumulator layout
+  /// (registerA): the dot reads it from there, nothing goes through shared
+  /// memory.
+  bool inAccumulatorLayout = false;
+};
+
+/// The value in a tensor-core layout a dot's A is cast from, when the dot
+/// can take A from registers as it is (bf16/f16 in the dot's own layout:
+/// wgmma's accumulator layout of m64nK is the A fragment layout of m64k16
+/// steps; with whole rows per warp, mma.sync's accumulators of two m16n8
+/// tiles side by side are the A fragment of one m16k16 step); null
+/// otherwise.
+Value registerA(tt::DotOp dot);
+
+/// The staged operand `v` of a dot (a pallas_gpu.ring_read result): where
+/// its buffer is; null when `v` is not staged.
+Value stagedOperandAddress(ConversionPatternRewriter &rw, Location loc, Value v,
+                           const SimtState &state);
+
+/// Writes a tensor held in the blocked layout into shared memory at
+/// `base` (!llvm.ptr<3>) in `layout`, a vector store per chunk. The caller
+/// places barriers.
+void writeOperand(OpBuilder &b, Location loc, SimtState &s, Value base, Value perThread,
+                  RankedTensorType type, const OperandSmemLayout &layout);
+
+/// Where a dot's operands are in shared memory: staged ones where they
+/// are, the others written to the scratch area (A, then B) in their layouts
+/// between two barriers (readers of the previous contents are done; every
+/// element is written). `asyncProxy` (wgmma): B starts on 1024 bytes and a
+/// proxy fence orders the writes before reads through the async proxy.
+std::pair<Value, Value> placeDotOperands(OpBuilder &b, Location loc, SimtState &s,
+                                         DotOperand a, DotOperand bOperand,
+                                         const OperandSmemLayout &aLayout,
+                                         const OperandSmemLayout &bLayout, bool asyncProxy);
+
+/// The dot on tensor cores (mma.sync) for a result in the mma layout.
+FailureOr<Value> lowerDotToMma(OpBuilder &b, tt::DotOp op, DotOperand a, DotOperand bOperand,
+                               Value c, SimtState &state);
+/// The dot on Hopper's warpgroup MMA (wgmma) for a result in the wgmma
+/// layout.
+FailureOr<Value> lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand a, DotOperand bOperand,
+                                 Value c, SimtState &state);
+
+} // namespace mlir::pallas::cuda
+
+#endif

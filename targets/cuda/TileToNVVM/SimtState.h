@@ -1,0 +1,112 @@
+//===- SimtState.h - what the NVVM conversion knows of a kernel -*- C++ -*-===//
+//
+// The per-kernel state the conversion's patterns share: the thread count
+// and indices, what was learnt of the tile IR before it was rewritten
+// (access analysis, copy steps), and where shared memory holds the rings,
+// slot barriers and scratch area.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PALLAS_TARGETS_CUDA_TILETONVVM_SIMTSTATE_H
+#define PALLAS_TARGETS_CUDA_TILETONVVM_SIMTSTATE_H
+
+#include "Analysis/AxisInfo.h"
+#include "Dialect/SharedLayouts.h"
+#include "pallas/Gpu/Gpu.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace mlir::pallas::cuda {
+
+/// Where a ring (pallas_gpu.alloc_ring) lives in shared memory.
+struct RingPlacement {
+  int64_t offset = 0; ///< from the start of the rings' area
+  /// How a buffer holds its tile: as the dot that reads it wants
+  /// (`layout.bytes` apart).
+  OperandSmemLayout layout;
+  /// Whether wgmma reads it (through the async proxy).
+  bool feedsWgmma = false;
+};
+
+/// Per-kernel state shared by the patterns.
+struct SimtState {
+  /// For each tensor load and store (computed before the conversion starts,
+  /// while the tile IR is whole): its pointers' contiguity and alignment and
+  /// its mask's constancy (AxisInfo.h).
+  llvm::DenseMap<Operation *, std::pair<AxisInfo, AxisInfo>> access;
+  /// For each pallas_gpu.async_copy whose pointers step by a constant from
+  /// row to row: that step, in elements (rowStep).
+  llvm::DenseMap<Operation *, int64_t> copyRowStep;
+  int64_t threads = 128;
+  /// The thread index (i32), defined at the kernel entry, in
+  /// [0, threads): with a producer warpgroup (pallas_gpu.produce), its
+  /// threads' indices wrap around (a producer thread computes as
+  /// thread tid - threads would).
+  Value tid;
+  /// The CTA's own thread index: from `threads` on, the producer's.
+  Value ctaTid;
+  /// The producer warpgroup's threads (0 without one).
+  int64_t producerThreads = 0;
+  /// Under a program order (ProgramGrid.h): each axis's program id (i32),
+  /// derived at the kernel entry from the linear block index. Empty
+  /// otherwise: program ids are block ids.
+  SmallVector<Value, 3> programIds;
+  /// Where ops that exchange values through shared memory put them
+  /// (!llvm.ptr<3>, defined at the entry): the scratch area, at the start
+  /// or, when used while rings are live, right after the rings.
+  Value smem;
+  /// The largest shared-memory footprint any op needs there, in bytes.
+  int64_t smemBytes = 0;
+  /// The start of dynamic shared memory, where the rings are.
+  Value ringBase;
+  /// The rings (by their pallas_gpu.alloc_ring op) and the bytes they take.
+  llvm::DenseMap<Operation *, RingPlacement> rings;
+  /// The slot barriers (by their pallas_gpu.alloc_slot_barriers op): their
+  /// byte offset in the rings' area.
+  llvm::DenseMap<Operation *, int64_t> slotBarriers;
+  /// Rings (their alloc ops) some copy into which is made of plain loads
+  /// and stores rather than cp.async (nothing known of its addresses).
+  llvm::DenseSet<Operation *> ringsCopiedByStores;
+  int64_t ringBytes = 0;
+  bool scratchAfterRings = false;
+  /// Whether a thread's slot addresses in shared memory are one computed in
+  /// full per class the layout repeats with plus constants
+  /// (OperandSmemLayout::slotAddresses). Off in kernels with wgmma dots:
+  /// there the attention at D = 64 ran 4 % slower (same registers, fewer
+  /// instructions), GEMMs unchanged.
+  bool shiftedAddresses = true;
+  /// Whether a TMA store's wait for its reads of shared memory moves to
+  /// where the scratch area is written next (the next TMA store) and the
+  /// kernel's end: where TMA stores are the only users of scratch, and
+  /// scratch overlaps no ring.
+  bool deferTmaStoreWait = false;
+  /// CTAs per thread-block cluster (pallas_gpu.cluster; 1: no clusters).
+  int64_t cluster = 1;
+  /// The slot barriers (their alloc ops) that multicast copies signal:
+  /// their slots are released to every CTA of the cluster.
+  llvm::DenseSet<Operation *> clusterSlotBarriers;
+  /// The CTAs whose consumers release the slots of the slot barriers
+  /// `alloc` makes: the cluster's where multicast copies fill them, else 1.
+  int64_t releasingCtas(Operation *alloc) const {
+    return clusterSlotBarriers.contains(alloc) ? cluster : 1;
+  }
+  /// The kernel's tensor maps (pallas_gpu.tensor_maps) and, for each, its
+  /// parameter (a generic pointer to the __grid_constant__ CUtensorMap).
+  SmallVector<pgpu::TensorMapAttr> tensorMaps;
+  SmallVector<Value> tensorMapParams;
+  /// Each kernel parameter's address (i64), for the pointer parameters.
+  SmallVector<Value> paramAddresses;
+  /// Per kernel parameter: its value where it is an integer (a symbolic
+  /// size), else null.
+  SmallVector<Value> paramValues;
+  /// The pallas_gpu.tma_copy ops in a loop that leaves a dot in flight
+  /// across iterations: issued by predicates rather than a branch.
+  llvm::DenseSet<Operation *> predicatedCopies;
+  /// Where the scratch area starts when it follows the rings (on 1024
+  /// bytes, where swizzled operands must start).
+  int64_t scratchOffset() const { return (ringBytes + 1023) / 1024 * 1024; }
+};
+
+} // namespace mlir::pallas::cuda
+
+#endif

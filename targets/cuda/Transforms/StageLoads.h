@@ -1,0 +1,38 @@
+//===- StageLoads.h - which loads may go through shared memory --*- C++ -*-===//
+//
+// What pallas-stage-loads (StageLoads.cpp) decides of a load or store, and
+// its tensor-map bookkeeping, which pallas-async-copies and
+// pallas-tma-stores share.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PALLAS_TARGETS_CUDA_TRANSFORMS_STAGELOADS_H
+#define PALLAS_TARGETS_CUDA_TRANSFORMS_STAGELOADS_H
+
+#include "Analysis/AxisInfo.h"
+#include "pallas/Gpu/Gpu.h"
+#include "pallas/Tile/Tile.h"
+
+#include <optional>
+
+namespace mlir::pallas::cuda {
+
+/// Whether `op` (or an op inside it) writes global memory (tt.store, atomics):
+/// a load moved ahead of it might read the old value.
+bool writesMemory(Operation *op);
+/// Whether a tt.load can be copied into a shared-memory buffer instead (by
+/// cp.async or the TMA, which zero-fill): a 2-D block whose masked-off
+/// elements read as zero.
+bool stageableLoad(tt::LoadOp load);
+/// The tensor map through which the TMA may copy the blocks `access` (a
+/// tt.load or tt.store) reads or writes, to or from buffers of `tile`
+/// (laid out with the 128-byte swizzle); none where it cannot
+/// (StageLoads.cpp says when).
+std::optional<pgpu::TensorMapAttr> tmaView(Operation *access, RankedTensorType tile,
+                                           AxisInfoAnalysis &axis);
+/// The index of `map` among `func`'s tensor maps (its
+/// pallas_gpu.tensor_maps), added if new.
+int64_t tensorMapIndex(tt::FuncOp func, pgpu::TensorMapAttr map);
+
+} // namespace mlir::pallas::cuda
+
+#endif
