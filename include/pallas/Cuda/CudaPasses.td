@@ -380,6 +380,7 @@ def ConvertTileToNVVM : Pass<"convert-tile-to-nvvm", "::mlir::ModuleOp"> {
     CTA-wide barriers become a named barrier counting only them.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::pallas::pgpu::PallasGpuDialect",
                            "::mlir::cf::ControlFlowDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::scf::SCFDialect",

@@ -5,7 +5,7 @@
 // it) one of these encodings; every later pass reads the layout from the
 // type. A tensor without an encoding is in the blocked layout: chunks of
 // consecutive elements dealt round robin over the CTA's threads
-// (BlockedLayout in targets/cuda/SimtLowering.h). It has no parameters of
+// (BlockedLayout in targets/cuda/Dialect/Layouts.h). It has no parameters of
 // its own (it follows from the element count and num_warps, which is what
 // keeps reshapes and expand_dims free), so it takes no encoding.
 //
@@ -85,7 +85,7 @@ def PG_SharedEncodingAttr : AttrDef<PallasGpu_Dialect, "SharedEncoding"> {
       ldmatrix-free fragment loads).
 
     The byte offsets follow from the kind and the tile's shape
-    (`OperandSmemLayout` in targets/cuda/SimtLowering.h).
+    (`OperandSmemLayout` in targets/cuda/Dialect/SharedLayouts.h).
   }];
   let parameters = (ins EnumParameter<PG_SharedLayoutKind>:$kind);
   let assemblyFormat = "`<` $kind `>`";

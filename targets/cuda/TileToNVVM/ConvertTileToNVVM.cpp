@@ -2,10 +2,10 @@
 //
 // Each `tt.func` (one program = one CTA of 32 * num_warps threads) becomes a
 // `gpu.func` kernel in a `gpu.module`; every tensor becomes a per-thread
-// vector (SimtLowering.h). Global memory is addressed with i64 addresses;
-// loads and stores of aligned, contiguous, unmasked chunks are vectorised
-// (checked at run time, so edge blocks stay correct), the others are
-// predicated per element.
+// vector (Dialect/Layouts.h, TileToNVVM/TypeConverter.h). Global memory is
+// addressed with i64 addresses; loads and stores of aligned, contiguous,
+// unmasked chunks are vectorised (checked at run time, so edge blocks stay
+// correct), the others are predicated per element.
 //
 //===----------------------------------------------------------------------===//
 #include "Analysis/AxisInfo.h"

@@ -471,7 +471,7 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
   collectLoadsAhead(
       loop, [&](tt::LoadOp load) { return stagedLayout(load, loop).has_value(); }, loads,
       slice);
-  // Each buffer is laid out as the dot reading it wants (DotOperands.cpp).
+  // Each buffer is laid out as the dot reading it wants (Dialect/SharedLayouts.cpp).
   auto bufferBytes = [&](tt::LoadOp load) {
     auto kind = *stagedLayout(load, loop);
     return operandSmemLayout(cast<RankedTensorType>(load.getType()), kind).bytes;
