@@ -1,10 +1,9 @@
 //===- MosaicBodyLowering.cpp - kernel bodies as Mosaic ops ---------------===//
 #include "MosaicBodyLowering.h"
 
+#include "pallas/Dialect/Reductions.h"
 #include "pallas/Passes/CloneLowering.h"
 #include "pallas/Spec/IndexMapToArith.h"
-
-#include "llvm/ADT/APFloat.h"
 
 using namespace mlir;
 using namespace mlir::pallas;
@@ -40,43 +39,6 @@ MemRefType mosaic::semaphoreMemref(Type pallasSemaphore) {
                      ? (Type)tpu::DMASemaphoreType::get(ctx)
                      : (Type)tpu::SemaphoreType::get(ctx);
   return memrefOf({}, element, tpu::MemorySpace::semaphore_mem);
-}
-
-/// The neutral element of a reduction kind, as an attribute.
-static TypedAttr reductionIdentity(ReductionKind kind, Type element) {
-  Builder b(element.getContext());
-  if (auto f = dyn_cast<FloatType>(element)) {
-    const llvm::fltSemantics &sem = f.getFloatSemantics();
-    switch (kind) {
-    case ReductionKind::prod:
-      return b.getFloatAttr(f, 1.0);
-    case ReductionKind::max:
-      return b.getFloatAttr(f, llvm::APFloat::getInf(sem, /*Negative=*/true));
-    case ReductionKind::min:
-      return b.getFloatAttr(f, llvm::APFloat::getInf(sem, /*Negative=*/false));
-    default:
-      return b.getFloatAttr(f, 0.0);
-    }
-  }
-  unsigned width = element.getIntOrFloatBitWidth();
-  llvm::APInt v(width, 0);
-  switch (kind) {
-  case ReductionKind::prod:
-    v = llvm::APInt(width, 1);
-    break;
-  case ReductionKind::max:
-    v = width == 1 ? llvm::APInt(1, 0) : llvm::APInt::getSignedMinValue(width);
-    break;
-  case ReductionKind::min:
-    v = width == 1 ? llvm::APInt(1, 1) : llvm::APInt::getSignedMaxValue(width);
-    break;
-  case ReductionKind::and_:
-    v = llvm::APInt::getAllOnes(width);
-    break;
-  default:
-    break;
-  }
-  return b.getIntegerAttr(element, v);
 }
 
 static vector::CombiningKind combiningKind(ReductionKind kind, Type element) {
