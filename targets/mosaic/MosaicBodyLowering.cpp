@@ -201,7 +201,7 @@ LogicalResult BodyLowering::lower(TransposeOp op) {
   return success();
 }
 
-// Terminators: built at their own location (`loc` is the op's before them).
+// Terminators: built at their own location (`loc` does not move to them).
 
 LogicalResult BodyLowering::lower(YieldOp op) {
   SmallVector<Value> results;

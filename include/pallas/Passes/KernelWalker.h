@@ -95,9 +95,9 @@ protected:
   virtual LogicalResult lower(YieldOp op) { return notSupported(op); }
 
   OpBuilder &b;
-  /// Where the op being lowered stands. A terminator leaves it at the op
-  /// before it, so what a target builds once a block is lowered (a loop's
-  /// yield, the function's return) stands at the block's last op.
+  /// Where the op being lowered stands. Terminators do not move it: what a
+  /// target builds once a block is lowered (a loop's yield, the function's
+  /// return) takes the location of the last op lowered before.
   Location loc;
 
 private:
