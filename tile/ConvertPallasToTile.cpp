@@ -9,8 +9,10 @@
 #include "pallas/Dialect/Pallas.h"
 #include "pallas/Dialect/Reductions.h"
 #include "pallas/Passes/BlockView.h"
+#include "pallas/Passes/BlockViewOps.h"
 #include "pallas/Passes/ExpandF8Conversions.h"
-#include "pallas/Passes/CloneLowering.h"
+#include "pallas/Passes/KernelWalker.h"
+#include "pallas/Passes/RefAccess.h"
 #include "pallas/Spec/IndexMapToArith.h"
 #include "pallas/Spec/LaunchAttributes.h"
 #include "pallas/Tile/ProgramGrid.h"
@@ -18,9 +20,7 @@
 #include "pallas/Tile/TilePasses.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Traits.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 
 namespace mlir::pallas {
@@ -35,15 +35,20 @@ namespace {
 
 using View = BlockView;
 
-class TileLowering {
+class TileLowering : public KernelWalker {
 public:
-  TileLowering(KernelOp kernel, OpBuilder &b, bool tritonDotLimits,
-                 bool logicalProgramIds)
-      : kernel(kernel), b(b), tritonDotLimits(tritonDotLimits),
+  TileLowering(KernelOp kernel, OpBuilder &b, bool tritonDotLimits, bool logicalProgramIds)
+      : KernelWalker(b, kernel.getLoc()), kernel(kernel), tritonDotLimits(tritonDotLimits),
         logicalProgramIds(logicalProgramIds) {}
   LogicalResult run();
 
 private:
+  using KernelWalker::lower;
+  LogicalResult notSupported(Operation *op) override {
+    return op->emitOpError("is not supported by ") << target() << " yet";
+  }
+  LogicalResult lowerOtherOp(Operation *op) override;
+
   Value i32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
   Value splat(Value scalar, ArrayRef<int64_t> shape) {
     if (shape.empty())
@@ -87,9 +92,6 @@ private:
   /// included.
   View arrayView(Value ptr, BlockArgument arg);
 
-  LogicalResult lowerBlock(Block &src);
-  LogicalResult lowerOp(Operation *op);
-  LogicalResult lowerGeneric(Operation *op);
   LogicalResult lowerIfWithScratch(scf::IfOp op, ArrayRef<Value> written);
   LogicalResult lowerForWithScratch(scf::ForOp op, ArrayRef<Value> written);
   SmallVector<Value> scratchWrittenIn(Operation *op);
@@ -118,22 +120,40 @@ private:
                        ValueRange indices, Access &out, const Placement *into = nullptr);
   FailureOr<Placement> bufferWindow(Operation *op, Value buffer, ArrayRef<int64_t> encoded,
                                     ValueRange indices);
-  LogicalResult lowerLoad(LoadOp op);
-  LogicalResult lowerWrite(Operation *op, Value ref, ArrayRef<int64_t> encoded,
-                           ValueRange indices, Value value, Value userMask,
-                           std::optional<AtomicKind> atomic, bool returnsOld);
-  LogicalResult lowerRefSlice(RefSliceOp op);
-  LogicalResult lowerBlockView(BlockOp op);
-  LogicalResult lowerReduce(ReduceOp op);
-  LogicalResult lowerBroadcast(BroadcastOp op);
-  LogicalResult lowerDot(DotOp op);
+  LogicalResult lower(ProgramIdOp op) override {
+    values.map(op.getResult(), pids[op.getAxis()]);
+    return success();
+  }
+  LogicalResult lower(BlockOp op) override;
+  LogicalResult lower(RefSliceOp op) override;
+  LogicalResult lower(LoadOp op) override;
+  LogicalResult lower(StoreOp op) override { return lowerWrite(RefWrite::of(op)); }
+  LogicalResult lower(SwapOp op) override { return lowerWrite(RefWrite::of(op)); }
+  LogicalResult lower(AtomicRMWOp op) override { return lowerWrite(RefWrite::of(op)); }
+  LogicalResult lowerWrite(const RefWrite &write);
+  LogicalResult lower(AtomicCASOp op) override;
+  LogicalResult lower(RunScopedOp op) override;
+  LogicalResult lower(AsyncCopyOp op) override;
+  /// The copy was done when it started.
+  LogicalResult lower(DMAWaitOp op) override { return success(); }
+  LogicalResult lower(SemaphoreSignalOp op) override { return lowerSemaphoreOp(op); }
+  LogicalResult lower(SemaphoreWaitOp op) override { return lowerSemaphoreOp(op); }
+  LogicalResult lower(SemaphoreReadOp op) override { return lowerSemaphoreOp(op); }
+  LogicalResult lowerSemaphoreOp(Operation *op);
+  LogicalResult lower(IotaOp op) override;
+  LogicalResult lower(BroadcastOp op) override;
+  LogicalResult lower(ReshapeOp op) override;
+  LogicalResult lower(TransposeOp op) override;
+  LogicalResult lower(ReduceOp op) override;
+  LogicalResult lower(CumsumOp op) override;
+  LogicalResult lower(DotOp op) override;
+  LogicalResult lower(ArgMaxOp op) override { return lowerArgReduce(op, /*isMax=*/true); }
+  LogicalResult lower(ArgMinOp op) override { return lowerArgReduce(op, /*isMax=*/false); }
   template <typename ArgOp>
   LogicalResult lowerArgReduce(ArgOp op, bool isMax);
-  LogicalResult lowerConcatenate(ConcatenateOp op);
-  LogicalResult lowerAtomicCAS(AtomicCASOp op);
-  LogicalResult lowerRunScoped(RunScopedOp op);
-  LogicalResult lowerSemaphoreOp(Operation *op);
-  LogicalResult lowerAsyncCopy(AsyncCopyOp op);
+  LogicalResult lower(ConcatenateOp op) override;
+  /// The kernel's end: run() returns from the function.
+  LogicalResult lower(ReturnOp op) override { return success(); }
   LogicalResult lowerScratchAccess(Operation *op);
   /// The dims of a register-held scratch value an access picks by index
   /// (the rest whole), or failure for other indexers.
@@ -143,16 +163,13 @@ private:
   Value pickAlong(Value tensor, int64_t dim, Value index);
 
   KernelOp kernel;
-  OpBuilder &b;
   // Whether Triton compiles the result (its minimum dot size applies).
   bool tritonDotLimits;
   /// Who refuses what this lowering cannot express, in diagnostics: the
   /// triton target, or the CUDA targets, which lower through it.
   StringRef target() const { return tritonDotLimits ? "the triton target" : "the CUDA target"; }
   bool logicalProgramIds;
-  Location loc = kernel.getLoc();
-  IRMapping values;
-  DenseMap<Value, View> views;
+  RefViews views;
   /// Scratch refs live as values: the current contents of each.
   llvm::MapVector<Value, Value> scratch;
   /// The starting value of a scratch ref or scoped buffer: zeros of its
@@ -452,16 +469,6 @@ LogicalResult TileLowering::run() {
   return success();
 }
 
-LogicalResult TileLowering::lowerBlock(Block &src) {
-  for (Operation &op : src.without_terminator())
-    if (failed(lowerOp(&op)))
-      return failure();
-  Operation *term = src.getTerminator();
-  if (isa<ReturnOp>(term))
-    return success();
-  return lowerGeneric(term);
-}
-
 SmallVector<Value> TileLowering::scratchWrittenIn(Operation *op) {
   SmallVector<Value> written;
   auto add = [&](Value ref) {
@@ -479,12 +486,10 @@ SmallVector<Value> TileLowering::scratchWrittenIn(Operation *op) {
   return written;
 }
 
-LogicalResult TileLowering::lowerGeneric(Operation *op) {
+LogicalResult TileLowering::lowerOtherOp(Operation *op) {
   for (Value v : op->getOperands())
     if (isa<RefType>(v.getType()))
       return op->emitOpError("passes a ref to an op ") << target() << " cannot lower";
-  if (isa<func::CallOp>(op))
-    return op->emitOpError("calls must be inlined before lowering");
   SmallVector<Value> written = scratchWrittenIn(op);
   if (!written.empty()) {
     if (auto ifOp = dyn_cast<scf::IfOp>(op))
@@ -494,8 +499,7 @@ LogicalResult TileLowering::lowerGeneric(Operation *op) {
     return op->emitOpError("writes scratch refs, scoped buffers or semaphores inside a region ")
            << target() << " cannot carry them through (scf.for and scf.if it can)";
   }
-  return cloneLoweringRegions(b, op, values,
-                              [&](Block &block) { return lowerBlock(block); });
+  return KernelWalker::lowerOtherOp(op);
 }
 
 /// scf.if writing scratch: both branches yield the scratch values too.
@@ -515,9 +519,8 @@ LogicalResult TileLowering::lowerIfWithScratch(scf::IfOp op,
       dst->getTerminator()->erase();
     SmallVector<Value> yields;
     if (!src.empty()) {
-      for (Operation &inner : src.front().without_terminator())
-        if (failed(lowerOp(&inner)))
-          return failure();
+      if (failed(lowerOpsBeforeTerminator(src.front())))
+        return failure();
       for (Value v : src.front().getTerminator()->getOperands())
         yields.push_back(values.lookupOrDefault(v));
     }
@@ -560,9 +563,8 @@ LogicalResult TileLowering::lowerForWithScratch(scf::ForOp op,
   b.setInsertionPointToEnd(body);
   if (body->mightHaveTerminator())
     body->getTerminator()->erase();
-  for (Operation &inner : op.getBody()->without_terminator())
-    if (failed(lowerOp(&inner)))
-      return failure();
+  if (failed(lowerOpsBeforeTerminator(*op.getBody())))
+    return failure();
   SmallVector<Value> yields;
   for (Value v : op.getBody()->getTerminator()->getOperands())
     yields.push_back(values.lookupOrDefault(v));
@@ -580,33 +582,16 @@ LogicalResult TileLowering::lowerForWithScratch(scf::ForOp op,
 // Refs and accesses
 //===----------------------------------------------------------------------===//
 
-LogicalResult TileLowering::lowerBlockView(BlockOp op) {
-  auto it = views.find(op.getRef());
-  if (it == views.end())
-    return op.emitOpError("block of an unknown ref");
-  SmallVector<Value> indices;
-  for (Value i : op.getIndices())
-    indices.push_back(toI32(values.lookupOrDefault(i)));
-  views[op.getResult()] =
-      it->second.block(b, loc, indices, op.getBlockShape(),
-                       op.getSqueezed().value_or(ArrayRef<int64_t>()));
-  return success();
+LogicalResult TileLowering::lower(BlockOp op) {
+  return addBlockView(b, loc, views, op,
+                      [&](Value i) { return toI32(values.lookupOrDefault(i)); });
 }
 
-LogicalResult TileLowering::lowerRefSlice(RefSliceOp op) {
-  auto it = views.find(op.getRef());
-  if (it == views.end())
+LogicalResult TileLowering::lower(RefSliceOp op) {
+  if (!views.count(op.getRef()))
     return op.emitOpError("slices a ref ") << target() << " cannot trace to an array";
-  IndexerList list = IndexerList::decode(op.getIndexers())
-                         .expandedFor(cast<RefType>(op.getRef().getType()).getRank());
-  SmallVector<Value> operands;
-  for (Value i : op.getIndices())
-    operands.push_back(toI32(values.lookupOrDefault(i)));
-  FailureOr<View> out = it->second.slice(b, loc, list, operands);
-  if (failed(out))
-    return op.emitOpError("tensor indexers cannot make a view");
-  views[op.getResult()] = *out;
-  return success();
+  return addSliceView(b, loc, views, op,
+                      [&](Value i) { return toI32(values.lookupOrDefault(i)); });
 }
 
 LogicalResult TileLowering::access(Operation *op, Value ref,
@@ -619,18 +604,15 @@ LogicalResult TileLowering::access(Operation *op, Value ref,
     return op->emitOpError("accesses a ref ") << target() << " cannot trace to an array";
   const View &view = it->second;
   elementType = view.elementType;
-  auto refType = cast<RefType>(ref.getType());
-  IndexerList list = IndexerList::decode(encoded).expandedFor(refType.getRank());
+  FailureOr<AccessShape> accessShape = AccessShape::of(op, ref, encoded, indices);
+  if (failed(accessShape))
+    return failure();
+  const IndexerList &list = accessShape->list;
+  const SmallVector<int64_t> &advanced = accessShape->advanced;
+  shape = accessShape->result;
   SmallVector<Value> operands;
-  SmallVector<ArrayRef<int64_t>> tensorShapes;
-  for (Value v : indices) {
+  for (Value v : indices)
     operands.push_back(values.lookupOrDefault(v));
-    if (auto t = dyn_cast<RankedTensorType>(v.getType()))
-      tensorShapes.push_back(t.getShape());
-  }
-  std::string error;
-  if (failed(list.resultShape(refType.getShape(), tensorShapes, shape, error)))
-    return op->emitOpError(error);
   // (Copies take no tensor indexers, and their two windows have one shape:
   // the verifier's.)
   if (into)
@@ -638,12 +620,6 @@ LogicalResult TileLowering::access(Operation *op, Value ref,
   if (!isPow2Shape(RankedTensorType::get(shape, elementType)) && !shape.empty())
     return op->emitOpError("accesses a block of shape [")
            << shape << "]; " << target() << " needs power-of-two sizes";
-  SmallVector<int64_t> advanced;
-  for (ArrayRef<int64_t> t : tensorShapes) {
-    SmallVector<int64_t> joined;
-    OpTrait::util::getBroadcastedShape(advanced, t, joined);
-    advanced = joined;
-  }
   IndexerList::ResultLayout layout = list.resultLayout(advanced.size());
   SmallVector<Value> coords;
   unsigned next = 0;
@@ -733,7 +709,7 @@ LogicalResult TileLowering::access(Operation *op, Value ref,
   return success();
 }
 
-LogicalResult TileLowering::lowerLoad(LoadOp op) {
+LogicalResult TileLowering::lower(LoadOp op) {
   if (scratch.count(op.getRef()))
     return lowerScratchAccess(op);
   Access a;
@@ -771,21 +747,19 @@ static std::optional<tt::RMWOp> rmwFor(AtomicKind kind, Type elt) {
   return std::nullopt;
 }
 
-LogicalResult TileLowering::lowerWrite(Operation *op, Value ref,
-                                         ArrayRef<int64_t> encoded,
-                                         ValueRange indices, Value value,
-                                         Value userMask,
-                                         std::optional<AtomicKind> atomic,
-                                         bool returnsOld) {
+LogicalResult TileLowering::lowerWrite(const RefWrite &write) {
+  Operation *op = write.op;
+  Value ref = write.ref, userMask = write.mask;
+  std::optional<AtomicKind> atomic = write.atomic;
   if (scratch.count(ref))
     return lowerScratchAccess(op);
   Access a;
-  if (failed(access(op, ref, encoded, indices, a)))
+  if (failed(access(op, ref, write.indexers, write.indices, a)))
     return failure();
   auto &[ptrs, mask, shape, elt, inArray] = a;
   if (userMask)
     mask = arith::AndIOp::create(b, loc, mask, values.lookup(userMask));
-  Value v = values.lookup(value);
+  Value v = values.lookup(write.value);
   if (atomic) {
     std::optional<tt::RMWOp> kind = rmwFor(*atomic, elt);
     if (!kind)
@@ -798,7 +772,7 @@ LogicalResult TileLowering::lowerWrite(Operation *op, Value ref,
     values.map(op->getResult(0), old);
     return success();
   }
-  if (returnsOld) {
+  if (write.returnsOld) {
     Value zero = arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(v.getType())));
     values.map(op->getResult(0), tt::LoadOp::create(b, loc, v.getType(), ptrs, mask, zero).getResult());
   }
@@ -814,7 +788,7 @@ LogicalResult TileLowering::lowerWrite(Operation *op, Value ref,
 /// tt.atomic_cas has no mask, so one element at a time, under an scf.if on
 /// the bounds check. Out of bounds nothing is swapped and the result is
 /// `cmp + 1`: a value other than `cmp`, which tells the caller so.
-LogicalResult TileLowering::lowerAtomicCAS(AtomicCASOp op) {
+LogicalResult TileLowering::lower(AtomicCASOp op) {
   if (isa<RankedTensorType>(op.getValue().getType()))
     return op.emitOpError() << target() << " supports compare-and-swap on one element at a "
                                            "time";
@@ -938,7 +912,35 @@ LogicalResult TileLowering::lowerScratchAccess(Operation *op) {
 // Tensor primitives
 //===----------------------------------------------------------------------===//
 
-LogicalResult TileLowering::lowerReduce(ReduceOp op) {
+LogicalResult TileLowering::lower(IotaOp op) {
+  auto type = op.getResult().getType();
+  Value r = rangeAlong(op.getDim(), type.getShape());
+  if (!type.getElementType().isInteger(32)) {
+    if (!type.getElementType().isSignlessInteger())
+      return op.emitOpError() << target() << " needs integer iotas";
+    r = type.getElementTypeBitWidth() > 32 ? (Value)arith::ExtSIOp::create(b, loc, type, r)
+                                           : (Value)arith::TruncIOp::create(b, loc, type, r);
+  }
+  values.map(op.getResult(), r);
+  return success();
+}
+
+LogicalResult TileLowering::lower(ReshapeOp op) {
+  values.map(op.getResult(), tt::ReshapeOp::create(b, loc, op.getResult().getType(),
+                                                   values.lookup(op.getInput()), false, false)
+                                 .getResult());
+  return success();
+}
+
+LogicalResult TileLowering::lower(TransposeOp op) {
+  SmallVector<int32_t> order(op.getPermutation().begin(), op.getPermutation().end());
+  values.map(op.getResult(), tt::TransOp::create(b, loc, op.getResult().getType(),
+                                                 values.lookup(op.getInput()), order)
+                                 .getResult());
+  return success();
+}
+
+LogicalResult TileLowering::lower(ReduceOp op) {
   Value v = values.lookup(op.getInput());
   Type elt = op.getInput().getType().getElementType();
   SmallVector<int64_t> axes(op.getAxes());
@@ -962,7 +964,23 @@ LogicalResult TileLowering::lowerReduce(ReduceOp op) {
   return success();
 }
 
-LogicalResult TileLowering::lowerBroadcast(BroadcastOp op) {
+LogicalResult TileLowering::lower(CumsumOp op) {
+  Type elt = op.getInput().getType().getElementType();
+  auto scan = tt::ScanOp::create(b, loc, TypeRange{op.getResult().getType()},
+                                 ValueRange{values.lookup(op.getInput())},
+                                 static_cast<int32_t>(op.getAxis()), op.getReverse());
+  Block *block = new Block();
+  scan.getCombineOp().push_back(block);
+  Value x = block->addArgument(elt, loc), y = block->addArgument(elt, loc);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(block);
+  tt::ScanReturnOp::create(b, loc,
+                           ValueRange{buildReductionCombiner(b, loc, ReductionKind::sum, x, y)});
+  values.map(op.getResult(), scan.getResult()[0]);
+  return success();
+}
+
+LogicalResult TileLowering::lower(BroadcastOp op) {
   Value in = values.lookup(op.getInput());
   auto type = op.getResult().getType();
   auto inType = dyn_cast<RankedTensorType>(in.getType());
@@ -975,7 +993,7 @@ LogicalResult TileLowering::lowerBroadcast(BroadcastOp op) {
   return success();
 }
 
-LogicalResult TileLowering::lowerDot(DotOp op) {
+LogicalResult TileLowering::lower(DotOp op) {
   Value a = values.lookup(op.getLhs()), bb = values.lookup(op.getRhs());
   auto resultType = op.getResult().getType();
   auto transposed = [&](Value v) -> Value {
@@ -1082,7 +1100,7 @@ tt::ReduceOp TileLowering::reducePairs(
 
 /// Two equal-shape tensors along `dim`: tt.join stacks them on a new last
 /// axis, which a transpose moves next to `dim` and a reshape merges into it.
-LogicalResult TileLowering::lowerConcatenate(ConcatenateOp op) {
+LogicalResult TileLowering::lower(ConcatenateOp op) {
   if (op.getInputs().size() != 2 ||
       op.getInputs()[0].getType() != op.getInputs()[1].getType())
     return op.emitOpError() << target() << " concatenates exactly two tensors of the same shape";
@@ -1116,7 +1134,7 @@ LogicalResult TileLowering::lowerConcatenate(ConcatenateOp op) {
 /// semaphores need nothing, copies being done when they start
 /// (lowerAsyncCopy); a semaphore is a counter (an i32 from 0) the program
 /// alone sees (lowerSemaphoreOp). They go out of scope with the region.
-LogicalResult TileLowering::lowerRunScoped(RunScopedOp op) {
+LogicalResult TileLowering::lower(RunScopedOp op) {
   Block &body = op.getBody().front();
   SmallVector<Value> scoped;
   for (BlockArgument a : body.getArguments()) {
@@ -1132,12 +1150,8 @@ LogicalResult TileLowering::lowerRunScoped(RunScopedOp op) {
     scratch[a] = ref ? zeroedScratch(ref) : i32(0);
     scoped.push_back(a);
   }
-  for (Operation &inner : body.without_terminator())
-    if (failed(lowerOp(&inner)))
-      return failure();
-  auto yield = cast<YieldOp>(body.getTerminator());
-  for (auto [r, v] : llvm::zip(op.getResults(), yield.getValues()))
-    values.map(r, values.lookupOrDefault(v));
+  if (failed(lowerRunScopedInPlace(op)))
+    return failure();
   for (Value a : scoped)
     scratch.erase(a);
   return success();
@@ -1213,7 +1227,7 @@ TileLowering::bufferWindow(Operation *op, Value buffer, ArrayRef<int64_t> encode
 /// element at its place in the window) and the other elements are masked
 /// off: a load keeps their values, a store skips them. dma_wait has nothing
 /// left to wait for.
-LogicalResult TileLowering::lowerAsyncCopy(AsyncCopyOp op) {
+LogicalResult TileLowering::lower(AsyncCopyOp op) {
   bool fromBuffer = scratch.count(op.getSrc()), toBuffer = scratch.count(op.getDst());
   if (fromBuffer == toBuffer)
     return op.emitOpError("copies between ")
@@ -1256,122 +1270,15 @@ LogicalResult TileLowering::lowerAsyncCopy(AsyncCopyOp op) {
   return success();
 }
 
-LogicalResult TileLowering::lowerOp(Operation *op) {
-  loc = op->getLoc();
-  if (auto p = dyn_cast<ProgramIdOp>(op)) {
-    values.map(p.getResult(), pids[p.getAxis()]);
-    return success();
-  }
-  if (auto v = dyn_cast<BlockOp>(op))
-    return lowerBlockView(v);
-  if (auto s = dyn_cast<RefSliceOp>(op))
-    return lowerRefSlice(s);
-  if (auto l = dyn_cast<LoadOp>(op))
-    return lowerLoad(l);
-  if (auto s = dyn_cast<StoreOp>(op))
-    return lowerWrite(op, s.getRef(), s.getIndexers(), s.getIndices(), s.getValue(),
-                      s.getMask(), std::nullopt, false);
-  if (auto s = dyn_cast<SwapOp>(op))
-    return lowerWrite(op, s.getRef(), s.getIndexers(), s.getIndices(), s.getValue(),
-                      s.getMask(), std::nullopt, true);
-  if (auto a = dyn_cast<AtomicRMWOp>(op))
-    return lowerWrite(op, a.getRef(), a.getIndexers(), a.getIndices(), a.getValue(),
-                      a.getMask(), a.getKind(), true);
-  if (auto cas = dyn_cast<AtomicCASOp>(op))
-    return lowerAtomicCAS(cas);
-  if (auto r = dyn_cast<RunScopedOp>(op))
-    return lowerRunScoped(r);
-  if (auto c = dyn_cast<AsyncCopyOp>(op))
-    return lowerAsyncCopy(c);
-  if (isa<DMAWaitOp>(op))
-    return success();
-  if (isa<SemaphoreSignalOp, SemaphoreWaitOp, SemaphoreReadOp>(op))
-    return lowerSemaphoreOp(op);
-  if (auto i = dyn_cast<IotaOp>(op)) {
-    auto type = i.getResult().getType();
-    Value r = rangeAlong(i.getDim(), type.getShape());
-    if (!type.getElementType().isInteger(32)) {
-      if (!type.getElementType().isSignlessInteger())
-        return op->emitOpError() << target() << " needs integer iotas";
-      r = type.getElementTypeBitWidth() > 32
-              ? (Value)arith::ExtSIOp::create(b, loc, type, r)
-              : (Value)arith::TruncIOp::create(b, loc, type, r);
-    }
-    values.map(i.getResult(), r);
-    return success();
-  }
-  if (auto br = dyn_cast<BroadcastOp>(op))
-    return lowerBroadcast(br);
-  if (auto r = dyn_cast<ReshapeOp>(op)) {
-    values.map(r.getResult(), tt::ReshapeOp::create(b, loc, r.getResult().getType(),
-                                                    values.lookup(r.getInput()), false,
-                                                    false)
-                                  .getResult());
-    return success();
-  }
-  if (auto t = dyn_cast<TransposeOp>(op)) {
-    SmallVector<int32_t> order(t.getPermutation().begin(), t.getPermutation().end());
-    values.map(t.getResult(), tt::TransOp::create(b, loc, t.getResult().getType(),
-                                                  values.lookup(t.getInput()), order)
-                                  .getResult());
-    return success();
-  }
-  if (auto r = dyn_cast<ReduceOp>(op))
-    return lowerReduce(r);
-  if (auto c = dyn_cast<CumsumOp>(op)) {
-    Type elt = c.getInput().getType().getElementType();
-    auto scan = tt::ScanOp::create(b, loc, TypeRange{c.getResult().getType()},
-                                   ValueRange{values.lookup(c.getInput())},
-                                   static_cast<int32_t>(c.getAxis()), c.getReverse());
-    Block *block = new Block();
-    scan.getCombineOp().push_back(block);
-    Value x = block->addArgument(elt, loc), y = block->addArgument(elt, loc);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(block);
-    tt::ScanReturnOp::create(b, loc, ValueRange{buildReductionCombiner(b, loc, ReductionKind::sum, x, y)});
-    values.map(c.getResult(), scan.getResult()[0]);
-    return success();
-  }
-  if (auto d = dyn_cast<DotOp>(op))
-    return lowerDot(d);
-  if (auto a = dyn_cast<ArgMaxOp>(op))
-    return lowerArgReduce(a, true);
-  if (auto a = dyn_cast<ArgMinOp>(op))
-    return lowerArgReduce(a, false);
-  if (auto c = dyn_cast<ConcatenateOp>(op))
-    return lowerConcatenate(c);
-  if (isa<MultipleOfOp, MaxContiguousOp>(op)) {
-    values.map(op->getResult(0), values.lookupOrDefault(op->getOperand(0)));
-    return success();
-  }
-  if (isa<PallasDialect>(op->getDialect()))
-    return op->emitOpError("is not supported by ") << target() << " yet";
-  return lowerGeneric(op);
-}
-
 struct ConvertPallasToTilePass
     : public pallas::impl::ConvertPallasToTileBase<ConvertPallasToTilePass> {
   using ConvertPallasToTileBase::ConvertPallasToTileBase;
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
-    for (KernelOp kernel : kernels) {
-      if (LaunchAttr launch = getLaunch(kernel); !launch || !launch.getExpanded()) {
-        kernel.emitOpError("must be expanded (pallas-expand-grid) before "
-                           "lowering to Triton");
-        return signalPassFailure();
-      }
-      OpBuilder b(kernel);
-      if (failed(TileLowering(kernel, b, tritonDotLimits, logicalProgramIds).run()))
-        return signalPassFailure();
-      kernel.erase();
-    }
-    SmallVector<func::FuncOp> dead;
-    for (func::FuncOp fn : module.getOps<func::FuncOp>())
-      if (llvm::any_of(fn.getArgumentTypes(), [](Type t) { return isa<RefType>(t); }))
-        dead.push_back(fn);
-    for (func::FuncOp fn : dead)
-      fn.erase();
+    if (failed(lowerExpandedKernels(getOperation(), "Triton", [&](KernelOp kernel) {
+          OpBuilder b(kernel);
+          return TileLowering(kernel, b, tritonDotLimits, logicalProgramIds).run();
+        })))
+      return signalPassFailure();
   }
 };
 } // namespace

@@ -37,8 +37,8 @@ Value mlir::pallas::buildReductionCombiner(OpBuilder &b, Location loc,
   llvm_unreachable("reduction kind");
 }
 
-Value mlir::pallas::buildReductionIdentity(OpBuilder &b, Location loc,
-                                           ReductionKind kind, Type elt) {
+TypedAttr mlir::pallas::reductionIdentity(ReductionKind kind, Type elt) {
+  Builder b(elt.getContext());
   if (auto f = dyn_cast<FloatType>(elt)) {
     const llvm::fltSemantics &sem = f.getFloatSemantics();
     llvm::APFloat v = llvm::APFloat::getZero(sem);
@@ -48,7 +48,7 @@ Value mlir::pallas::buildReductionIdentity(OpBuilder &b, Location loc,
       v = llvm::APFloat::getInf(sem, /*Negative=*/true);
     if (kind == ReductionKind::min)
       v = llvm::APFloat::getInf(sem, /*Negative=*/false);
-    return arith::ConstantOp::create(b, loc, b.getFloatAttr(elt, v));
+    return b.getFloatAttr(elt, v);
   }
   unsigned w = elt.getIntOrFloatBitWidth();
   bool boolean = w == 1;
@@ -69,5 +69,10 @@ Value mlir::pallas::buildReductionIdentity(OpBuilder &b, Location loc,
   default:
     break;
   }
-  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(elt, v));
+  return b.getIntegerAttr(elt, v);
+}
+
+Value mlir::pallas::buildReductionIdentity(OpBuilder &b, Location loc,
+                                           ReductionKind kind, Type elt) {
+  return arith::ConstantOp::create(b, loc, reductionIdentity(kind, elt));
 }

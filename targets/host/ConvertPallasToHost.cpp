@@ -10,7 +10,9 @@
 #include "pallas/Dialect/Pallas.h"
 #include "pallas/Dialect/Reductions.h"
 #include "pallas/Passes/BlockView.h"
-#include "pallas/Passes/CloneLowering.h"
+#include "pallas/Passes/BlockViewOps.h"
+#include "pallas/Passes/KernelWalker.h"
+#include "pallas/Passes/RefAccess.h"
 #include "pallas/Host/HostPasses.h"
 #include "pallas/Spec/IndexMapToArith.h"
 #include "pallas/Spec/LaunchAttributes.h"
@@ -18,9 +20,7 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/Traits.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/IRMapping.h"
 
 namespace mlir::pallas {
 #define GEN_PASS_DEF_CONVERTPALLASTOHOST
@@ -34,15 +34,18 @@ namespace {
 
 using View = BlockView;
 
-class KernelLowering {
+class KernelLowering : public KernelWalker {
 public:
-  KernelLowering(KernelOp kernel, OpBuilder &b) : kernel(kernel), b(b) {}
+  KernelLowering(KernelOp kernel, OpBuilder &b)
+      : KernelWalker(b, kernel.getLoc()), kernel(kernel) {}
   LogicalResult run(ModuleOp module);
 
 private:
-  LogicalResult lowerBlock(Block &src);
-  LogicalResult lowerOp(Operation *op);
-  LogicalResult lowerGeneric(Operation *op);
+  using KernelWalker::lower;
+  LogicalResult notSupported(Operation *op) override {
+    return op->emitOpError("is not supported on the host target yet");
+  }
+  LogicalResult lowerOtherOp(Operation *op) override;
 
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value toIndex(Value v) {
@@ -84,29 +87,48 @@ private:
     return tensor::ExtractOp::create(ib, loc, tensorOrScalar, ivs);
   }
 
-  LogicalResult lowerLoad(LoadOp op);
-  LogicalResult lowerWrite(Operation *op, Value ref, ArrayRef<int64_t> encoded,
-                           ValueRange indices, Value value, Value mask,
-                           std::optional<AtomicKind> atomic, bool returnsOld);
-  LogicalResult lowerRefSlice(RefSliceOp op);
-  LogicalResult lowerBlockView(BlockOp op);
-  LogicalResult lowerDot(DotOp op);
-  LogicalResult lowerReduce(ReduceOp op);
+  LogicalResult lower(ProgramIdOp op) override {
+    values.map(op.getResult(), pids[op.getAxis()]);
+    return success();
+  }
+  LogicalResult lower(NumProgramsOp op) override {
+    return op.emitOpError("num_programs must be folded by pallas-expand-grid");
+  }
+  LogicalResult lower(BlockOp op) override;
+  LogicalResult lower(RefSliceOp op) override;
+  LogicalResult lower(LoadOp op) override;
+  LogicalResult lower(StoreOp op) override { return lowerWrite(RefWrite::of(op)); }
+  LogicalResult lower(SwapOp op) override { return lowerWrite(RefWrite::of(op)); }
+  LogicalResult lower(AtomicRMWOp op) override { return lowerWrite(RefWrite::of(op)); }
+  LogicalResult lowerWrite(const RefWrite &write);
+  LogicalResult lower(IotaOp op) override;
+  LogicalResult lower(BroadcastOp op) override;
+  LogicalResult lower(ReshapeOp op) override;
+  LogicalResult lower(TransposeOp op) override;
+  LogicalResult lower(ConcatenateOp op) override;
+  LogicalResult lower(ReduceOp op) override;
+  LogicalResult lower(ArgMaxOp op) override { return lowerArgReduce(op, /*isMax=*/true); }
+  LogicalResult lower(ArgMinOp op) override { return lowerArgReduce(op, /*isMax=*/false); }
   template <typename ArgOp>
   LogicalResult lowerArgReduce(ArgOp op, bool isMax);
-  LogicalResult lowerCumsum(CumsumOp op);
-  LogicalResult lowerBroadcast(BroadcastOp op);
-  LogicalResult lowerReshape(ReshapeOp op);
-  LogicalResult lowerRunScoped(RunScopedOp op);
-  LogicalResult lowerAsyncCopy(AsyncCopyOp op);
+  LogicalResult lower(CumsumOp op) override;
+  LogicalResult lower(DotOp op) override;
+  /// One thread runs a whole program on the host.
+  LogicalResult lower(BarrierOp op) override { return success(); }
+  LogicalResult lower(RunScopedOp op) override;
+  LogicalResult lower(AsyncCopyOp op) override;
+  /// The copy was done when it started.
+  LogicalResult lower(DMAWaitOp op) override { return success(); }
+  LogicalResult lower(SemaphoreSignalOp op) override { return lowerSemaphoreOp(op); }
+  LogicalResult lower(SemaphoreWaitOp op) override { return lowerSemaphoreOp(op); }
+  LogicalResult lower(SemaphoreReadOp op) override { return lowerSemaphoreOp(op); }
   LogicalResult lowerSemaphoreOp(Operation *op);
-  LogicalResult lowerDebugPrint(DebugPrintOp op);
+  LogicalResult lower(DebugPrintOp op) override;
+  /// The kernel's end: run() returns from the function.
+  LogicalResult lower(ReturnOp op) override { return success(); }
 
   KernelOp kernel;
-  OpBuilder &b;
-  Location loc = kernel.getLoc();
-  IRMapping values;
-  DenseMap<Value, View> views;
+  RefViews views;
   SmallVector<Value> pids;
   SmallVector<Value> scopedAllocs;
   /// Scoped semaphores (pl.semaphore in run_scoped): one i32 cell each.
@@ -264,55 +286,26 @@ LogicalResult KernelLowering::run(ModuleOp module) {
   return success();
 }
 
-LogicalResult KernelLowering::lowerBlock(Block &src) {
-  for (Operation &op : src.without_terminator())
-    if (failed(lowerOp(&op)))
-      return failure();
-  Operation *term = src.getTerminator();
-  if (isa<ReturnOp>(term))
-    return success();
-  return lowerGeneric(term);
-}
-
-LogicalResult KernelLowering::lowerGeneric(Operation *op) {
+LogicalResult KernelLowering::lowerOtherOp(Operation *op) {
   for (Value v : op->getOperands())
     if (isa<RefType>(v.getType()))
       return op->emitOpError("passes a ref to an op the host target cannot "
                              "lower; refs may only be indexed by pallas ops");
-  if (isa<func::CallOp>(op))
-    return op->emitOpError("calls must be inlined before lowering");
-  return cloneLoweringRegions(b, op, values,
-                              [&](Block &block) { return lowerBlock(block); });
+  return KernelWalker::lowerOtherOp(op);
 }
 
 //===----------------------------------------------------------------------===//
 // Refs and accesses
 //===----------------------------------------------------------------------===//
 
-LogicalResult KernelLowering::lowerBlockView(BlockOp op) {
-  auto it = views.find(op.getRef());
-  if (it == views.end())
-    return op.emitOpError("block of an unknown ref");
-  SmallVector<Value> indices;
-  for (Value i : op.getIndices())
-    indices.push_back(toIndex(values.lookupOrDefault(i)));
-  views[op.getResult()] =
-      it->second.block(b, loc, indices, op.getBlockShape(),
-                       op.getSqueezed().value_or(ArrayRef<int64_t>()));
-  return success();
+LogicalResult KernelLowering::lower(BlockOp op) {
+  return addBlockView(b, loc, views, op,
+                      [&](Value i) { return toIndex(values.lookupOrDefault(i)); });
 }
 
-LogicalResult KernelLowering::lowerRefSlice(RefSliceOp op) {
-  IndexerList list = IndexerList::decode(op.getIndexers())
-                         .expandedFor(cast<RefType>(op.getRef().getType()).getRank());
-  SmallVector<Value> operands;
-  for (Value i : op.getIndices())
-    operands.push_back(toIndex(values.lookupOrDefault(i)));
-  FailureOr<View> out = views.find(op.getRef())->second.slice(b, loc, list, operands);
-  if (failed(out))
-    return op.emitOpError("tensor indexers cannot make a view");
-  views[op.getResult()] = *out;
-  return success();
+LogicalResult KernelLowering::lower(RefSliceOp op) {
+  return addSliceView(b, loc, views, op,
+                      [&](Value i) { return toIndex(values.lookupOrDefault(i)); });
 }
 
 LogicalResult KernelLowering::accessInfo(Operation *op, Value ref,
@@ -327,22 +320,14 @@ LogicalResult KernelLowering::accessInfo(Operation *op, Value ref,
     return op->emitOpError("accesses a ref the host target cannot trace to "
                            "an array");
   view = it->second;
-  auto refType = cast<RefType>(ref.getType());
-  list = IndexerList::decode(encoded).expandedFor(refType.getRank());
-  SmallVector<ArrayRef<int64_t>> tensorShapes;
-  for (Value v : indices) {
+  FailureOr<AccessShape> access = AccessShape::of(op, ref, encoded, indices);
+  if (failed(access))
+    return failure();
+  list = access->list;
+  advancedShape = access->advanced;
+  shape = access->result;
+  for (Value v : indices)
     operands.push_back(values.lookupOrDefault(v));
-    if (auto t = dyn_cast<RankedTensorType>(v.getType()))
-      tensorShapes.push_back(t.getShape());
-  }
-  for (ArrayRef<int64_t> t : tensorShapes) {
-    SmallVector<int64_t> joined;
-    OpTrait::util::getBroadcastedShape(advancedShape, t, joined);
-    advancedShape = joined;
-  }
-  std::string error;
-  if (failed(list.resultShape(refType.getShape(), tensorShapes, shape, error)))
-    return op->emitOpError(error);
   return success();
 }
 
@@ -416,7 +401,7 @@ SmallVector<Value> KernelLowering::elementIndices(
   return clamped;
 }
 
-LogicalResult KernelLowering::lowerLoad(LoadOp op) {
+LogicalResult KernelLowering::lower(LoadOp op) {
   View view;
   IndexerList list;
   SmallVector<Value> operands;
@@ -475,21 +460,19 @@ static FailureOr<arith::AtomicRMWKind> atomicKindFor(AtomicKind kind, Type elt) 
 /// Stores (plain, swap or atomic): a loop over the value's elements, each
 /// written only when inside the array (and the mask). Swap and atomics
 /// collect the old values into a tensor carried through the loops.
-LogicalResult KernelLowering::lowerWrite(Operation *op, Value ref,
-                                         ArrayRef<int64_t> encoded,
-                                         ValueRange indices, Value value,
-                                         Value maskIn,
-                                         std::optional<AtomicKind> atomic,
-                                         bool returnsOld) {
+LogicalResult KernelLowering::lowerWrite(const RefWrite &write) {
+  Operation *op = write.op;
+  std::optional<AtomicKind> atomic = write.atomic;
+  bool returnsOld = write.returnsOld;
   View view;
   IndexerList list;
   SmallVector<Value> operands;
   SmallVector<int64_t> adv, shape;
-  if (failed(accessInfo(op, ref, encoded, indices, view, list, operands, adv,
-                        shape)))
+  if (failed(accessInfo(op, write.ref, write.indexers, write.indices, view, list, operands,
+                        adv, shape)))
     return failure();
-  Value v = values.lookup(value);
-  Value mask = maskIn ? values.lookup(maskIn) : Value();
+  Value v = values.lookup(write.value);
+  Value mask = write.mask ? values.lookup(write.mask) : Value();
   std::optional<arith::AtomicRMWKind> rmw;
   if (atomic) {
     FailureOr<arith::AtomicRMWKind> k = atomicKindFor(*atomic, view.elementType);
@@ -558,7 +541,7 @@ LogicalResult KernelLowering::lowerWrite(Operation *op, Value ref,
 // Tensor primitives
 //===----------------------------------------------------------------------===//
 
-LogicalResult KernelLowering::lowerBroadcast(BroadcastOp op) {
+LogicalResult KernelLowering::lower(BroadcastOp op) {
   Value in = values.lookup(op.getInput());
   auto type = op.getResult().getType();
   auto inType = dyn_cast<RankedTensorType>(in.getType());
@@ -580,7 +563,7 @@ LogicalResult KernelLowering::lowerBroadcast(BroadcastOp op) {
   return success();
 }
 
-LogicalResult KernelLowering::lowerReshape(ReshapeOp op) {
+LogicalResult KernelLowering::lower(ReshapeOp op) {
   Value in = values.lookup(op.getInput());
   auto inType = op.getInput().getType();
   auto outType = op.getResult().getType();
@@ -605,7 +588,49 @@ LogicalResult KernelLowering::lowerReshape(ReshapeOp op) {
   return success();
 }
 
-LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
+LogicalResult KernelLowering::lower(IotaOp op) {
+  auto type = op.getResult().getType();
+  int64_t dim = op.getDim();
+  Value r = tensor::GenerateOp::create(
+      b, loc, type, ValueRange{}, [&](OpBuilder &ib, Location, ValueRange ivs) {
+        Value v = ivs[dim];
+        if (!type.getElementType().isIndex())
+          v = arith::IndexCastOp::create(ib, loc, type.getElementType(), v);
+        tensor::YieldOp::create(ib, loc, v);
+      });
+  values.map(op.getResult(), r);
+  return success();
+}
+
+LogicalResult KernelLowering::lower(TransposeOp op) {
+  auto type = op.getResult().getType();
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  auto tr = linalg::TransposeOp::create(b, loc, values.lookup(op.getInput()), init,
+                                        op.getPermutation());
+  values.map(op.getResult(), tr.getResult()[0]);
+  return success();
+}
+
+LogicalResult KernelLowering::lower(ConcatenateOp op) {
+  auto type = op.getResult().getType();
+  Value acc = tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  int64_t offset = 0, dim = op.getDim();
+  for (Value in : op.getInputs()) {
+    auto inType = cast<RankedTensorType>(in.getType());
+    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0)), sizes,
+        strides(type.getRank(), b.getIndexAttr(1));
+    for (int64_t s : inType.getShape())
+      sizes.push_back(b.getIndexAttr(s));
+    offsets[dim] = b.getIndexAttr(offset);
+    offset += inType.getShape()[dim];
+    acc = tensor::InsertSliceOp::create(b, loc, values.lookup(in), acc, offsets, sizes,
+                                        strides);
+  }
+  values.map(op.getResult(), acc);
+  return success();
+}
+
+LogicalResult KernelLowering::lower(ReduceOp op) {
   Value in = values.lookup(op.getInput());
   auto inType = op.getInput().getType();
   Type elt = inType.getElementType();
@@ -682,7 +707,7 @@ LogicalResult KernelLowering::lowerArgReduce(ArgOp op, bool isMax) {
   return success();
 }
 
-LogicalResult KernelLowering::lowerCumsum(CumsumOp op) {
+LogicalResult KernelLowering::lower(CumsumOp op) {
   Value in = values.lookup(op.getInput());
   auto type = op.getInput().getType();
   int64_t axis = op.getAxis(), n = type.getShape()[axis];
@@ -719,7 +744,7 @@ static Value toAccumulator(OpBuilder &b, Location loc, Value x, Type acc) {
   return arith::ExtSIOp::create(b, loc, acc, x);
 }
 
-LogicalResult KernelLowering::lowerDot(DotOp op) {
+LogicalResult KernelLowering::lower(DotOp op) {
   Value lhs = values.lookup(op.getLhs()), rhs = values.lookup(op.getRhs());
   auto resultType = op.getResult().getType();
   Type acc = resultType.getElementType();
@@ -771,14 +796,14 @@ LogicalResult KernelLowering::lowerDot(DotOp op) {
   return success();
 }
 
-LogicalResult KernelLowering::lowerRunScoped(RunScopedOp op) {
+LogicalResult KernelLowering::lower(RunScopedOp op) {
   Block &body = op.getBody().front();
   SmallVector<Value> allocs;
   for (BlockArgument a : body.getArguments()) {
     auto ref = dyn_cast<RefType>(a.getType());
     if (!ref) {
       // A semaphore: a counter starting at 0 (copies leave a DMA
-      // semaphore's alone: each is done when it starts, lowerAsyncCopy).
+      // semaphore's alone: each is done when it starts, lower(AsyncCopyOp)).
       Value cell = memref::AllocaOp::create(b, loc, MemRefType::get({}, b.getI32Type()));
       memref::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 0, 32), cell);
       semaphores[a] = cell;
@@ -788,111 +813,8 @@ LogicalResult KernelLowering::lowerRunScoped(RunScopedOp op) {
     allocs.push_back(m);
     views[a] = wholeView(m);
   }
-  for (Operation &inner : body.without_terminator())
-    if (failed(lowerOp(&inner)))
-      return failure();
-  auto yield = cast<YieldOp>(body.getTerminator());
-  for (auto [r, v] : llvm::zip(op.getResults(), yield.getValues()))
-    values.map(r, values.lookupOrDefault(v));
   // Freed by the upstream buffer deallocation pipeline.
-  return success();
-}
-
-LogicalResult KernelLowering::lowerOp(Operation *op) {
-  loc = op->getLoc();
-  if (auto p = dyn_cast<ProgramIdOp>(op)) {
-    values.map(p.getResult(), pids[p.getAxis()]);
-    return success();
-  }
-  if (auto n = dyn_cast<NumProgramsOp>(op))
-    return n.emitOpError("num_programs must be folded by pallas-expand-grid");
-  if (auto v = dyn_cast<BlockOp>(op))
-    return lowerBlockView(v);
-  if (auto s = dyn_cast<RefSliceOp>(op))
-    return lowerRefSlice(s);
-  if (auto l = dyn_cast<LoadOp>(op))
-    return lowerLoad(l);
-  if (auto s = dyn_cast<StoreOp>(op))
-    return lowerWrite(op, s.getRef(), s.getIndexers(), s.getIndices(),
-                      s.getValue(), s.getMask(), std::nullopt, false);
-  if (auto s = dyn_cast<SwapOp>(op))
-    return lowerWrite(op, s.getRef(), s.getIndexers(), s.getIndices(),
-                      s.getValue(), s.getMask(), std::nullopt, true);
-  if (auto a = dyn_cast<AtomicRMWOp>(op))
-    return lowerWrite(op, a.getRef(), a.getIndexers(), a.getIndices(),
-                      a.getValue(), a.getMask(), a.getKind(), true);
-  if (auto i = dyn_cast<IotaOp>(op)) {
-    auto type = i.getResult().getType();
-    int64_t dim = i.getDim();
-    Value r = tensor::GenerateOp::create(
-        b, loc, type, ValueRange{}, [&](OpBuilder &ib, Location, ValueRange ivs) {
-          Value v = ivs[dim];
-          if (!type.getElementType().isIndex())
-            v = arith::IndexCastOp::create(ib, loc, type.getElementType(), v);
-          tensor::YieldOp::create(ib, loc, v);
-        });
-    values.map(i.getResult(), r);
-    return success();
-  }
-  if (auto br = dyn_cast<BroadcastOp>(op))
-    return lowerBroadcast(br);
-  if (auto r = dyn_cast<ReshapeOp>(op))
-    return lowerReshape(r);
-  if (auto t = dyn_cast<TransposeOp>(op)) {
-    auto type = t.getResult().getType();
-    Value init = tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-    auto tr = linalg::TransposeOp::create(b, loc, values.lookup(t.getInput()),
-                                          init, t.getPermutation());
-    values.map(t.getResult(), tr.getResult()[0]);
-    return success();
-  }
-  if (auto c = dyn_cast<ConcatenateOp>(op)) {
-    auto type = c.getResult().getType();
-    Value acc = tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-    int64_t offset = 0, dim = c.getDim();
-    for (Value in : c.getInputs()) {
-      auto inType = cast<RankedTensorType>(in.getType());
-      SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0)),
-          sizes, strides(type.getRank(), b.getIndexAttr(1));
-      for (int64_t s : inType.getShape())
-        sizes.push_back(b.getIndexAttr(s));
-      offsets[dim] = b.getIndexAttr(offset);
-      offset += inType.getShape()[dim];
-      acc = tensor::InsertSliceOp::create(b, loc, values.lookup(in), acc, offsets,
-                                          sizes, strides);
-    }
-    values.map(c.getResult(), acc);
-    return success();
-  }
-  if (auto r = dyn_cast<ReduceOp>(op))
-    return lowerReduce(r);
-  if (auto a = dyn_cast<ArgMaxOp>(op))
-    return lowerArgReduce(a, true);
-  if (auto a = dyn_cast<ArgMinOp>(op))
-    return lowerArgReduce(a, false);
-  if (auto c = dyn_cast<CumsumOp>(op))
-    return lowerCumsum(c);
-  if (auto d = dyn_cast<DotOp>(op))
-    return lowerDot(d);
-  if (isa<MultipleOfOp, MaxContiguousOp>(op)) {
-    values.map(op->getResult(0), values.lookupOrDefault(op->getOperand(0)));
-    return success();
-  }
-  if (isa<BarrierOp>(op))
-    return success(); // one thread runs a whole program on the host
-  if (auto r = dyn_cast<RunScopedOp>(op))
-    return lowerRunScoped(r);
-  if (auto c = dyn_cast<AsyncCopyOp>(op))
-    return lowerAsyncCopy(c);
-  if (isa<DMAWaitOp>(op))
-    return success(); // the copy was done when it started
-  if (isa<SemaphoreSignalOp, SemaphoreWaitOp, SemaphoreReadOp>(op))
-    return lowerSemaphoreOp(op);
-  if (auto d = dyn_cast<DebugPrintOp>(op))
-    return lowerDebugPrint(d);
-  if (op->getDialect() && isa<PallasDialect>(op->getDialect()))
-    return op->emitOpError("is not supported on the host target yet");
-  return lowerGeneric(op);
+  return lowerRunScopedInPlace(op);
 }
 
 /// One program runs on one thread from start to end, so an asynchronous
@@ -900,7 +822,7 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
 /// the source window that lies inside both arrays is copied to the same
 /// position of the destination window; dma_wait then has nothing to wait
 /// for.
-LogicalResult KernelLowering::lowerAsyncCopy(AsyncCopyOp op) {
+LogicalResult KernelLowering::lower(AsyncCopyOp op) {
   View srcView, dstView;
   IndexerList srcList, dstList;
   SmallVector<Value> srcOperands, dstOperands;
@@ -961,7 +883,7 @@ LogicalResult KernelLowering::lowerSemaphoreOp(Operation *op) {
 /// values after it) as conversions: floats as %g of a double, integers as
 /// %lld of an int64 (i1 as 0 or 1). Programs run on several threads, so
 /// lines from different programs may interleave, as on a GPU.
-LogicalResult KernelLowering::lowerDebugPrint(DebugPrintOp op) {
+LogicalResult KernelLowering::lower(DebugPrintOp op) {
   SmallVector<Value> args;
   SmallVector<std::string> conversions;
   for (Value arg : op.getArgs()) {
@@ -1027,30 +949,15 @@ struct ConvertPallasToHostPass
     : public pallas::impl::ConvertPallasToHostBase<ConvertPallasToHostPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
-    for (KernelOp kernel : kernels) {
-      if (LaunchAttr launch = getLaunch(kernel); !launch || !launch.getExpanded()) {
-        kernel.emitOpError("must be expanded (pallas-expand-grid) before "
-                           "lowering to the host");
-        return signalPassFailure();
-      }
-      // LLVM has no 8-bit float types: f8 arithmetic runs in f32
-      // (arith-emulate-unsupported-floats) and the conversions around it as
-      // integer arithmetic (pallas-expand-f8-conversions), as ml_dtypes
-      // computes it.
-      OpBuilder b(kernel);
-      if (failed(KernelLowering(kernel, b).run(module)))
-        return signalPassFailure();
-      kernel.erase();
-    }
-    // Index-map helpers (taking refs) are inlined by now.
-    SmallVector<func::FuncOp> dead;
-    for (func::FuncOp fn : module.getOps<func::FuncOp>())
-      if (llvm::any_of(fn.getArgumentTypes(),
-                       [](Type t) { return isa<RefType>(t); }))
-        dead.push_back(fn);
-    for (func::FuncOp fn : dead)
-      fn.erase();
+    // LLVM has no 8-bit float types: f8 arithmetic runs in f32
+    // (arith-emulate-unsupported-floats) and the conversions around it as
+    // integer arithmetic (pallas-expand-f8-conversions), as ml_dtypes
+    // computes it.
+    if (failed(lowerExpandedKernels(module, "the host", [&](KernelOp kernel) {
+          OpBuilder b(kernel);
+          return KernelLowering(kernel, b).run(module);
+        })))
+      return signalPassFailure();
   }
 };
 } // namespace

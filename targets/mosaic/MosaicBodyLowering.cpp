@@ -1,10 +1,8 @@
 //===- MosaicBodyLowering.cpp - kernel bodies as Mosaic ops ---------------===//
 #include "MosaicBodyLowering.h"
 
-#include "pallas/Passes/CloneLowering.h"
+#include "pallas/Dialect/Reductions.h"
 #include "pallas/Spec/IndexMapToArith.h"
-
-#include "llvm/ADT/APFloat.h"
 
 using namespace mlir;
 using namespace mlir::pallas;
@@ -42,43 +40,6 @@ MemRefType mosaic::semaphoreMemref(Type pallasSemaphore) {
   return memrefOf({}, element, tpu::MemorySpace::semaphore_mem);
 }
 
-/// The neutral element of a reduction kind, as an attribute.
-static TypedAttr reductionIdentity(ReductionKind kind, Type element) {
-  Builder b(element.getContext());
-  if (auto f = dyn_cast<FloatType>(element)) {
-    const llvm::fltSemantics &sem = f.getFloatSemantics();
-    switch (kind) {
-    case ReductionKind::prod:
-      return b.getFloatAttr(f, 1.0);
-    case ReductionKind::max:
-      return b.getFloatAttr(f, llvm::APFloat::getInf(sem, /*Negative=*/true));
-    case ReductionKind::min:
-      return b.getFloatAttr(f, llvm::APFloat::getInf(sem, /*Negative=*/false));
-    default:
-      return b.getFloatAttr(f, 0.0);
-    }
-  }
-  unsigned width = element.getIntOrFloatBitWidth();
-  llvm::APInt v(width, 0);
-  switch (kind) {
-  case ReductionKind::prod:
-    v = llvm::APInt(width, 1);
-    break;
-  case ReductionKind::max:
-    v = width == 1 ? llvm::APInt(1, 0) : llvm::APInt::getSignedMinValue(width);
-    break;
-  case ReductionKind::min:
-    v = width == 1 ? llvm::APInt(1, 1) : llvm::APInt::getSignedMaxValue(width);
-    break;
-  case ReductionKind::and_:
-    v = llvm::APInt::getAllOnes(width);
-    break;
-  default:
-    break;
-  }
-  return b.getIntegerAttr(element, v);
-}
-
 static vector::CombiningKind combiningKind(ReductionKind kind, Type element) {
   bool isFloat = isa<FloatType>(element);
   bool isBool = element.isInteger(1);
@@ -105,202 +66,171 @@ static vector::CombiningKind combiningKind(ReductionKind kind, Type element) {
   llvm_unreachable("unknown reduction kind");
 }
 
-/// Lowers the ops of a kernel (or of an index function) into a Mosaic
-/// function under construction.
+LogicalResult BodyLowering::unsupported(Operation *op, StringRef what) {
+  return op->emitOpError() << what << " not supported by the mosaic target", failure();
+}
 
-LogicalResult BodyLowering::lowerBlock(Block &src) {
-  for (Operation &op : src)
-    if (failed(lowerOp(&op)))
-      return failure();
+LogicalResult BodyLowering::lower(ProgramIdOp op) {
+  unsigned axis = op.getAxis() + batchAxes;
+  if (axis >= gridArgs.size())
+    return op.emitOpError("grid axis ") << op.getAxis() << " does not exist";
+  values.map(op.getResult(), gridArgs[axis]);
   return success();
 }
 
-LogicalResult BodyLowering::lowerOp(Operation *op) {
-  Location loc = op->getLoc();
-  auto unsupported = [&](StringRef what) {
-    return op->emitOpError() << what << " not supported by the mosaic target",
-           failure();
-  };
-  if (auto p = dyn_cast<ProgramIdOp>(op)) {
-    unsigned axis = p.getAxis() + batchAxes;
-    if (axis >= gridArgs.size())
-      return p.emitOpError("grid axis ") << p.getAxis() << " does not exist";
-    values.map(p.getResult(), gridArgs[axis]);
-    return success();
-  }
-  if (auto n = dyn_cast<NumProgramsOp>(op)) {
-    unsigned axis = n.getAxis() + batchAxes;
-    if (axis >= grid.size())
-      return n.emitOpError("grid axis ") << n.getAxis() << " does not exist";
-    values.map(n.getResult(),
-               arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(grid[axis])));
-    return success();
-  }
-  if (auto l = dyn_cast<LoadOp>(op)) {
-    if (l.getMask())
-      return unsupported("masked loads are");
-    FailureOr<Value> v = load(op, l.getRef(), l.getIndexers(), l.getIndices(),
-                              l.getType());
-    if (failed(v))
-      return failure();
-    values.map(l.getResult(), *v);
-    return success();
-  }
-  if (auto s = dyn_cast<StoreOp>(op)) {
-    if (s.getMask())
-      return unsupported("masked stores are");
-    // JAX stores through a swap: it reads the old block first. The read is
-    // dead and Mosaic drops it, but it is part of the module JAX builds.
-    if (failed(load(op, s.getRef(), s.getIndexers(), s.getIndices(),
-                    s.getValue().getType())))
-      return failure();
-    return store(op, s.getRef(), s.getIndexers(), s.getIndices(),
-                 values.lookup(s.getValue()));
-  }
-  if (auto s = dyn_cast<SwapOp>(op)) {
-    if (s.getMask())
-      return unsupported("masked swaps are");
-    FailureOr<Value> old =
-        load(op, s.getRef(), s.getIndexers(), s.getIndices(), s.getType());
-    if (failed(old) || failed(store(op, s.getRef(), s.getIndexers(),
-                                    s.getIndices(), values.lookup(s.getValue()))))
-      return failure();
-    values.map(s.getResult(), *old);
-    return success();
-  }
-  if (isa<AtomicRMWOp, AtomicCASOp>(op))
-    return unsupported("atomics are");
-  if (auto r = dyn_cast<RefSliceOp>(op)) {
-    RefView v;
-    if (failed(view(op, r.getRef(), r.getIndexers(), r.getIndices(),
-                    /*squeeze=*/false, &v)))
-      return failure();
-    refs[r.getResult()] = v;
-    return success();
-  }
-  // The source and destination windows of a DMA (start or wait).
-  auto dmaEnds = [&](auto dma) -> FailureOr<std::pair<Value, Value>> {
-    FailureOr<Value> src = view(op, dma.getSrc(), dma.getSrcIndexers(),
-                                dma.getSrcIndices(), /*squeeze=*/true, nullptr);
-    FailureOr<Value> dst = view(op, dma.getDst(), dma.getDstIndexers(),
-                                dma.getDstIndices(), /*squeeze=*/true, nullptr);
-    if (failed(src) || failed(dst))
-      return failure();
-    return std::make_pair(*src, *dst);
-  };
-  if (auto c = dyn_cast<AsyncCopyOp>(op)) {
-    FailureOr<std::pair<Value, Value>> ends = dmaEnds(c);
-    if (failed(ends))
-      return failure();
-    tpu::EnqueueDMAOp::create(b, loc, ends->first, Value(), ends->second,
-                              values.lookup(c.getSem()), Value(), Value(),
-                              b.getI32IntegerAttr(0), b.getBoolAttr(false));
-    return success();
-  }
-  if (auto w = dyn_cast<DMAWaitOp>(op)) {
-    FailureOr<std::pair<Value, Value>> ends = dmaEnds(w);
-    if (failed(ends))
-      return failure();
-    tpu::WaitDMA2Op::create(b, loc, values.lookup(w.getSem()), ends->first, ends->second,
-                            Value(), Value(), b.getBoolAttr(false));
-    return success();
-  }
-  if (auto s = dyn_cast<SemaphoreSignalOp>(op)) {
-    tpu::SemaphoreSignalOp::create(b, loc, values.lookup(s.getSem()),
-                                   values.lookup(s.getValue()), Value(), Value());
-    return success();
-  }
-  if (auto s = dyn_cast<SemaphoreWaitOp>(op)) {
-    tpu::SemaphoreWaitOp::create(b, loc, values.lookup(s.getSem()),
-                                 values.lookup(s.getValue()));
-    return success();
-  }
-  if (auto s = dyn_cast<SemaphoreReadOp>(op)) {
-    values.map(s.getResult(), tpu::SemaphoreReadOp::create(
-                                  b, loc, b.getI32Type(), values.lookup(s.getSem()))
-                                  .getResult());
-    return success();
-  }
-  if (auto i = dyn_cast<IotaOp>(op)) {
-    auto type = cast<VectorType>(convertType(i.getType()));
-    if (!type.getElementType().isInteger(32))
-      return unsupported("iota of other than i32 is");
-    values.map(i.getResult(),
-               tpu::IotaOp::create(b, loc, type,
-                                   b.getDenseI32ArrayAttr(
-                                       {static_cast<int32_t>(i.getDim())}))
-                   .getResult());
-    return success();
-  }
-  if (auto br = dyn_cast<BroadcastOp>(op))
-    return lowerBroadcast(br);
-  if (auto r = dyn_cast<ReshapeOp>(op)) {
-    values.map(r.getResult(),
-               shapeCast(loc, values.lookup(r.getInput()),
-                         r.getType().getShape()));
-    return success();
-  }
-  if (auto t = dyn_cast<TransposeOp>(op)) {
-    values.map(t.getResult(),
-               vector::TransposeOp::create(b, loc, values.lookup(t.getInput()),
-                                           t.getPermutation())
-                   .getResult());
-    return success();
-  }
-  if (auto r = dyn_cast<ReduceOp>(op))
-    return lowerReduce(r);
-  if (auto d = dyn_cast<DotOp>(op))
-    return lowerDot(d);
-  if (auto h = dyn_cast<MultipleOfOp>(op)) {
-    values.map(h.getResult(), values.lookup(h.getInput()));
-    return success();
-  }
-  if (auto h = dyn_cast<MaxContiguousOp>(op)) {
-    values.map(h.getResult(), values.lookup(h.getInput()));
-    return success();
-  }
-  if (auto rs = dyn_cast<RunScopedOp>(op))
-    return lowerRunScoped(rs);
-  if (auto y = dyn_cast<YieldOp>(op)) {
-    SmallVector<Value> results;
-    for (Value v : y.getValues())
-      results.push_back(values.lookup(v));
-    tpu::YieldOp::create(b, loc, results);
-    return success();
-  }
-  if (isa<ReturnOp>(op)) {
-    func::ReturnOp::create(b, loc);
-    return success();
-  }
-  if (isa<ConcatenateOp>(op))
-    return unsupported("concatenate is");
-  if (isa<ArgMaxOp, ArgMinOp>(op))
-    return unsupported("argmax/argmin are");
-  if (isa<CumsumOp>(op))
-    return unsupported("cumsum is");
-  if (isa<BarrierOp>(op))
-    return unsupported("barriers are");
-  if (isa<DebugPrintOp>(op))
-    return unsupported("debug_print is");
-  if (isa<BlockOp>(op))
-    return op->emitOpError("the mosaic target takes blocked kernels; do not "
-                           "run pallas-expand-grid before it");
+LogicalResult BodyLowering::lower(NumProgramsOp op) {
+  unsigned axis = op.getAxis() + batchAxes;
+  if (axis >= grid.size())
+    return op.emitOpError("grid axis ") << op.getAxis() << " does not exist";
+  values.map(op.getResult(),
+             arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(grid[axis])));
+  return success();
+}
+
+LogicalResult BodyLowering::lower(LoadOp op) {
+  if (op.getMask())
+    return unsupported(op, "masked loads are");
+  FailureOr<Value> v = load(op, op.getRef(), op.getIndexers(), op.getIndices(), op.getType());
+  if (failed(v))
+    return failure();
+  values.map(op.getResult(), *v);
+  return success();
+}
+
+LogicalResult BodyLowering::lower(StoreOp op) {
+  if (op.getMask())
+    return unsupported(op, "masked stores are");
+  // JAX stores through a swap: it reads the old block first. The read is
+  // dead and Mosaic drops it, but it is part of the module JAX builds.
+  if (failed(load(op, op.getRef(), op.getIndexers(), op.getIndices(),
+                  op.getValue().getType())))
+    return failure();
+  return store(op, op.getRef(), op.getIndexers(), op.getIndices(),
+               values.lookup(op.getValue()));
+}
+
+LogicalResult BodyLowering::lower(SwapOp op) {
+  if (op.getMask())
+    return unsupported(op, "masked swaps are");
+  FailureOr<Value> old = load(op, op.getRef(), op.getIndexers(), op.getIndices(), op.getType());
+  if (failed(old) || failed(store(op, op.getRef(), op.getIndexers(), op.getIndices(),
+                                  values.lookup(op.getValue()))))
+    return failure();
+  values.map(op.getResult(), *old);
+  return success();
+}
+
+LogicalResult BodyLowering::lower(RefSliceOp op) {
+  RefView v;
+  if (failed(view(op, op.getRef(), op.getIndexers(), op.getIndices(), /*squeeze=*/false, &v)))
+    return failure();
+  refs[op.getResult()] = v;
+  return success();
+}
+
+template <typename DMAOp>
+FailureOr<std::pair<Value, Value>> BodyLowering::dmaEnds(DMAOp op) {
+  FailureOr<Value> src = view(op, op.getSrc(), op.getSrcIndexers(), op.getSrcIndices(),
+                              /*squeeze=*/true, nullptr);
+  FailureOr<Value> dst = view(op, op.getDst(), op.getDstIndexers(), op.getDstIndices(),
+                              /*squeeze=*/true, nullptr);
+  if (failed(src) || failed(dst))
+    return failure();
+  return std::make_pair(*src, *dst);
+}
+
+LogicalResult BodyLowering::lower(AsyncCopyOp op) {
+  FailureOr<std::pair<Value, Value>> ends = dmaEnds(op);
+  if (failed(ends))
+    return failure();
+  tpu::EnqueueDMAOp::create(b, loc, ends->first, Value(), ends->second,
+                            values.lookup(op.getSem()), Value(), Value(),
+                            b.getI32IntegerAttr(0), b.getBoolAttr(false));
+  return success();
+}
+
+LogicalResult BodyLowering::lower(DMAWaitOp op) {
+  FailureOr<std::pair<Value, Value>> ends = dmaEnds(op);
+  if (failed(ends))
+    return failure();
+  tpu::WaitDMA2Op::create(b, loc, values.lookup(op.getSem()), ends->first, ends->second,
+                          Value(), Value(), b.getBoolAttr(false));
+  return success();
+}
+
+LogicalResult BodyLowering::lower(SemaphoreSignalOp op) {
+  tpu::SemaphoreSignalOp::create(b, loc, values.lookup(op.getSem()),
+                                 values.lookup(op.getValue()), Value(), Value());
+  return success();
+}
+
+LogicalResult BodyLowering::lower(SemaphoreWaitOp op) {
+  tpu::SemaphoreWaitOp::create(b, loc, values.lookup(op.getSem()),
+                               values.lookup(op.getValue()));
+  return success();
+}
+
+LogicalResult BodyLowering::lower(SemaphoreReadOp op) {
+  values.map(op.getResult(),
+             tpu::SemaphoreReadOp::create(b, loc, b.getI32Type(), values.lookup(op.getSem()))
+                 .getResult());
+  return success();
+}
+
+LogicalResult BodyLowering::lower(IotaOp op) {
+  auto type = cast<VectorType>(convertType(op.getType()));
+  if (!type.getElementType().isInteger(32))
+    return unsupported(op, "iota of other than i32 is");
+  values.map(op.getResult(),
+             tpu::IotaOp::create(b, loc, type,
+                                 b.getDenseI32ArrayAttr({static_cast<int32_t>(op.getDim())}))
+                 .getResult());
+  return success();
+}
+
+LogicalResult BodyLowering::lower(ReshapeOp op) {
+  values.map(op.getResult(),
+             shapeCast(loc, values.lookup(op.getInput()), op.getType().getShape()));
+  return success();
+}
+
+LogicalResult BodyLowering::lower(TransposeOp op) {
+  values.map(op.getResult(), vector::TransposeOp::create(b, loc, values.lookup(op.getInput()),
+                                                         op.getPermutation())
+                                 .getResult());
+  return success();
+}
+
+// Terminators: built at their own location (`loc` does not move to them).
+
+LogicalResult BodyLowering::lower(YieldOp op) {
+  SmallVector<Value> results;
+  for (Value v : op.getValues())
+    results.push_back(values.lookup(v));
+  tpu::YieldOp::create(b, op.getLoc(), results);
+  return success();
+}
+
+LogicalResult BodyLowering::lower(ReturnOp op) {
+  func::ReturnOp::create(b, op.getLoc());
+  return success();
+}
+
+/// Ops of other dialects: constants (lowerConstant), the returns of index
+/// functions (block indices, as i32), and arith, math and scf ops, cloned
+/// with tensors turned into vectors.
+LogicalResult BodyLowering::lowerOtherOp(Operation *op) {
   if (auto c = dyn_cast<arith::ConstantOp>(op))
     return lowerConstant(c);
   if (auto ret = dyn_cast<func::ReturnOp>(op)) {
     SmallVector<Value> results;
     for (Value v : ret.getOperands())
-      results.push_back(toI32(loc, values.lookup(v)));
-    func::ReturnOp::create(b, loc, results);
+      results.push_back(toI32(ret.getLoc(), values.lookup(v)));
+    func::ReturnOp::create(b, ret.getLoc(), results);
     return success();
   }
-  if (isa<arith::ArithDialect, math::MathDialect, scf::SCFDialect>(op->getDialect()))
-    return lowerGeneric(op);
-  return unsupported("is");
-}
-
-/// arith, math and scf ops: cloned with tensors turned into vectors.
-LogicalResult BodyLowering::lowerGeneric(Operation *op) {
+  if (!isa<arith::ArithDialect, math::MathDialect, scf::SCFDialect>(op->getDialect()))
+    return unsupported(op, "is");
   for (Value v : op->getOperands())
     if (isa<RefType, SemaphoreType, DMASemaphoreType>(v.getType()))
       return op->emitOpError("passes a ref to an op the mosaic target cannot "
@@ -319,14 +249,12 @@ LogicalResult BodyLowering::lowerGeneric(Operation *op) {
   if (refsInside.wasInterrupted())
     return op->emitOpError("carries a ref through a region; the mosaic target "
                            "cannot lower that");
-  return cloneLoweringRegions(
-      b, op, values, [&](Block &blk) { return lowerBlock(blk); }, convertType);
+  return cloneWithLoweredRegions(op, convertType);
 }
 
 /// Splat tensor constants become a scalar constant and a vector.broadcast,
 /// as JAX emits for `jnp.zeros`, `x * 2.0` and the like.
 LogicalResult BodyLowering::lowerConstant(arith::ConstantOp op) {
-  Location loc = op.getLoc();
   auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
   if (!dense || !isa<RankedTensorType>(op.getType())) {
     values.map(op.getResult(), b.clone(*op)->getResult(0));
@@ -409,7 +337,6 @@ FailureOr<BodyLowering::Window> BodyLowering::window(Operation *op, Value ref,
   SmallVector<DimAccess> dims;
   if (failed(access(op, ref, encoded, indices, dims)))
     return failure();
-  Location loc = op->getLoc();
   Window w;
   w.memref = refs[ref].memref;
   w.scalars = holdsScalars(cast<MemRefType>(w.memref.getType()));
@@ -428,7 +355,6 @@ FailureOr<Value> BodyLowering::load(Operation *op, Value ref,
     return failure();
   if (isa<SemaphoreType, DMASemaphoreType>(resultType))
     return view(op, ref, encoded, indices, /*squeeze=*/true, nullptr);
-  Location loc = op->getLoc();
   VectorType window = w->vectorOf(cast<MemRefType>(w->memref.getType()).getElementType());
   if (!isa<RankedTensorType>(resultType)) {
     // A scalar: memref.load from SMEM, a one-element vector elsewhere.
@@ -450,7 +376,6 @@ LogicalResult BodyLowering::store(Operation *op, Value ref,
   FailureOr<Window> w = window(op, ref, encoded, indices);
   if (failed(w))
     return failure();
-  Location loc = op->getLoc();
   if (!isa<VectorType>(value.getType())) {
     if (w->scalars) {
       memref::StoreOp::create(b, loc, value, w->memref, w->starts);
@@ -475,7 +400,6 @@ FailureOr<Value> BodyLowering::view(Operation *op, Value ref,
   SmallVector<DimAccess> dims;
   if (failed(access(op, ref, encoded, indices, dims)))
     return failure();
-  Location loc = op->getLoc();
   Value memref = refs[ref].memref;
   auto type = cast<MemRefType>(memref.getType());
   SmallVector<int64_t> sizes;
@@ -513,8 +437,7 @@ FailureOr<Value> BodyLowering::view(Operation *op, Value ref,
   return result;
 }
 
-LogicalResult BodyLowering::lowerBroadcast(BroadcastOp op) {
-  Location loc = op.getLoc();
+LogicalResult BodyLowering::lower(BroadcastOp op) {
   auto resultType = cast<VectorType>(convertType(op.getType()));
   Value input = values.lookup(op.getInput());
   auto inputType = dyn_cast<VectorType>(input.getType());
@@ -537,8 +460,7 @@ LogicalResult BodyLowering::lowerBroadcast(BroadcastOp op) {
 
 /// vector.multi_reduction with a neutral accumulator; a reduction to a
 /// scalar goes through a leading unit dim and vector.extract, as in JAX.
-LogicalResult BodyLowering::lowerReduce(ReduceOp op) {
-  Location loc = op.getLoc();
+LogicalResult BodyLowering::lower(ReduceOp op) {
   Value input = values.lookup(op.getInput());
   auto inputType = cast<VectorType>(input.getType());
   Type element = inputType.getElementType();
@@ -577,8 +499,7 @@ LogicalResult BodyLowering::lowerReduce(ReduceOp op) {
 
 /// tpu.matmul into a zero 32-bit accumulator, then `acc +` (JAX's form of
 /// `acc + jnp.dot(...)`), then a cast to the result type if it differs.
-LogicalResult BodyLowering::lowerDot(DotOp op) {
-  Location loc = op.getLoc();
+LogicalResult BodyLowering::lower(DotOp op) {
   auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
   // A 3-D dot has one leading batch dim (the verifier checks it): dims are
   // offset by it, and the output lists it first, as JAX's dot_general
@@ -631,8 +552,7 @@ LogicalResult BodyLowering::lowerDot(DotOp op) {
 
 /// run_scoped: a tpu.region allocating each scoped ref (memref.alloca) and
 /// semaphore (tpu.sem_alloc).
-LogicalResult BodyLowering::lowerRunScoped(RunScopedOp op) {
-  Location loc = op.getLoc();
+LogicalResult BodyLowering::lower(RunScopedOp op) {
   SmallVector<Type> types;
   for (Type t : op.getResultTypes())
     types.push_back(convertType(t));

@@ -11,9 +11,7 @@
 
 #include "pallas/Dialect/Pallas.h"
 #include "pallas/Mosaic/MosaicPasses.h"
-
-#include "mlir/IR/Builders.h"
-#include "mlir/IR/IRMapping.h"
+#include "pallas/Passes/KernelWalker.h"
 
 namespace mlir::pallas::mosaic {
 
@@ -39,21 +37,61 @@ MemRefType memrefOf(ArrayRef<int64_t> shape, Type element, tpu::MemorySpace spac
 /// The memref a scratch semaphore becomes (semaphore memory).
 MemRefType semaphoreMemref(Type pallasSemaphore);
 
-class BodyLowering {
+/// Lowers the ops of a kernel (or of an index function) into a Mosaic
+/// function under construction.
+class BodyLowering : public KernelWalker {
 public:
   BodyLowering(OpBuilder &b, ArrayRef<Value> gridArgs, int64_t batchAxes,
                ArrayRef<int64_t> grid)
-      : b(b), gridArgs(gridArgs), batchAxes(batchAxes), grid(grid) {}
+      : KernelWalker(b, b.getUnknownLoc()), gridArgs(gridArgs), batchAxes(batchAxes),
+        grid(grid) {}
 
-  IRMapping values;
   DenseMap<Value, RefView> refs;
 
-  LogicalResult lowerBlock(Block &src);
-
 private:
-  LogicalResult lowerOp(Operation *op);
-  LogicalResult lowerGeneric(Operation *op);
+  using KernelWalker::lower;
+  /// `<what> not supported by the mosaic target`, at `op`.
+  LogicalResult unsupported(Operation *op, StringRef what);
+  LogicalResult notSupported(Operation *op) override { return unsupported(op, "is"); }
+  LogicalResult lowerOtherOp(Operation *op) override;
   LogicalResult lowerConstant(arith::ConstantOp op);
+
+  LogicalResult lower(ProgramIdOp op) override;
+  LogicalResult lower(NumProgramsOp op) override;
+  LogicalResult lower(LoadOp op) override;
+  LogicalResult lower(StoreOp op) override;
+  LogicalResult lower(SwapOp op) override;
+  LogicalResult lower(RefSliceOp op) override;
+  LogicalResult lower(AsyncCopyOp op) override;
+  LogicalResult lower(DMAWaitOp op) override;
+  /// The source and destination windows of a DMA (start or wait).
+  template <typename DMAOp>
+  FailureOr<std::pair<Value, Value>> dmaEnds(DMAOp op);
+  LogicalResult lower(SemaphoreSignalOp op) override;
+  LogicalResult lower(SemaphoreWaitOp op) override;
+  LogicalResult lower(SemaphoreReadOp op) override;
+  LogicalResult lower(IotaOp op) override;
+  LogicalResult lower(BroadcastOp op) override;
+  LogicalResult lower(ReshapeOp op) override;
+  LogicalResult lower(TransposeOp op) override;
+  LogicalResult lower(ReduceOp op) override;
+  LogicalResult lower(DotOp op) override;
+  LogicalResult lower(RunScopedOp op) override;
+  LogicalResult lower(YieldOp op) override;
+  LogicalResult lower(ReturnOp op) override;
+  LogicalResult lower(AtomicRMWOp op) override { return unsupported(op, "atomics are"); }
+  LogicalResult lower(AtomicCASOp op) override { return unsupported(op, "atomics are"); }
+  LogicalResult lower(ConcatenateOp op) override { return unsupported(op, "concatenate is"); }
+  LogicalResult lower(ArgMaxOp op) override { return unsupported(op, "argmax/argmin are"); }
+  LogicalResult lower(ArgMinOp op) override { return unsupported(op, "argmax/argmin are"); }
+  LogicalResult lower(CumsumOp op) override { return unsupported(op, "cumsum is"); }
+  LogicalResult lower(BarrierOp op) override { return unsupported(op, "barriers are"); }
+  LogicalResult lower(DebugPrintOp op) override { return unsupported(op, "debug_print is"); }
+  LogicalResult lower(BlockOp op) override {
+    return op.emitOpError("the mosaic target takes blocked kernels; do not "
+                          "run pallas-expand-grid before it");
+  }
+
   LogicalResult access(Operation *op, Value ref, ArrayRef<int64_t> encoded,
                        ValueRange indices, SmallVectorImpl<DimAccess> &dims);
   /// The memref an access reads or writes and the window of it (start and
@@ -75,10 +113,6 @@ private:
                       ValueRange indices, Value value);
   FailureOr<Value> view(Operation *op, Value ref, ArrayRef<int64_t> encoded,
                         ValueRange indices, bool squeeze, RefView *out);
-  LogicalResult lowerBroadcast(BroadcastOp op);
-  LogicalResult lowerReduce(ReduceOp op);
-  LogicalResult lowerDot(DotOp op);
-  LogicalResult lowerRunScoped(RunScopedOp op);
 
   Value indexConst(Location loc, int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -105,7 +139,6 @@ private:
         b, loc, VectorType::get(shape, type.getElementType()), v);
   }
 
-  OpBuilder &b;
   SmallVector<Value> gridArgs;
   int64_t batchAxes;
   SmallVector<int64_t> grid;

@@ -18,6 +18,9 @@ Value buildReductionCombiner(OpBuilder &b, Location loc, ReductionKind kind,
 
 /// The neutral element of `kind` for `elementType` (0, 1, -inf, +inf, the
 /// integer extremes, or all ones).
+TypedAttr reductionIdentity(ReductionKind kind, Type elementType);
+
+/// reductionIdentity as an arith.constant.
 Value buildReductionIdentity(OpBuilder &b, Location loc, ReductionKind kind,
                              Type elementType);
 
