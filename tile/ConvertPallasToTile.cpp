@@ -1132,8 +1132,8 @@ LogicalResult TileLowering::lower(ConcatenateOp op) {
 
 /// Scoped buffers live in registers as scratch does (zeroed); DMA
 /// semaphores need nothing, copies being done when they start
-/// (lowerAsyncCopy); a semaphore is a counter (an i32 from 0) the program
-/// alone sees (lowerSemaphoreOp). They go out of scope with the region.
+/// (lower(AsyncCopyOp)); a semaphore is a counter (an i32 from 0) the
+/// program alone sees (lowerSemaphoreOp). They go out of scope with the region.
 LogicalResult TileLowering::lower(RunScopedOp op) {
   Block &body = op.getBody().front();
   SmallVector<Value> scoped;

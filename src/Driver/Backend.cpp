@@ -3,13 +3,14 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 
-#include <vector>
+#include <deque>
 
 using namespace mlir;
 using namespace mlir::pallas;
 
-static std::vector<BackendInfo> &backends() {
-  static std::vector<BackendInfo> registered;
+// A deque: lookupBackend's pointers stay valid when more register.
+static std::deque<BackendInfo> &backends() {
+  static std::deque<BackendInfo> registered;
   return registered;
 }
 
@@ -29,7 +30,7 @@ const BackendInfo *mlir::pallas::lookupBackend(TargetKind kind) {
   return nullptr;
 }
 
-ArrayRef<BackendInfo> mlir::pallas::registeredBackends() { return backends(); }
+const std::deque<BackendInfo> &mlir::pallas::registeredBackends() { return backends(); }
 
 void mlir::pallas::addMlirArtifact(BackendResult &result,
                                    const CompileOptions &options,

@@ -15,6 +15,12 @@
 
 // The backends are in libraries the driver links (pallas_write_backends),
 // not in the registry's.
+#define PALLAS_BACKEND(Name) void register##Name##Backend();
+namespace mlir::pallas {
+#include "pallas/Driver/Backends.def"
+} // namespace mlir::pallas
+#undef PALLAS_BACKEND
+
 void mlir::pallas::registerBuiltinBackends() {
   static bool once = [] {
 #define PALLAS_BACKEND(Name) register##Name##Backend();

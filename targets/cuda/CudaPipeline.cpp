@@ -14,7 +14,7 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
   // CUDA CTAs keep blocks of up to 16K elements whole (128 per thread).
   addProgramShaping(pm, /*maxElements=*/16384);
   pm.addPass(createConvertPallasToTile({/*tritonDotLimits=*/false,
-                                          /*logicalProgramIds=*/true}));
+                                        /*logicalProgramIds=*/true}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createPallasProgramLimits());

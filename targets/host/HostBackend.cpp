@@ -362,6 +362,12 @@ static LogicalResult emitHost(const BackendInput &in, BackendResult &result) {
   return success();
 }
 
+namespace mlir::pallas {
+/// Adds this backend to the registry; pallas_add_backend(Host) lists it in
+/// Backends.def, which the driver calls through.
+void registerHostBackend();
+} // namespace mlir::pallas
+
 void mlir::pallas::registerHostBackend() {
   BackendInfo info{TargetKind::Host, emitHost};
   info.registerPasses = [] {

@@ -177,6 +177,12 @@ static LogicalResult emitMosaic(const BackendInput &in, BackendResult &result) {
   return success();
 }
 
+namespace mlir::pallas {
+/// Adds this backend to the registry; pallas_add_backend(Mosaic) lists it in
+/// Backends.def, which the driver calls through.
+void registerMosaicBackend();
+} // namespace mlir::pallas
+
 void mlir::pallas::registerMosaicBackend() {
   BackendInfo info{TargetKind::Tpu, emitMosaic};
   info.registerPasses = [] {

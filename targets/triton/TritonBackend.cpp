@@ -144,6 +144,12 @@ static LogicalResult emitTriton(const BackendInput &in, BackendResult &result) {
   return success();
 }
 
+namespace mlir::pallas {
+/// Adds this backend to the registry; pallas_add_backend(Triton) lists it in
+/// Backends.def, which the driver calls through.
+void registerTritonBackend();
+} // namespace mlir::pallas
+
 void mlir::pallas::registerTritonBackend() {
   BackendInfo info{TargetKind::Triton, emitTriton};
   info.registerPasses = [] {

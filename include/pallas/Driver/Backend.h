@@ -13,7 +13,14 @@
 #ifndef PALLAS_DRIVER_BACKEND_H
 #define PALLAS_DRIVER_BACKEND_H
 
-#include "pallas/Driver/Compile.h"
+#include "pallas/Driver/CompileOptions.h"
+#include "pallas/Spec/LaunchSpec.h"
+#include "pallas/Target/TargetDescription.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <deque>
 
 namespace mlir {
 class DialectRegistry;
@@ -56,13 +63,8 @@ struct BackendInfo {
 void registerBackend(const BackendInfo &info);
 /// The backend of a target kind; null where this binary has none.
 const BackendInfo *lookupBackend(TargetKind kind);
-/// Each backend built into this binary adds itself with its
-/// register<Name>Backend(), listed in the generated Backends.def.
-#define PALLAS_BACKEND(Name) void register##Name##Backend();
-#include "pallas/Driver/Backends.def"
-#undef PALLAS_BACKEND
 /// Every registered backend, in registration order.
-ArrayRef<BackendInfo> registeredBackends();
+const std::deque<BackendInfo> &registeredBackends();
 
 /// With `--emit mlir`, adds `op` printed as MLIR text (what `pallas-opt`
 /// prints) to the artifacts as `filename`.

@@ -138,6 +138,7 @@ def PG_LaunchConfigAttr : AttrDef<PallasGpu_Dialect, "LaunchConfig"> {
                         OptionalParameter<"::mlir::StringAttr">:$cluster_unused,
                         OptionalParameter<"::mlir::ArrayAttr">:$tensor_maps);
   let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
 }
 
 #endif // PALLAS_GPU_ATTRS

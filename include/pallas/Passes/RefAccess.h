@@ -40,8 +40,8 @@ struct AccessShape {
   /// The shape read or written.
   SmallVector<int64_t> result;
 
-  /// Fails, with the error at `op`, when the tensor indexers do not
-  /// broadcast together.
+  /// Fails, with the error at `op`, when the indexers do not give a shape
+  /// for the ref (IndexerList::resultShape).
   static FailureOr<AccessShape> of(Operation *op, Value ref, ArrayRef<int64_t> indexers,
                                    ValueRange indices);
 };

@@ -481,6 +481,12 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
   return success();
 }
 
+namespace mlir::pallas {
+/// Adds this backend to the registry; pallas_add_backend(Cuda) lists it in
+/// Backends.def, which the driver calls through.
+void registerCudaBackend();
+} // namespace mlir::pallas
+
 void mlir::pallas::registerCudaBackend() {
   BackendInfo info{TargetKind::Cuda, emitCuda};
   info.registerPasses = [] {

@@ -52,6 +52,26 @@ LogicalResult SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitE
                      << parent;
 }
 
+LogicalResult LaunchConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                       int64_t threads, DenseI64ArrayAttr grid,
+                                       int64_t sharedBytes, int64_t cluster, bool persistent,
+                                       StringAttr clusterUnused, ArrayAttr tensorMaps) {
+  if (threads < 1)
+    return emitError() << "#pallas_gpu.launch_config threads must be at least 1, got "
+                       << threads;
+  if (grid && (grid.size() != 3 ||
+               llvm::any_of(grid.asArrayRef(), [](int64_t n) { return n < 1; })))
+    return emitError() << "#pallas_gpu.launch_config grid must be three sizes of at least 1";
+  if (sharedBytes < 0)
+    return emitError() << "#pallas_gpu.launch_config shared_bytes must not be negative";
+  if (cluster < 1)
+    return emitError() << "#pallas_gpu.launch_config cluster must be at least 1";
+  if (tensorMaps && !llvm::all_of(tensorMaps, llvm::IsaPred<TensorMapAttr>))
+    return emitError()
+           << "#pallas_gpu.launch_config tensor_maps must hold #pallas_gpu.tensor_map";
+  return success();
+}
+
 LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError, int64_t stages,
                                RankedTensorType tile) {
   if (stages < 1)

@@ -693,7 +693,7 @@ FailureOr<gpu::GPUFuncOp> makeKernel(tt::FuncOp func, gpu::GPUModuleOp gpuModule
     grid = b.getDenseI64ArrayAttr(programs);
   }
   // What the backend launches the kernel with; its shared memory is known
-  // once the kernel is converted (withSharedBytes).
+  // once the kernel is converted (runOnOperation sets it then).
   kernel->setAttr(pgpu::kLaunchConfigAttrName,
                   pgpu::LaunchConfigAttr::get(
                       ctx, threads, grid, /*shared_bytes=*/0, state.cluster, persistent,

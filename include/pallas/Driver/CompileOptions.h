@@ -1,0 +1,72 @@
+//===- CompileOptions.h - a compile's options, a backend's result -*- C++ -*-===//
+//
+// The types the driver and the backends share (Backend.h), apart from the
+// driver's entry points (Compile.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PALLAS_DRIVER_COMPILEOPTIONS_H
+#define PALLAS_DRIVER_COMPILEOPTIONS_H
+
+#include "pallas/Driver/Artifact.h"
+
+#include "mlir/Support/Timing.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace mlir::pallas {
+
+struct CompileOptions {
+  std::string kernelFile;
+  std::string specFile;
+  /// One target, or several CUDA targets separated by commas.
+  std::string target;
+  /// Extra artifacts: "mlir" (the lowered module), "llvm" (LLVM IR).
+  std::vector<std::string> emit;
+  bool printIRAfterAll = false;
+  /// Where the passes and tools of a compile report their time (the root
+  /// scope of `--time-passes`'s report); null: not timed.
+  TimingScope *timing = nullptr;
+  /// Host target only: the CPU to generate code for ("native" for this
+  /// machine). Empty: the target description's `cpu`.
+  std::string hostCpu;
+  /// Host target only: "address" instruments the generated code with
+  /// AddressSanitizer (load it into an ASan-built launcher).
+  std::string sanitize;
+  /// sm_90a: warpgroups take turns at a loop's dots (pallas-warpgroup-turns).
+  /// Off keeps them in step: for tools that cannot follow named barriers
+  /// (compute-sanitizer's racecheck).
+  bool warpgroupTurns = true;
+  /// sm_90a: copy the blocks of mbarrier-handed rings with the TMA (bulk
+  /// tensor copies through tensor maps the launch code builds), issued by
+  /// a producer warpgroup (the kernel runs a warpgroup more than
+  /// num_warps) where every chip compiled for can have one (builds for
+  /// wgmma chips alone): by default there; with `tma`, also without one
+  /// (the reading threads issue them); with `noTma`, nowhere.
+  bool tma = false;
+  bool noTma = false;
+  bool warpSpecialize = true;
+  /// sm_90a: kernels with a producer warpgroup and more programs than the
+  /// chip has SMs run one CTA per SM looping over the programs, unless the
+  /// spec's compiler_params.persistent says otherwise; false: never.
+  bool persistent = true;
+  /// Lower through every pass but make no machine code (no LLVM code
+  /// generation, no ptxas): what the whole-driver fuzzer runs. The
+  /// artifacts that come out hold no code.
+  bool stopBeforeCodegen = false;
+};
+
+/// What a backend hands back: its files and what the manifest should say
+/// about launching them.
+struct BackendResult {
+  std::vector<Artifact> artifacts;
+  nlohmann::json launch = nlohmann::json::object();
+  /// Files the backend read besides the kernel and the spec (libdevice).
+  std::vector<std::string> inputs;
+};
+
+} // namespace mlir::pallas
+
+#endif
