@@ -87,7 +87,7 @@ Type RefType::parse(AsmParser &parser) {
     std::optional<MemorySpace> parsed = symbolizeMemorySpace(keyword);
     if (!parsed || *parsed == MemorySpace::none) {
       parser.emitError(spaceLoc, "unknown memory space '")
-          << keyword << "' (expected any, vmem, smem or gmem)";
+          << keyword << "' (expected any, vmem, smem, gmem or regs)";
       return {};
     }
     space = *parsed;

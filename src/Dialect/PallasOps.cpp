@@ -1,5 +1,6 @@
 //===- PallasOps.cpp - custom syntax and verifiers of pallas ops ----------===//
 #include "pallas/Dialect/Pallas.h"
+#include "pallas/Mgpu/Mgpu.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -139,9 +140,9 @@ void RunScopedOp::print(OpAsmPrinter &p) {
 
 LogicalResult RunScopedOp::verify() {
   for (BlockArgument a : getBody().getArguments())
-    if (!isa<RefType, SemaphoreType, DMASemaphoreType>(a.getType()))
+    if (!isa<RefType, SemaphoreType, DMASemaphoreType, plgpu::BarrierType>(a.getType()))
       return emitOpError("scoped value #")
-             << a.getArgNumber() << " must be a !pallas.ref or a semaphore, got "
+             << a.getArgNumber() << " must be a !pallas.ref, a semaphore or a !plgpu.barrier, got "
              << a.getType();
   // A missing or foreign terminator is reported by the region trait, which
   // runs after this verifier.

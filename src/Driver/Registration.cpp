@@ -2,6 +2,7 @@
 #include "pallas/Driver/Registration.h"
 
 #include "pallas/Dialect/Pallas.h"
+#include "pallas/Mgpu/Mgpu.h"
 #include "pallas/Driver/Backend.h"
 #include "pallas/Passes/Passes.h"
 #include "pallas/Tile/Tile.h"
@@ -32,7 +33,7 @@ void mlir::pallas::registerBuiltinBackends() {
 }
 
 void mlir::pallas::registerPallasDialects(DialectRegistry &registry) {
-  registry.insert<PallasDialect, tt::TTDialect>();
+  registry.insert<PallasDialect, plgpu::PlgpuDialect, tt::TTDialect>();
   registerBuiltinBackends();
   for (const BackendInfo &backend : registeredBackends())
     if (backend.registerDialects)

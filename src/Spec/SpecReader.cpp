@@ -145,7 +145,7 @@ std::optional<MemorySpace> SpecReader::readMemorySpace(const json &v,
   if (!s)
     return std::nullopt;
   std::optional<MemorySpace> m = symbolizeMemorySpace(*s);
-  if (!m || *m == MemorySpace::none) {
+  if (!m || *m == MemorySpace::none || *m == MemorySpace::regs) {
     error(path) << "unknown memory space '" << *s
                 << "' (expected any, vmem, smem or gmem)";
     return std::nullopt;

@@ -29,7 +29,7 @@ pallas.kernel @k(%r: !pallas.ref<4xi4>) {
 
 // -----
 
-// expected-error @+1 {{unknown memory space 'hbm' (expected any, vmem, smem or gmem)}}
+// expected-error @+1 {{unknown memory space 'hbm' (expected any, vmem, smem, gmem or regs)}}
 pallas.kernel @k(%r: !pallas.ref<4xf32, hbm>) {
   pallas.return
 }
@@ -75,7 +75,7 @@ func.func @f() {
 // -----
 
 pallas.kernel @k() {
-  // expected-error @+1 {{'pallas.run_scoped' op scoped value #1 must be a !pallas.ref or a semaphore, got 'i32'}}
+  // expected-error @+1 {{'pallas.run_scoped' op scoped value #1 must be a !pallas.ref, a semaphore or a !plgpu.barrier, got 'i32'}}
   pallas.run_scoped (%a: !pallas.ref<8xf32, vmem>, %b: i32) {
   }
   pallas.return

@@ -9,7 +9,7 @@ include "mlir/IR/EnumAttr.td"
 def Pallas_MemorySpace : I32EnumAttr<"MemorySpace", "memory space of a ref", [
     I32EnumAttrCase<"none", 0>, I32EnumAttrCase<"any", 1>,
     I32EnumAttrCase<"vmem", 2>, I32EnumAttrCase<"smem", 3>,
-    I32EnumAttrCase<"gmem", 4>]> {
+    I32EnumAttrCase<"gmem", 4>, I32EnumAttrCase<"regs", 5>]> {
   let cppNamespace = "::mlir::pallas";
 }
 
