@@ -1,5 +1,6 @@
 """`python3 -m pallasc_jax MODULE:FUNCTION --arg f32[128,256] ... -o DIR
-[-t TARGET]`: exports the function's pallas_call, and with -t compiles it."""
+[-t TARGET]`: exports the function's pallas_call (or plgpu.kernel), and
+with -t compiles it."""
 from __future__ import annotations
 
 import argparse
@@ -51,8 +52,9 @@ def find_pallasc(given: str | None) -> str:
 def main(argv=None) -> int:
   parser = argparse.ArgumentParser(
       prog="python3 -m pallasc_jax",
-      description="Export the pallas_call of a JAX function as a pallas "
-                  "kernel (DIR/kernel.mlir) and launch spec (DIR/spec.json).")
+      description="Export the pallas_call (or plgpu.kernel) of a JAX "
+                  "function as a pallas kernel (DIR/kernel.mlir) and launch "
+                  "spec (DIR/spec.json).")
   parser.add_argument("function", help="MODULE:FUNCTION (imported; the "
                       "current directory is on the module path)")
   parser.add_argument("--arg", action="append", type=parse_arg, default=[],

@@ -1,19 +1,19 @@
 """`export(fn, *example_args)`: the pallas kernel module and launch spec of
-the one pallas_call in `fn`."""
+the one pallas_call (or Pallas:MGPU plgpu.kernel) in `fn`."""
 from __future__ import annotations
 
 import dataclasses
 import json
 import os
-import re
 
 from . import rules_control, rules_elementwise, rules_memory, rules_shape  # noqa: F401  (register the rules)
 from . import spec as spec_mod
 from .errors import ExportError
 from .index_map import helper_function
 from .lower import Lowering
-from .mlir_text import Emitter, RefType, Value, element_type, memory_space
-from .trace import find_pallas_call, trace
+from .mlir_text import (Emitter, RefType, Value, element_type, identifier,
+                        memory_space)
+from .trace import find_pallas_call, holds_mgpu_kernel, trace
 
 
 @dataclasses.dataclass(frozen=True)
@@ -52,18 +52,11 @@ def _json(x, indent: str) -> str:
   return json.dumps(x)
 
 
-def _identifier(text: str, fallback: str) -> str:
-  name = re.sub(r"[^A-Za-z0-9_]", "_", text or "").strip("_")
-  if not name or name[0].isdigit():
-    name = f"{fallback}_{name}" if name else fallback
-  return name
-
-
 def _kernel_name(eqn, jaxpr) -> str:
   name = eqn.params.get("name")
   if not name and jaxpr.debug_info is not None:
     name = jaxpr.debug_info.func_name
-  return _identifier(name, "kernel")
+  return identifier(name, "kernel")
 
 
 def _arg_names(jaxpr, gm) -> list[str]:
@@ -74,7 +67,7 @@ def _arg_names(jaxpr, gm) -> list[str]:
            ["out"] * gm.num_outputs + ["scratch"] * len(gm.scratch_avals))
   names, seen = [], set()
   for k, role in enumerate(roles):
-    name = _identifier(given[k] if k < len(given) else "", f"{role}{k}")
+    name = identifier(given[k] if k < len(given) else "", f"{role}{k}")
     while name in seen:
       name += "_"
     seen.add(name)
@@ -91,7 +84,13 @@ def _ref_type(aval, prefetch: bool) -> RefType:
 
 
 def export(fn, *example_args) -> Exported:
-  eqn = find_pallas_call(trace(fn, *example_args))
+  closed = trace(fn, *example_args)
+  if holds_mgpu_kernel(closed):
+    # Imported here: JAX's Mosaic GPU modules need absl, which pallas_call
+    # kernels do not.
+    from .mgpu import export_mgpu
+    return Exported(*export_mgpu(closed))
+  eqn = find_pallas_call(closed)
   gm = eqn.params["grid_mapping"]
   jaxpr = eqn.params["jaxpr"]
   kernel = _kernel_name(eqn, jaxpr)

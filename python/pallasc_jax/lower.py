@@ -56,8 +56,11 @@ Operand = Value | Const | Pending
 class Lowering:
   """State of one function body being printed."""
 
-  def __init__(self, emitter: Emitter, program_axes: tuple[int, ...] = ()):
+  def __init__(self, emitter: Emitter, program_axes: tuple[int, ...] = (),
+               rules: dict[str, Callable] | None = None):
     self.em = emitter
+    # A kind of kernel (Pallas:MGPU) may add or replace rules.
+    self.rules = RULES if rules is None else rules
     # Kernel program_id axis -> spec grid axis (vmap adds grid axes the
     # kernel does not see).
     self.program_axes = program_axes
@@ -88,7 +91,7 @@ class Lowering:
     return [self.read(env, v) for v in jaxpr.outvars]
 
   def _lower_eqn(self, env, eqn):
-    fn = RULES.get(eqn.primitive.name)
+    fn = self.rules.get(eqn.primitive.name)
     if fn is None:
       raise unsupported(eqn)
     ins = [self.read(env, a) for a in eqn.invars]

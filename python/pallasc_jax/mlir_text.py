@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import re
 
 import ml_dtypes
 import numpy as np
@@ -108,6 +109,14 @@ def _float_text(x, elt: str) -> str:
   return f"0x{bits:0{2 * np.dtype(np_type).itemsize}X}"
 
 
+def identifier(text: str, fallback: str) -> str:
+  """`text` as a symbol or SSA name: other characters become `_`."""
+  name = re.sub(r"[^A-Za-z0-9_]", "_", text or "").strip("_")
+  if not name or name[0].isdigit():
+    name = f"{fallback}_{name}" if name else fallback
+  return name
+
+
 def string_text(text: str) -> str:
   """An MLIR string literal: quotes, backslashes and non-printable bytes
   escaped as `\\XX`."""
@@ -204,4 +213,6 @@ class Emitter:
   def constant(self, x, type_: TensorType) -> Value:
     text = (scalar_text(x, type_.elt) if not type_.shape
             else dense_text(x, type_.elt))
+    if not type_.shape and type_.elt == "i1":
+      return self.pure(f"arith.constant {text}", type_)  # `true` carries its type
     return self.pure(f"arith.constant {text} : {type_}", type_)

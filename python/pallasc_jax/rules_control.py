@@ -98,10 +98,19 @@ def _trim(closed: core.ClosedJaxpr, keep: list[bool]):
   return core.ClosedJaxpr(jaxpr, closed.consts), used
 
 
+def _scan_counts(params) -> tuple[int, int]:
+  """How many operands are constants and carried values: params up to JAX
+  0.10, groups of the flat tree `ft_in` from 0.11 on."""
+  if "num_consts" in params:
+    return params["num_consts"], params["num_carry"]
+  consts, carry, _ = params["ft_in"].unpack()
+  return len(consts), len(carry)
+
+
 @rule("scan")
 def _scan(lw, eqn, ins):
   p = eqn.params
-  n_consts, n_carry, length = p["num_consts"], p["num_carry"], p["length"]
+  (n_consts, n_carry), length = _scan_counts(p), p["length"]
   consts, inits = ins[:n_consts], ins[n_consts:n_consts + n_carry]
   if len(ins) != n_consts + n_carry or len(eqn.outvars) != n_carry:
     raise located(eqn, "a scan over arrays (only loops carrying values, as "

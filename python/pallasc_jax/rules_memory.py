@@ -109,7 +109,7 @@ def _slices_as_gathers(lw: Lowering, items) -> list:
   return out
 
 
-def _ref_slice(lw: Lowering, eqn, ref: Value, idx) -> Value:
+def ref_slice(lw: Lowering, eqn, ref: Value, idx) -> Value:
   """A view `ref.at[...]` (all transforms but the last)."""
   access = _indexer(lw, eqn, ref, idx, allow_tensors=False)
   shape = tuple(s.size for s in idx.indices if isinstance(s, Slice))
@@ -128,7 +128,7 @@ def _access(lw: Lowering, eqn, ref: Operand, transforms) -> Access:
       raise located(eqn, f"ref transform {type(t).__name__} (only indexing "
                          "and pl.ds views are supported)")
   for t in transforms[:-1]:
-    ref = _ref_slice(lw, eqn, ref, t)
+    ref = ref_slice(lw, eqn, ref, t)
   if not transforms:
     return Access(ref, f"{ref.name}[...]", [])
   return _indexer(lw, eqn, ref, transforms[-1])

@@ -113,3 +113,38 @@ def _scratch(aval) -> dict:
   if space is not None:
     entry["memory_space"] = space
   return entry
+
+
+def mesh_fields(mesh) -> dict:
+  """A plgpu.kernel's Mesh: grid, cluster and warpgroup axes."""
+  fields = {"grid": [int(g) for g in mesh.grid],
+            "grid_names": list(mesh.grid_names),
+            "cluster": [int(c) for c in getattr(mesh, "cluster", ())],
+            "cluster_names": list(getattr(mesh, "cluster_names", ())),
+            "num_threads": int(getattr(mesh, "num_threads", None) or 1),
+            "thread_name": getattr(mesh, "thread_name", None)}
+  names = [*fields["grid_names"], *fields["cluster_names"],
+           *([fields["thread_name"]] if fields["thread_name"] else [])]
+  for name in names:
+    if not isinstance(name, str):
+      raise ExportError(f"mesh axis {name!r} has no name (a jax.vmap of a "
+                        "plgpu.kernel?)")
+  return fields
+
+
+def build_mgpu(eqn, kernel: str, names: list[str], operand_avals) -> dict:
+  """The spec of an mpmd_map equation (plgpu.kernel): whole GMEM arrays,
+  the operands then the outputs, on the mesh's grid."""
+  (mesh,) = eqn.params["meshes"]
+  fields = mesh_fields(mesh)
+  operands = [{"name": name, "shape": [int(d) for d in aval.shape],
+               "dtype": element_type(aval.dtype), "memory_space": "gmem"}
+              for name, aval in zip(names, operand_avals)]
+  n_in = len(eqn.invars)
+  spec = {"kernel": kernel, "grid": fields.pop("grid"), "mesh": fields,
+          "inputs": operands[:n_in], "outputs": operands[n_in:]}
+  aliases = dict(eqn.params.get("input_output_aliases") or {})
+  if aliases:
+    spec["input_output_aliases"] = {str(i): int(o)
+                                    for i, o in sorted(aliases.items())}
+  return spec

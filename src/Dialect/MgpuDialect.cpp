@@ -258,9 +258,10 @@ LogicalResult PlgpuDialect::verifyOperationAttribute(Operation *op, NamedAttribu
     for (Attribute a : axes) {
       auto s = dyn_cast<StringAttr>(a);
       auto axis = s && mesh ? mesh.lookupAxis(s.getValue()) : std::nullopt;
-      if (!axis || axis->first != MeshAttr::AxisKind::cluster)
-        return op->emitOpError("collective axis ") << a << " is not a cluster axis of the "
-                                                       "kernel's mesh";
+      // Shared over the cluster's blocks, or the block's threads.
+      if (!axis || axis->first == MeshAttr::AxisKind::grid)
+        return op->emitOpError("collective axis ") << a << " is not a cluster or thread axis "
+                                                       "of the kernel's mesh";
     }
     return success();
   }

@@ -1,5 +1,6 @@
 //===- SpecChecker.cpp - matching a launch spec against a kernel ----------===//
 #include "pallas/Spec/SpecChecker.h"
+#include "pallas/Mgpu/Mgpu.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -24,6 +25,7 @@ private:
   }
   void checkOperand(const SpecOperand &op, unsigned argIndex, StringRef role);
   void checkIndexFn(const SpecOperand &op, Location argLoc);
+  void checkMesh();
 
   const LaunchSpec &spec;
   ModuleOp module;
@@ -109,6 +111,52 @@ void Checker::checkOperand(const SpecOperand &op, unsigned argIndex,
         << " block index(es) for an array of rank " << op.shape.size();
 }
 
+/// A plgpu kernel and its spec describe the same mesh: the kernel's
+/// #plgpu.mesh is what its axis names resolve against, the spec's is what
+/// is launched.
+void Checker::checkMesh() {
+  plgpu::MeshAttr mesh = plgpu::getMesh(kernel);
+  if (!mesh && !spec.mesh)
+    return;
+  if (!mesh) {
+    error("mesh", kernel.getLoc()) << "the spec gives a plgpu mesh but kernel @" << spec.kernel
+                                   << " has no 'plgpu.mesh' attribute";
+    return;
+  }
+  if (!spec.mesh) {
+    error("", kernel.getLoc()) << "kernel @" << spec.kernel
+                               << " is a plgpu kernel; its spec needs a 'mesh'";
+    return;
+  }
+  auto names = [](ArrayAttr a) {
+    SmallVector<std::string> out;
+    for (Attribute n : a)
+      out.push_back(cast<StringAttr>(n).getValue().str());
+    return out;
+  };
+  const SpecMesh &m = *spec.mesh;
+  if (ArrayRef<int64_t>(spec.grid) != mesh.getGrid())
+    error("grid", kernel.getLoc()) << "grid " << shapeText(spec.grid)
+                                   << " differs from the kernel's mesh " << mesh;
+  else if (!m.gridNames.empty() && m.gridNames != names(mesh.getGridNames()))
+    error("mesh.grid_names", kernel.getLoc()) << "differ from the kernel's mesh " << mesh;
+  else if (ArrayRef<int64_t>(m.cluster) != mesh.getCluster())
+    error("mesh.cluster", kernel.getLoc()) << "differs from the kernel's mesh " << mesh;
+  else if (!m.clusterNames.empty() && m.clusterNames != names(mesh.getClusterNames()))
+    error("mesh.cluster_names", kernel.getLoc()) << "differ from the kernel's mesh " << mesh;
+  else if (m.numThreads != mesh.getNumThreads())
+    error("mesh.num_threads", kernel.getLoc()) << m.numThreads << " differs from the kernel's mesh "
+                                               << mesh;
+  else if (m.threadName != mesh.getThreadName().getValue())
+    error("mesh.thread_name", kernel.getLoc()) << "'" << m.threadName
+                                               << "' differs from the kernel's mesh " << mesh;
+  for (auto [i, c] : llvm::enumerate(mesh.getCluster()))
+    if (i < spec.grid.size() && spec.grid[i] % c != 0)
+      error("mesh.cluster", kernel.getLoc())
+          << "cluster axis " << i << " of size " << c << " does not divide grid axis " << i
+          << " of size " << spec.grid[i];
+}
+
 LogicalResult Checker::run() {
   unsigned numArgs = kernel.getNumArguments();
   unsigned expected =
@@ -154,6 +202,7 @@ LogicalResult Checker::run() {
       if (!op.indexFn.empty())
         error("vmap", kernel.getLoc())
             << "vmap of kernels with '@fn' index maps is not supported yet";
+  checkMesh();
   // Program ids must name grid axes.
   kernel.walk([&](Operation *op) {
     int64_t axis = -1;

@@ -404,6 +404,71 @@ void SpecReader::readVmap(const json &v, const std::string &path) {
   }
 }
 
+/// `"mesh": {"grid_names": [...], "cluster": [...], "cluster_names": [...],
+/// "num_threads": N, "thread_name": "wg" | null}` of a plgpu kernel. Its
+/// operands are whole arrays (no block_shape); one Pallas thread is one
+/// warpgroup of four warps.
+void SpecReader::readMesh(const json &v, const std::string &path) {
+  if (!v.is_object()) {
+    error(path) << "expected an object, got " << kindOf(v);
+    return;
+  }
+  checkKeys(v, path, {"grid_names", "cluster", "cluster_names", "num_threads", "thread_name"});
+  SpecMesh mesh;
+  auto names = [&](const char *key, SmallVector<std::string> &into) {
+    if (!v.contains(key))
+      return;
+    const json &list = v[key];
+    if (!list.is_array()) {
+      error(path + "." + key) << "expected an array of axis names, got " << kindOf(list);
+      return;
+    }
+    for (size_t i = 0; i < list.size(); ++i)
+      if (std::optional<std::string> n =
+              readString(list[i], path + "." + key + "[" + std::to_string(i) + "]"))
+        into.push_back(*n);
+  };
+  names("grid_names", mesh.gridNames);
+  names("cluster_names", mesh.clusterNames);
+  if (v.contains("cluster")) {
+    const json &c = v["cluster"];
+    if (!c.is_array() || c.size() > 3) {
+      error(path + ".cluster") << "expected an array of at most 3 cluster sizes, got "
+                               << kindOf(c) << (c.is_array() ? " of " + std::to_string(c.size()) : "");
+    } else {
+      for (size_t i = 0; i < c.size(); ++i)
+        if (std::optional<int64_t> d = readInt(c[i], path + ".cluster[" + std::to_string(i) + "]",
+                                               1, 16, "cluster size"))
+          mesh.cluster.push_back(*d);
+    }
+  }
+  if (v.contains("num_threads")) {
+    if (!v["num_threads"].is_null())
+      mesh.numThreads = readInt(v["num_threads"], path + ".num_threads", 1, 16, "num_threads")
+                            .value_or(1);
+  }
+  if (v.contains("thread_name") && !v["thread_name"].is_null())
+    if (std::optional<std::string> n = readString(v["thread_name"], path + ".thread_name"))
+      mesh.threadName = *n;
+  if (!mesh.gridNames.empty() && mesh.gridNames.size() != spec.grid.size())
+    error(path + ".grid_names") << "names " << mesh.gridNames.size()
+                                << " grid axes but the grid has " << spec.grid.size();
+  if (!mesh.clusterNames.empty() && mesh.clusterNames.size() != mesh.cluster.size())
+    error(path + ".cluster_names") << "names " << mesh.clusterNames.size()
+                                   << " cluster axes but the cluster has " << mesh.cluster.size();
+  for (const SpecOperand &op : spec.inputs)
+    if (op.hasBlockShape)
+      error(op.path + ".block_shape") << "a plgpu kernel takes whole arrays (no block_shape)";
+  for (const SpecOperand &op : spec.outputs)
+    if (op.hasBlockShape)
+      error(op.path + ".block_shape") << "a plgpu kernel takes whole arrays (no block_shape)";
+  // One Pallas thread is one warpgroup; the CTA's warps follow from the mesh.
+  int64_t warps = 4 * mesh.numThreads;
+  if (LaunchAttr::isValidNumWarps(warps))
+    spec.numWarps = warps;
+  spec.mesh = std::move(mesh);
+}
+
 void SpecReader::readCompilerParams(const json &v, const std::string &path) {
   if (!v.is_object()) {
     error(path) << "expected an object, got " << kindOf(v);
@@ -575,7 +640,7 @@ bool SpecReader::read(const json &doc) {
   }
   checkKeys(doc, "", {"kernel", "name", "grid", "inputs", "outputs", "sizes", "scratch",
                       "num_scalar_prefetch", "input_output_aliases",
-                      "dimension_semantics", "compiler_params", "vmap"});
+                      "dimension_semantics", "compiler_params", "vmap", "mesh"});
   bool missing = false;
   for (const char *required : {"kernel", "inputs", "outputs"})
     if (!doc.contains(required)) {
@@ -696,5 +761,7 @@ bool SpecReader::read(const json &doc) {
     readCompilerParams(doc["compiler_params"], "compiler_params");
   if (doc.contains("vmap"))
     readVmap(doc["vmap"], "vmap");
+  if (doc.contains("mesh"))
+    readMesh(doc["mesh"], "mesh");
   return !failed;
 }

@@ -60,6 +60,7 @@ private:
   bool readIndexMap(const json &v, const std::string &path, SpecOperand &op);
   void readScratch(const json &v, const std::string &path);
   void readVmap(const json &v, const std::string &path);
+  void readMesh(const json &v, const std::string &path);
   void readCompilerParams(const json &v, const std::string &path);
   void readAliases(const json &v, const std::string &path);
   std::optional<MemorySpace> readMemorySpace(const json &v,

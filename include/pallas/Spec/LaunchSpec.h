@@ -89,6 +89,16 @@ struct SpecVmap {
   SmallVector<std::optional<int64_t>> inAxes, outAxes;
 };
 
+/// The Pallas:MGPU mesh of a plgpu kernel (the grid itself is
+/// LaunchSpec::grid): axis names, the cluster, warpgroups per block.
+struct SpecMesh {
+  SmallVector<std::string> gridNames;
+  SmallVector<int64_t> cluster;
+  SmallVector<std::string> clusterNames;
+  int64_t numThreads = 1;
+  std::string threadName;
+};
+
 struct LaunchSpec {
   std::string file;
   std::string kernel;
@@ -121,6 +131,8 @@ struct LaunchSpec {
   /// the blocks they all read through TMA multicast; 1: none.
   int64_t cluster = 1;
   std::optional<SpecVmap> vmap;
+  /// Set for plgpu kernels (`plgpu.kernel`): whole-array GMEM operands.
+  std::optional<SpecMesh> mesh;
   std::shared_ptr<JsonLocator> locator;
   MLIRContext *context = nullptr;
 

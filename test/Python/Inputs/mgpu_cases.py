@@ -1,0 +1,135 @@
+"""Pallas:MGPU kernels (plgpu.kernel) the front-end tests export, and ones
+it refuses, each for one reason."""
+import jax
+import jax.numpy as jnp
+from jax import lax
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import mosaic_gpu as plgpu
+
+_SWIZZLE = (plgpu.TilingTransform((8, 64)), plgpu.SwizzleTransform(128))
+
+
+def add_one(x):
+  def kernel_body(input_ref, out_ref):
+    out_ref[...] = input_ref[...] + 1
+  return plgpu.kernel(kernel_body, out_type=jax.ShapeDtypeStruct(
+      x.shape, x.dtype))(x)
+
+
+def matmul(a, b):
+  """One 128x128 output tile per block; K in steps of 64 through SMEM."""
+  m, k = a.shape
+  _, n = b.shape
+  tm, tn, tk = 128, 128, 64
+
+  def mm(a_gmem, b_gmem, o_gmem, a_smem, b_smem, bar, acc, o_smem):
+    mi = lax.axis_index("m")
+    ni = lax.axis_index("n")
+
+    def step(ki, carry):
+      plgpu.copy_gmem_to_smem(
+          a_gmem.at[pl.ds(mi * tm, tm), pl.ds(ki * tk, tk)], a_smem, bar)
+      plgpu.copy_gmem_to_smem(
+          b_gmem.at[pl.ds(ki * tk, tk), pl.ds(ni * tn, tn)], b_smem, bar)
+      plgpu.barrier_wait(bar)
+      plgpu.wgmma(acc, a_smem, b_smem)
+      plgpu.wgmma_wait(0)
+      return carry
+    lax.fori_loop(0, k // tk, step, None)
+    o_smem[...] = acc[...].astype(o_smem.dtype)
+    plgpu.commit_smem()
+    plgpu.copy_smem_to_gmem(
+        o_smem, o_gmem.at[pl.ds(mi * tm, tm), pl.ds(ni * tn, tn)])
+    plgpu.wait_smem_to_gmem(0)
+
+  return plgpu.kernel(
+      mm, out_type=jax.ShapeDtypeStruct((m, n), jnp.float16),
+      grid=(m // tm, n // tn), grid_names=("m", "n"),
+      scratch_types=[plgpu.SMEM((tm, tk), jnp.float16, transforms=_SWIZZLE),
+                     plgpu.SMEM((tk, tn), jnp.float16, transforms=_SWIZZLE),
+                     plgpu.Barrier(num_arrivals=2),
+                     plgpu.ACC((tm, tn), jnp.float32),
+                     plgpu.SMEM((tm, tn), jnp.float16, transforms=_SWIZZLE)])(
+                         a, b)
+
+
+def warp_specialized(x):
+  """Two warpgroups over double-buffered SMEM and barrier arrays: the
+  first copies rows in, the second scales them (B^T through wgmma) and
+  copies them out."""
+  def body(x_gmem, o_gmem, smem, full, acc):
+    wg = lax.axis_index("wg")
+    slot = lax.rem(lax.axis_index("i"), 2)
+
+    @pl.when(wg == 0)
+    def _():
+      plgpu.set_max_registers(40, action="decrease")
+      plgpu.copy_gmem_to_smem(x_gmem.at[pl.ds(0, 64)], smem.at[slot],
+                              full.at[slot])
+
+    @pl.when(wg == 1)
+    def _():
+      plgpu.set_max_registers(232, action="increase")
+      plgpu.barrier_wait(full.at[slot])
+      plgpu.wgmma(acc, smem.at[slot], smem.at[slot].T)
+      y = plgpu.layout_cast(acc[...], plgpu.Layout.WGMMA)
+      smem[slot] = y.astype(smem.dtype)
+      plgpu.commit_smem()
+      plgpu.copy_smem_to_gmem(smem.at[slot], o_gmem.at[pl.ds(0, 64)],
+                              commit_group=False)
+      plgpu.commit_smem_to_gmem_group()
+      plgpu.wait_smem_to_gmem(0, wait_read_only=True)
+
+  return plgpu.kernel(
+      body, out_type=jax.ShapeDtypeStruct(x.shape, x.dtype),
+      grid=(2,), grid_names=("i",), num_threads=2, thread_name="wg",
+      scratch_types=[plgpu.SMEM((2, 64, 64), jnp.float16, transforms=_SWIZZLE),
+                     plgpu.Barrier(num_arrivals=1, num_barriers=2),
+                     plgpu.ACC((64, 64), jnp.float32)])(x)
+
+
+def cluster_ops(x):
+  """A cluster: a multicast copy, barrier_test, program ids over the mesh,
+  plgpu.ACC.init (run_state), a WGMMA with its LHS in registers, a copy
+  that adds into GMEM."""
+  def body(x_gmem, o_gmem, smem, bar):
+    plgpu.copy_gmem_to_smem(x_gmem, smem, bar, collective_axes="c")
+    done = plgpu.barrier_test(bar)
+    n = pl.num_programs(0) + pl.program_id(1)
+
+    def scope(acc):
+      plgpu.wgmma(acc, smem[...], smem.T)
+    out = pl.run_state(scope)(
+        plgpu.ACC.init(jnp.zeros((64, 64), jnp.float32)))
+    out = jnp.where(done, out, out + n.astype(jnp.float32))
+    smem[...] = out.astype(smem.dtype)
+    plgpu.copy_smem_to_gmem(smem, o_gmem, reduction_op="add")
+  return plgpu.kernel(
+      body, out_type=jax.ShapeDtypeStruct(x.shape, x.dtype),
+      grid=(2,), grid_names=("g",), cluster=(2,), cluster_names=("c",),
+      scratch_types=[plgpu.SMEM((64, 64), jnp.float16, transforms=_SWIZZLE),
+                     plgpu.Barrier(num_arrivals=1)])(x)
+
+
+def cluster_barrier(x):
+  # Cluster barriers have no pallas type yet.
+  def body(x_gmem, o_gmem, bar):
+    plgpu.barrier_arrive(bar)
+  return plgpu.kernel(
+      body, out_type=jax.ShapeDtypeStruct(x.shape, x.dtype),
+      cluster=(2,), cluster_names=("c",),
+      scratch_types=[plgpu.ClusterBarrier(collective_axes=("c",))])(x)
+
+
+def blackwell_commit(x):
+  # tcgen05 (Blackwell) has no pallas op.
+  def body(x_gmem, o_gmem, bar):
+    plgpu.tcgen05_commit_arrive(bar)
+  return plgpu.kernel(
+      body, out_type=jax.ShapeDtypeStruct(x.shape, x.dtype),
+      scratch_types=[plgpu.Barrier(num_arrivals=1,
+                                   orders_tensor_core=True)])(x)
+
+
+def two_kernels(x):
+  return add_one(add_one(x))
