@@ -34,6 +34,8 @@ static const char *kHostLowering =
 
 void mlir::pallas::buildHostPipeline(OpPassManager &pm) {
   pm.addPass(createInlinerPass());
+  // plgpu kernels run their one warpgroup in order, as pallas ops.
+  pm.addPass(createConvertPlgpuToPallas());
   pm.addPass(createPallasExpandGrid());
   if (failed(parsePassPipeline(kHostLowering, pm)))
     llvm::report_fatal_error("the host pipeline does not parse");

@@ -231,7 +231,7 @@ def Plgpu_WgmmaOp : Plgpu_Op<"wgmma"> {
   let summary = "acc += a @ b on the warpgroup's tensor cores, asynchronously";
   let description = [{
     `acc` is the warpgroup's accumulator (a `regs` ref, [M, N], f32 or i32,
-    or f16), `b` an SMEM ref ([K, N], or [N, K] with `transpose_b`), `a` an
+    or f16; scoped by pallas.run_scoped, it starts at zero, as plgpu.ACC), `b` an SMEM ref ([K, N], or [N, K] with `transpose_b`), `a` an
     SMEM ref ([M, K], or [K, M] with `transpose_a`) or a tensor held in
     registers. The product completes at a plgpu.wgmma_wait; reading the
     accumulator before that reads an unfinished sum.

@@ -20,6 +20,24 @@ def PallasExpandGrid : Pass<"pallas-expand-grid", "::mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def ConvertPlgpuToPallas : Pass<"convert-plgpu-to-pallas", "::mlir::ModuleOp"> {
+  let summary = "run a one-warpgroup plgpu kernel in program order, with pallas ops";
+  let description = [{
+    Pallas:MGPU's semantics when each block's one Pallas thread runs its ops
+    in order and every copy completes when it is issued (as Pallas's
+    interpret mode runs them): copy_gmem_to_smem and copy_smem_to_gmem
+    become a load of the source and a store (or a combining store) of the
+    destination, wgmma a pallas.dot accumulating into the accumulator ref,
+    axis_index the program id along its axis (a cluster axis: the block's
+    place in its cluster), barrier_test `true`, layout_cast its input; the
+    barrier, commit, wait and register ops have nothing left to do. Kernels
+    of several threads (num_threads > 1) are refused: their threads hand
+    data to each other through barriers, which one thread in order cannot
+    honour.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def PallasSplitPrograms : Pass<"pallas-split-programs", "::mlir::ModuleOp"> {
   let summary = "split programs whose blocks are too big over more programs";
   let description = [{

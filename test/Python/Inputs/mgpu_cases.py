@@ -53,6 +53,38 @@ def matmul(a, b):
                          a, b)
 
 
+def pipelined_matmul(a, b):
+  """The same tiles, K streamed through SMEM by plgpu.emit_pipeline."""
+  m, k = a.shape
+  _, n = b.shape
+  tm, tn, tk = 128, 128, 64
+
+  def mm(a_gmem, b_gmem, o_gmem, o_smem, acc):
+    mi = lax.axis_index("m")
+    ni = lax.axis_index("n")
+
+    def step(_, a_smem, b_smem):
+      plgpu.wgmma(acc, a_smem, b_smem)
+      plgpu.wgmma_wait(1)
+    plgpu.emit_pipeline(
+        step, grid=(k // tk,), max_concurrent_steps=2,
+        in_specs=[plgpu.BlockSpec((tm, tk), lambda ki: (mi, ki),
+                                  transforms=_SWIZZLE),
+                  plgpu.BlockSpec((tk, tn), lambda ki: (ki, ni),
+                                  transforms=_SWIZZLE)])(a_gmem, b_gmem)
+    o_smem[...] = acc[...].astype(o_smem.dtype)
+    plgpu.commit_smem()
+    plgpu.copy_smem_to_gmem(
+        o_smem, o_gmem.at[pl.ds(mi * tm, tm), pl.ds(ni * tn, tn)])
+    plgpu.wait_smem_to_gmem(0)
+
+  return plgpu.kernel(
+      mm, out_type=jax.ShapeDtypeStruct((m, n), jnp.float16),
+      grid=(m // tm, n // tn), grid_names=("m", "n"),
+      scratch_types=[plgpu.SMEM((tm, tn), jnp.float16, transforms=_SWIZZLE),
+                     plgpu.ACC((tm, tn), jnp.float32)])(a, b)
+
+
 def warp_specialized(x):
   """Two warpgroups over double-buffered SMEM and barrier arrays: the
   first copies rows in, the second scales them (B^T through wgmma) and

@@ -1,0 +1,215 @@
+//===- PlgpuInOrder.cpp - one-warpgroup plgpu kernels as pallas ops -------===//
+//
+// convert-plgpu-to-pallas: a plgpu kernel whose one Pallas thread runs its
+// ops in order, every copy completing at issue. What is left is a kernel
+// of whole-array refs and pallas ops, which every lowering of the pallas
+// dialect takes (the host target runs plgpu kernels this way).
+//
+//===----------------------------------------------------------------------===//
+#include "pallas/Dialect/Pallas.h"
+#include "pallas/Mgpu/Mgpu.h"
+#include "pallas/Passes/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+
+namespace mlir::pallas {
+#define GEN_PASS_DEF_CONVERTPLGPUTOPALLAS
+#include "pallas/Passes/Passes.h.inc"
+} // namespace mlir::pallas
+
+using namespace mlir;
+using namespace mlir::pallas;
+using namespace mlir::pallas::plgpu;
+
+namespace {
+
+/// `ref[...]`, the whole ref, as a tensor (a 0-d ref gives its scalar).
+Value loadWhole(OpBuilder &b, Location loc, Value ref) {
+  auto type = cast<RefType>(ref.getType());
+  Type result = type.getShape().empty()
+                    ? type.getElementType()
+                    : (Type)RankedTensorType::get(type.getShape(), type.getElementType());
+  return LoadOp::create(b, loc, result, ref, ValueRange{}, b.getDenseI64ArrayAttr({}),
+                        Value(), Value());
+}
+
+void storeWhole(OpBuilder &b, Location loc, Value ref, Value value) {
+  StoreOp::create(b, loc, ref, ValueRange{}, b.getDenseI64ArrayAttr({}), value, Value());
+}
+
+struct AxisIndexInOrder : OpRewritePattern<AxisIndexOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AxisIndexOp op, PatternRewriter &rewriter) const override {
+    MeshAttr mesh = getKernelMesh(op);
+    auto axis = mesh ? mesh.lookupAxis(op.getAxis()) : std::nullopt;
+    if (!axis)
+      return failure();
+    Location loc = op.getLoc();
+    switch (axis->first) {
+    case MeshAttr::AxisKind::grid:
+      rewriter.replaceOpWithNewOp<ProgramIdOp>(op, rewriter.getI32Type(), axis->second);
+      return success();
+    case MeshAttr::AxisKind::cluster: {
+      // Clusters tile the grid: block i along axis c is block i % size of
+      // its cluster.
+      if (axis->second >= mesh.getGrid().size())
+        return failure();
+      Value id = ProgramIdOp::create(rewriter, loc, rewriter.getI32Type(), axis->second);
+      Value size = arith::ConstantIntOp::create(rewriter, loc, mesh.getCluster()[axis->second], 32);
+      rewriter.replaceOpWithNewOp<arith::RemSIOp>(op, id, size);
+      return success();
+    }
+    case MeshAttr::AxisKind::thread:
+      rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(op, 0, 32);
+      return success();
+    }
+    return failure();
+  }
+};
+
+/// The copy engine's reduction as arith on the loaded values.
+Value combine(OpBuilder &b, Location loc, StringRef kind, Value old, Value v) {
+  bool isFloat = isa<FloatType>(getElementTypeOrSelf(v.getType()));
+  if (kind == "add")
+    return isFloat ? (Value)arith::AddFOp::create(b, loc, old, v)
+                   : (Value)arith::AddIOp::create(b, loc, old, v);
+  if (kind == "min")
+    return isFloat ? (Value)arith::MinimumFOp::create(b, loc, old, v)
+                   : (Value)arith::MinSIOp::create(b, loc, old, v);
+  if (kind == "max")
+    return isFloat ? (Value)arith::MaximumFOp::create(b, loc, old, v)
+                   : (Value)arith::MaxSIOp::create(b, loc, old, v);
+  if (isFloat)
+    return {};
+  if (kind == "and")
+    return arith::AndIOp::create(b, loc, old, v);
+  if (kind == "or")
+    return arith::OrIOp::create(b, loc, old, v);
+  if (kind == "xor")
+    return arith::XOrIOp::create(b, loc, old, v);
+  return {};
+}
+
+/// A copy completes at issue: the destination takes the source's values
+/// (combined with its own under a reduction).
+template <typename CopyOpT>
+struct CopyInOrder : OpRewritePattern<CopyOpT> {
+  using OpRewritePattern<CopyOpT>::OpRewritePattern;
+  LogicalResult matchAndRewrite(CopyOpT op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value v = loadWhole(rewriter, loc, op.getSrc());
+    if constexpr (std::is_same_v<CopyOpT, CopySmemToGmemOp>) {
+      if (std::optional<StringRef> kind = op.getReduction()) {
+        Value old = loadWhole(rewriter, loc, op.getDst());
+        v = combine(rewriter, loc, *kind, old, v);
+        if (!v)
+          return rewriter.notifyMatchFailure(op, "reduction not supported in order");
+      }
+    }
+    storeWhole(rewriter, loc, op.getDst(), v);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// acc[...] = acc[...] + a @ b, complete at issue.
+struct WgmmaInOrder : OpRewritePattern<WgmmaOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(WgmmaOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value a = isa<RefType>(op.getA().getType()) ? loadWhole(rewriter, loc, op.getA()) : op.getA();
+    Value b = loadWhole(rewriter, loc, op.getB());
+    Value acc = loadWhole(rewriter, loc, op.getAcc());
+    Value sum = DotOp::create(rewriter, loc, acc.getType(), a, b, acc, StringAttr(),
+                              op.getTransposeAAttr(), op.getTransposeBAttr());
+    storeWhole(rewriter, loc, op.getAcc(), sum);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Ops with nothing left to do once copies complete at issue and one
+/// thread runs: waits, commits, fences, arrivals, register budgets.
+template <typename OpT>
+struct EraseInOrder : OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpT op, PatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct BarrierTestInOrder : OpRewritePattern<BarrierTestOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BarrierTestOp op, PatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(op, 1, 1);
+    return success();
+  }
+};
+
+struct LayoutCastInOrder : OpRewritePattern<LayoutCastOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LayoutCastOp op, PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, op.getInput());
+    return success();
+  }
+};
+
+struct ConvertPlgpuToPallas
+    : pallas::impl::ConvertPlgpuToPallasBase<ConvertPlgpuToPallas> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    bool refused = false;
+    module.walk([&](KernelOp kernel) {
+      MeshAttr mesh = getMesh(kernel);
+      if (mesh && mesh.getNumThreads() > 1) {
+        kernel.emitOpError("has ")
+            << mesh.getNumThreads()
+            << " Pallas threads (warpgroups) per block; running plgpu kernels in order takes "
+               "one (num_threads = 1)";
+        refused = true;
+      }
+    });
+    if (refused)
+      return signalPassFailure();
+
+    // A scoped accumulator (plgpu.ACC) starts at zero.
+    module.walk([&](RunScopedOp scoped) {
+      Block &body = scoped.getBody().front();
+      OpBuilder b = OpBuilder::atBlockBegin(&body);
+      for (BlockArgument a : body.getArguments()) {
+        auto ref = dyn_cast<RefType>(a.getType());
+        if (!ref || ref.getMemorySpace() != MemorySpace::regs)
+          continue;
+        auto type = RankedTensorType::get(ref.getShape(), ref.getElementType());
+        Value zero = arith::ConstantOp::create(b, scoped.getLoc(), b.getZeroAttr(type));
+        storeWhole(b, scoped.getLoc(), a, zero);
+      }
+    });
+
+    RewritePatternSet patterns(&getContext());
+    patterns.add<AxisIndexInOrder, CopyInOrder<CopyGmemToSmemOp>,
+                 CopyInOrder<CopySmemToGmemOp>, WgmmaInOrder, BarrierTestInOrder,
+                 LayoutCastInOrder, EraseInOrder<BarrierArriveOp>, EraseInOrder<BarrierWaitOp>,
+                 EraseInOrder<CommitGroupOp>, EraseInOrder<CommitSmemOp>,
+                 EraseInOrder<WaitSmemToGmemOp>, EraseInOrder<WgmmaWaitOp>,
+                 EraseInOrder<SetMaxRegistersOp>>(&getContext());
+    walkAndApplyPatterns(module, std::move(patterns));
+
+    // What no pattern took (a reduction the copy engine has but arith
+    // lacks in order, a cluster axis past the grid's rank) is reported
+    // where the user wrote it.
+    WalkResult left = module.walk([&](Operation *op) {
+      if (!isa<PlgpuDialect>(op->getDialect()))
+        return WalkResult::advance();
+      op->emitOpError("cannot run in order on this target");
+      return WalkResult::interrupt();
+    });
+    if (left.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace
