@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "pallas/Dialect/Pallas.h"
 #include "pallas/Mgpu/Mgpu.h"
+#include "pallas/Passes/ForwardScratch.h"
 #include "pallas/Passes/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -157,6 +158,26 @@ struct LayoutCastInOrder : OpRewritePattern<LayoutCastOp> {
   }
 };
 
+/// In order, the kernel's one warpgroup is no longer observable (its
+/// thread index is 0, nothing waits on another thread): the CTA may have
+/// as many warps as its dots need to run one m64 row block per warpgroup
+/// (16 rows a warp), as the GPU targets' tensor-core layouts take them.
+void giveDotsTheirWarpgroups(KernelOp kernel) {
+  auto launch = kernel->getAttrOfType<LaunchAttr>(PallasDialect::kLaunchAttrName);
+  if (!launch)
+    return;
+  int64_t warps = launch.getNumWarps();
+  kernel.walk([&](DotOp dot) {
+    auto type = cast<RankedTensorType>(dot.getType());
+    int64_t rows = type.getShape()[type.getRank() - 2];
+    int64_t want = rows / 16;
+    if (rows % 64 == 0 && LaunchAttr::isValidNumWarps(want) && want <= 16)
+      warps = std::max(warps, want);
+  });
+  if (warps != launch.getNumWarps())
+    kernel->setAttr(PallasDialect::kLaunchAttrName, launch.withNumWarps(warps));
+}
+
 struct ConvertPlgpuToPallas
     : pallas::impl::ConvertPlgpuToPallasBase<ConvertPlgpuToPallas> {
   void runOnOperation() override {
@@ -208,7 +229,16 @@ struct ConvertPlgpuToPallas
       return WalkResult::interrupt();
     });
     if (left.wasInterrupted())
-      signalPassFailure();
+      return signalPassFailure();
+
+    // Copies through SMEM and the accumulator are values passed through
+    // memory now: hand them on as values.
+    module.walk([&](KernelOp kernel) {
+      if (!getMesh(kernel))
+        return;
+      forwardWholeScratch(kernel);
+      giveDotsTheirWarpgroups(kernel);
+    });
   }
 };
 

@@ -10,6 +10,8 @@ using namespace mlir::pallas;
 
 void mlir::pallas::addProgramShaping(OpPassManager &pm, int64_t maxElements) {
   pm.addPass(createInlinerPass());
+  // plgpu kernels of one warpgroup, in program order, as pallas ops.
+  pm.addPass(createConvertPlgpuToPallas());
   // One program holds one CTA's worth of data: cut big output tiles over
   // more programs and stream long dot contractions.
   pm.addPass(createPallasSplitPrograms({/*maxTile=*/128, maxElements}));

@@ -327,6 +327,12 @@ LaunchAttr LaunchAttr::withProgramOrder(ArrayRef<int64_t> order, int64_t group) 
              group, getSizes(), getSizeMultiples(), getGridSizes());
 }
 
+LaunchAttr LaunchAttr::withNumWarps(int64_t numWarps) const {
+  return get(getContext(), getSymbol(), getGrid(), getDimensionSemantics(),
+             getBatchAxes(), numWarps, getNumStages(), getExpanded(), getProgramOrder(),
+             getProgramGroup(), getSizes(), getSizeMultiples(), getGridSizes());
+}
+
 //===----------------------------------------------------------------------===//
 // BlockSpecAttr
 //===----------------------------------------------------------------------===//

@@ -15,35 +15,67 @@ pallas.kernel @matmul(%a: !pallas.ref<128x64xf16, gmem>, %b: !pallas.ref<64x128x
   %m = plgpu.axis_index "m" : i32
   %c = plgpu.axis_index "c" : i32
   %t = plgpu.axis_index "wg" : i32
+  // The copies into SMEM, the accumulator and the copy out are values
+  // passed through memory: the dot takes the loads from GMEM and the
+  // zero-started accumulator, the reduction adds the dot to GMEM.
   // CHECK: pallas.run_scoped
   // CHECK-NEXT: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<128x128xf32>
-  // CHECK-NEXT: pallas.store %[[ACC:.*]][...], %[[Z]] : !pallas.ref<128x128xf32, regs>
+  // CHECK-NEXT: %[[A:.*]] = pallas.load %{{.*}}[...] : !pallas.ref<128x64xf16, gmem> -> tensor<128x64xf16>
+  // CHECK-NEXT: %[[B:.*]] = pallas.load %{{.*}}[...] : !pallas.ref<64x128xf16, gmem> -> tensor<64x128xf16>
+  // CHECK-NEXT: %[[D:.*]] = pallas.dot %[[A]], %[[B]] acc %[[Z]]
+  // CHECK-NEXT: %[[OLD:.*]] = pallas.load %{{.*}}[...] : !pallas.ref<128x128xf32, gmem>
+  // CHECK-NEXT: %[[S:.*]] = arith.addf %[[OLD]], %[[D]]
+  // CHECK-NEXT: pallas.store %{{.*}}[...], %[[S]] : !pallas.ref<128x128xf32, gmem>
+  // CHECK-NEXT: }
+  // CHECK-NOT: plgpu.
   pallas.run_scoped (%as: !pallas.ref<128x64xf16, smem>, %bs: !pallas.ref<64x128xf16, smem>,
                      %bar: !plgpu.barrier<1, arrivals = 2>, %acc: !pallas.ref<128x128xf32, regs>,
                      %os: !pallas.ref<128x128xf32, smem>) {
-    // CHECK: %[[VA:.*]] = pallas.load %{{.*}}[...] : !pallas.ref<128x64xf16, gmem> -> tensor<128x64xf16>
-    // CHECK-NEXT: pallas.store %{{.*}}[...], %[[VA]] : !pallas.ref<128x64xf16, smem>
     plgpu.copy_gmem_to_smem %a -> %as, %bar : !pallas.ref<128x64xf16, gmem>, !pallas.ref<128x64xf16, smem>, !plgpu.barrier<1, arrivals = 2>
     plgpu.copy_gmem_to_smem %b -> %bs, %bar : !pallas.ref<64x128xf16, gmem>, !pallas.ref<64x128xf16, smem>, !plgpu.barrier<1, arrivals = 2>
     plgpu.barrier_wait %bar : !plgpu.barrier<1, arrivals = 2>
-    // CHECK-NOT: plgpu.
-    // CHECK: %[[A:.*]] = pallas.load %{{.*}}[...] : !pallas.ref<128x64xf16, smem>
-    // CHECK-NEXT: %[[B:.*]] = pallas.load %{{.*}}[...] : !pallas.ref<64x128xf16, smem>
-    // CHECK-NEXT: %[[C:.*]] = pallas.load %[[ACC]][...] : !pallas.ref<128x128xf32, regs>
-    // CHECK-NEXT: %[[D:.*]] = pallas.dot %[[A]], %[[B]] acc %[[C]]
-    // CHECK-NEXT: pallas.store %[[ACC]][...], %[[D]]
     plgpu.wgmma %acc, %as, %bs : !pallas.ref<128x128xf32, regs>, !pallas.ref<128x64xf16, smem>, !pallas.ref<64x128xf16, smem>
     plgpu.wgmma_wait 0
     %r = pallas.load %acc[...] : !pallas.ref<128x128xf32, regs> -> tensor<128x128xf32>
     %l = plgpu.layout_cast %r {layout = "wgmma"} : tensor<128x128xf32>
     pallas.store %os[...], %l : !pallas.ref<128x128xf32, smem>, tensor<128x128xf32>
     plgpu.commit_smem
-    // CHECK: %[[OLD:.*]] = pallas.load %{{.*}}[...] : !pallas.ref<128x128xf32, gmem>
-    // CHECK: arith.addf %[[OLD]]
     plgpu.copy_smem_to_gmem %os -> %o {reduction = "add"} : !pallas.ref<128x128xf32, smem>, !pallas.ref<128x128xf32, gmem>
     plgpu.wait_smem_to_gmem 0
-    // CHECK-NOT: plgpu.
-    // CHECK: pallas.return
+  }
+  pallas.return
+}
+
+// A loop that reads the accumulator before writing it carries it.
+// CHECK-LABEL: pallas.kernel @kloop
+// CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+// CHECK: %[[R:.*]] = scf.for %{{.*}} iter_args(%[[ACC:.*]] = %[[Z]]) -> (tensor<64x64xf32>)
+// CHECK: %[[D:.*]] = pallas.dot %{{.*}}, %{{.*}} acc %[[ACC]]
+// CHECK-NEXT: scf.yield %[[D]]
+// CHECK: arith.truncf %[[R]]
+pallas.kernel @kloop(%a: !pallas.ref<64x256xf16, gmem>, %b: !pallas.ref<256x64xf16, gmem>,
+                     %o: !pallas.ref<64x64xf16, gmem>)
+    attributes {plgpu.mesh = #plgpu.mesh<grid = [], grid_names = [], cluster = [], cluster_names = [], num_threads = 1, thread_name = "">} {
+  %c0 = arith.constant 0 : i32
+  %c4 = arith.constant 4 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  pallas.run_scoped (%as: !pallas.ref<64x64xf16, smem>, %bs: !pallas.ref<64x64xf16, smem>,
+                     %acc: !pallas.ref<64x64xf32, regs>, %os: !pallas.ref<64x64xf16, smem>) {
+    scf.for %k = %c0 to %c4 step %c1 : i32 {
+      %off = arith.muli %k, %c64 : i32
+      %aw = pallas.ref_slice %a[:, ds(%off, 64)] : !pallas.ref<64x256xf16, gmem> -> !pallas.ref<64x64xf16, gmem>
+      %bw = pallas.ref_slice %b[ds(%off, 64), :] : !pallas.ref<256x64xf16, gmem> -> !pallas.ref<64x64xf16, gmem>
+      plgpu.copy_gmem_to_smem %aw -> %as : !pallas.ref<64x64xf16, gmem>, !pallas.ref<64x64xf16, smem>
+      plgpu.copy_gmem_to_smem %bw -> %bs : !pallas.ref<64x64xf16, gmem>, !pallas.ref<64x64xf16, smem>
+      plgpu.wgmma %acc, %as, %bs : !pallas.ref<64x64xf32, regs>, !pallas.ref<64x64xf16, smem>, !pallas.ref<64x64xf16, smem>
+    }
+    plgpu.wgmma_wait 0
+    %r = pallas.load %acc[...] : !pallas.ref<64x64xf32, regs> -> tensor<64x64xf32>
+    %h = arith.truncf %r : tensor<64x64xf32> to tensor<64x64xf16>
+    pallas.store %os[...], %h : !pallas.ref<64x64xf16, smem>, tensor<64x64xf16>
+    plgpu.commit_smem
+    plgpu.copy_smem_to_gmem %os -> %o : !pallas.ref<64x64xf16, smem>, !pallas.ref<64x64xf16, gmem>
   }
   pallas.return
 }

@@ -91,6 +91,7 @@ def Pallas_LaunchAttr : Pallas_Attr<"Launch", "launch"> {
     bool hasSymbolicGrid() const { return !getGridSizes().empty(); }
     /// A copy launched in another program order (empty: the grid's own).
     LaunchAttr withProgramOrder(::llvm::ArrayRef<int64_t> order, int64_t group) const;
+    LaunchAttr withNumWarps(int64_t numWarps) const;
   }];
 }
 

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Pallas:MGPU GPU check, step 2 (step 1: bench/gpu/prepare_mgpu.sh). For
+each plgpu kernel of test/Python/Inputs/mgpu_cases.py that prepare_mgpu.sh
+exported and compiled: runs our sm_90a cubin (loaded with bench.py's ctypes
+harness) and JAX's own compilation of the same function (Mosaic GPU) on
+the same random inputs, compares every element, then times both with
+bench.py's method (events around batches of launches; four input sets
+rotated, more than L2 holds, for the matmul). Prints a markdown table and
+writes it to $OUT/mgpu.md when OUT is set.
+"""
+import os
+import statistics
+import sys
+
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path[:0] = [HERE, os.path.join(ROOT, "test", "Python", "Inputs")]
+import bench  # noqa: E402  (its ctypes launcher and timers)
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import mgpu_cases  # noqa: E402
+
+DIR = os.path.join(ROOT, ".device", "mgpu")
+rows = []
+
+
+def jax_fn(case):
+  return jax.jit(getattr(mgpu_cases, case))
+
+
+def compare(case, got, want, tol):
+  got, want = got.double().cpu(), want.double().cpu()
+  assert torch.isfinite(got).all(), f"{case}: non-finite (unwritten) elements"
+  err = float(((got - want).abs() / (1 + want.abs())).max())
+  ok = err <= tol
+  print(f"{case}: ours vs JAX's own GPU run on all {got.numel()} elements: "
+        f"max error {err:.1e} ({'ok' if ok else 'MISMATCH'})")
+  return ok
+
+
+def run_add_one(drv):
+  x = torch.randn(128, device="cuda")
+  x = torch.where(x == 0, torch.ones_like(x), x)
+  out = torch.full_like(x, float("nan"))
+  k = bench.OurKernel(drv, os.path.join(DIR, "add_one", "sm_90a"))
+  k.bind(x, out)()
+  torch.cuda.synchronize()
+  want = bench.from_jax(jax_fn("add_one")(bench.to_jax(x)))
+  return compare("add_one", out, want, 0.0)
+
+
+def run_matmul(drv, n=4096):
+  sets = []
+  for _ in range(4):
+    a = torch.randn(n, n, device="cuda", dtype=torch.float16)
+    b = torch.randn(n, n, device="cuda", dtype=torch.float16)
+    sets.append((a, b, torch.full((n, n), float("nan"), device="cuda", dtype=torch.float16)))
+  k = bench.OurKernel(drv, os.path.join(DIR, "matmul", "sm_90a"))
+  launches = [k.bind(*s) for s in sets]
+  launches[0]()
+  torch.cuda.synchronize()
+  f = jax_fn("matmul")
+  want = bench.from_jax(f(bench.to_jax(sets[0][0]), bench.to_jax(sets[0][1])))
+  ok = compare("matmul", sets[0][2], want, 2e-2)
+  flop = 2 * n ** 3
+  ours = bench.time_stream(launches, 20)
+  batch, args = bench.jax_chain(f, [(bench.to_jax(a), bench.to_jax(b)) for a, b, _ in sets], 20)
+  theirs = bench.time_jax(batch, args)
+  cublas = bench.time_stream([lambda a=a, b=b, c=c: torch.matmul(a, b, out=c)
+                              for a, b, c in sets], 20)
+  for impl, t in (("ours (pallasc sm_90a, in-order form)", ours),
+                  ("JAX Mosaic GPU (same plgpu.kernel)", theirs),
+                  ("cuBLAS (torch.matmul)", cublas)):
+    med = statistics.median(t)
+    rows.append((f"matmul f16 {n}^3 (mgpu_cases.matmul)", impl, med,
+                 flop / med / 1e9, statistics.median(theirs) / med))
+  return ok
+
+
+def main():
+  print(open(os.path.join(DIR, "COMPILER")).read().strip())
+  print(torch.cuda.get_device_name(), "jax", jax.__version__)
+  drv = bench.Driver()
+  ok = run_add_one(drv) & run_matmul(drv)
+  table = ["| kernel | implementation | median ms | TFLOP/s | JAX time / this |",
+           "|---|---|---|---|---|"]
+  table += [f"| {c} | {i} | {m:.3f} | {tf:.0f} | {r:.2f} |" for c, i, m, tf, r in rows]
+  print("\n".join(table))
+  if os.environ.get("OUT"):
+    open(os.path.join(os.environ["OUT"], "mgpu.md"), "w").write("\n".join(table) + "\n")
+  sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+  main()
