@@ -188,8 +188,8 @@ struct ConvertPlgpuToPallas
       if (mesh && mesh.getNumThreads() > 1) {
         kernel.emitOpError("has ")
             << mesh.getNumThreads()
-            << " Pallas threads (warpgroups) per block; running plgpu kernels in order takes "
-               "one (num_threads = 1)";
+            << " Pallas threads (warpgroups) per block; pallasc runs plgpu kernels of one "
+               "thread so far (num_threads = 1)";
         refused = true;
       }
     });

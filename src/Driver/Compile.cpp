@@ -1,5 +1,6 @@
 //===- Compile.cpp - the compilation pipeline, kernel to artifacts --------===//
 #include "pallas/Driver/Compile.h"
+#include "pallas/Mgpu/Mgpu.h"
 #include "pallas/Driver/Bindings.h"
 
 #include "pallas/Driver/Backend.h"
@@ -247,6 +248,12 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
   if (failed(kernel))
     return failure();
 
+  if (plgpu::getMesh(*kernel) && !backend->plgpuKernels) {
+    kernel->emitError("kernel @")
+        << kernel->getSymName() << " is a plgpu kernel (Pallas:MGPU), which the "
+        << target.name << " target does not take (host, CUDA and triton targets do)";
+    return failure();
+  }
   if (spec->hasSymbolicSizes() && !backend->symbolicSizes) {
     emitError(spec->loc(firstSymbolicPath(*spec)))
         << "symbolic sizes are not supported on the " << target.name

@@ -375,5 +375,6 @@ void mlir::pallas::registerHostBackend() {
     registerHostPipeline();
   };
   info.symbolicSizes = true;
+  info.plgpuKernels = true;
   registerBackend(info);
 }

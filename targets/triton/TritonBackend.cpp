@@ -157,6 +157,7 @@ void mlir::pallas::registerTritonBackend() {
     registerTritonPipeline();
   };
   info.symbolicSizes = true;
+  info.plgpuKernels = true;
   info.programIdGrid = true;
   registerBackend(info);
 }

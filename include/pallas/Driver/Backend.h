@@ -57,6 +57,9 @@ struct BackendInfo {
   /// It runs the grid's leading parallel axes as program ids x, y, z, so
   /// that with symbolic sizes at most three of them can be launched.
   bool programIdGrid = false;
+  /// It takes plgpu kernels (Pallas:MGPU, a pallas.kernel with a
+  /// #plgpu.mesh).
+  bool plgpuKernels = false;
 };
 
 /// Adds a backend; the one registered last for a kind wins.

@@ -498,6 +498,7 @@ void mlir::pallas::registerCudaBackend() {
   };
   info.combinesTargets = true;
   info.symbolicSizes = true;
+  info.plgpuKernels = true;
   info.programIdGrid = true;
   registerBackend(info);
 }
