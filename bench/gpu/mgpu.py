@@ -3,7 +3,8 @@
 each plgpu kernel of test/Python/Inputs/mgpu_cases.py that prepare_mgpu.sh
 exported and compiled: runs our sm_90a cubin (loaded with bench.py's ctypes
 harness) and JAX's own compilation of the same function (Mosaic GPU) on
-the same random inputs, compares every element, then times both with
+the same random inputs, compares every element (and the --emit torch op
+of our build, run in a process without JAX), then times both with
 bench.py's method (events around batches of launches; four input sets
 rotated, more than L2 holds, for the matmul). Prints a markdown table and
 writes it to $OUT/mgpu.md when OUT is set.
@@ -80,11 +81,51 @@ def run_matmul(drv, n=4096):
   return ok
 
 
+TORCH_OP_CHECK = r"""
+import os, sys, torch
+art = sys.argv[1]
+sys.path.insert(0, art)
+import mm_torch  # written by pallasc --emit torch; no JAX in this process
+mm_torch.load(art)
+assert "jax" not in sys.modules
+a, b = torch.load(sys.argv[2])
+a, b = a.cuda(), b.cuda()
+out = torch.ops.pallasc.mm(a, b)
+torch.save(out.cpu(), sys.argv[3])
+# Time per call as a PyTorch user sees it (allocation and launch included).
+times = []
+for _ in range(30):
+  s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+  torch.cuda.synchronize(); s.record()
+  for _ in range(20):
+    torch.ops.pallasc.mm(a, b)
+  e.record(); e.synchronize(); times.append(s.elapsed_time(e) / 20)
+print(f"matmul torch op: {sorted(times)[15]:.3f} ms per call (median)")
+"""
+
+
+def run_torch_op(n=4096):
+  """Our matmul as a PyTorch op (no JAX at run time) vs JAX's own run."""
+  import subprocess
+  import tempfile
+  g = torch.Generator().manual_seed(1)
+  a = torch.randn(n, n, generator=g, dtype=torch.float32).half()
+  b = torch.randn(n, n, generator=g, dtype=torch.float32).half()
+  with tempfile.TemporaryDirectory() as tmp:
+    inp, outp = os.path.join(tmp, "in.pt"), os.path.join(tmp, "out.pt")
+    torch.save((a, b), inp)
+    subprocess.run([sys.executable, "-c", TORCH_OP_CHECK,
+                    os.path.join(DIR, "matmul", "sm_90a"), inp, outp], check=True)
+    got = torch.load(outp)
+  want = bench.from_jax(jax_fn("matmul")(bench.to_jax(a.cuda()), bench.to_jax(b.cuda())))
+  return compare("matmul torch op", got, want, 2e-2)
+
+
 def main():
   print(open(os.path.join(DIR, "COMPILER")).read().strip())
   print(torch.cuda.get_device_name(), "jax", jax.__version__)
   drv = bench.Driver()
-  ok = run_add_one(drv) & run_matmul(drv)
+  ok = run_add_one(drv) & run_matmul(drv) & run_torch_op()
   table = ["| kernel | implementation | median ms | TFLOP/s | JAX time / this |",
            "|---|---|---|---|---|"]
   table += [f"| {c} | {i} | {m:.3f} | {tf:.0f} | {r:.2f} |" for c, i, m, tf, r in rows]

@@ -2,7 +2,7 @@
 # Step 1 of the Pallas:MGPU GPU check, where pallasc is built: exports the
 # plgpu kernels of test/Python/Inputs/mgpu_cases.py with pallasc_jax at the
 # sizes bench/gpu/mgpu.py runs, and compiles each for sm_90a and host into
-# .device/mgpu/<case>/. Step 2, on the GPU machine with .device carried:
+# .device/mgpu/<case>/, each with its PyTorch op (--emit torch). Step 2, on the GPU machine with .device carried:
 # python3 bench/gpu/mgpu.py.
 #
 #   PALLAS_BUILD_DIR   pallasc's build directory (default: build/)
@@ -18,7 +18,7 @@ export_case() { # case, args...
   python3 -m pallasc_jax "mgpu_cases:$case" "$@" -o "$out/$case/src"
   for t in sm_90a host; do
     "$bin/pallasc" "$out/$case/src/kernel.mlir" --spec "$out/$case/src/spec.json" \
-      -t "$t" -o "$out/$case/$t"
+      -t "$t" -o "$out/$case/$t" --emit torch
   done
 }
 export_case add_one --arg 'f32[128]'
