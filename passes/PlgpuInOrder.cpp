@@ -63,6 +63,8 @@ struct AxisIndexInOrder : OpRewritePattern<AxisIndexOp> {
       return success();
     }
     case MeshAttr::AxisKind::thread:
+      if (mesh.getNumThreads() > 1)
+        return failure(); // Which thread runs is up to the lowering.
       rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(op, 0, 32);
       return success();
     }
@@ -97,7 +99,8 @@ Value combine(OpBuilder &b, Location loc, StringRef kind, Value old, Value v) {
 /// (combined with its own under a reduction).
 template <typename CopyOpT>
 struct CopyInOrder : OpRewritePattern<CopyOpT> {
-  using OpRewritePattern<CopyOpT>::OpRewritePattern;
+  CopyInOrder(MLIRContext *ctx, bool keepBarriers)
+      : OpRewritePattern<CopyOpT>(ctx), keepBarriers(keepBarriers) {}
   LogicalResult matchAndRewrite(CopyOpT op, PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value v = loadWhole(rewriter, loc, op.getSrc());
@@ -110,9 +113,16 @@ struct CopyInOrder : OpRewritePattern<CopyOpT> {
       }
     }
     storeWhole(rewriter, loc, op.getDst(), v);
+    if constexpr (std::is_same_v<CopyOpT, CopyGmemToSmemOp>) {
+      // Complete at issue, the copy makes its arrival (several threads
+      // wait on it; one thread in order never does).
+      if (keepBarriers && op.getBarrier())
+        BarrierArriveOp::create(rewriter, loc, op.getBarrier(), op.getBarrierIndex());
+    }
     rewriter.eraseOp(op);
     return success();
   }
+  bool keepBarriers = false;
 };
 
 /// acc[...] = acc[...] + a @ b, complete at issue.
@@ -180,16 +190,17 @@ void giveDotsTheirWarpgroups(KernelOp kernel) {
 
 struct ConvertPlgpuToPallas
     : pallas::impl::ConvertPlgpuToPallasBase<ConvertPlgpuToPallas> {
+  using ConvertPlgpuToPallasBase::ConvertPlgpuToPallasBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     bool refused = false;
     module.walk([&](KernelOp kernel) {
       MeshAttr mesh = getMesh(kernel);
-      if (mesh && mesh.getNumThreads() > 1) {
+      if (mesh && mesh.getNumThreads() > 1 && !threads) {
         kernel.emitOpError("has ")
             << mesh.getNumThreads()
-            << " Pallas threads (warpgroups) per block; pallasc runs plgpu kernels of one "
-               "thread so far (num_threads = 1)";
+            << " Pallas threads (warpgroups) per block; this target runs plgpu kernels of one "
+               "thread so far (num_threads = 1; the host target runs any number)";
         refused = true;
       }
     });
@@ -211,12 +222,20 @@ struct ConvertPlgpuToPallas
     });
 
     RewritePatternSet patterns(&getContext());
-    patterns.add<AxisIndexInOrder, CopyInOrder<CopyGmemToSmemOp>,
-                 CopyInOrder<CopySmemToGmemOp>, WgmmaInOrder, BarrierTestInOrder,
-                 LayoutCastInOrder, EraseInOrder<BarrierArriveOp>, EraseInOrder<BarrierWaitOp>,
-                 EraseInOrder<CommitGroupOp>, EraseInOrder<CommitSmemOp>,
-                 EraseInOrder<WaitSmemToGmemOp>, EraseInOrder<WgmmaWaitOp>,
-                 EraseInOrder<SetMaxRegistersOp>>(&getContext());
+    // Kernels of several threads keep their barriers (threads = true).
+    bool keepBarriers = false;
+    module.walk([&](KernelOp kernel) {
+      if (MeshAttr mesh = getMesh(kernel); mesh && mesh.getNumThreads() > 1)
+        keepBarriers = true;
+    });
+    patterns.add<CopyInOrder<CopyGmemToSmemOp>, CopyInOrder<CopySmemToGmemOp>>(&getContext(),
+                                                                                keepBarriers);
+    patterns.add<AxisIndexInOrder, WgmmaInOrder, LayoutCastInOrder, EraseInOrder<CommitGroupOp>,
+                 EraseInOrder<CommitSmemOp>, EraseInOrder<WaitSmemToGmemOp>,
+                 EraseInOrder<WgmmaWaitOp>, EraseInOrder<SetMaxRegistersOp>>(&getContext());
+    if (!keepBarriers)
+      patterns.add<BarrierTestInOrder, EraseInOrder<BarrierArriveOp>,
+                   EraseInOrder<BarrierWaitOp>>(&getContext());
     walkAndApplyPatterns(module, std::move(patterns));
 
     // What no pattern took (a reduction the copy engine has but arith
@@ -224,6 +243,8 @@ struct ConvertPlgpuToPallas
     // where the user wrote it.
     WalkResult left = module.walk([&](Operation *op) {
       if (!isa<PlgpuDialect>(op->getDialect()))
+        return WalkResult::advance();
+      if (keepBarriers && isa<AxisIndexOp, BarrierArriveOp, BarrierWaitOp, BarrierTestOp>(op))
         return WalkResult::advance();
       op->emitOpError("cannot run in order on this target");
       return WalkResult::interrupt();
@@ -234,7 +255,8 @@ struct ConvertPlgpuToPallas
     // Copies through SMEM and the accumulator are values passed through
     // memory now: hand them on as values.
     module.walk([&](KernelOp kernel) {
-      if (!getMesh(kernel))
+      // (Scratch of several threads is shared between them.)
+      if (!getMesh(kernel) || getMesh(kernel).getNumThreads() > 1)
         return;
       forwardWholeScratch(kernel);
       giveDotsTheirWarpgroups(kernel);

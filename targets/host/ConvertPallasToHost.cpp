@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "pallas/Dialect/Pallas.h"
 #include "pallas/Dialect/Reductions.h"
+#include "pallas/Mgpu/Mgpu.h"
 #include "pallas/Passes/BlockView.h"
 #include "pallas/Passes/BlockViewOps.h"
 #include "pallas/Passes/KernelWalker.h"
@@ -135,6 +136,27 @@ private:
   DenseMap<Value, Value> semaphores;
   /// Symbolic sizes by name: i64 arguments of run_range.
   llvm::StringMap<Value> sizes;
+
+  // Pallas:MGPU kernels of several threads (warpgroups): each runs on a
+  // thread of its own (the work items are blocks x threads); what they
+  // share (SMEM scratch and barriers scoped over the thread axis) lies in
+  // an arena the launch allocates per block, zeroed.
+  LogicalResult planArena();
+  bool sharedByThreads(RunScopedOp op) const;
+  LogicalResult lowerBarrierOp(Operation *op);
+  /// Per barrier array: its [N x 2] i32 state (arrivals this phase,
+  /// phases completed), and this thread's count of completed waits.
+  struct BarrierState {
+    Value state, waits;
+    int64_t arrivals;
+  };
+  Value zeroed(MemRefType type);
+  int64_t numThreads = 1;
+  StringRef threadName;
+  Value threadIndex, arena;
+  int64_t arenaBytes = 0;
+  DenseMap<Value, int64_t> arenaOffsets;
+  DenseMap<Value, BarrierState> barriers;
 };
 
 View KernelLowering::wholeView(Value memref) {
@@ -196,6 +218,15 @@ LogicalResult KernelLowering::run(ModuleOp module) {
   // Axes up to the first sequential one are spread over threads; the rest
   // run in order inside each work item.
   unsigned numOuter = launch.numLeadingParallelAxes();
+  if (plgpu::MeshAttr mesh = plgpu::getMesh(kernel); mesh && mesh.getNumThreads() > 1) {
+    numThreads = mesh.getNumThreads();
+    threadName = mesh.getThreadName().getValue();
+    if (numOuter != grid.size() || !launch.getGridSizes().empty())
+      return kernel.emitOpError("runs several threads per block on the host only over a "
+                                "static grid of parallel axes");
+    if (failed(planArena()))
+      return failure();
+  }
 
   Block &entry = kernel.getBody().front();
   SmallVector<Type> argTypes{b.getI64Type(), b.getI64Type()};
@@ -219,9 +250,18 @@ LogicalResult KernelLowering::run(ModuleOp module) {
   // Sizes after the arrays, in the launch's order.
   for (unsigned argNo : sizeArgs)
     argTypes.push_back(entry.getArgument(argNo).getType());
+  if (numThreads > 1 && !sizeArgs.empty())
+    return kernel.emitOpError("runs several threads per block on the host only with "
+                              "static shapes");
+  if (numThreads > 1) {
+    // The block's arena last; the host backend's `run_range` starts the
+    // threads, each running this function for its work item.
+    argTypes.push_back(MemRefType::get({std::max<int64_t>(arenaBytes, 1)}, b.getI8Type()));
+    module->setAttr(kHostThreadsAttrName, b.getDenseI64ArrayAttr({numThreads, arenaBytes}));
+  }
 
   b.setInsertionPoint(kernel);
-  auto fn = func::FuncOp::create(b, loc, name + "_run_range",
+  auto fn = func::FuncOp::create(b, loc, name + (numThreads > 1 ? "_run_thread" : "_run_range"),
                                  b.getFunctionType(argTypes, {}));
   Block *body = fn.addEntryBlock();
   b.setInsertionPointToStart(body);
@@ -252,6 +292,13 @@ LogicalResult KernelLowering::run(ModuleOp module) {
   b.setInsertionPointToStart(items.getBody());
   pids.assign(grid.size(), Value());
   Value rest = items.getInductionVar();
+  if (numThreads > 1) {
+    arena = body->getArguments().back();
+    Value t = idx(numThreads);
+    threadIndex = arith::IndexCastOp::create(b, loc, b.getI32Type(),
+                                             arith::RemUIOp::create(b, loc, rest, t));
+    rest = arith::DivUIOp::create(b, loc, rest, t);
+  }
   SmallVector<Value> extents;
   {
     // Grid extents before the loops (those of symbolic axes are computed).
@@ -287,6 +334,14 @@ LogicalResult KernelLowering::run(ModuleOp module) {
 }
 
 LogicalResult KernelLowering::lowerOtherOp(Operation *op) {
+  if (auto axis = dyn_cast<plgpu::AxisIndexOp>(op)) {
+    if (!threadIndex || axis.getAxis() != threadName)
+      return op->emitOpError("is not supported on the host target");
+    values.map(axis.getResult(), threadIndex);
+    return success();
+  }
+  if (isa<plgpu::BarrierArriveOp, plgpu::BarrierWaitOp, plgpu::BarrierTestOp>(op))
+    return lowerBarrierOp(op);
   for (Value v : op->getOperands())
     if (isa<RefType>(v.getType()))
       return op->emitOpError("passes a ref to an op the host target cannot "
@@ -799,8 +854,25 @@ LogicalResult KernelLowering::lower(DotOp op) {
 LogicalResult KernelLowering::lower(RunScopedOp op) {
   Block &body = op.getBody().front();
   SmallVector<Value> allocs;
+  bool shared = sharedByThreads(op);
   for (BlockArgument a : body.getArguments()) {
+    if (auto barrier = dyn_cast<plgpu::BarrierType>(a.getType())) {
+      int64_t n = barrier.getNumBarriers();
+      auto stateType = MemRefType::get({n, 2}, b.getI32Type());
+      Value state = shared ? (Value)memref::ViewOp::create(b, loc, stateType, arena,
+                                                           idx(arenaOffsets.lookup(a)), ValueRange{})
+                           : zeroed(stateType);
+      barriers[a] = {state, zeroed(MemRefType::get({n}, b.getI32Type())),
+                     barrier.getNumArrivals()};
+      continue;
+    }
     auto ref = dyn_cast<RefType>(a.getType());
+    if (shared && ref && arenaOffsets.count(a)) {
+      Value m = memref::ViewOp::create(b, loc, memrefFor(ref), arena, idx(arenaOffsets.lookup(a)),
+                                       ValueRange{});
+      views[a] = wholeView(m);
+      continue;
+    }
     if (!ref) {
       // A semaphore: a counter starting at 0 (copies leave a DMA
       // semaphore's alone: each is done when it starts, lower(AsyncCopyOp)).
@@ -855,6 +927,120 @@ LogicalResult KernelLowering::lower(AsyncCopyOp op) {
     ubs.push_back(idx(s));
   scf::buildLoopNest(b, loc, lbs, ubs, steps,
                      [&](OpBuilder &ib, Location, ValueRange ivs) { element(ib, ivs); });
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pallas:MGPU threads and barriers
+//===----------------------------------------------------------------------===//
+
+/// Scratch scoped over the thread axis is shared by the block's threads.
+bool KernelLowering::sharedByThreads(RunScopedOp op) const {
+  if (numThreads <= 1)
+    return false;
+  auto axes = op->getAttrOfType<ArrayAttr>(plgpu::PlgpuDialect::kCollectiveAxesAttrName);
+  return axes && llvm::any_of(axes, [&](Attribute a) {
+           return cast<StringAttr>(a).getValue() == threadName;
+         });
+}
+
+/// Offsets in the block's arena of the SMEM refs and barriers of every
+/// run_scoped shared by the threads (the accumulators, registers, stay
+/// each thread's own).
+LogicalResult KernelLowering::planArena() {
+  WalkResult r = kernel.walk([&](RunScopedOp op) {
+    if (!sharedByThreads(op))
+      return WalkResult::advance();
+    for (BlockArgument a : op.getBody().getArguments()) {
+      int64_t bytes = 0;
+      if (auto barrier = dyn_cast<plgpu::BarrierType>(a.getType())) {
+        bytes = barrier.getNumBarriers() * 8;
+      } else if (auto ref = dyn_cast<RefType>(a.getType())) {
+        if (ref.getMemorySpace() == MemorySpace::regs)
+          continue;
+        unsigned bits = ref.getElementType().getIntOrFloatBitWidth();
+        if (bits % 8) {
+          op.emitOpError("shares a ref of ") << ref.getElementType()
+                                             << " between threads, which the host target "
+                                                "does not support";
+          return WalkResult::interrupt();
+        }
+        bytes = ref.getNumElements() * bits / 8;
+      } else {
+        continue;
+      }
+      arenaBytes = llvm::alignTo(arenaBytes, 128);
+      arenaOffsets[a] = arenaBytes;
+      arenaBytes += bytes;
+    }
+    return WalkResult::advance();
+  });
+  return failure(r.wasInterrupted());
+}
+
+Value KernelLowering::zeroed(MemRefType type) {
+  Value m = memref::AllocOp::create(b, loc, type);
+  linalg::FillOp::create(b, loc, ValueRange{zeroOf(b, type.getElementType())}, ValueRange{m});
+  return m;
+}
+
+/// mbarriers between threads: an arrival adds one to the phase's count;
+/// the one that makes it `arrivals` takes them back and completes the
+/// phase. A thread waits (yielding the CPU) until more phases have
+/// completed than it has waited for, then counts the wait; a test asks
+/// the same without waiting. The atomics order the data the threads hand
+/// each other through the barrier.
+LogicalResult KernelLowering::lowerBarrierOp(Operation *op) {
+  Value barrier = op->getOperand(0);
+  auto it = barriers.find(barrier);
+  if (it == barriers.end())
+    return op->emitOpError("uses a barrier the host target cannot trace to its scope");
+  BarrierState st = it->second;
+  Value index = op->getNumOperands() > 1 ? toIndex(values.lookupOrDefault(op->getOperand(1)))
+                                         : idx(0);
+  Value count = idx(0), phase = idx(1);
+  auto rmw = [&](OpBuilder &ib, Value delta, Value which) {
+    return memref::AtomicRMWOp::create(ib, loc, arith::AtomicRMWKind::addi, delta, st.state,
+                                       ValueRange{index, which})
+        .getResult();
+  };
+  auto i32 = [&](OpBuilder &ib, int64_t v) { return arith::ConstantIntOp::create(ib, loc, v, 32); };
+  if (isa<plgpu::BarrierArriveOp>(op)) {
+    Value before = rmw(b, i32(b, 1), count);
+    Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, before,
+                                       i32(b, st.arrivals - 1));
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, last, /*withElseRegion=*/false);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    rmw(tb, i32(tb, -st.arrivals), count);
+    rmw(tb, i32(tb, 1), phase);
+    return success();
+  }
+  Value waited = memref::LoadOp::create(b, loc, st.waits, ValueRange{index});
+  if (auto test = dyn_cast<plgpu::BarrierTestOp>(op)) {
+    Value done = rmw(b, i32(b, 0), phase);
+    values.map(test.getResult(),
+               arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, done, waited));
+    return success();
+  }
+  auto module = kernel->getParentOfType<ModuleOp>();
+  if (!module.lookupSymbol("sched_yield")) {
+    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+    auto yieldFn = func::FuncOp::create(mb, loc, "sched_yield",
+                                        mb.getFunctionType({}, {mb.getI32Type()}));
+    yieldFn.setPrivate();
+  }
+  auto spin = scf::WhileOp::create(b, loc, TypeRange{}, ValueRange{});
+  {
+    OpBuilder cb = OpBuilder::atBlockBegin(&spin.getBefore().emplaceBlock());
+    Value done = rmw(cb, i32(cb, 0), phase);
+    Value pending = arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::sle, done, waited);
+    scf::ConditionOp::create(cb, loc, pending, ValueRange{});
+    OpBuilder db = OpBuilder::atBlockBegin(&spin.getAfter().emplaceBlock());
+    func::CallOp::create(db, loc, "sched_yield", TypeRange{db.getI32Type()}, ValueRange{});
+    scf::YieldOp::create(db, loc);
+  }
+  memref::StoreOp::create(b, loc, arith::AddIOp::create(b, loc, waited, i32(b, 1)), st.waits,
+                          ValueRange{index});
   return success();
 }
 

@@ -66,6 +66,115 @@ static void addPackedEntry(llvm::Module &m, StringRef name, unsigned numArgs,
   b.CreateRetVoid();
 }
 
+/// `void NAME_run_range(int64_t begin, int64_t end, arrays...)` of a plgpu
+/// kernel of `threads` threads per block: for each block, a zeroed arena
+/// of `arenaBytes` (what its threads share) and one POSIX thread per Pallas
+/// thread, each running `NAME_run_thread` for its work item (block x
+/// threads + thread); the threads of a block run side by side, since they
+/// wait on each other's barriers. A thread that cannot be started runs in
+/// the caller once the others have.
+static void addThreadedRange(llvm::Module &m, StringRef name, unsigned numArgs, int64_t threads,
+                             int64_t arenaBytes) {
+  llvm::LLVMContext &c = m.getContext();
+  llvm::Function *run = m.getFunction((name + "_run_thread").str());
+  auto *i64 = llvm::Type::getInt64Ty(c);
+  auto *i32 = llvm::Type::getInt32Ty(c);
+  auto *ptr = llvm::PointerType::getUnqual(c);
+  auto *voidTy = llvm::Type::getVoidTy(c);
+  auto *ctxTy = llvm::StructType::get(c, {i64, ptr, ptr});
+
+  // void *NAME_thread_entry(void *ctx): unpack and run one work item.
+  auto *entry = llvm::Function::Create(llvm::FunctionType::get(ptr, {ptr}, false),
+                                       llvm::GlobalValue::InternalLinkage,
+                                       (name + "_thread_entry").str(), m);
+  {
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(c, "entry", entry));
+    llvm::Value *ctx = entry->getArg(0);
+    llvm::Value *item = b.CreateLoad(i64, b.CreateStructGEP(ctxTy, ctx, 0));
+    llvm::Value *args = b.CreateLoad(ptr, b.CreateStructGEP(ctxTy, ctx, 1));
+    llvm::Value *arena = b.CreateLoad(ptr, b.CreateStructGEP(ctxTy, ctx, 2));
+    SmallVector<llvm::Value *> callArgs{item, b.CreateAdd(item, b.getInt64(1))};
+    for (unsigned i = 0; i < numArgs; ++i)
+      callArgs.push_back(b.CreateLoad(ptr, b.CreateConstGEP1_64(ptr, args, i)));
+    callArgs.push_back(arena);
+    b.CreateCall(run, callArgs);
+    b.CreateRet(llvm::ConstantPointerNull::get(ptr));
+  }
+
+  llvm::FunctionCallee calloc =
+      m.getOrInsertFunction("calloc", llvm::FunctionType::get(ptr, {i64, i64}, false));
+  llvm::FunctionCallee freeFn =
+      m.getOrInsertFunction("free", llvm::FunctionType::get(voidTy, {ptr}, false));
+  llvm::FunctionCallee create = m.getOrInsertFunction(
+      "pthread_create", llvm::FunctionType::get(i32, {ptr, ptr, ptr, ptr}, false));
+  llvm::FunctionCallee join =
+      m.getOrInsertFunction("pthread_join", llvm::FunctionType::get(i32, {i64, ptr}, false));
+
+  SmallVector<llvm::Type *> params{i64, i64};
+  params.append(numArgs, ptr);
+  auto *fn = llvm::Function::Create(llvm::FunctionType::get(voidTy, params, false),
+                                    llvm::GlobalValue::ExternalLinkage,
+                                    (name + "_run_range").str(), m);
+  auto *entryBlock = llvm::BasicBlock::Create(c, "entry", fn);
+  auto *loop = llvm::BasicBlock::Create(c, "block", fn);
+  auto *body = llvm::BasicBlock::Create(c, "threads", fn);
+  auto *exit = llvm::BasicBlock::Create(c, "exit", fn);
+  llvm::IRBuilder<> b(entryBlock);
+  llvm::Value *args = b.CreateAlloca(llvm::ArrayType::get(ptr, std::max(numArgs, 1u)));
+  for (unsigned i = 0; i < numArgs; ++i)
+    b.CreateStore(fn->getArg(2 + i), b.CreateConstGEP1_64(ptr, args, i));
+  auto *idsTy = llvm::ArrayType::get(i64, threads);
+  auto *startedTy = llvm::ArrayType::get(i32, threads);
+  auto *ctxsTy = llvm::ArrayType::get(ctxTy, threads);
+  llvm::Value *ids = b.CreateAlloca(idsTy);
+  llvm::Value *started = b.CreateAlloca(startedTy);
+  llvm::Value *ctxs = b.CreateAlloca(ctxsTy);
+  b.CreateBr(loop);
+
+  b.SetInsertPoint(loop);
+  llvm::PHINode *blockIndex = b.CreatePHI(i64, 2);
+  blockIndex->addIncoming(fn->getArg(0), entryBlock);
+  b.CreateCondBr(b.CreateICmpSLT(blockIndex, fn->getArg(1)), body, exit);
+
+  b.SetInsertPoint(body);
+  llvm::Value *arena = b.CreateCall(calloc, {b.getInt64(std::max<int64_t>(arenaBytes, 1)),
+                                             b.getInt64(1)});
+  llvm::Value *first = b.CreateMul(blockIndex, b.getInt64(threads));
+  for (int64_t t = 0; t < threads; ++t) {
+    llvm::Value *ctx = b.CreateConstGEP2_64(ctxsTy, ctxs, 0, t);
+    b.CreateStore(b.CreateAdd(first, b.getInt64(t)), b.CreateStructGEP(ctxTy, ctx, 0));
+    b.CreateStore(args, b.CreateStructGEP(ctxTy, ctx, 1));
+    b.CreateStore(arena, b.CreateStructGEP(ctxTy, ctx, 2));
+    llvm::Value *rc = b.CreateCall(create, {b.CreateConstGEP2_64(idsTy, ids, 0, t),
+                                            llvm::ConstantPointerNull::get(ptr), entry, ctx});
+    b.CreateStore(b.CreateZExt(b.CreateICmpEQ(rc, b.getInt32(0)), i32),
+                  b.CreateConstGEP2_64(startedTy, started, 0, t));
+  }
+  for (int64_t t = 0; t < threads; ++t) {
+    llvm::Value *ok = b.CreateICmpNE(
+        b.CreateLoad(i32, b.CreateConstGEP2_64(startedTy, started, 0, t)), b.getInt32(0));
+    auto *joinBlock = llvm::BasicBlock::Create(c, "join", fn);
+    auto *inlineBlock = llvm::BasicBlock::Create(c, "inline", fn);
+    auto *next = llvm::BasicBlock::Create(c, "next", fn);
+    b.CreateCondBr(ok, joinBlock, inlineBlock);
+    b.SetInsertPoint(joinBlock);
+    b.CreateCall(join, {b.CreateLoad(i64, b.CreateConstGEP2_64(idsTy, ids, 0, t)),
+                        llvm::ConstantPointerNull::get(ptr)});
+    b.CreateBr(next);
+    b.SetInsertPoint(inlineBlock);
+    b.CreateCall(entry, {b.CreateConstGEP2_64(ctxsTy, ctxs, 0, t)});
+    b.CreateBr(next);
+    b.SetInsertPoint(next);
+  }
+  b.CreateCall(freeFn, {arena});
+  llvm::Value *nextBlock = b.CreateAdd(blockIndex, b.getInt64(1));
+  blockIndex->addIncoming(nextBlock, b.GetInsertBlock());
+  b.CreateBr(loop);
+
+  b.SetInsertPoint(exit);
+  b.CreateRetVoid();
+}
+
 /// `__truncsfbf2` (f32 -> bf16, round to nearest even), defined weak and
 /// hidden in every object: x86 code generation keeps bf16 values in f32
 /// registers and calls it where they are narrowed again (a select or phi of
@@ -263,6 +372,8 @@ static LogicalResult emitHost(const BackendInput &in, BackendResult &result) {
   if (!llvmModule)
     return emitError(loc) << "translation to LLVM IR failed", failure();
   unsigned numParams = spec.inputs.size() + spec.outputs.size();
+  if (auto threads = module->getAttrOfType<DenseI64ArrayAttr>(kHostThreadsAttrName))
+    addThreadedRange(*llvmModule, name, numParams, threads[0], threads[1]);
   addPackedEntry(*llvmModule, name, numParams, spec.sizes.size());
   addBf16Truncation(*llvmModule);
   if (options.stopBeforeCodegen)

@@ -34,8 +34,9 @@ static const char *kHostLowering =
 
 void mlir::pallas::buildHostPipeline(OpPassManager &pm) {
   pm.addPass(createInlinerPass());
-  // plgpu kernels run their one warpgroup in order, as pallas ops.
-  pm.addPass(createConvertPlgpuToPallas());
+  // plgpu kernels run each warpgroup in order, as pallas ops; those of
+  // several run them on threads of their own, barriers kept.
+  pm.addPass(createConvertPlgpuToPallas({/*threads=*/true}));
   pm.addPass(createPallasExpandGrid());
   if (failed(parsePassPipeline(kHostLowering, pm)))
     llvm::report_fatal_error("the host pipeline does not parse");

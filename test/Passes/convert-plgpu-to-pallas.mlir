@@ -82,7 +82,7 @@ pallas.kernel @kloop(%a: !pallas.ref<64x256xf16, gmem>, %b: !pallas.ref<256x64xf
 
 // -----
 
-// expected-error @+1 {{'pallas.kernel' op has 2 Pallas threads (warpgroups) per block; pallasc runs plgpu kernels of one thread so far (num_threads = 1)}}
+// expected-error @+1 {{'pallas.kernel' op has 2 Pallas threads (warpgroups) per block; this target runs plgpu kernels of one thread so far (num_threads = 1; the host target runs any number)}}
 pallas.kernel @two(%x: !pallas.ref<8xf32, gmem>) attributes {plgpu.mesh = #plgpu.mesh<grid = [], grid_names = [], cluster = [], cluster_names = [], num_threads = 2, thread_name = "wg">} {
   pallas.return
 }

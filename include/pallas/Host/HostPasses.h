@@ -23,6 +23,13 @@ namespace mlir::pallas {
 /// convert-pallas-to-host, bufferization and the LLVM dialect
 /// (`pallas-opt --pallas-host-pipeline`; pallasc runs the same).
 void buildHostPipeline(OpPassManager &pm);
+
+/// On the module of a plgpu kernel of several threads per block:
+/// [threads, arena bytes]. Its lowering is `NAME_run_thread(begin, end,
+/// arrays..., arena)` over work items block x threads + thread; the host
+/// backend adds the `NAME_run_range` over blocks that runs each block's
+/// threads side by side on a zeroed arena of their own.
+constexpr llvm::StringLiteral kHostThreadsAttrName = "pallasc.host_threads";
 void registerHostPipeline();
 
 } // namespace mlir::pallas

@@ -33,8 +33,13 @@ def ConvertPlgpuToPallas : Pass<"convert-plgpu-to-pallas", "::mlir::ModuleOp"> {
     barrier, commit, wait and register ops have nothing left to do. Kernels
     of several threads (num_threads > 1) are refused: their threads hand
     data to each other through barriers, which one thread in order cannot
-    honour.
+    honour. With `threads`, they are kept for a lowering that runs each
+    Pallas thread on a thread of its own: copies complete at issue and
+    arrive on their barrier, and the barrier ops and the thread's
+    axis_index stay.
   }];
+  let options = [Option<"threads", "threads", "bool", "false",
+                        "keep kernels of several threads, with their barriers">];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 

@@ -1,0 +1,42 @@
+"""JAX's own Pallas:MGPU kernels (jax.experimental.pallas.ops.gpu) as their
+users call them, at small shapes. Traced on a machine without a GPU, they
+ask for the GPU's CUDA version and SM count: these answer as an H100 with
+CUDA 12.9 would (a GPU machine uses its own answers: set
+PALLASC_REAL_GPU=1)."""
+import os
+import types
+
+import jax
+from jax.experimental.pallas.ops.gpu import attention_mgpu, ragged_dot_mgpu
+
+if not os.environ.get("PALLASC_REAL_GPU"):
+  _H100 = types.SimpleNamespace(core_count=132)
+  attention_mgpu.cuda_versions = types.SimpleNamespace(
+      cuda_runtime_get_version=lambda: 12091)
+  ragged_dot_mgpu.jax = types.SimpleNamespace(**{
+      **{k: getattr(jax, k) for k in dir(jax) if not k.startswith("__")},
+      "devices": lambda: [_H100]})
+
+_ATTENTION = dict(block_q=64, block_kv=64, max_concurrent_steps=2)
+
+
+def attention(q, k, v):
+  """Three warpgroups: two compute 64 query rows each, one copies K and V."""
+  return attention_mgpu.attention(q, k, v, attention_mgpu.TuningConfig(**_ATTENTION))
+
+
+def attention_causal(q, k, v):
+  return attention_mgpu.attention(
+      q, k, v, attention_mgpu.TuningConfig(**_ATTENTION, causal=True))
+
+
+def attention_pipeline(q, k, v):
+  """The same through plgpu.emit_pipeline_warp_specialized."""
+  return attention_mgpu.attention_with_pipeline_emitter(
+      q, k, v, attention_mgpu.TuningConfig(**_ATTENTION))
+
+
+def ragged_dot(lhs, rhs, group_sizes):
+  return ragged_dot_mgpu.ragged_dot(
+      lhs, rhs, group_sizes=group_sizes, block_m=64, block_n=128,
+      block_k=64, max_concurrent_steps=2, grid_block_n=1)
