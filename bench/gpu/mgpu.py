@@ -19,17 +19,64 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path[:0] = [HERE, os.path.join(ROOT, "test", "Python", "Inputs")]
+os.environ["PALLASC_REAL_GPU"] = "1"  # mgpu_shipped: ask this GPU, fake nothing
 import bench  # noqa: E402  (its ctypes launcher and timers)
+import ctypes  # noqa: E402
+import glob  # noqa: E402
+import json  # noqa: E402
 import jax  # noqa: E402
-import jax.numpy as jnp  # noqa: E402
+import ml_dtypes  # noqa: E402
 import mgpu_cases  # noqa: E402
+import mgpu_shipped  # noqa: E402
 
 DIR = os.path.join(ROOT, ".device", "mgpu")
 rows = []
 
 
 def jax_fn(case):
-  return jax.jit(getattr(mgpu_cases, case))
+  module = mgpu_cases if hasattr(mgpu_cases, case) else mgpu_shipped
+  return jax.jit(getattr(module, case))
+
+
+_NP = {"f16": np.float16, "bf16": ml_dtypes.bfloat16, "f32": np.float32, "i32": np.int32}
+
+
+def run_host_vs_jax(case, inputs):
+  """Our host build (its run_range through ctypes, every element of the
+  output first NaN) against JAX's own GPU run of the same function."""
+  art = os.path.join(DIR, case, "host")
+  m = json.load(open(glob.glob(os.path.join(art, "*.manifest.json"))[0]))
+  lib = ctypes.CDLL(glob.glob(os.path.join(art, "*.so"))[0])
+  fn = jax_fn(case)
+  names = getattr(mgpu_cases, case, None) or getattr(mgpu_shipped, case)
+  names = names.__code__.co_varnames[:names.__code__.co_argcount]
+  by_name = dict(zip(names, inputs))
+  arrays = []
+  for p in m["parameters"]:
+    if p["role"] == "input":
+      arrays.append(np.ascontiguousarray(by_name[p["name"]]))
+    else:
+      arrays.append(np.full(p["shape"], np.nan, _NP[p["dtype"]]))
+  entry = getattr(lib, m["launch"]["entry"])
+  entry.argtypes = [ctypes.c_int64, ctypes.c_int64] + [ctypes.c_void_p] * len(arrays)
+  entry(0, m["launch"]["work_items"], *[a.ctypes.data for a in arrays])
+  got = torch.from_numpy(arrays[-1].astype(np.float32))
+  want = np.asarray(jax.device_get(fn(*[jax.numpy.asarray(x) for x in inputs])))
+  return compare(f"{case} (our host build)", got, torch.from_numpy(want.astype(np.float32)),
+                 2e-2)
+
+
+def run_host_cases():
+  rng = np.random.default_rng(0)
+  qkv = lambda: [rng.uniform(-1, 1, (1, 256, 2, 128)).astype(np.float16) for _ in range(3)]
+  ok = run_host_vs_jax("warp_specialized", [rng.uniform(-1, 1, (64, 64)).astype(np.float16)])
+  for case in ("attention", "attention_causal", "attention_pipeline"):
+    ok &= run_host_vs_jax(case, qkv())
+  ok &= run_host_vs_jax("ragged_dot", [
+      rng.uniform(-1, 1, (256, 256)).astype(ml_dtypes.bfloat16),
+      rng.uniform(-1, 1, (2, 256, 256)).astype(ml_dtypes.bfloat16),
+      np.array([100, 156], np.int32)])
+  return ok
 
 
 def compare(case, got, want, tol):
@@ -125,7 +172,7 @@ def main():
   print(open(os.path.join(DIR, "COMPILER")).read().strip())
   print(torch.cuda.get_device_name(), "jax", jax.__version__)
   drv = bench.Driver()
-  ok = run_add_one(drv) & run_matmul(drv) & run_torch_op()
+  ok = run_add_one(drv) & run_matmul(drv) & run_torch_op() & run_host_cases()
   table = ["| kernel | implementation | median ms | TFLOP/s | JAX time / this |",
            "|---|---|---|---|---|"]
   table += [f"| {c} | {i} | {m:.3f} | {tf:.0f} | {r:.2f} |" for c, i, m, tf, r in rows]

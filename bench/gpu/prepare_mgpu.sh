@@ -13,14 +13,21 @@ out="$root/.device/mgpu"
 rm -rf "$out" && mkdir -p "$out"
 export PYTHONPATH="$root/python"
 cd "$root/test/Python/Inputs"
-export_case() { # case, args...
-  local case=$1; shift
-  python3 -m pallasc_jax "mgpu_cases:$case" "$@" -o "$out/$case/src"
-  for t in sm_90a host; do
+export_case() { # module, case, targets, args...
+  local module=$1 case=$2 targets=$3; shift 3
+  python3 -m pallasc_jax "$module:$case" "$@" -o "$out/$case/src"
+  for t in $targets; do
     "$bin/pallasc" "$out/$case/src/kernel.mlir" --spec "$out/$case/src/spec.json" \
       -t "$t" -o "$out/$case/$t" --emit torch
   done
 }
-export_case add_one --arg 'f32[128]'
-export_case matmul --arg 'f16[4096,4096]' --arg 'f16[4096,4096]'
+export_case mgpu_cases add_one "sm_90a host" --arg 'f32[128]'
+export_case mgpu_cases matmul "sm_90a host" --arg 'f16[4096,4096]' --arg 'f16[4096,4096]'
+# Kernels of several warpgroups (and emit_pipeline rings) run on the host
+# target so far: their host builds are checked against JAX's GPU run.
+export_case mgpu_cases warp_specialized host --arg 'f16[64,64]'
+for k in attention attention_causal attention_pipeline; do
+  export_case mgpu_shipped $k host --arg 'f16[1,256,2,128]' --arg 'f16[1,256,2,128]' --arg 'f16[1,256,2,128]'
+done
+export_case mgpu_shipped ragged_dot host --arg 'bf16[256,256]' --arg 'bf16[2,256,256]' --arg 'i32[2]'
 "$bin/pallasc" --version >"$out/COMPILER"

@@ -262,6 +262,15 @@ LogicalResult PlgpuDialect::verifyOperationAttribute(Operation *op, NamedAttribu
       if (!axis || axis->first == MeshAttr::AxisKind::grid)
         return op->emitOpError("collective axis ") << a << " is not a cluster or thread axis "
                                                        "of the kernel's mesh";
+      // An accumulator lives in its warpgroup's registers.
+      if (axis->first == MeshAttr::AxisKind::thread)
+        for (BlockArgument v : cast<RunScopedOp>(op).getBody().getArguments())
+          if (auto ref = dyn_cast<RefType>(v.getType());
+              ref && ref.getMemorySpace() == MemorySpace::regs)
+            return op->emitOpError("scoped value #")
+                   << v.getArgNumber() << " is a WGMMA accumulator (regs), each thread's own; "
+                                          "it cannot be shared over thread axis "
+                   << a;
     }
     return success();
   }

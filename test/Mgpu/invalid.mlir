@@ -267,3 +267,13 @@ func.func @f(%x: tensor<64xf32>) -> tensor<64xf32> {
   %y = plgpu.layout_cast %x {layout = "blocked"} : tensor<64xf32>
   return %y : tensor<64xf32>
 }
+
+// -----
+
+#mesh = #plgpu.mesh<grid = [], grid_names = [], cluster = [], cluster_names = [], num_threads = 2, thread_name = "wg">
+pallas.kernel @k(%x: !pallas.ref<8xf32, gmem>) attributes {plgpu.mesh = #mesh} {
+  // expected-error @+1 {{'pallas.run_scoped' op scoped value #1 is a WGMMA accumulator (regs), each thread's own; it cannot be shared over thread axis "wg"}}
+  pallas.run_scoped (%s: !pallas.ref<64x64xf16, smem>, %acc: !pallas.ref<64x64xf32, regs>) {
+  } {plgpu.collective_axes = ["wg"]}
+  pallas.return
+}

@@ -87,9 +87,9 @@ def pipelined_matmul(a, b):
 
 def warp_specialized(x):
   """Two warpgroups over double-buffered SMEM and barrier arrays: the
-  first copies rows in, the second scales them (B^T through wgmma) and
-  copies them out."""
-  def body(x_gmem, o_gmem, smem, full, acc):
+  first copies rows in, the second scales them (B^T through wgmma, into an
+  accumulator of its own) and copies them out."""
+  def body(x_gmem, o_gmem, smem, full):
     wg = lax.axis_index("wg")
     slot = lax.rem(lax.axis_index("i"), 2)
 
@@ -103,9 +103,12 @@ def warp_specialized(x):
     def _():
       plgpu.set_max_registers(232, action="increase")
       plgpu.barrier_wait(full.at[slot])
-      plgpu.wgmma(acc, smem.at[slot], smem.at[slot].T)
-      y = plgpu.layout_cast(acc[...], plgpu.Layout.WGMMA)
-      smem[slot] = y.astype(smem.dtype)
+
+      def compute(acc):
+        plgpu.wgmma(acc, smem.at[slot], smem.at[slot].T)
+        y = plgpu.layout_cast(acc[...], plgpu.Layout.WGMMA)
+        smem[slot] = y.astype(smem.dtype)
+      pl.run_scoped(compute, plgpu.ACC((64, 64), jnp.float32))
       plgpu.commit_smem()
       plgpu.copy_smem_to_gmem(smem.at[slot], o_gmem.at[pl.ds(0, 64)],
                               commit_group=False)
@@ -116,8 +119,7 @@ def warp_specialized(x):
       body, out_type=jax.ShapeDtypeStruct(x.shape, x.dtype),
       grid=(2,), grid_names=("i",), num_threads=2, thread_name="wg",
       scratch_types=[plgpu.SMEM((2, 64, 64), jnp.float16, transforms=_SWIZZLE),
-                     plgpu.Barrier(num_arrivals=1, num_barriers=2),
-                     plgpu.ACC((64, 64), jnp.float32)])(x)
+                     plgpu.Barrier(num_arrivals=1, num_barriers=2)])(x)
 
 
 def cluster_ops(x):
