@@ -490,6 +490,10 @@ LogicalResult TileLowering::lowerOtherOp(Operation *op) {
   for (Value v : op->getOperands())
     if (isa<RefType>(v.getType()))
       return op->emitOpError("passes a ref to an op ") << target() << " cannot lower";
+  // Tile IR holds arith, math and scf beside its own ops (a static slice
+  // of a value, lax.slice, runs on the host only so far).
+  if (isa_and_nonnull<tensor::TensorDialect>(op->getDialect()))
+    return op->emitOpError("is not supported on ") << target() << " yet (the host target runs it)";
   SmallVector<Value> written = scratchWrittenIn(op);
   if (!written.empty()) {
     if (auto ifOp = dyn_cast<scf::IfOp>(op))

@@ -72,6 +72,9 @@ def run_host_cases():
   ok = run_host_vs_jax("warp_specialized", [rng.uniform(-1, 1, (64, 64)).astype(np.float16)])
   for case in ("attention", "attention_causal", "attention_pipeline"):
     ok &= run_host_vs_jax(case, qkv())
+  ok &= run_host_vs_jax("hopper_matmul", [
+      rng.uniform(-1, 1, (256, 512)).astype(ml_dtypes.bfloat16),
+      rng.uniform(-1, 1, (512, 512)).astype(ml_dtypes.bfloat16)])
   ok &= run_host_vs_jax("ragged_dot", [
       rng.uniform(-1, 1, (256, 256)).astype(ml_dtypes.bfloat16),
       rng.uniform(-1, 1, (2, 256, 256)).astype(ml_dtypes.bfloat16),

@@ -166,3 +166,20 @@ def _hint(lw, eqn, ins):
     return [lw.em.op(f"pallas.{eqn.primitive.name} {x.name}, {int(n)} : "
                      f"{x.type}", x.type)]
   raise located(eqn, f"{eqn.primitive.name} with one value per dimension")
+
+
+@rule("slice")
+def _slice(lw, eqn, ins):
+  """A static, unit-stride window of a value (lax.slice, `x[a:b]`):
+  upstream's tensor.extract_slice."""
+  (x,) = ins
+  out = value_type(eqn.outvars[0].aval)
+  strides = eqn.params.get("strides")
+  if strides is not None and any(int(s) != 1 for s in strides):
+    raise located(eqn, "lax.slice with strides other than 1 is not supported")
+  x = lw.value(x)
+  starts = ", ".join(str(int(s)) for s in eqn.params["start_indices"])
+  sizes = ", ".join(str(int(d)) for d in out.shape)
+  ones = ", ".join("1" for _ in out.shape)
+  return [lw.em.op(f"tensor.extract_slice {x.name}[{starts}] [{sizes}] [{ones}] : "
+                   f"{x.type} to {out}", out)]

@@ -7,10 +7,11 @@ import os
 import types
 
 import jax
-from jax.experimental.pallas.ops.gpu import attention_mgpu, ragged_dot_mgpu
+from jax.experimental.pallas.ops.gpu import attention_mgpu, hopper_matmul_mgpu, ragged_dot_mgpu
 
 if not os.environ.get("PALLASC_REAL_GPU"):
   _H100 = types.SimpleNamespace(core_count=132)
+  hopper_matmul_mgpu.get_num_sms = lambda: 132
   attention_mgpu.cuda_versions = types.SimpleNamespace(
       cuda_runtime_get_version=lambda: 12091)
   ragged_dot_mgpu.jax = types.SimpleNamespace(**{
@@ -40,3 +41,11 @@ def ragged_dot(lhs, rhs, group_sizes):
   return ragged_dot_mgpu.ragged_dot(
       lhs, rhs, group_sizes=group_sizes, block_m=64, block_n=128,
       block_k=64, max_concurrent_steps=2, grid_block_n=1)
+
+
+def hopper_matmul(a, b):
+  """Persistent over the SMs, three warpgroups (one copies, two multiply,
+  each its half of the 128x256 tile), a tiled epilogue."""
+  config = hopper_matmul_mgpu.TuningConfig(tile_m=128, tile_n=128, tile_k=64,
+                                           max_concurrent_steps=2)
+  return hopper_matmul_mgpu.matmul(a, b, None, config)
