@@ -4,6 +4,8 @@ on top of the common rules only inside a `plgpu.kernel`. Counts that JAX
 0.10 passes as operands and 0.11 as params are read from either."""
 from __future__ import annotations
 
+import contextlib
+
 from jax._src import tree_util
 
 from .errors import located, unsupported
@@ -46,11 +48,21 @@ def _count(eqn, ins, param: str = "n") -> int:
   return int(ins[0].value)
 
 
-def _no_predicate(eqn, extra: list):
-  """A user predicate that is not the literal True has no op form yet."""
-  if eqn.params.get("has_user_predicate") and not (
-      isinstance(extra[-1], Const) and bool(extra[-1].value)):
-    raise located(eqn, f"{eqn.primitive.name} with a predicate")
+@contextlib.contextmanager
+def _predicated(lw, eqn, extra: list):
+  """Emits the op under `scf.if` on the user's predicate (the op happens
+  only where it holds), or as is without one or with the literal True."""
+  if not eqn.params.get("has_user_predicate"):
+    yield
+    return
+  pred = extra[-1]
+  if isinstance(pred, Const):
+    if bool(pred.value):
+      yield
+    return
+  with lw.em.region(f"scf.if {lw.value(pred).name} {{"):
+    yield
+  lw.em.line("}")
 
 
 def _attrs(attrs: list[str]) -> str:
@@ -120,7 +132,6 @@ def _copy_gmem_to_smem(lw, eqn, ins):
   (src_t, dst_t, bar_t), extra = _trees(rest, [
       p["src_transforms_treedef"], p["dst_transforms_treedef"],
       p.get("barrier_transforms_treedef")])
-  _no_predicate(eqn, extra)
   attrs = []
   if p.get("collective_axes"):
     attrs.append(f"collective_axes = {names_attr(p['collective_axes'])}")
@@ -139,7 +150,8 @@ def _copy_gmem_to_smem(lw, eqn, ins):
   if bar is not None:
     b, b_types = barrier(lw, eqn, bar, bar_t)
     operands, types = f"{operands}, {b}", f"{types}, {b_types}"
-  lw.em.line(f"plgpu.copy_gmem_to_smem {operands}{_attrs(attrs)} : {types}")
+  with _predicated(lw, eqn, extra):
+    lw.em.line(f"plgpu.copy_gmem_to_smem {operands}{_attrs(attrs)} : {types}")
   return []
 
 
@@ -149,7 +161,6 @@ def _copy_smem_to_gmem(lw, eqn, ins):
   src, dst, *rest = ins
   (src_t, dst_t), extra = _trees(rest, [p["src_transforms_treedef"],
                                         p["dst_transforms_treedef"]])
-  _no_predicate(eqn, extra)
   attrs = []
   if not p.get("commit_group", True):
     attrs.append("commit_group = false")
@@ -158,8 +169,9 @@ def _copy_smem_to_gmem(lw, eqn, ins):
     attrs.append(f"reduction = {string_text(op)}")
   s, _ = view(lw, eqn, src, src_t)
   d, _ = view(lw, eqn, dst, dst_t)
-  lw.em.line(f"plgpu.copy_smem_to_gmem {s.name} -> {d.name}{_attrs(attrs)} : "
-             f"{s.type}, {d.type}")
+  with _predicated(lw, eqn, extra):
+    lw.em.line(f"plgpu.copy_smem_to_gmem {s.name} -> {d.name}{_attrs(attrs)} : "
+               f"{s.type}, {d.type}")
   return []
 
 
@@ -187,12 +199,14 @@ mgpu_rule("commit_smem")(_plain("plgpu.commit_smem"))
 def _barrier_op(lw, eqn, ins):
   bar, *rest = ins
   (transforms,), extra = _trees(rest, [eqn.params.get("transforms_treedef")])
-  _no_predicate(eqn, extra)
   b, types = barrier(lw, eqn, bar, transforms)
   op = f"plgpu.{eqn.primitive.name} {b} : {types}"
   if eqn.primitive.name == "barrier_test":
+    if eqn.params.get("has_user_predicate"):
+      raise located(eqn, "barrier_test with a predicate")
     return [lw.em.op(f"{op} -> i1", TensorType((), "i1"))]
-  lw.em.line(op)
+  with _predicated(lw, eqn, extra):
+    lw.em.line(op)
   return []
 
 

@@ -277,3 +277,13 @@ pallas.kernel @k(%x: !pallas.ref<8xf32, gmem>) attributes {plgpu.mesh = #mesh} {
   } {plgpu.collective_axes = ["wg"]}
   pallas.return
 }
+
+// -----
+
+// The generic form cannot leave a required operand out.
+#mesh = #plgpu.mesh<grid = [], grid_names = [], cluster = [], cluster_names = [], num_threads = 1, thread_name = "">
+pallas.kernel @k(%x: !pallas.ref<8xf32, gmem>) attributes {plgpu.mesh = #mesh} {
+  // expected-error @+1 {{'plgpu.copy_gmem_to_smem' op operand group 'src' requires exactly 1 element, but found 2}}
+  "plgpu.copy_gmem_to_smem"(%x, %x) <{operandSegmentSizes = array<i32: 2, 0, 0, 0>}> : (!pallas.ref<8xf32, gmem>, !pallas.ref<8xf32, gmem>) -> ()
+  pallas.return
+}

@@ -85,6 +85,22 @@ def pipelined_matmul(a, b):
                      plgpu.ACC((tm, tn), jnp.float32)])(a, b)
 
 
+def pipelined_add(x, y):
+  """Elementwise, 64-row blocks streamed in and out by emit_pipeline."""
+  rows, cols = x.shape
+
+  def add(x_gmem, y_gmem, o_gmem):
+    def step(_, x_smem, y_smem, o_smem):
+      o_smem[...] = x_smem[...] + y_smem[...]
+    spec = plgpu.BlockSpec((64, cols), lambda i: (i, 0))
+    plgpu.emit_pipeline(step, grid=(rows // 64,), max_concurrent_steps=2,
+                        in_specs=[spec, spec], out_specs=[spec])(
+                            x_gmem, y_gmem, o_gmem)
+
+  return plgpu.kernel(add, out_type=jax.ShapeDtypeStruct(x.shape, x.dtype))(
+      x, y)
+
+
 def warp_specialized(x):
   """Two warpgroups over double-buffered SMEM and barrier arrays: the
   first copies rows in, the second scales them (B^T through wgmma, into an
