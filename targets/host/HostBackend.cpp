@@ -72,7 +72,7 @@ static void addPackedEntry(llvm::Module &m, StringRef name, unsigned numArgs,
 /// thread, each running `NAME_run_thread` for its work item (block x
 /// threads + thread); the threads of a block run side by side, since they
 /// wait on each other's barriers. A thread that cannot be started runs in
-/// the caller once the others have.
+/// the caller once the others have started.
 static void addThreadedRange(llvm::Module &m, StringRef name, unsigned numArgs, int64_t threads,
                              int64_t arenaBytes) {
   llvm::LLVMContext &c = m.getContext();
@@ -150,22 +150,26 @@ static void addThreadedRange(llvm::Module &m, StringRef name, unsigned numArgs, 
     b.CreateStore(b.CreateZExt(b.CreateICmpEQ(rc, b.getInt32(0)), i32),
                   b.CreateConstGEP2_64(startedTy, started, 0, t));
   }
-  for (int64_t t = 0; t < threads; ++t) {
-    llvm::Value *ok = b.CreateICmpNE(
-        b.CreateLoad(i32, b.CreateConstGEP2_64(startedTy, started, 0, t)), b.getInt32(0));
-    auto *joinBlock = llvm::BasicBlock::Create(c, "join", fn);
-    auto *inlineBlock = llvm::BasicBlock::Create(c, "inline", fn);
-    auto *next = llvm::BasicBlock::Create(c, "next", fn);
-    b.CreateCondBr(ok, joinBlock, inlineBlock);
-    b.SetInsertPoint(joinBlock);
+  // Threads that could not start run here first (the started ones may be
+  // waiting for them), then the started ones are joined.
+  auto eachThread = [&](bool started_, auto emit) {
+    for (int64_t t = 0; t < threads; ++t) {
+      llvm::Value *ok = b.CreateICmpNE(
+          b.CreateLoad(i32, b.CreateConstGEP2_64(startedTy, started, 0, t)), b.getInt32(0));
+      auto *then = llvm::BasicBlock::Create(c, started_ ? "join" : "inline", fn);
+      auto *next = llvm::BasicBlock::Create(c, "next", fn);
+      b.CreateCondBr(started_ ? ok : b.CreateNot(ok), then, next);
+      b.SetInsertPoint(then);
+      emit(t);
+      b.CreateBr(next);
+      b.SetInsertPoint(next);
+    }
+  };
+  eachThread(false, [&](int64_t t) { b.CreateCall(entry, {b.CreateConstGEP2_64(ctxsTy, ctxs, 0, t)}); });
+  eachThread(true, [&](int64_t t) {
     b.CreateCall(join, {b.CreateLoad(i64, b.CreateConstGEP2_64(idsTy, ids, 0, t)),
                         llvm::ConstantPointerNull::get(ptr)});
-    b.CreateBr(next);
-    b.SetInsertPoint(inlineBlock);
-    b.CreateCall(entry, {b.CreateConstGEP2_64(ctxsTy, ctxs, 0, t)});
-    b.CreateBr(next);
-    b.SetInsertPoint(next);
-  }
+  });
   b.CreateCall(freeFn, {arena});
   llvm::Value *nextBlock = b.CreateAdd(blockIndex, b.getInt64(1));
   blockIndex->addIncoming(nextBlock, b.GetInsertBlock());
