@@ -38,7 +38,7 @@ def jax_fn(case):
   return jax.jit(getattr(module, case))
 
 
-_NP = {"f16": np.float16, "bf16": ml_dtypes.bfloat16, "f32": np.float32, "i32": np.int32}
+_NP = {"i8": np.int8, "f16": np.float16, "bf16": ml_dtypes.bfloat16, "f32": np.float32, "i32": np.int32}
 
 
 def run_host_vs_jax(case, inputs):
@@ -75,6 +75,9 @@ def run_host_cases():
   ok &= run_host_vs_jax("hopper_matmul", [
       rng.uniform(-1, 1, (256, 512)).astype(ml_dtypes.bfloat16),
       rng.uniform(-1, 1, (512, 512)).astype(ml_dtypes.bfloat16)])
+  ok &= run_host_vs_jax("hopper_mixed_type_matmul", [
+      (rng.integers(1, 9, (256, 256)) * rng.choice([-1, 1], (256, 256))).astype(np.int8),
+      rng.uniform(-1, 1, (256, 256)).astype(ml_dtypes.bfloat16)])
   ok &= run_host_vs_jax("ragged_dot", [
       rng.uniform(-1, 1, (256, 256)).astype(ml_dtypes.bfloat16),
       rng.uniform(-1, 1, (2, 256, 256)).astype(ml_dtypes.bfloat16),

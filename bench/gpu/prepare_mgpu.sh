@@ -30,5 +30,6 @@ for k in attention attention_causal attention_pipeline; do
   export_case mgpu_shipped $k host --arg 'f16[1,256,2,128]' --arg 'f16[1,256,2,128]' --arg 'f16[1,256,2,128]'
 done
 export_case mgpu_shipped hopper_matmul host --arg 'bf16[256,512]' --arg 'bf16[512,512]'
+export_case mgpu_shipped hopper_mixed_type_matmul host --arg 'i8[256,256]' --arg 'bf16[256,256]'
 export_case mgpu_shipped ragged_dot host --arg 'bf16[256,256]' --arg 'bf16[2,256,256]' --arg 'i32[2]'
 "$bin/pallasc" --version >"$out/COMPILER"

@@ -76,6 +76,11 @@ CASES = {
     "hopper_matmul": (mgpu_shipped, lambda r: [_uniform(r, (256, 512), bf16),
                                                _uniform(r, (512, 512), bf16)],
                       lambda a, b: _matmul(a, b, bf16), 1e-2),
+    "hopper_mixed_type_matmul": (
+        mgpu_shipped, lambda r: [(r.integers(1, 9, (256, 256)) *
+                                  r.choice([-1, 1], (256, 256))).astype(np.int8),
+                                 _uniform(r, (256, 256), bf16)],
+        lambda a, b: _matmul(a, b, bf16), 1e-2),
     "ragged_dot": (mgpu_shipped, lambda r: [_uniform(r, (256, 256), bf16),
                                             _uniform(r, (2, 256, 256), bf16),
                                             np.array([100, 156], np.int32)], _ragged_dot, 1e-2),

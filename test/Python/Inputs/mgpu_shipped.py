@@ -7,11 +7,15 @@ import os
 import types
 
 import jax
-from jax.experimental.pallas.ops.gpu import attention_mgpu, hopper_matmul_mgpu, ragged_dot_mgpu
+import jax.numpy as jnp
+from jax.experimental.pallas.ops.gpu import (
+    attention_mgpu, hopper_matmul_mgpu, hopper_mixed_type_matmul_mgpu, ragged_dot_mgpu)
 
 if not os.environ.get("PALLASC_REAL_GPU"):
   _H100 = types.SimpleNamespace(core_count=132)
   hopper_matmul_mgpu.get_num_sms = lambda: 132
+  hopper_mixed_type_matmul_mgpu.backend = types.SimpleNamespace(
+      get_default_device=lambda: _H100)
   attention_mgpu.cuda_versions = types.SimpleNamespace(
       cuda_runtime_get_version=lambda: 12091)
   ragged_dot_mgpu.jax = types.SimpleNamespace(**{
@@ -49,3 +53,11 @@ def hopper_matmul(a, b):
   config = hopper_matmul_mgpu.TuningConfig(tile_m=128, tile_n=128, tile_k=64,
                                            max_concurrent_steps=2)
   return hopper_matmul_mgpu.matmul(a, b, None, config)
+
+
+def hopper_mixed_type_matmul(a, b):
+  """int8 A converted to bf16 in registers, then wgmma with bf16 B."""
+  config = hopper_mixed_type_matmul_mgpu.TuningConfig(
+      tile_m=128, tile_n=128, tile_k=64, max_concurrent_steps=2)
+  return hopper_mixed_type_matmul_mgpu.mixed_matmul_kernel(
+      a, b, out_dtype=jnp.bfloat16, config=config)
