@@ -23,6 +23,13 @@ export_case() { # module, case, targets, args...
 }
 export_case mgpu_cases add_one "sm_90a host" --arg 'f32[128]'
 export_case mgpu_cases matmul "sm_90a host" --arg 'f16[4096,4096]' --arg 'f16[4096,4096]'
+# A small one for compute-sanitizer (bench/gpu/mgpu_sanitize.py), and its
+# twin without warpgroup turns for racecheck (which cannot follow them).
+python3 -m pallasc_jax mgpu_cases:matmul --arg 'f16[512,512]' --arg 'f16[512,512]' -o "$out/matmul_small/src"
+"$bin/pallasc" "$out/matmul_small/src/kernel.mlir" --spec "$out/matmul_small/src/spec.json" \
+  -t sm_90a -o "$out/matmul_small/sm_90a"
+"$bin/pallasc" "$out/matmul_small/src/kernel.mlir" --spec "$out/matmul_small/src/spec.json" \
+  -t sm_90a --no-warpgroup-turns -o "$out/matmul_small/sm_90a_racecheck"
 # Kernels of several warpgroups (and emit_pipeline rings) run on the host
 # target so far: their host builds are checked against JAX's GPU run.
 export_case mgpu_cases warp_specialized host --arg 'f16[64,64]'
