@@ -106,19 +106,19 @@ def run_add_one(drv):
   return compare("add_one", out, want, 0.0)
 
 
-def run_matmul(drv, n=4096):
+def run_matmul(drv, case="matmul", n=4096, dtype=torch.float16):
   sets = []
   for _ in range(4):
-    a = torch.randn(n, n, device="cuda", dtype=torch.float16)
-    b = torch.randn(n, n, device="cuda", dtype=torch.float16)
-    sets.append((a, b, torch.full((n, n), float("nan"), device="cuda", dtype=torch.float16)))
-  k = bench.OurKernel(drv, os.path.join(DIR, "matmul", "sm_90a"))
+    a = torch.randn(n, n, device="cuda", dtype=dtype)
+    b = torch.randn(n, n, device="cuda", dtype=dtype)
+    sets.append((a, b, torch.full((n, n), float("nan"), device="cuda", dtype=dtype)))
+  k = bench.OurKernel(drv, os.path.join(DIR, case, "sm_90a"))
   launches = [k.bind(*s) for s in sets]
   launches[0]()
   torch.cuda.synchronize()
   f = jax_fn("matmul")
   want = bench.from_jax(f(bench.to_jax(sets[0][0]), bench.to_jax(sets[0][1])))
-  ok = compare("matmul", sets[0][2], want, 2e-2)
+  ok = compare(case, sets[0][2], want, 2e-2)
   flop = 2 * n ** 3
   ours = bench.time_stream(launches, 20)
   batch, args = bench.jax_chain(f, [(bench.to_jax(a), bench.to_jax(b)) for a, b, _ in sets], 20)
@@ -129,7 +129,7 @@ def run_matmul(drv, n=4096):
                   ("JAX Mosaic GPU (same plgpu.kernel)", theirs),
                   ("cuBLAS (torch.matmul)", cublas)):
     med = statistics.median(t)
-    rows.append((f"matmul f16 {n}^3 (mgpu_cases.matmul)", impl, med,
+    rows.append((f"matmul {str(dtype).split('.')[-1]} {n}^3 (mgpu_cases.matmul)", impl, med,
                  flop / med / 1e9, statistics.median(theirs) / med))
   return ok
 
@@ -178,7 +178,9 @@ def main():
   print(open(os.path.join(DIR, "COMPILER")).read().strip())
   print(torch.cuda.get_device_name(), "jax", jax.__version__)
   drv = bench.Driver()
-  ok = run_add_one(drv) & run_matmul(drv) & run_torch_op() & run_host_cases()
+  ok = run_add_one(drv) & run_matmul(drv)
+  ok &= run_matmul(drv, "matmul_bf16_8192", 8192, torch.bfloat16)
+  ok &= run_torch_op() & run_host_cases()
   table = ["| kernel | implementation | median ms | TFLOP/s | JAX time / this |",
            "|---|---|---|---|---|"]
   table += [f"| {c} | {i} | {m:.3f} | {tf:.0f} | {r:.2f} |" for c, i, m, tf, r in rows]

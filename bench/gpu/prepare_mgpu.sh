@@ -13,9 +13,9 @@ out="$root/.device/mgpu"
 rm -rf "$out" && mkdir -p "$out"
 export PYTHONPATH="$root/python"
 cd "$root/test/Python/Inputs"
-export_case() { # module, case, targets, args...
-  local module=$1 case=$2 targets=$3; shift 3
-  python3 -m pallasc_jax "$module:$case" "$@" -o "$out/$case/src"
+export_case() { # module, function[:directory], targets, args...
+  local module=$1 fn=${2%%:*} case=${2#*:} targets=$3; shift 3
+  python3 -m pallasc_jax "$module:$fn" "$@" -o "$out/$case/src"
   for t in $targets; do
     "$bin/pallasc" "$out/$case/src/kernel.mlir" --spec "$out/$case/src/spec.json" \
       -t "$t" -o "$out/$case/$t" --emit torch
@@ -23,6 +23,7 @@ export_case() { # module, case, targets, args...
 }
 export_case mgpu_cases add_one "sm_90a host" --arg 'f32[128]'
 export_case mgpu_cases matmul "sm_90a host" --arg 'f16[4096,4096]' --arg 'f16[4096,4096]'
+export_case mgpu_cases matmul:matmul_bf16_8192 sm_90a --arg 'bf16[8192,8192]' --arg 'bf16[8192,8192]'
 # A small one for compute-sanitizer (bench/gpu/mgpu_sanitize.py), and its
 # twin without warpgroup turns for racecheck (which cannot follow them).
 python3 -m pallasc_jax mgpu_cases:matmul --arg 'f16[512,512]' --arg 'f16[512,512]' -o "$out/matmul_small/src"

@@ -43,13 +43,13 @@ def matmul(a, b):
     plgpu.wait_smem_to_gmem(0)
 
   return plgpu.kernel(
-      mm, out_type=jax.ShapeDtypeStruct((m, n), jnp.float16),
+      mm, out_type=jax.ShapeDtypeStruct((m, n), a.dtype),
       grid=(m // tm, n // tn), grid_names=("m", "n"),
-      scratch_types=[plgpu.SMEM((tm, tk), jnp.float16, transforms=_SWIZZLE),
-                     plgpu.SMEM((tk, tn), jnp.float16, transforms=_SWIZZLE),
+      scratch_types=[plgpu.SMEM((tm, tk), a.dtype, transforms=_SWIZZLE),
+                     plgpu.SMEM((tk, tn), a.dtype, transforms=_SWIZZLE),
                      plgpu.Barrier(num_arrivals=2),
                      plgpu.ACC((tm, tn), jnp.float32),
-                     plgpu.SMEM((tm, tn), jnp.float16, transforms=_SWIZZLE)])(
+                     plgpu.SMEM((tm, tn), a.dtype, transforms=_SWIZZLE)])(
                          a, b)
 
 
@@ -79,9 +79,9 @@ def pipelined_matmul(a, b):
     plgpu.wait_smem_to_gmem(0)
 
   return plgpu.kernel(
-      mm, out_type=jax.ShapeDtypeStruct((m, n), jnp.float16),
+      mm, out_type=jax.ShapeDtypeStruct((m, n), a.dtype),
       grid=(m // tm, n // tn), grid_names=("m", "n"),
-      scratch_types=[plgpu.SMEM((tm, tn), jnp.float16, transforms=_SWIZZLE),
+      scratch_types=[plgpu.SMEM((tm, tn), a.dtype, transforms=_SWIZZLE),
                      plgpu.ACC((tm, tn), jnp.float32)])(a, b)
 
 
