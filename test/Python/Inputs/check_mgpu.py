@@ -4,7 +4,9 @@ inputs and compares every output element with a NumPy reference (JAX runs
 plgpu kernels on GPUs only: its interpret mode refuses their collective
 scratch). Each case's files go to OUT_DIR/CASE/.
 
-usage: check_mgpu.py OUT_DIR CASE...
+usage: check_mgpu.py [--asan] OUT_DIR CASE...
+  --asan: compile with --sanitize address and run under the ASan-built
+          launcher (pallas-launch-asan) instead of pallas-run
 """
 import os
 import subprocess
@@ -92,7 +94,7 @@ def npy(x):
   return x.view(np.uint16) if x.dtype == bf16 else x
 
 
-def check(case: str, out_dir: str):
+def check(case: str, out_dir: str, asan: bool):
   module, make_inputs, reference, tol = CASES[case]
   fn = getattr(module, case)
   inputs = make_inputs(np.random.default_rng(0))
@@ -106,8 +108,14 @@ def check(case: str, out_dir: str):
     in_paths.append(os.path.join(out_dir, f"in{k}.npy"))
     np.save(in_paths[-1], npy(by_name[operand["name"]]))
   out_path = os.path.join(out_dir, "out0.npy")
-  subprocess.run(["pallas-run", mlir_path, "--spec", spec_path, "--inputs",
-                  *in_paths, "--outputs", out_path], check=True)
+  if asan:
+    art = os.path.join(out_dir, "host-asan")
+    subprocess.run(["pallasc", mlir_path, "--spec", spec_path, "-t", "host",
+                    "--sanitize", "address", "-o", art], check=True)
+    run = ["pallas-launch-asan", art]
+  else:
+    run = ["pallas-run", mlir_path, "--spec", spec_path]
+  subprocess.run(run + ["--inputs", *in_paths, "--outputs", out_path], check=True)
   want = np.asarray(reference(*inputs))
   got = np.load(out_path)
   if want.dtype == bf16:
@@ -118,9 +126,12 @@ def check(case: str, out_dir: str):
   assert np.all(np.isfinite(got)), f"{case}: non-finite (unwritten) elements"
   err = np.max(np.abs(got - want) / (1 + np.abs(want)))
   assert err <= tol, f"{case}: max error {err:.2e} > {tol:.0e}"
-  print(f"{case}: matches NumPy on all {want.size} elements (max error {err:.1e})")
+  how = " (ASan)" if asan else ""
+  print(f"{case}: matches NumPy on all {want.size} elements{how} (max error {err:.1e})")
 
 
-out_root, *cases = sys.argv[1:]
+args = sys.argv[1:]
+asan = "--asan" in args
+out_root, *cases = [a for a in args if a != "--asan"]
 for name in cases:
-  check(name, os.path.join(out_root, name))
+  check(name, os.path.join(out_root, name), asan)
