@@ -1,5 +1,5 @@
-"""Pallas:MGPU kernels (plgpu.kernel) the front-end tests export, and ones
-it refuses, each for one reason."""
+"""Pallas:MGPU kernels (plgpu.kernel) the front-end tests export (the ones
+it refuses are in mgpu_errors.py)."""
 import jax
 import jax.numpy as jnp
 from jax import lax
@@ -159,27 +159,3 @@ def cluster_ops(x):
       grid=(2,), grid_names=("g",), cluster=(2,), cluster_names=("c",),
       scratch_types=[plgpu.SMEM((64, 64), jnp.float16, transforms=_SWIZZLE),
                      plgpu.Barrier(num_arrivals=1)])(x)
-
-
-def cluster_barrier(x):
-  # Cluster barriers have no pallas type yet.
-  def body(x_gmem, o_gmem, bar):
-    plgpu.barrier_arrive(bar)
-  return plgpu.kernel(
-      body, out_type=jax.ShapeDtypeStruct(x.shape, x.dtype),
-      cluster=(2,), cluster_names=("c",),
-      scratch_types=[plgpu.ClusterBarrier(collective_axes=("c",))])(x)
-
-
-def blackwell_commit(x):
-  # tcgen05 (Blackwell) has no pallas op.
-  def body(x_gmem, o_gmem, bar):
-    plgpu.tcgen05_commit_arrive(bar)
-  return plgpu.kernel(
-      body, out_type=jax.ShapeDtypeStruct(x.shape, x.dtype),
-      scratch_types=[plgpu.Barrier(num_arrivals=1,
-                                   orders_tensor_core=True)])(x)
-
-
-def two_kernels(x):
-  return add_one(add_one(x))
