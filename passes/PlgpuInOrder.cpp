@@ -1,9 +1,12 @@
-//===- PlgpuInOrder.cpp - one-warpgroup plgpu kernels as pallas ops -------===//
+//===- PlgpuInOrder.cpp - plgpu kernels as pallas ops, in program order ---===//
 //
-// convert-plgpu-to-pallas: a plgpu kernel whose one Pallas thread runs its
-// ops in order, every copy completing at issue. What is left is a kernel
-// of whole-array refs and pallas ops, which every lowering of the pallas
-// dialect takes (the host target runs plgpu kernels this way).
+// convert-plgpu-to-pallas: each Pallas thread of a plgpu kernel runs its
+// ops in order, every copy completing at issue. For a kernel of one thread
+// what is left is whole-array refs and pallas ops, which every lowering of
+// the pallas dialect takes; its scratch is then handed on as values
+// (ForwardScratch.cpp). A kernel of several threads keeps its barriers and
+// thread index for a lowering that runs each thread on its own (`threads`,
+// the host target).
 //
 //===----------------------------------------------------------------------===//
 #include "pallas/Dialect/Pallas.h"
