@@ -235,17 +235,40 @@ LogicalResult PlgpuDialect::verifyOperationAttribute(Operation *op, NamedAttribu
       auto ref = dyn_cast<RefType>(scoped.getBody().getArgument(i).getType());
       if (!ref || ref.getMemorySpace() != MemorySpace::smem)
         return op->emitOpError("scoped value #") << i << " has transforms but is not an SMEM ref";
+      TilingAttr tiling;
+      SwizzleAttr swizzle;
       for (Attribute t : transforms) {
-        if (auto tiling = dyn_cast<TilingAttr>(t)) {
-          if (tiling.getTile().size() > ref.getShape().size())
+        if (auto tile = dyn_cast<TilingAttr>(t)) {
+          ArrayRef<int64_t> shape = ref.getShape(), dims = tile.getTile();
+          if (dims.size() > shape.size())
             return op->emitOpError("scoped value #")
                    << i << ": tiling " << t << " has more dimensions than the ref";
+          // The tiles cover the trailing dims exactly.
+          for (auto [k, d] : llvm::enumerate(dims)) {
+            int64_t extent = shape[shape.size() - dims.size() + k];
+            if (d < 1 || extent % d != 0)
+              return op->emitOpError("scoped value #")
+                     << i << ": tiling " << t << " does not divide the ref's dim of " << extent;
+          }
+          tiling = tile;
           continue;
         }
-        if (!isa<SwizzleAttr>(t))
-          return op->emitOpError("scoped value #")
-                 << i << ": " << t << " is not a #plgpu.tiling or #plgpu.swizzle";
+        if (auto s = dyn_cast<SwizzleAttr>(t)) {
+          swizzle = s;
+          continue;
+        }
+        return op->emitOpError("scoped value #")
+               << i << ": " << t << " is not a #plgpu.tiling or #plgpu.swizzle";
       }
+      // A swizzled tile's rows are as long as the swizzle (what TMA and
+      // wgmma address that way).
+      int64_t bytes = ref.getElementType().getIntOrFloatBitWidth() / 8;
+      if (tiling && swizzle && !tiling.getTile().empty() &&
+          tiling.getTile().back() * bytes != swizzle.getBytes())
+        return op->emitOpError("scoped value #")
+               << i << ": tiles of " << tiling.getTile().back() << " x "
+               << ref.getElementType() << " (" << tiling.getTile().back() * bytes
+               << " bytes) rows under a " << swizzle.getBytes() << "-byte swizzle";
     }
     return success();
   }

@@ -287,3 +287,23 @@ pallas.kernel @k(%x: !pallas.ref<8xf32, gmem>) attributes {plgpu.mesh = #mesh} {
   "plgpu.copy_gmem_to_smem"(%x, %x) <{operandSegmentSizes = array<i32: 2, 0, 0, 0>}> : (!pallas.ref<8xf32, gmem>, !pallas.ref<8xf32, gmem>) -> ()
   pallas.return
 }
+
+// -----
+
+#mesh = #plgpu.mesh<grid = [], grid_names = [], cluster = [], cluster_names = [], num_threads = 1, thread_name = "">
+pallas.kernel @k(%x: !pallas.ref<8xf32, gmem>) attributes {plgpu.mesh = #mesh} {
+  // expected-error @+1 {{'pallas.run_scoped' op scoped value #0: tiling #plgpu.tiling<8, 64> does not divide the ref's dim of 100}}
+  pallas.run_scoped (%s: !pallas.ref<100x64xf16, smem>) {
+  } {plgpu.transforms = [[#plgpu.tiling<8, 64>, #plgpu.swizzle<128>]]}
+  pallas.return
+}
+
+// -----
+
+#mesh = #plgpu.mesh<grid = [], grid_names = [], cluster = [], cluster_names = [], num_threads = 1, thread_name = "">
+pallas.kernel @k(%x: !pallas.ref<8xf32, gmem>) attributes {plgpu.mesh = #mesh} {
+  // expected-error @+1 {{'pallas.run_scoped' op scoped value #0: tiles of 64 x 'f32' (256 bytes) rows under a 128-byte swizzle}}
+  pallas.run_scoped (%s: !pallas.ref<2x128x64xf32, smem>) {
+  } {plgpu.transforms = [[#plgpu.tiling<8, 64>, #plgpu.swizzle<128>]]}
+  pallas.return
+}
