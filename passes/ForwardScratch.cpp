@@ -71,8 +71,7 @@ scf::ForOp carryThroughLoop(RewriterBase &rewriter, scf::ForOp loop, Value ref) 
     return {};
   rewriter.setInsertionPoint(loop);
   Location loc = loop.getLoc();
-  Value init = LoadOp::create(rewriter, loc, uses->front()->getResult(0).getType(), ref,
-                              ValueRange{}, rewriter.getDenseI64ArrayAttr({}), Value(), Value());
+  Value init = LoadOp::create(rewriter, loc, ref);
   FailureOr<LoopLikeOpInterface> grown = loop.replaceWithAdditionalYields(
       rewriter, init, /*replaceInitOperandUsesInLoop=*/false,
       [&](OpBuilder &, Location, ArrayRef<BlockArgument> args) -> SmallVector<Value> {
@@ -91,8 +90,7 @@ scf::ForOp carryThroughLoop(RewriterBase &rewriter, scf::ForOp loop, Value ref) 
     return {};
   auto newLoop = cast<scf::ForOp>(grown->getOperation());
   rewriter.setInsertionPointAfter(newLoop);
-  StoreOp::create(rewriter, loc, ref, ValueRange{}, rewriter.getDenseI64ArrayAttr({}),
-                  newLoop.getResults().back(), Value());
+  StoreOp::create(rewriter, loc, ref, newLoop.getResults().back());
   return newLoop;
 }
 

@@ -13,6 +13,7 @@
 #include "pallas/Mgpu/Mgpu.h"
 #include "pallas/Passes/ForwardScratch.h"
 #include "pallas/Passes/Passes.h"
+#include "pallas/Spec/LaunchAttributes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/PatternMatch.h"
@@ -28,20 +29,6 @@ using namespace mlir::pallas;
 using namespace mlir::pallas::plgpu;
 
 namespace {
-
-/// `ref[...]`, the whole ref, as a tensor (a 0-d ref gives its scalar).
-Value loadWhole(OpBuilder &b, Location loc, Value ref) {
-  auto type = cast<RefType>(ref.getType());
-  Type result = type.getShape().empty()
-                    ? type.getElementType()
-                    : (Type)RankedTensorType::get(type.getShape(), type.getElementType());
-  return LoadOp::create(b, loc, result, ref, ValueRange{}, b.getDenseI64ArrayAttr({}),
-                        Value(), Value());
-}
-
-void storeWhole(OpBuilder &b, Location loc, Value ref, Value value) {
-  StoreOp::create(b, loc, ref, ValueRange{}, b.getDenseI64ArrayAttr({}), value, Value());
-}
 
 struct AxisIndexInOrder : OpRewritePattern<AxisIndexOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -106,16 +93,16 @@ struct CopyInOrder : OpRewritePattern<CopyOpT> {
       : OpRewritePattern<CopyOpT>(ctx), keepBarriers(keepBarriers) {}
   LogicalResult matchAndRewrite(CopyOpT op, PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value v = loadWhole(rewriter, loc, op.getSrc());
+    Value v = LoadOp::create(rewriter, loc, op.getSrc());
     if constexpr (std::is_same_v<CopyOpT, CopySmemToGmemOp>) {
       if (std::optional<StringRef> kind = op.getReduction()) {
-        Value old = loadWhole(rewriter, loc, op.getDst());
+        Value old = LoadOp::create(rewriter, loc, op.getDst());
         v = combine(rewriter, loc, *kind, old, v);
         if (!v)
           return rewriter.notifyMatchFailure(op, "reduction not supported in order");
       }
     }
-    storeWhole(rewriter, loc, op.getDst(), v);
+    StoreOp::create(rewriter, loc, op.getDst(), v);
     if constexpr (std::is_same_v<CopyOpT, CopyGmemToSmemOp>) {
       // Complete at issue, the copy makes its arrival (several threads
       // wait on it; one thread in order never does).
@@ -133,12 +120,14 @@ struct WgmmaInOrder : OpRewritePattern<WgmmaOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(WgmmaOp op, PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value a = isa<RefType>(op.getA().getType()) ? loadWhole(rewriter, loc, op.getA()) : op.getA();
-    Value b = loadWhole(rewriter, loc, op.getB());
-    Value acc = loadWhole(rewriter, loc, op.getAcc());
+    Value a = op.getA();
+    if (isa<RefType>(a.getType()))
+      a = LoadOp::create(rewriter, loc, a);
+    Value b = LoadOp::create(rewriter, loc, op.getB());
+    Value acc = LoadOp::create(rewriter, loc, op.getAcc());
     Value sum = DotOp::create(rewriter, loc, acc.getType(), a, b, acc, StringAttr(),
                               op.getTransposeAAttr(), op.getTransposeBAttr());
-    storeWhole(rewriter, loc, op.getAcc(), sum);
+    StoreOp::create(rewriter, loc, op.getAcc(), sum);
     rewriter.eraseOp(op);
     return success();
   }
@@ -176,7 +165,7 @@ struct LayoutCastInOrder : OpRewritePattern<LayoutCastOp> {
 /// as many warps as its dots need to run one m64 row block per warpgroup
 /// (16 rows a warp), as the GPU targets' tensor-core layouts take them.
 void giveDotsTheirWarpgroups(KernelOp kernel) {
-  auto launch = kernel->getAttrOfType<LaunchAttr>(PallasDialect::kLaunchAttrName);
+  LaunchAttr launch = getLaunch(kernel);
   if (!launch)
     return;
   int64_t warps = launch.getNumWarps();
@@ -188,7 +177,7 @@ void giveDotsTheirWarpgroups(KernelOp kernel) {
       warps = std::max(warps, want);
   });
   if (warps != launch.getNumWarps())
-    kernel->setAttr(PallasDialect::kLaunchAttrName, launch.withNumWarps(warps));
+    setLaunch(kernel, launch.withNumWarps(warps));
 }
 
 struct ConvertPlgpuToPallas
@@ -196,18 +185,23 @@ struct ConvertPlgpuToPallas
   using ConvertPlgpuToPallasBase::ConvertPlgpuToPallasBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    bool refused = false;
-    module.walk([&](KernelOp kernel) {
+    // Kernels of several threads keep their barriers (threads = true), or
+    // are refused.
+    bool keepBarriers = false;
+    WalkResult refused = module.walk([&](KernelOp kernel) {
       MeshAttr mesh = getMesh(kernel);
-      if (mesh && mesh.getNumThreads() > 1 && !threads) {
-        kernel.emitOpError("has ")
-            << mesh.getNumThreads()
-            << " Pallas threads (warpgroups) per block; this target runs plgpu kernels of one "
-               "thread so far (num_threads = 1; the host target runs any number)";
-        refused = true;
-      }
+      if (!mesh || mesh.getNumThreads() == 1)
+        return WalkResult::advance();
+      keepBarriers = true;
+      if (threads)
+        return WalkResult::advance();
+      kernel.emitOpError("has ")
+          << mesh.getNumThreads()
+          << " Pallas threads (warpgroups) per block; this target runs plgpu kernels of one "
+             "thread so far (num_threads = 1; the host target runs any number)";
+      return WalkResult::interrupt();
     });
-    if (refused)
+    if (refused.wasInterrupted())
       return signalPassFailure();
 
     // A scoped accumulator (plgpu.ACC) starts at zero.
@@ -220,17 +214,11 @@ struct ConvertPlgpuToPallas
           continue;
         auto type = RankedTensorType::get(ref.getShape(), ref.getElementType());
         Value zero = arith::ConstantOp::create(b, scoped.getLoc(), b.getZeroAttr(type));
-        storeWhole(b, scoped.getLoc(), a, zero);
+        StoreOp::create(b, scoped.getLoc(), a, zero);
       }
     });
 
     RewritePatternSet patterns(&getContext());
-    // Kernels of several threads keep their barriers (threads = true).
-    bool keepBarriers = false;
-    module.walk([&](KernelOp kernel) {
-      if (MeshAttr mesh = getMesh(kernel); mesh && mesh.getNumThreads() > 1)
-        keepBarriers = true;
-    });
     patterns.add<CopyInOrder<CopyGmemToSmemOp>, CopyInOrder<CopySmemToGmemOp>>(&getContext(),
                                                                                 keepBarriers);
     patterns.add<AxisIndexInOrder, WgmmaInOrder, LayoutCastInOrder, EraseInOrder<CommitGroupOp>,

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pallas/Mgpu/Mgpu.h"
+#include "pallas/Dialect/OperandSegments.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -87,13 +88,8 @@ LogicalResult AxisIndexOp::verify() {
 }
 
 LogicalResult CopyGmemToSmemOp::verify() {
-  // The generic form may leave a required operand group empty (ODS only
-  // checks that the segment sizes add up).
-  for (auto [group, name] : {std::pair<unsigned, StringRef>{0, "src"}, {1, "dst"}})
-    if (size_t n = getODSOperands(group).size(); n != 1)
-      return emitOpError("operand group '") << name << "' requires exactly 1 element, but found "
-                                            << n;
-  if (failed(verifyInMgpuKernel(*this)))
+  if (failed(verifyRequiredSegments(*this, {{0, "src"}, {1, "dst"}})) ||
+      failed(verifyInMgpuKernel(*this)))
     return failure();
   auto src = cast<RefType>(getSrc().getType());
   auto dst = cast<RefType>(getDst().getType());

@@ -1,5 +1,6 @@
 //===- PallasOps.cpp - custom syntax and verifiers of pallas ops ----------===//
 #include "pallas/Dialect/Pallas.h"
+#include "pallas/Dialect/OperandSegments.h"
 #include "pallas/Mgpu/Mgpu.h"
 
 #include "mlir/IR/Builders.h"
@@ -154,22 +155,6 @@ LogicalResult RunScopedOp::verify() {
     return emitOpError("yields ")
            << yield.getValues().size()
            << " value(s) whose types differ from the op's result types";
-  return success();
-}
-
-/// ODS checks that an op's operandSegmentSizes add up and that an optional
-/// operand's segment holds at most one value, but not that a required
-/// operand's segment holds exactly one: the generic form can give it none,
-/// and its accessor would then read past the operands.
-template <typename OpT>
-static LogicalResult verifyRequiredSegments(
-    OpT op, std::initializer_list<std::pair<unsigned, StringRef>> required) {
-  for (auto [group, name] : required) {
-    size_t n = op.getODSOperands(group).size();
-    if (n != 1)
-      return op.emitOpError("operand group '")
-             << name << "' requires exactly 1 element, but found " << n;
-  }
   return success();
 }
 
@@ -428,6 +413,14 @@ void LoadOp::print(OpAsmPrinter &p) {
   p << " -> " << getResult().getType();
 }
 
+void LoadOp::build(OpBuilder &b, OperationState &state, Value ref) {
+  auto type = cast<RefType>(ref.getType());
+  Type result = type.getShape().empty()
+                    ? type.getElementType()
+                    : (Type)RankedTensorType::get(type.getShape(), type.getElementType());
+  build(b, state, result, ref, ValueRange{}, b.getDenseI64ArrayAttr({}), Value(), Value());
+}
+
 LogicalResult LoadOp::verify() {
   if (failed(verifyRequiredSegments(*this, {{0, "ref"}})))
     return failure();
@@ -522,6 +515,10 @@ void StoreOp::print(OpAsmPrinter &p) {
   printWrite(p, *this, getRef(), getIndexers(), getIndices(), getValue(),
              getMask());
 }
+void StoreOp::build(OpBuilder &b, OperationState &state, Value ref, Value value) {
+  build(b, state, ref, ValueRange{}, b.getDenseI64ArrayAttr({}), value, Value());
+}
+
 LogicalResult StoreOp::verify() {
   if (failed(verifyRequiredSegments(*this, {{0, "ref"}, {2, "value"}})))
     return failure();

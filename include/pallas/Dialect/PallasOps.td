@@ -103,6 +103,9 @@ def Pallas_LoadOp : Pallas_Op<"load", [AttrSizedOperandSegments]> {
                        DenseI64ArrayAttr:$indexers,
                        Optional<AnyType>:$mask, Optional<AnyType>:$other);
   let results = (outs AnyType:$result);
+  let builders = [
+    // `ref[...]`: the whole ref, a tensor (a 0-d ref: its scalar).
+    OpBuilder<(ins "::mlir::Value":$ref)>];
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
@@ -112,6 +115,9 @@ def Pallas_StoreOp : Pallas_Op<"store", [AttrSizedOperandSegments]> {
   let arguments = (ins Pallas_AnyRef:$ref, Variadic<AnyType>:$indices,
                        DenseI64ArrayAttr:$indexers, AnyType:$value,
                        Optional<AnyType>:$mask);
+  let builders = [
+    // `ref[...] = value`: the whole ref.
+    OpBuilder<(ins "::mlir::Value":$ref, "::mlir::Value":$value)>];
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
