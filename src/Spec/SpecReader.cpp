@@ -456,12 +456,10 @@ void SpecReader::readMesh(const json &v, const std::string &path) {
   if (!mesh.clusterNames.empty() && mesh.clusterNames.size() != mesh.cluster.size())
     error(path + ".cluster_names") << "names " << mesh.clusterNames.size()
                                    << " cluster axes but the cluster has " << mesh.cluster.size();
-  for (const SpecOperand &op : spec.inputs)
-    if (op.hasBlockShape)
-      error(op.path + ".block_shape") << "a plgpu kernel takes whole arrays (no block_shape)";
-  for (const SpecOperand &op : spec.outputs)
-    if (op.hasBlockShape)
-      error(op.path + ".block_shape") << "a plgpu kernel takes whole arrays (no block_shape)";
+  for (const std::vector<SpecOperand> *operands : {&spec.inputs, &spec.outputs})
+    for (const SpecOperand &op : *operands)
+      if (op.hasBlockShape)
+        error(op.path + ".block_shape") << "a plgpu kernel takes whole arrays (no block_shape)";
   // One Pallas thread is one warpgroup; the CTA's warps follow from the mesh.
   int64_t warps = 4 * mesh.numThreads;
   if (LaunchAttr::isValidNumWarps(warps))
