@@ -3,7 +3,12 @@
 // The module is Python alone (ctypes over libcuda and over the host
 // build's shared object): nothing to compile. What it knows of the kernel
 // (operands, launch geometry, cubins) it reads from the manifest of each
-// build it loads; the op's signature comes from the spec.
+// build it loads; the op's signature comes from the spec. The op is a
+// torch.library definition with one implementation per device type (no
+// Python autograd layer between the dispatcher and the launch), and a call
+// does only what cannot be done once: checks written out for this kernel's
+// shapes, the outputs' allocation, the pointers into a parameter block
+// kept per device, and cuLaunchKernel.
 //
 //===----------------------------------------------------------------------===//
 #include "pallas/Driver/Bindings.h"
@@ -17,6 +22,17 @@ namespace {
 
 // The part of the module that does not depend on the kernel.
 constexpr const char *kRuntime = R"PY(
+# What the launch path reads of torch on every call: the current device and
+# its current stream, through the functions torch's own bindings use when
+# they exist (the public ones cost microseconds).
+_current_device = getattr(torch._C, "_cuda_getDevice", None) or torch.cuda.current_device
+_raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None) or \
+    (lambda index: torch.cuda.current_stream(index).cuda_stream)
+
+
+# Tensor maps a device keeps encoded, per map.
+_MAP_CACHE = 4
+
 
 def _check(args):
     if len(args) != len(INPUTS):
@@ -41,15 +57,53 @@ def _outputs(device):
     return [torch.empty(shape, dtype=dtype, device=device) for _, shape, dtype in OUTPUTS]
 
 
+class _Parameters:
+    """One thread's launch parameters for one device: the arrays' pointers
+    (rewritten per call) and the tensor maps (re-encoded only for arrays
+    not seen lately), where cuLaunchKernel's parameter array points."""
+
+    def __init__(self, arrays, maps):
+        self.pointers = (ctypes.c_uint64 * arrays)()
+        # Each CUtensorMap: 128 bytes on a 64-byte boundary.
+        self.map_memory = ctypes.create_string_buffer(64 + 128 * len(maps))
+        first = (ctypes.addressof(self.map_memory) + 63) // 64 * 64
+        self.map_addresses = [first + 128 * k for k in range(len(maps))]
+        self.map_bases = [None] * len(maps)
+        self.map_cache = [{} for _ in maps]
+        base = ctypes.addressof(self.pointers)
+        self.params = (ctypes.c_void_p * (arrays + len(maps)))(
+            *[base + 8 * i for i in range(arrays)], *self.map_addresses)
+
+
+class _Loaded:
+    """The kernel in one device's primary context: its function, the grid
+    for that device, its tensor maps, and each thread's parameters."""
+
+    def __init__(self, function, grid, maps):
+        self.function = ctypes.c_void_p(function)
+        self.grid = grid
+        self.maps = maps
+        self.threads = threading.local()
+
+
 class _CudaBuild:
-    """A CUDA build: its cubins, loaded once per CUDA context."""
+    """A CUDA build: its cubins, loaded once per device."""
 
     def __init__(self, directory, manifest):
         self.launch = manifest["launch"]
         self.directory = directory
+        self.arrays = len(INPUTS) + len(OUTPUTS)
         self.cuda = ctypes.CDLL("libcuda.so.1")
-        self.functions = {}
+        # The launch itself: no argtypes (ctypes converts plain ints and
+        # ctypes objects fastest), and the GIL kept over the few
+        # microseconds it takes.
+        self.launch_kernel = ctypes.PyDLL("libcuda.so.1").cuLaunchKernel
+        self.block = self.launch["block"][0]
+        self.shared = self.launch["shared_bytes"]
+        self.loaded = {}
         self.lock = threading.Lock()
+        # With one device, the current one is always the tensors'.
+        self.one_device = torch.cuda.device_count() == 1
 
     def _check(self, result, what):
         if result != 0:
@@ -72,68 +126,93 @@ class _CudaBuild:
                                f"(it has {', '.join(self.launch['cubins'])})")
         return best[1], best[2]
 
-    def _tensor_map(self, base, m):
-        # A CUtensorMap (128 bytes, on 64) viewing the array at `base` as
-        # the kernel's TMA copies read it; kept alive by the caller.
-        buf = ctypes.create_string_buffer(128 + 64)
-        addr = (ctypes.addressof(buf) + 63) // 64 * 64
+    def _encode(self, address, base, m):
+        # The TMA's view of the array at `base` as the kernel's copies read it.
         b = m["element_bytes"]
         self._check(self.cuda.cuTensorMapEncodeTiled(
-            ctypes.c_void_p(addr), ctypes.c_int({1: 0, 2: 1, 4: 2, 8: 4}[b]), ctypes.c_uint32(2),
-            ctypes.c_void_p(base), (ctypes.c_uint64 * 2)(*m["dims"]),
+            ctypes.c_void_p(address), ctypes.c_int({1: 0, 2: 1, 4: 2, 8: 4}[b]),
+            ctypes.c_uint32(2), ctypes.c_void_p(base), (ctypes.c_uint64 * 2)(*m["dims"]),
             (ctypes.c_uint64 * 1)(m["dims"][0] * b), (ctypes.c_uint32 * 2)(*m["box"]),
             (ctypes.c_uint32 * 2)(1, 1), ctypes.c_int(0), ctypes.c_int(3), ctypes.c_int(3),
             ctypes.c_int(0)), "cuTensorMapEncodeTiled")
-        return buf, addr
 
-    def _function(self, device):
-        context = ctypes.c_void_p()
-        self._check(self.cuda.cuCtxGetCurrent(ctypes.byref(context)), "cuCtxGetCurrent")
+    def _place_maps(self, maps, parameters, pointers):
+        # Map k for the array it views into its parameter slot: one encoded
+        # before for that array (outputs alternate between a few buffers of
+        # torch's allocator), else encoded anew, kept in place of the oldest.
+        for k, m in enumerate(maps):
+            base = pointers[m["param"]]
+            if parameters.map_bases[k] == base:
+                continue
+            address, cache = parameters.map_addresses[k], parameters.map_cache[k]
+            parameters.map_bases[k] = None
+            encoded = cache.get(base)
+            if encoded is None:
+                self._encode(address, base, m)
+                if len(cache) == _MAP_CACHE:
+                    del cache[next(iter(cache))]
+                cache[base] = ctypes.string_at(address, 128)
+            else:
+                ctypes.memmove(address, encoded, 128)
+            parameters.map_bases[k] = base
+
+    def _load(self, index):
+        # Once per device, in its primary context (torch's).
         with self.lock:
-            if context.value in self.functions:
-                return self.functions[context.value]
-            major, minor = torch.cuda.get_device_capability(device)
-            arch, cubin = self._cubin(major, minor)
-            image = open(os.path.join(self.directory, cubin), "rb").read()
-            module, function = ctypes.c_void_p(), ctypes.c_void_p()
-            self._check(self.cuda.cuModuleLoadData(ctypes.byref(module), image), "cuModuleLoadData")
-            self._check(self.cuda.cuModuleGetFunction(ctypes.byref(function), module,
-                                                      self.launch["function"].encode()),
-                        "cuModuleGetFunction")
-            shared = self.launch["shared_bytes"]
-            if shared > 48 * 1024:
-                # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
-                self._check(self.cuda.cuFuncSetAttribute(function, 8, shared), "cuFuncSetAttribute")
+            if index in self.loaded:
+                return self.loaded[index]
+            with torch.cuda.device(index):
+                torch.cuda.init()
+                major, minor = torch.cuda.get_device_capability(index)
+                arch, cubin = self._cubin(major, minor)
+                image = open(os.path.join(self.directory, cubin), "rb").read()
+                module, function = ctypes.c_void_p(), ctypes.c_void_p()
+                self._check(self.cuda.cuModuleLoadData(ctypes.byref(module), image),
+                            "cuModuleLoadData")
+                self._check(self.cuda.cuModuleGetFunction(
+                    ctypes.byref(function), module, self.launch["function"].encode()),
+                    "cuModuleGetFunction")
+                if self.shared > 48 * 1024:
+                    # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+                    self._check(self.cuda.cuFuncSetAttribute(function, 8, self.shared),
+                                "cuFuncSetAttribute")
+                grid = list(self.launch["grid"])
+                if self.launch.get("persistent"):
+                    # Persistent CTAs (any count computes the same): one per
+                    # SM of this device, in whole clusters.
+                    c = self.launch.get("cluster", [1])[0]
+                    sms = torch.cuda.get_device_properties(index).multi_processor_count
+                    grid[0] = min(grid[0], max(c, sms // c * c))
             # The code's CUtensorMap parameters, after the arrays.
             maps = self.launch.get("tensor_maps", {}).get(arch, [])
-            self.functions[context.value] = (function, maps)
-            return self.functions[context.value]
+            self.loaded[index] = _Loaded(function.value, tuple(grid), maps)
+            return self.loaded[index]
 
-    def __call__(self, args, outs):
-        device = args[0].device
-        with torch.cuda.device(device):
-            function, maps = self._function(device)
-            arrays = list(args) + outs
-            pointers = [ctypes.c_uint64(t.data_ptr()) for t in arrays]
-            built = [self._tensor_map(arrays[m["param"]].data_ptr(), m) for m in maps]
-            params = (ctypes.c_void_p * (len(pointers) + len(built)))(
-                *[ctypes.cast(ctypes.byref(p), ctypes.c_void_p) for p in pointers],
-                *[addr for _, addr in built])
-            grid, block = list(self.launch["grid"]), self.launch["block"]
-            if self.launch.get("persistent"):
-                # Persistent CTAs (any count computes the same): one per SM
-                # of this device, in whole clusters.
-                c = self.launch.get("cluster", [1])[0]
-                sms = torch.cuda.get_device_properties(device).multi_processor_count
-                grid[0] = min(grid[0], max(c, sms // c * c))
-            stream = ctypes.c_void_p(torch.cuda.current_stream(device).cuda_stream)
-            self._check(self.cuda.cuLaunchKernel(
-                function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
-                self.launch["shared_bytes"], stream, params, None), "cuLaunchKernel")
+    def __call__(self, index, pointers):
+        """Launches on the current stream of device `index` with the
+        arrays at `pointers` (inputs, then outputs)."""
+        loaded = self.loaded.get(index) or self._load(index)
+        if not self.one_device and index != _current_device():
+            with torch.cuda.device(index):
+                return self(index, pointers)
+        try:
+            parameters = loaded.threads.parameters
+        except AttributeError:
+            parameters = loaded.threads.parameters = _Parameters(self.arrays, loaded.maps)
+        parameters.pointers[:] = pointers
+        if loaded.maps:
+            self._place_maps(loaded.maps, parameters, pointers)
+        gx, gy, gz = loaded.grid
+        result = self.launch_kernel(loaded.function, gx, gy, gz, self.block, 1, 1, self.shared,
+                                    ctypes.c_void_p(_raw_stream(index)), parameters.params, None)
+        if result != 0:
+            self._check(result, "cuLaunchKernel")
 
 
 class _HostBuild:
-    """A host build: its shared object, the grid split over threads."""
+    """A host build: its shared object, the grid split over a pool of threads."""
+
+    _pool = None
 
     def __init__(self, directory, manifest):
         self.launch = manifest["launch"]
@@ -142,19 +221,22 @@ class _HostBuild:
         self.run.argtypes = [ctypes.c_int64, ctypes.c_int64, ctypes.POINTER(ctypes.c_void_p)]
         self.run.restype = None
 
-    def __call__(self, args, outs):
-        pointers = (ctypes.c_void_p * (len(args) + len(outs)))(
-            *[t.data_ptr() for t in list(args) + outs])
+    def __call__(self, pointers):
+        params = (ctypes.c_void_p * len(pointers))(*pointers)
         items = self.launch["work_items"]
         threads = max(1, min(items, torch.get_num_threads()))
-        ranges = [(items * t // threads, items * (t + 1) // threads) for t in range(threads)]
+        if threads == 1:
+            self.run(0, items, params)
+            return
+        if _HostBuild._pool is None:
+            _HostBuild._pool = concurrent.futures.ThreadPoolExecutor(
+                torch.get_num_threads(), thread_name_prefix="pallasc-" + NAME)
         # ctypes lets go of the GIL during the calls: the ranges run in parallel.
-        workers = [threading.Thread(target=self.run, args=(b, e, pointers)) for b, e in ranges[1:]]
-        for w in workers:
-            w.start()
-        self.run(ranges[0][0], ranges[0][1], pointers)
-        for w in workers:
-            w.join()
+        ranges = [(items * t // threads, items * (t + 1) // threads) for t in range(threads)]
+        pending = [_HostBuild._pool.submit(self.run, b, e, params) for b, e in ranges[1:]]
+        self.run(ranges[0][0], ranges[0][1], params)
+        for p in pending:
+            p.result()
 
 
 _builds = {}
@@ -176,13 +258,18 @@ def load(directory):
 
 
 def _run(*args):
+    # Every check, with its message: the path of calls the fast one declines.
     device = _check(args)
     build = _builds.get(device.type)
     if build is None:
         raise RuntimeError(f"{NAME}: no build loaded for {device.type} tensors "
                            f"(load() a {'CUDA' if device.type == 'cuda' else 'host'} build)")
     outs = _outputs(device)
-    build(args, outs)
+    pointers = [t.data_ptr() for t in list(args) + outs]
+    if device.type == "cuda":
+        build(device.index, pointers)
+    else:
+        build(pointers)
     return outs[0] if len(outs) == 1 else tuple(outs)
 )PY";
 
@@ -203,20 +290,27 @@ LogicalResult mlir::pallas::addTorchArtifacts(Location loc, const LaunchSpec &sp
                              "mutate its inputs)",
            failure();
   const std::string &n = spec.name;
-  std::string py;
-  llvm::raw_string_ostream os(py);
-  std::string params, names;
-  for (size_t i = 0; i < spec.inputs.size(); ++i) {
-    params += (i ? ", " : "") + spec.inputs[i].name + ": torch.Tensor";
-    names += (i ? ", " : "") + spec.inputs[i].name;
+  auto torchDType = [](StringRef numpy) { return "torch." + numpy.str(); };
+  std::string params, names, schemaArgs, schemaResult, pointers;
+  for (auto [i, in] : llvm::enumerate(spec.inputs)) {
+    params += (i ? ", " : "") + in.name + ": torch.Tensor";
+    names += (i ? ", " : "") + in.name;
+    schemaArgs += (i ? ", " : "") + std::string("Tensor ") + in.name;
+    pointers += (i ? ", " : "") + in.name + ".data_ptr()";
   }
   std::string result = spec.outputs.size() == 1 ? "torch.Tensor" : "tuple[";
+  schemaResult = spec.outputs.size() == 1 ? "Tensor" : "(";
   if (spec.outputs.size() != 1) {
-    for (size_t i = 0; i < spec.outputs.size(); ++i)
+    for (size_t i = 0; i < spec.outputs.size(); ++i) {
       result += std::string(i ? ", " : "") + "torch.Tensor";
+      schemaResult += std::string(i ? ", " : "") + "Tensor";
+    }
     result += "]";
+    schemaResult += ")";
   }
-  os << "\"\"\"PyTorch custom op `pallasc::" << n << "` for Pallas kernel '" << spec.kernel
+  std::string py;
+  llvm::raw_string_ostream os(py);
+  os << "\"\"\"PyTorch op `pallasc::" << n << "` for Pallas kernel '" << spec.kernel
      << "'.\n\nGenerated by pallasc " << PALLAS_VERSION << "; do not edit.\n\n"
      << "    import " << n << "_torch\n"
      << "    " << n << "_torch.load(\"OUT\")   # a pallasc output directory: a CUDA build\n"
@@ -224,22 +318,71 @@ LogicalResult mlir::pallas::addTorchArtifacts(Location loc, const LaunchSpec &sp
      << "    outputs = torch.ops.pallasc." << n << "(" << names << ")\n\n"
      << "It runs on the device of its inputs (which must be contiguous, of the\n"
      << "spec's dtypes and shapes), allocates its outputs, launches on the\n"
-     << "current stream, and traces under torch.compile (a fake implementation\n"
-     << "gives the outputs' shapes).\n\"\"\"\n"
-     << "import ctypes\nimport json\nimport os\nimport threading\n\nimport torch\n\n"
+     << "current stream (CUDA graphs capture it), and traces under torch.compile\n"
+     << "(a fake implementation gives the outputs' shapes).\n\"\"\"\n"
+     << "import concurrent.futures\nimport ctypes\nimport json\nimport os\nimport threading\n\n"
+     << "import torch\n\n"
      << "NAME = \"" << n << "\"\nKERNEL = \"" << spec.kernel << "\"\n"
      << "# (name, shape, dtype) of each input and output, in spec order.\n";
-  auto torchDType = [](StringRef numpy) { return "torch." + numpy.str(); };
   bindings::writeOperandTable(os, "INPUTS", spec.inputs, torchDType);
   bindings::writeOperandTable(os, "OUTPUTS", spec.outputs, torchDType);
   os << kRuntime << "\n\n"
-     << "@torch.library.custom_op(\"pallasc::" << n << "\", mutates_args=())\n"
-     << "def " << n << "(" << params << ") -> " << result << ":\n"
+     << "_library = torch.library.Library(\"pallasc\", \"FRAGMENT\")\n"
+     << "_library.define(\"" << n << "(" << schemaArgs << ") -> " << schemaResult << "\")\n\n\n";
+  // The CUDA implementation's fast path: the spec's checks written out for
+  // this kernel (no loops, no messages); anything they decline takes _run,
+  // which checks again and says what is wrong. Its locals are named apart
+  // from the inputs.
+  auto local = [&](std::string base) {
+    while (llvm::any_of(spec.inputs, [&](const SpecOperand &in) { return in.name == base; }))
+      base += "_";
+    return base;
+  };
+  std::string build = local("build"), device = local("device");
+  const SpecOperand &first = spec.inputs.front();
+  os << "def _cuda(" << names << "):\n"
+     << "    " << build << " = _builds.get(\"cuda\")\n"
+     << "    " << device << " = " << first.name << ".get_device()\n"
+     << "    if (" << build << " is not None";
+  for (const SpecOperand &in : spec.inputs) {
+    os << "\n            and " << in.name << ".dtype is "
+       << torchDType(bindings::numpyDType(in.dtype)) << " and " << in.name
+       << ".shape == " << bindings::pythonTuple(in.shape) << " and " << in.name
+       << ".is_contiguous()";
+    if (&in != &first)
+      os << " and " << in.name << ".get_device() == " << device;
+  }
+  os << "):\n";
+  // Outputs: empty_like of an input of the same shape and dtype (torch's
+  // cheapest allocation from Python), else new_empty.
+  std::string outs;
+  for (auto [i, out] : llvm::enumerate(spec.outputs)) {
+    std::string var = local("out" + std::to_string(i));
+    const SpecOperand *twin = nullptr;
+    for (const SpecOperand &in : spec.inputs)
+      if (!twin && in.shape == out.shape && in.dtype == out.dtype)
+        twin = &in;
+    if (twin)
+      os << "        " << var << " = torch.empty_like(" << twin->name << ")\n";
+    else
+      os << "        " << var << " = " << first.name << ".new_empty("
+         << bindings::pythonTuple(out.shape)
+         << ", dtype=" << torchDType(bindings::numpyDType(out.dtype)) << ")\n";
+    pointers += ", " + var + ".data_ptr()";
+    outs += (i ? ", " : "") + var;
+  }
+  os << "        " << build << "(" << device << ", (" << pointers << "))\n"
+     << "        return " << outs << "\n"
      << "    return _run(" << names << ")\n\n\n"
-     << "@" << n << ".register_fake\n"
-     << "def _(" << params << "):\n"
-     << "    outs = _outputs(" << spec.inputs.front().name << ".device)\n"
-     << "    return outs[0] if len(outs) == 1 else tuple(outs)\n";
+     << "_library.impl(\"" << n << "\", _cuda, \"CUDA\")\n"
+     << "_library.impl(\"" << n << "\", _run, \"CPU\")\n\n\n"
+     << "@torch.library.register_fake(\"pallasc::" << n << "\")\n"
+     << "def _(" << names << "):\n"
+     << "    outs = _outputs(" << first.name << ".device)\n"
+     << "    return outs[0] if len(outs) == 1 else tuple(outs)\n\n\n"
+     << "def " << n << "(" << params << ") -> " << result << ":\n"
+     << "    \"\"\"torch.ops.pallasc." << n << "\"\"\"\n"
+     << "    return torch.ops.pallasc." << n << "(" << names << ")\n";
   artifacts.push_back({n + "_torch.py", py, "torch"});
   return success();
 }

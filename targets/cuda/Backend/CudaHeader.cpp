@@ -25,48 +25,90 @@ static void bytesArray(llvm::raw_ostream &os, llvm::StringRef name,
   os << "\n};\n\n";
 }
 
-/// `NAME_current_image()` (the cubin the current context's device runs)
-/// and `NAME_tensor_map(...)`: a TMA view of an array as 2-D rows, read in
-/// 128-byte-swizzled boxes, built with cuTensorMapEncodeTiled as the
-/// driver's entry-point table gives it (so the header needs no newer
-/// driver library than the kernel's code does).
+/// `NAME_encode_function()` (cuTensorMapEncodeTiled as the driver's
+/// entry-point table gives it, so the header needs no newer driver library
+/// than the kernel's code does) and `NAME_tensor_map(...)`: a TMA view of
+/// an array as 2-D rows, read in 128-byte-swizzled boxes.
 static void tensorMapHelpers(llvm::raw_ostream &os, llvm::StringRef n) {
-  os << "/* The image this context's device runs (0 when none or on error). */\n"
-     << "static inline const void *" << n << "_current_image(void) {\n"
-     << "  CUdevice device;\n  int major = 0, minor = 0;\n"
-     << "  if (cuCtxGetDevice(&device) != CUDA_SUCCESS ||\n"
-     << "      cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device) "
-        "!= CUDA_SUCCESS ||\n"
-     << "      cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device) "
-        "!= CUDA_SUCCESS)\n"
-     << "    return 0;\n  return " << n << "_image(major, minor);\n}\n\n"
-     << "typedef CUresult (*" << n << "_encode_tiled_fn)(\n"
+  os << "typedef CUresult (*" << n << "_encode_tiled_fn)(\n"
      << "    CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,\n"
      << "    const cuuint64_t *, const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,\n"
      << "    CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);\n\n"
+     << "static inline CUresult " << n << "_encode_function(" << n << "_encode_tiled_fn *fn) {\n"
+     << "  CUdriverProcAddressQueryResult found;\n"
+     << "  CUresult r = cuGetProcAddress(\"cuTensorMapEncodeTiled\", (void **)fn, 12000,\n"
+     << "                                CU_GET_PROC_ADDRESS_DEFAULT, &found);\n"
+     << "  if (r != CUDA_SUCCESS) return r;\n"
+     << "  return *fn && found == CU_GET_PROC_ADDRESS_SUCCESS ? CUDA_SUCCESS\n"
+     << "                                                     : CUDA_ERROR_NOT_SUPPORTED;\n}\n\n"
      << "/* The TMA's view of the array at `base`: `rows` rows of `row_elements`\n"
      << " * elements, boxes of box_rows x box_cols, 128-byte swizzle. */\n"
-     << "static inline CUresult " << n << "_tensor_map(CUtensorMap *map, CUdeviceptr base,\n"
-     << "    cuuint32_t element_bytes, cuuint64_t row_elements, cuuint64_t rows,\n"
+     << "static inline CUresult " << n << "_tensor_map(" << n
+     << "_encode_tiled_fn fn, CUtensorMap *map,\n"
+     << "    CUdeviceptr base, cuuint32_t element_bytes, cuuint64_t row_elements, cuuint64_t rows,\n"
      << "    cuuint32_t box_cols, cuuint32_t box_rows) {\n"
-     << "  " << n << "_encode_tiled_fn fn = 0;\n"
-     << "  CUdriverProcAddressQueryResult found;\n"
      << "  cuuint64_t dims[2], strides[1];\n"
      << "  cuuint32_t box[2], unit[2] = {1, 1};\n"
      << "  CUtensorMapDataType type = element_bytes == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8\n"
      << "      : element_bytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16\n"
      << "      : element_bytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32 : "
         "CU_TENSOR_MAP_DATA_TYPE_UINT64;\n"
-     << "  CUresult r = cuGetProcAddress(\"cuTensorMapEncodeTiled\", (void **)&fn, 12000,\n"
-     << "                                CU_GET_PROC_ADDRESS_DEFAULT, &found);\n"
-     << "  if (r != CUDA_SUCCESS) return r;\n"
-     << "  if (!fn || found != CU_GET_PROC_ADDRESS_SUCCESS) return CUDA_ERROR_NOT_SUPPORTED;\n"
      << "  dims[0] = row_elements;\n  dims[1] = rows;\n"
      << "  strides[0] = row_elements * element_bytes;\n"
      << "  box[0] = box_cols;\n  box[1] = box_rows;\n"
      << "  return fn(map, type, 2, (void *)(size_t)base, dims,\n"
      << "      strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,\n"
      << "      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);\n}\n\n";
+}
+
+/// `NAME_cluster_config(...)` (a launch in clusters) and, for persistent
+/// kernels, `NAME_grid_x(...)`: how many CTAs a launch starts on a device.
+static void gridHelpers(llvm::raw_ostream &os, llvm::StringRef n, const CudaLaunch &launch) {
+  if (launch.cluster > 1)
+    os << "/* A launch of the grid in clusters of " << n << "_CLUSTER_X CTAs along x. */\n"
+       << "static inline void " << n << "_cluster_config(CUlaunchConfig *config,\n"
+       << "    CUlaunchAttribute *cluster, unsigned grid_x, unsigned grid_y, unsigned grid_z,\n"
+       << "    CUstream stream) {\n"
+       << "  cluster->id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;\n"
+       << "  cluster->value.clusterDim.x = " << n << "_CLUSTER_X;\n"
+       << "  cluster->value.clusterDim.y = 1;\n  cluster->value.clusterDim.z = 1;\n"
+       << "  config->gridDimX = grid_x;\n  config->gridDimY = grid_y;\n"
+       << "  config->gridDimZ = grid_z;\n"
+       << "  config->blockDimX = " << n << "_BLOCK_X;\n  config->blockDimY = 1;\n"
+       << "  config->blockDimZ = 1;\n"
+       << "  config->sharedMemBytes = " << n << "_SHARED_BYTES;\n"
+       << "  config->hStream = stream;\n"
+       << "  config->attrs = cluster;\n  config->numAttrs = 1;\n}\n\n";
+  if (!launch.persistent)
+    return;
+  if (launch.cluster > 1) {
+    os << "/* The CTAs loop over the programs: as many clusters as `device` runs at\n"
+       << " * once, at most " << n << "_GRID_X CTAs (any multiple of the cluster computes\n"
+       << " * the same). Asked once per context. */\n"
+       << "static inline CUresult " << n
+       << "_grid_x(CUfunction function, CUdevice device, unsigned *grid_x) {\n"
+       << "  CUlaunchConfig config;\n  CUlaunchAttribute cluster;\n  int clusters = 0;\n"
+       << "  unsigned ctas;\n  (void)device;\n"
+       << "  " << n << "_cluster_config(&config, &cluster, " << n << "_GRID_X, 1, 1, 0);\n"
+       << "  *grid_x = " << n << "_GRID_X;\n"
+       << "  if (cuOccupancyMaxActiveClusters(&clusters, function, &config) != CUDA_SUCCESS ||\n"
+       << "      clusters <= 0)\n"
+       << "    return CUDA_SUCCESS;\n"
+       << "  ctas = (unsigned)clusters * " << n << "_CLUSTER_X;\n"
+       << "  if (ctas < " << n << "_GRID_X) *grid_x = ctas;\n  return CUDA_SUCCESS;\n}\n\n";
+    return;
+  }
+  os << "/* The CTAs loop over the programs: one per SM of `device`, at most\n"
+     << " * " << n << "_GRID_X (any count computes the same). Asked once per context. */\n"
+     << "static inline CUresult " << n
+     << "_grid_x(CUfunction function, CUdevice device, unsigned *grid_x) {\n"
+     << "  int sms = 0;\n  (void)function;\n"
+     << "  *grid_x = " << n << "_GRID_X;\n"
+     << "  if (cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device) =="
+     << " CUDA_SUCCESS &&\n"
+     << "      sms > 0 && (unsigned)sms < " << n << "_GRID_X)\n"
+     << "    *grid_x = (unsigned)sms;\n"
+     << "  return CUDA_SUCCESS;\n}\n\n";
 }
 
 std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
@@ -91,8 +133,9 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
   cheader::forEachDeviceArray(spec, describe);
   cheader::describeSizes(os, spec);
   bool symbolic = spec.hasSymbolicSizes();
-  cheader::open(os, guard, symbolic ? ArrayRef<StringRef>{"cuda.h", "pthread.h", "stdint.h"}
-                                    : ArrayRef<StringRef>{"cuda.h", "pthread.h"});
+  cheader::open(os, guard,
+                symbolic ? ArrayRef<StringRef>{"cuda.h", "pthread.h", "stdint.h", "string.h"}
+                         : ArrayRef<StringRef>{"cuda.h", "pthread.h", "string.h"});
   if (symbolic)
     os << "/* The grid depends on the sizes: " << n << "() computes it. */\n";
   else
@@ -104,7 +147,20 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
        << "#define " << n << "_CLUSTER_X " << launch.cluster << "u\n";
   os << "#define " << n << "_BLOCK_X " << launch.threads << "u\n"
      << "#define " << n << "_SHARED_BYTES " << launch.sharedBytes << "u\n"
-     << "#define " << n << "_MAX_CONTEXTS 16\n\n";
+     << "#define " << n << "_MAX_CONTEXTS 16\n";
+  if (launch.persistent)
+    os << "/* The CTAs loop over the programs: a launch starts as many as the device\n"
+       << " * runs at once, at most " << n << "_GRID_X. */\n"
+       << "#define " << n << "_PERSISTENT 1\n";
+  size_t mapCount = 0;
+  for (const CudaImage &img : launch.images)
+    mapCount = std::max(mapCount, img.tensorMaps.size());
+  if (mapCount)
+    os << "/* CUtensorMap parameters after the arrays (at most, over the images), and\n"
+       << " * how many of each a context keeps encoded. */\n"
+       << "#define " << n << "_TENSOR_MAPS " << mapCount << "\n"
+       << "#define " << n << "_MAP_CACHE 4\n";
+  os << "\n";
   for (const CudaImage &img : launch.images)
     bytesArray(os, n + "_cubin_" + img.chip, img.cubin);
   os << "/* The cubin for a device of compute capability major.minor: the same\n"
@@ -120,19 +176,48 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
        << ";\n    best_minor = " << cc % 10 << ";\n  }\n";
   }
   os << "  return best;\n}\n\n";
-  os << "/* Per CUDA context: the loaded module and kernel. */\n"
-     << "static struct {\n  pthread_mutex_t lock;\n  int count;\n"
-     << "  struct { CUcontext context; CUmodule module; CUfunction function; } loaded["
-     << n << "_MAX_CONTEXTS];\n} " << n << "_state = {PTHREAD_MUTEX_INITIALIZER, 0, {{0, 0, 0}}};\n\n";
-  os << "/* The kernel in the current context, loading it there first if needed. */\n"
-     << "static inline CUresult " << n << "_function(CUfunction *function) {\n"
-     << "  CUcontext context;\n  CUdevice device;\n  CUmodule module;\n"
+  size_t maxMaps = mapCount;
+  bool symbolicMaps = false;
+  for (const CudaImage &img : launch.images)
+    for (const CudaTensorMap &m : img.tensorMaps)
+      symbolicMaps = symbolicMaps || m.rows < 0 || m.rowElements < 0;
+  if (maxMaps)
+    tensorMapHelpers(os, n);
+  gridHelpers(os, n, launch);
+  os << "/* Per CUDA context: the loaded module and kernel, and what every launch\n"
+     << " * there reuses. */\n"
+     << "typedef struct {\n  CUcontext context;\n  CUmodule module;\n  CUfunction function;\n"
+     << "  const void *image; /* the cubin its device runs */\n";
+  if (launch.persistent)
+    os << "  unsigned grid_x; /* the CTAs a launch starts on its device */\n";
+  if (maxMaps)
+    os << "  " << n << "_encode_tiled_fn encode;\n"
+       << "  /* Per tensor map, the last ones encoded (a caller's outputs often\n"
+       << "   * alternate between a few buffers), and which to replace next. */\n"
+       << "  struct {\n    CUtensorMap map;\n    CUdeviceptr base;\n"
+       << (symbolicMaps ? "    cuuint64_t sizes[2];\n" : "")
+       << "    int valid;\n  } maps[" << n << "_TENSOR_MAPS][" << n << "_MAP_CACHE];\n"
+       << "  int map_next[" << n << "_TENSOR_MAPS];\n";
+  os << "} " << n << "_loaded_t;\n\n"
+     << "static " << n << "_loaded_t " << n << "_loaded_records[" << n << "_MAX_CONTEXTS];\n"
+     << "static struct {\n  pthread_mutex_t lock;\n  int count;\n  " << n << "_loaded_t *loaded;\n"
+     << "} " << n << "_state = {PTHREAD_MUTEX_INITIALIZER, 0, " << n << "_loaded_records};\n\n";
+  os << "/* The current context's record, loading the kernel there first if needed.\n"
+     << " * Records stay where they are until " << n << "_unload(). */\n"
+     << "static inline CUresult " << n << "_loaded(" << n << "_loaded_t **loaded) {\n"
+     << "  CUcontext context;\n  CUdevice device;\n  CUmodule module = 0;\n"
+     << "  CUfunction function = 0;\n  " << n << "_loaded_t *record;\n"
      << "  int i, major = 0, minor = 0;\n  const void *image;\n"
      << "  CUresult r = cuCtxGetCurrent(&context);\n"
      << "  if (r != CUDA_SUCCESS) return r;\n"
-     << "  if (!context) return CUDA_ERROR_INVALID_CONTEXT;\n";
-  cheader::cudaLookupLoaded(os, n);
-  os << "  r = cuCtxGetDevice(&device);\n"
+     << "  if (!context) return CUDA_ERROR_INVALID_CONTEXT;\n"
+     << "  pthread_mutex_lock(&" << n << "_state.lock);\n"
+     << "  for (i = 0; i < " << n << "_state.count; ++i)\n"
+     << "    if (" << n << "_state.loaded[i].context == context) {\n"
+     << "      *loaded = &" << n << "_state.loaded[i];\n"
+     << "      pthread_mutex_unlock(&" << n << "_state.lock);\n"
+     << "      return CUDA_SUCCESS;\n    }\n"
+     << "  r = cuCtxGetDevice(&device);\n"
      << "  if (r == CUDA_SUCCESS)\n"
      << "    r = cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);\n"
      << "  if (r == CUDA_SUCCESS)\n"
@@ -141,64 +226,67 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
      << "  if (r == CUDA_SUCCESS && !image) r = CUDA_ERROR_NO_BINARY_FOR_GPU;\n"
      << "  if (r == CUDA_SUCCESS && " << n << "_state.count == " << n
      << "_MAX_CONTEXTS) r = CUDA_ERROR_OUT_OF_MEMORY;\n"
-     << "  if (r == CUDA_SUCCESS) {\n"
-     << "    r = cuModuleLoadData(&module, image);\n"
-     << "    if (r == CUDA_SUCCESS) {\n"
-     << "      r = cuModuleGetFunction(function, module, \"" << launch.function << "\");\n"
-     << "      if (r == CUDA_SUCCESS && " << n << "_SHARED_BYTES > 49152u)\n"
-     << "        r = cuFuncSetAttribute(*function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,\n"
-     << "                               (int)" << n << "_SHARED_BYTES);\n";
-  cheader::cudaRecordLoaded(os, n, "      ");
-  os << "    }\n  }\n"
-     << "  pthread_mutex_unlock(&" << n << "_state.lock);\n  return r;\n}\n\n";
+     << "  if (r != CUDA_SUCCESS) {\n"
+     << "    pthread_mutex_unlock(&" << n << "_state.lock);\n    return r;\n  }\n"
+     << "  r = cuModuleLoadData(&module, image);\n"
+     << "  if (r == CUDA_SUCCESS)\n"
+     << "    r = cuModuleGetFunction(&function, module, \"" << launch.function << "\");\n"
+     << "  if (r == CUDA_SUCCESS && " << n << "_SHARED_BYTES > 49152u)\n"
+     << "    r = cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,\n"
+     << "                           (int)" << n << "_SHARED_BYTES);\n"
+     << "  record = &" << n << "_state.loaded[" << n << "_state.count];\n"
+     << "  record->context = context;\n  record->module = module;\n"
+     << "  record->function = function;\n  record->image = image;\n";
+  if (launch.persistent)
+    os << "  if (r == CUDA_SUCCESS) r = " << n << "_grid_x(function, device, &record->grid_x);\n";
+  if (maxMaps)
+    os << "  memset(record->maps, 0, sizeof(record->maps));\n"
+       << "  memset(record->map_next, 0, sizeof(record->map_next));\n"
+       << "  record->encode = 0;\n"
+       << "  if (r == CUDA_SUCCESS) r = " << n << "_encode_function(&record->encode);\n";
+  os << "  if (r == CUDA_SUCCESS) {\n"
+     << "    ++" << n << "_state.count;\n    *loaded = record;\n"
+     << "  } else if (module) {\n    cuModuleUnload(module);\n  }\n"
+     << "  pthread_mutex_unlock(&" << n << "_state.lock);\n  return r;\n}\n\n"
+     << "/* The kernel in the current context, loading it there first if needed. */\n"
+     << "static inline CUresult " << n << "_function(CUfunction *function) {\n"
+     << "  " << n << "_loaded_t *loaded;\n"
+     << "  CUresult r = " << n << "_loaded(&loaded);\n"
+     << "  if (r == CUDA_SUCCESS) *function = loaded->function;\n  return r;\n}\n\n";
   cheader::cudaUnload(os, n, /*forgetImage=*/false);
-  bool anyMaps = llvm::any_of(launch.images,
-                              [](const CudaImage &img) { return !img.tensorMaps.empty(); });
-  if (anyMaps)
-    tensorMapHelpers(os, n);
-  std::string gridX = n + "_GRID_X", gridY = n + "_GRID_Y", gridZ = n + "_GRID_Z";
-  if (launch.cluster > 1)
-    os << "/* A launch of the grid in clusters of " << n << "_CLUSTER_X CTAs along x. */\n"
-       << "static inline void " << n << "_cluster_config(CUlaunchConfig *config,\n"
-       << "    CUlaunchAttribute *cluster, unsigned grid_x, unsigned grid_y, unsigned grid_z,\n"
-       << "    CUstream stream) {\n"
-       << "  cluster->id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;\n"
-       << "  cluster->value.clusterDim.x = " << n << "_CLUSTER_X;\n"
-       << "  cluster->value.clusterDim.y = 1;\n  cluster->value.clusterDim.z = 1;\n"
-       << "  config->gridDimX = grid_x;\n  config->gridDimY = grid_y;\n"
-       << "  config->gridDimZ = grid_z;\n"
-       << "  config->blockDimX = " << n << "_BLOCK_X;\n  config->blockDimY = 1;\n"
-       << "  config->blockDimZ = 1;\n"
-       << "  config->sharedMemBytes = " << n << "_SHARED_BYTES;\n"
-       << "  config->hStream = stream;\n"
-       << "  config->attrs = cluster;\n  config->numAttrs = 1;\n}\n\n";
-  if (launch.persistent && launch.cluster > 1) {
-    gridX = n + "_grid_x(function)";
-    os << "/* The CTAs loop over the programs: as many clusters as the current device\n"
-       << " * runs at once, at most " << n << "_GRID_X CTAs (any multiple of the cluster\n"
-       << " * computes the same). */\n"
-       << "static inline unsigned " << n << "_grid_x(CUfunction function) {\n"
-       << "  CUlaunchConfig config;\n  CUlaunchAttribute cluster;\n  int clusters = 0;\n"
-       << "  unsigned ctas;\n"
-       << "  " << n << "_cluster_config(&config, &cluster, " << n << "_GRID_X, 1, 1, 0);\n"
-       << "  if (cuOccupancyMaxActiveClusters(&clusters, function, &config) != CUDA_SUCCESS ||\n"
-       << "      clusters <= 0)\n"
-       << "    return " << n << "_GRID_X;\n"
-       << "  ctas = (unsigned)clusters * " << n << "_CLUSTER_X;\n"
-       << "  return ctas < " << n << "_GRID_X ? ctas : " << n << "_GRID_X;\n}\n\n";
-  } else if (launch.persistent) {
-    gridX = n + "_grid_x()";
-    os << "/* The CTAs loop over the programs: one per SM of the current device, at\n"
-       << " * most " << n << "_GRID_X (any count computes the same). */\n"
-       << "static inline unsigned " << n << "_grid_x(void) {\n"
-       << "  CUdevice device;\n  int sms = 0;\n"
-       << "  if (cuCtxGetDevice(&device) == CUDA_SUCCESS &&\n"
-       << "      cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device) =="
-       << " CUDA_SUCCESS &&\n"
-       << "      sms > 0 && (unsigned)sms < " << n << "_GRID_X)\n"
-       << "    return (unsigned)sms;\n"
-       << "  return " << n << "_GRID_X;\n}\n\n";
+  if (maxMaps) {
+    // The cache compares what a map depends on per launch: the array, and
+    // its sizes where they are symbolic.
+    os << "/* Map k of the current image for the array at `base`: one encoded\n"
+       << " * before for this array when there is one, else encoded anew in place\n"
+       << " * of the oldest. Called with " << n << "_state.lock held. */\n"
+       << "static inline CUresult " << n << "_cached_map(" << n
+       << "_loaded_t *loaded, int k, CUtensorMap *map,\n"
+       << "    CUdeviceptr base, cuuint32_t element_bytes, cuuint64_t row_elements,\n"
+       << "    cuuint64_t rows, cuuint32_t box_cols, cuuint32_t box_rows) {\n"
+       << "  int i;\n  CUresult r;\n"
+       << "  for (i = 0; i < " << n << "_MAP_CACHE; ++i) {\n"
+       << "    if (loaded->maps[k][i].valid && loaded->maps[k][i].base == base" 
+       << (symbolicMaps ? " &&\n        loaded->maps[k][i].sizes[0] == row_elements &&\n"
+                          "        loaded->maps[k][i].sizes[1] == rows"
+                        : "")
+       << ") {\n"
+       << "      *map = loaded->maps[k][i].map;\n      return CUDA_SUCCESS;\n    }\n  }\n"
+       << "  i = loaded->map_next[k];\n"
+       << "  loaded->map_next[k] = (i + 1) % " << n << "_MAP_CACHE;\n"
+       << "  r = " << n << "_tensor_map(loaded->encode, &loaded->maps[k][i].map, base,\n"
+       << "      element_bytes, row_elements, rows, box_cols, box_rows);\n"
+       << "  loaded->maps[k][i].valid = r == CUDA_SUCCESS;\n"
+       << "  if (r != CUDA_SUCCESS) return r;\n"
+       << "  loaded->maps[k][i].base = base;\n";
+    if (symbolicMaps)
+      os << "  loaded->maps[k][i].sizes[0] = row_elements;\n"
+         << "  loaded->maps[k][i].sizes[1] = rows;\n";
+    os << "  *map = loaded->maps[k][i].map;\n  return CUDA_SUCCESS;\n}\n\n";
   }
+  std::string gridX = n + "_GRID_X", gridY = n + "_GRID_Y", gridZ = n + "_GRID_Z";
+  if (launch.persistent)
+    gridX = "loaded->grid_x";
   // The launch: in clusters, through cuLaunchKernelEx.
   auto launchCall = [&](llvm::StringRef indent, llvm::StringRef args) {
     if (launch.cluster > 1) {
@@ -206,12 +294,13 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
          << indent << "  CUlaunchConfig config;\n" << indent << "  CUlaunchAttribute cluster;\n"
          << indent << "  " << n << "_cluster_config(&config, &cluster, " << gridX << ", " << gridY
          << ", " << gridZ << ", stream);\n"
-         << indent << "  return cuLaunchKernelEx(&config, function, " << args << ", 0);\n"
+         << indent << "  return cuLaunchKernelEx(&config, loaded->function, " << args
+         << ", 0);\n"
          << indent << "}\n";
       return;
     }
-    os << indent << "return cuLaunchKernel(function, " << gridX << ", " << gridY << ", " << gridZ
-       << ",\n" << indent << "                      " << n << "_BLOCK_X, 1, 1, " << n
+    os << indent << "return cuLaunchKernel(loaded->function, " << gridX << ", " << gridY << ", "
+       << gridZ << ",\n" << indent << "                      " << n << "_BLOCK_X, 1, 1, " << n
        << "_SHARED_BYTES, stream, " << args << ", 0);\n";
   };
   os << "/* Launches the whole grid on `stream` in the current context"
@@ -222,7 +311,7 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
     os << ", CUdeviceptr " << p;
   for (const SpecSize &size : spec.sizes)
     os << ", int64_t " << cheader::sizeParam(size.name);
-  os << ") {\n  CUfunction function;\n  CUresult r;\n";
+  os << ") {\n  " << n << "_loaded_t *loaded;\n  CUresult r;\n";
   // The kernel's parameters: the arrays, then the sizes as int32_t.
   std::vector<std::string> args;
   for (const std::string &p : params)
@@ -233,7 +322,7 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
       args.push_back("&arg_" + size.name);
     gridX = "(unsigned)grid0", gridY = "(unsigned)grid1", gridZ = "(unsigned)grid2";
   }
-  os << "  r = " << n << "_function(&function);\n"
+  os << "  r = " << n << "_loaded(&loaded);\n"
      << "  void *args[] = {";
   for (size_t i = 0; i < args.size(); ++i)
     os << (i ? ", " : "") << args[i];
@@ -245,7 +334,7 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
       continue;
     // This chip's code also takes CUtensorMaps of the arrays, by value.
     size_t count = img.tensorMaps.size();
-    os << "  if (" << n << "_current_image() == " << n << "_cubin_" << img.chip << ") {\n"
+    os << "  if (loaded->image == " << n << "_cubin_" << img.chip << ") {\n"
        << "    CUtensorMap maps[" << count << "];\n"
        << "    void *all[" << args.size() + count << "] = {";
     for (const std::string &a : args)
@@ -260,11 +349,14 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
                     : "(cuuint64_t)" +
                           cheader::sizeParam(spec.sizes[static_cast<size_t>(-1 - v) - numArrays].name);
     };
+    os << "    pthread_mutex_lock(&" << n << "_state.lock);\n";
     for (auto [i, m] : llvm::enumerate(img.tensorMaps))
-      os << "    if (r == CUDA_SUCCESS)\n      r = " << n << "_tensor_map(&maps[" << i << "], "
-         << params[m.param] << ", " << m.elemBytes << "u, " << dim(m.rowElements) << ", "
-         << dim(m.rows) << ", " << m.boxCols << "u, " << m.boxRows << "u);\n";
-    os << "    if (r != CUDA_SUCCESS) return r;\n";
+      os << "    if (r == CUDA_SUCCESS)\n      r = " << n << "_cached_map(loaded, " << i
+         << ", &maps[" << i << "], " << params[m.param] << ", " << m.elemBytes << "u, "
+         << dim(m.rowElements) << ", " << dim(m.rows) << ", " << m.boxCols << "u, " << m.boxRows
+         << "u);\n";
+    os << "    pthread_mutex_unlock(&" << n << "_state.lock);\n"
+       << "    if (r != CUDA_SUCCESS) return r;\n";
     launchCall("    ", "all");
     os << "  }\n";
   }

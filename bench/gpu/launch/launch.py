@@ -1,0 +1,283 @@
+"""Launch cost on the GPU machine, with .device/launch/ carried (made by
+bench/gpu/prepare_launch.sh): per kernel (layernorm 2048x768, softmax
+4096x1000, vector add of 2^16, 2^20, 2^24 f32), through each entry point
+pallasc writes, beside torch's own op and a Triton kernel for the same
+work, measured in the same run:
+
+  cpu_us     CPU time per call: back-to-back calls in batches of 100, the
+             synchronization between batches not timed (median batch)
+  e2e_us     time per call as a user sees it: CUDA events around 1000
+             back-to-back calls (whichever of CPU and GPU is slower)
+  kernel_us  the kernel's own time (torch.profiler, CUDA activity)
+
+Checks first, on random inputs, every output element against torch:
+eager, under torch.compile(fullgraph=True), and replayed from a CUDA graph
+with new inputs. Then the C header (c_launch, built by prepare_launch.sh)
+and the XLA FFI handler under jax.jit (built here with c++) beside a JAX
+pallas_call of the same vector add. One JSON line per measurement and a
+table; exit code 1 on a wrong result.
+
+    python3 bench/gpu/launch/launch.py [--skip-jax]
+"""
+import argparse
+import importlib
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import torch
+import torch.nn.functional as F
+import triton
+import triton.language as tl
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+LAUNCH = os.path.join(ROOT, ".device", "launch")
+failures = 0
+
+
+# Triton kernels for the same work: one row (or 1024 elements) per program.
+@triton.jit
+def _triton_softmax(x, o, cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    v = tl.load(x + row * cols + offs, mask=offs < cols, other=-float("inf"))
+    e = tl.exp(v - tl.max(v, 0))
+    tl.store(o + row * cols + offs, e / tl.sum(e, 0), mask=offs < cols)
+
+
+@triton.jit
+def _triton_layernorm(x, w, b, o, cols, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    m = offs < cols
+    v = tl.load(x + row * cols + offs, mask=m, other=0.0)
+    mean = tl.sum(v, 0) / cols
+    d = tl.where(m, v - mean, 0.0)
+    rs = 1.0 / tl.sqrt(tl.sum(d * d, 0) / cols + eps)
+    y = d * rs * tl.load(w + offs, mask=m) + tl.load(b + offs, mask=m)
+    tl.store(o + row * cols + offs, y, mask=m)
+
+
+@triton.jit
+def _triton_add(x, y, o, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(o + offs, tl.load(x + offs) + tl.load(y + offs))
+
+
+def triton_softmax(x):
+    o = torch.empty_like(x)
+    _triton_softmax[(x.shape[0],)](x, o, x.shape[1], BLOCK=1024)
+    return o
+
+
+def triton_layernorm(x, w, b):
+    o = torch.empty_like(x)
+    _triton_layernorm[(x.shape[0],)](x, w, b, o, x.shape[1], 1e-5, BLOCK=1024)
+    return o
+
+
+def triton_add(x, y):
+    o = torch.empty_like(x)
+    _triton_add[(x.numel() // 1024,)](x, y, o, BLOCK=1024)
+    return o
+
+
+CASES = {
+    "layernorm": (lambda x, w, b: F.layer_norm(x, (x.shape[-1],), w, b, 1e-5), triton_layernorm),
+    "softmax": (lambda x: torch.softmax(x, -1), triton_softmax),
+    "vector_add_16": (torch.add, triton_add),
+    "vector_add_20": (torch.add, triton_add),
+    "vector_add_24": (torch.add, triton_add),
+}
+
+
+def report(row):
+    print(json.dumps(row), flush=True)
+    return row
+
+
+def cpu_us(fn, args, batches=30, batch=100):
+    times = []
+    for _ in range(batches):
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        for _ in range(batch):
+            fn(*args)
+        times.append((time.perf_counter() - t0) / batch * 1e6)
+    torch.cuda.synchronize()
+    return statistics.median(times)
+
+
+def e2e_us(fn, args, calls=1000):
+    for _ in range(20):
+        fn(*args)
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    torch.cuda.synchronize()
+    start.record()
+    for _ in range(calls):
+        fn(*args)
+    end.record()
+    end.synchronize()
+    return start.elapsed_time(end) * 1e3 / calls
+
+
+def kernel_us(fn, args, calls=50):
+    from torch.profiler import ProfilerActivity, profile
+    fn(*args)
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(calls):
+            fn(*args)
+        torch.cuda.synchronize()
+    kernels = [e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    # Kernels only (no memcpy/memset), the most frequent name: the op's kernel.
+    names = {}
+    for e in kernels:
+        names.setdefault(e.name, []).append(e.device_time if hasattr(e, "device_time")
+                                            else e.cuda_time)
+    name = max(names, key=lambda n: len(names[n]))
+    return statistics.median(names[name])
+
+
+def close(got, want, what, tol):
+    global failures
+    got, want = got.double(), want.double()
+    bad = not torch.isfinite(got).all().item()
+    err = ((got - want).abs() / (1 + want.abs())).max().item()
+    ok = not bad and err < tol
+    failures += not ok
+    print(f"{'ok  ' if ok else 'FAIL'} {what}: max rel err {err:.1e}"
+          f"{' (unwritten elements)' if bad else ''}", flush=True)
+
+
+def check(name, op, reference, args):
+    want = reference(*[a.double() for a in args]).float()
+    close(op(*args), want, f"{name} eager", 1e-4)
+    compiled = torch.compile(lambda *a: op(*a) * 1, fullgraph=True)
+    close(compiled(*args), want, f"{name} torch.compile(fullgraph=True)", 1e-4)
+    # A CUDA graph of one call, replayed on new inputs copied in place.
+    static = [a.clone() for a in args]
+    op(*static)
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = op(*static)
+    fresh = [torch.randn_like(a) for a in args]
+    for s, f in zip(static, fresh):
+        s.copy_(f)
+    graph.replay()
+    torch.cuda.synchronize()
+    close(out, reference(*[a.double() for a in fresh]).float(), f"{name} CUDA graph replay", 1e-4)
+
+
+def torch_ops():
+    rows = []
+    for name, (reference, triton_fn) in CASES.items():
+        sys.path.insert(0, os.path.join(LAUNCH, name))
+        module = importlib.import_module(name + "_torch")
+        module.load(os.path.join(LAUNCH, name))
+        op = getattr(torch.ops.pallasc, name)
+        gen = torch.Generator(device="cuda").manual_seed(0)
+        args = [torch.randn(shape, dtype=dtype, device="cuda", generator=gen)
+                for _, shape, dtype in module.INPUTS]
+        check(name, op, reference, args)
+        close(triton_fn(*args), reference(*[a.double() for a in args]).float(),
+              f"{name} Triton anchor", 1e-4)
+        entries = [("pallasc torch op", op), ("torch", reference), ("triton", triton_fn)]
+        previous = os.path.join(LAUNCH, "old")
+        if os.path.isdir(previous):
+            # An earlier generator's module for the same build (op pallasc_old::NAME),
+            # where one was put there for a before/after comparison.
+            sys.path.insert(0, previous)
+            importlib.import_module(name + "_torch_old").load(os.path.join(LAUNCH, name))
+            entries.append(("previous torch op", getattr(torch.ops.pallasc_old, name)))
+        for who, fn in entries:
+            rows.append(report({"kernel": name, "entry": who, "cpu_us": round(cpu_us(fn, args), 2),
+                                "e2e_us": round(e2e_us(fn, args), 2),
+                                "kernel_us": round(kernel_us(fn, args), 2)}))
+    return rows
+
+
+def c_headers():
+    rows = []
+    for name in sorted(os.listdir(LAUNCH)):
+        binary = os.path.join(LAUNCH, name, "c_launch")
+        if os.path.exists(binary):
+            out = subprocess.run([binary], capture_output=True, text=True)
+            if out.returncode:
+                global failures
+                failures += 1
+                print(f"FAIL {name} c_launch: {out.stderr}")
+                continue
+            rows.append(report(json.loads(out.stdout)))
+    return rows
+
+
+def xla_ffi():
+    import jax
+    import jax.numpy as jnp
+    from jax.experimental import pallas as pl
+    rows = []
+    include = jax.ffi.include_dir()
+    name = "vector_add_16"
+    directory = os.path.join(LAUNCH, name)
+    lib = os.path.join(tempfile.mkdtemp(), f"lib{name}_xla_ffi.so")
+    subprocess.run(["c++", "-std=c++17", "-O2", "-shared", "-fPIC", "-w",
+                    os.path.join(directory, f"{name}_xla_ffi.cc"), "-I", directory, "-I", include,
+                    "-I/usr/local/cuda/include", "-lcuda", "-o", lib], check=True)
+    sys.path.insert(0, directory)
+    module = importlib.import_module(name + "_xla_ffi")
+    module.register(lib)
+
+    def add_kernel(x_ref, y_ref, o_ref):
+        o_ref[...] = x_ref[...] + y_ref[...]
+
+    n = 1 << 16
+    pallas_add = pl.pallas_call(
+        add_kernel, grid=(n // 1024,),
+        in_specs=[pl.BlockSpec((1024,), lambda i: (i,))] * 2,
+        out_specs=pl.BlockSpec((1024,), lambda i: (i,)),
+        out_shape=jax.ShapeDtypeStruct((n,), jnp.float32))
+    x = jax.random.normal(jax.random.key(0), (n,), jnp.float32)
+    y = jax.random.normal(jax.random.key(1), (n,), jnp.float32)
+    ours, theirs = jax.jit(module.vector_add_16), jax.jit(pallas_add)
+    global failures
+    for who, fn in (("pallasc xla ffi", ours), ("jax pallas_call", theirs),
+                    ("jax x + y", jax.jit(lambda a, b: a + b))):
+        got = fn(x, y)
+        ok = bool(jnp.all(got == x + y))
+        failures += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {who} {name}: every element", flush=True)
+        times = []
+        for _ in range(30):
+            fn(x, y).block_until_ready()
+            t0 = time.perf_counter()
+            for _ in range(100):
+                r = fn(x, y)
+            times.append((time.perf_counter() - t0) / 100 * 1e6)
+            r.block_until_ready()
+        rows.append(report({"kernel": name, "entry": who, "cpu_us": round(statistics.median(times), 2),
+                            "jax": jax.__version__}))
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--skip-jax", action="store_true")
+    options = parser.parse_args()
+    print(open(os.path.join(LAUNCH, "COMPILER")).read().strip(), torch.__version__,
+          torch.cuda.get_device_name(), flush=True)
+    rows = torch_ops()
+    rows += c_headers()
+    if not options.skip_jax:
+        rows += xla_ffi()
+    print(f"{failures} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
