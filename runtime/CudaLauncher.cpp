@@ -505,17 +505,20 @@ bool launchCuda(const Json &m, const std::string &manifestPath,
     if (d.occupancyMaxActiveClusters(&clusters, fn, &config) == CUDA_SUCCESS && clusters > 0)
       config.gridDimX = unsigned(std::min<int64_t>(grid[0], int64_t(clusters) * cluster));
   }
+  // Everything a launch takes is built once above (module, maps, cluster
+  // occupancy); a timed launch is the driver call alone, its error message
+  // written only on failure.
   auto launchOnce = [&] {
-    if (cluster > 1 && d.launchKernelEx)
-      return check(d.launchKernelEx(&config, fn, argPointers.data(), nullptr),
-                   "launching '" + function + "' in clusters of " + std::to_string(cluster) +
-                       " (cuLaunchKernelEx)");
-    return check(d.launchKernel(fn, unsigned(grid[0]), unsigned(grid[1]),
-                                unsigned(grid[2]), unsigned(block[0]),
-                                unsigned(block[1]), unsigned(block[2]),
-                                unsigned(shared), nullptr, argPointers.data(),
-                                nullptr),
-                 "launching '" + function + "' (cuLaunchKernel)");
+    if (cluster > 1 && d.launchKernelEx) {
+      CUresult rc = d.launchKernelEx(&config, fn, argPointers.data(), nullptr);
+      return rc == CUDA_SUCCESS ||
+             check(rc, "launching '" + function + "' in clusters of " +
+                           std::to_string(cluster) + " (cuLaunchKernelEx)");
+    }
+    CUresult rc = d.launchKernel(fn, unsigned(grid[0]), unsigned(grid[1]), unsigned(grid[2]),
+                                 unsigned(block[0]), unsigned(block[1]), unsigned(block[2]),
+                                 unsigned(shared), nullptr, argPointers.data(), nullptr);
+    return rc == CUDA_SUCCESS || check(rc, "launching '" + function + "' (cuLaunchKernel)");
   };
   if (!launchOnce() ||
       !check(d.ctxSynchronize(), "running '" + function + "' (" + chosen +

@@ -37,11 +37,12 @@ for log in 16 20 24; do
     "$out/specs/vector_add_$log.json"
 done
 "$bin/pallasc" "$root/bench/kernels/gemm_f16_4096/kernel.mlir" \
-  --spec "$root/bench/kernels/gemm_f16_4096/spec.json" -t sm_90a -o "$out/gemm_f16_4096"
+  --spec "$root/bench/kernels/gemm_f16_4096/spec.json" -t sm_90a -o "$out/gemm_f16_4096" \
+  --emit torch
 
 # The C benchmark, once per header: KERNEL, its array count, its sizes.
-build_c() { # case kernel arrays
-  local flags=()
+build_c() { # case kernel arrays [flags...]
+  local flags=("${@:4}")
   grep -q "define $2_TENSOR_MAPS " "$out/$1/$2.h" && flags+=(-DPALLAS_HAS_MAPS)
   grep -q "define $2_PERSISTENT " "$out/$1/$2.h" && flags+=(-DPALLAS_PERSISTENT)
   if grep -q "define $2_CLUSTER_X " "$out/$1/$2.h"; then
@@ -55,7 +56,8 @@ build_c() { # case kernel arrays
 build_c layernorm layernorm 4
 build_c softmax softmax 2
 for log in 16 20 24; do build_c "vector_add_$log" "vector_add_$log" 3; done
-build_c gemm_f16_4096 gemm_f16_4096 3
+# 4096 ones summed: 4096.0 in f16 is 0x6C00.
+build_c gemm_f16_4096 gemm_f16_4096 3 -DPALLAS_EXPECT_F16=0x6C00
 "$bin/pallasc" --version >"$out/COMPILER" 2>&1
 git -C "$root" rev-parse HEAD >>"$out/COMPILER" 2>/dev/null || true
 echo "prepare_launch.sh: .device/launch ready"

@@ -62,7 +62,8 @@ class _Parameters:
     (rewritten per call) and the tensor maps (re-encoded only for arrays
     not seen lately), where cuLaunchKernel's parameter array points."""
 
-    def __init__(self, arrays, maps):
+    def __init__(self, arrays, loaded, block, shared):
+        maps = loaded.maps
         self.pointers = (ctypes.c_uint64 * arrays)()
         # Each CUtensorMap: 128 bytes on a 64-byte boundary.
         self.map_memory = ctypes.create_string_buffer(64 + 128 * len(maps))
@@ -73,6 +74,10 @@ class _Parameters:
         base = ctypes.addressof(self.pointers)
         self.params = (ctypes.c_void_p * (arrays + len(maps)))(
             *[base + 8 * i for i in range(arrays)], *self.map_addresses)
+        # cuLaunchKernel's arguments, the stream's value set per call.
+        self.stream = ctypes.c_void_p(0)
+        self.arguments = (loaded.function, *loaded.grid, block, 1, 1, shared, self.stream,
+                          self.params, None)
 
 
 class _Loaded:
@@ -198,13 +203,13 @@ class _CudaBuild:
         try:
             parameters = loaded.threads.parameters
         except AttributeError:
-            parameters = loaded.threads.parameters = _Parameters(self.arrays, loaded.maps)
+            parameters = loaded.threads.parameters = _Parameters(self.arrays, loaded, self.block,
+                                                                 self.shared)
         parameters.pointers[:] = pointers
         if loaded.maps:
             self._place_maps(loaded.maps, parameters, pointers)
-        gx, gy, gz = loaded.grid
-        result = self.launch_kernel(loaded.function, gx, gy, gz, self.block, 1, 1, self.shared,
-                                    ctypes.c_void_p(_raw_stream(index)), parameters.params, None)
+        parameters.stream.value = _raw_stream(index)
+        result = self.launch_kernel(*parameters.arguments)
         if result != 0:
             self._check(result, "cuLaunchKernel")
 
@@ -240,17 +245,19 @@ class _HostBuild:
 
 
 _builds = {}
+_cuda_build = None  # _builds["cuda"], where the fast path reads it
 
 
 def load(directory):
     """Loads a build of the kernel (a pallasc output directory): a CUDA
     build serves tensors on CUDA devices, a host build tensors on the CPU."""
+    global _cuda_build
     manifest = json.load(open(os.path.join(directory, NAME + ".manifest.json")))
     if manifest.get("kernel") != KERNEL:
         raise ValueError(f"{directory} holds kernel {manifest.get('kernel')!r}, not {KERNEL!r}")
     kind = manifest.get("target_kind")
     if kind == "cuda":
-        _builds["cuda"] = _CudaBuild(directory, manifest)
+        _builds["cuda"] = _cuda_build = _CudaBuild(directory, manifest)
     elif kind == "host":
         _builds["cpu"] = _HostBuild(directory, manifest)
     else:
@@ -341,7 +348,7 @@ LogicalResult mlir::pallas::addTorchArtifacts(Location loc, const LaunchSpec &sp
   std::string build = local("build"), device = local("device");
   const SpecOperand &first = spec.inputs.front();
   os << "def _cuda(" << names << "):\n"
-     << "    " << build << " = _builds.get(\"cuda\")\n"
+     << "    " << build << " = _cuda_build\n"
      << "    " << device << " = " << first.name << ".get_device()\n"
      << "    if (" << build << " is not None";
   for (const SpecOperand &in : spec.inputs) {
@@ -380,9 +387,10 @@ LogicalResult mlir::pallas::addTorchArtifacts(Location loc, const LaunchSpec &sp
      << "def _(" << names << "):\n"
      << "    outs = _outputs(" << first.name << ".device)\n"
      << "    return outs[0] if len(outs) == 1 else tuple(outs)\n\n\n"
+     << "_overload = torch.ops.pallasc." << n << ".default\n\n\n"
      << "def " << n << "(" << params << ") -> " << result << ":\n"
-     << "    \"\"\"torch.ops.pallasc." << n << "\"\"\"\n"
-     << "    return torch.ops.pallasc." << n << "(" << names << ")\n";
+     << "    \"\"\"torch.ops.pallasc." << n << " (its one overload, called directly)\"\"\"\n"
+     << "    return _overload(" << names << ")\n";
   artifacts.push_back({n + "_torch.py", py, "torch"});
   return success();
 }

@@ -5,19 +5,20 @@ pallasc writes, beside torch's own op and a Triton kernel for the same
 work, measured in the same run:
 
   cpu_us     CPU time per call: back-to-back calls in batches of 100, the
-             synchronization between batches not timed (median batch)
-  e2e_us     time per call as a user sees it: CUDA events around 1000
-             back-to-back calls (whichever of CPU and GPU is slower)
+             synchronization between batches not timed (median batch; the
+             entries' batches interleaved)
+  e2e_us     time per call as a user sees it: CUDA events around the same
+             batches (whichever of CPU and GPU is slower)
   kernel_us  the kernel's own time (torch.profiler, CUDA activity)
 
-Checks first, on random inputs, every output element against torch:
-eager, under torch.compile(fullgraph=True), and replayed from a CUDA graph
-with new inputs. Then the C header (c_launch, built by prepare_launch.sh)
+Checks, on random inputs, every output element against torch: eager,
+under torch.compile(fullgraph=True), and replayed from a CUDA graph with
+new inputs (after the timings, which they would slow). Then the C header (c_launch, built by prepare_launch.sh)
 and the XLA FFI handler under jax.jit (built here with c++) beside a JAX
 pallas_call of the same vector add. One JSON line per measurement and a
 table; exit code 1 on a wrong result.
 
-    python3 bench/gpu/launch/launch.py [--skip-jax]
+    python3 bench/gpu/launch/launch.py [--part torch|c|jax]
 """
 import argparse
 import importlib
@@ -100,29 +101,30 @@ def report(row):
     return row
 
 
-def cpu_us(fn, args, batches=30, batch=100):
-    times = []
-    for _ in range(batches):
-        torch.cuda.synchronize()
-        t0 = time.perf_counter()
-        for _ in range(batch):
-            fn(*args)
-        times.append((time.perf_counter() - t0) / batch * 1e6)
-    torch.cuda.synchronize()
-    return statistics.median(times)
-
-
-def e2e_us(fn, args, calls=1000):
-    for _ in range(20):
-        fn(*args)
+def cpu_and_e2e_us(entries, args, rounds=30, batch=100):
+    """Per entry: the median CPU µs per call over batches of back-to-back
+    calls, and the CUDA-event µs per call over the same batches, the
+    entries' batches interleaved so that drift in the machine's speed
+    falls on all of them alike."""
+    cpu = {who: [] for who, _ in entries}
+    e2e = {who: [] for who, _ in entries}
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    torch.cuda.synchronize()
-    start.record()
-    for _ in range(calls):
-        fn(*args)
-    end.record()
-    end.synchronize()
-    return start.elapsed_time(end) * 1e3 / calls
+    for who, fn in entries:
+        for _ in range(20):
+            fn(*args)
+    for _ in range(rounds):
+        for who, fn in entries:
+            torch.cuda.synchronize()
+            start.record()
+            t0 = time.perf_counter()
+            for _ in range(batch):
+                fn(*args)
+            t1 = time.perf_counter()
+            end.record()
+            end.synchronize()
+            cpu[who].append((t1 - t0) / batch * 1e6)
+            e2e[who].append(start.elapsed_time(end) * 1e3 / batch)
+    return {who: (statistics.median(cpu[who]), statistics.median(e2e[who])) for who, _ in entries}
 
 
 def kernel_us(fn, args, calls=50):
@@ -174,8 +176,38 @@ def check(name, op, reference, args):
     close(out, reference(*[a.double() for a in fresh]).float(), f"{name} CUDA graph replay", 1e-4)
 
 
+def check_tma_maps():
+    """The op over a GEMM whose code takes tensor maps: calls on new inputs
+    each time, whose outputs alternate between torch's buffers, each
+    compared with torch's matmul (the maps cached per array must view the
+    arrays of the call)."""
+    name = "gemm_f16_4096"
+    sys.path.insert(0, os.path.join(LAUNCH, name))
+    module = importlib.import_module(name + "_torch")
+    module.load(os.path.join(LAUNCH, name))
+    op = getattr(torch.ops.pallasc, name)
+    gen = torch.Generator(device="cuda").manual_seed(1)
+    kept = []
+    for call in range(4):
+        x, y = [torch.randn(4096, 4096, dtype=torch.float16, device="cuda", generator=gen)
+                for _ in range(2)]
+        got = op(x, y)
+        want = (x.float() @ y.float())
+        err = ((got.float() - want).norm() / want.norm()).item()
+        ok = torch.isfinite(got).all().item() and err < 1e-2
+        global failures
+        failures += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {name} call {call}: norm-wise rel err {err:.1e} "
+              f"(output at {got.data_ptr():#x})", flush=True)
+        if call == 1:
+            kept.append(got)  # the next call's output takes another buffer
+
+
 def torch_ops():
-    rows = []
+    """Times first, in a process nothing else has run in yet (torch.compile,
+    CUDA graphs and the profiler leave work behind that slows every later
+    call); kernel times next; the checks last."""
+    rows, cases = [], []
     for name, (reference, triton_fn) in CASES.items():
         sys.path.insert(0, os.path.join(LAUNCH, name))
         module = importlib.import_module(name + "_torch")
@@ -184,9 +216,6 @@ def torch_ops():
         gen = torch.Generator(device="cuda").manual_seed(0)
         args = [torch.randn(shape, dtype=dtype, device="cuda", generator=gen)
                 for _, shape, dtype in module.INPUTS]
-        check(name, op, reference, args)
-        close(triton_fn(*args), reference(*[a.double() for a in args]).float(),
-              f"{name} Triton anchor", 1e-4)
         entries = [("pallasc torch op", op), ("torch", reference), ("triton", triton_fn)]
         previous = os.path.join(LAUNCH, "old")
         if os.path.isdir(previous):
@@ -195,10 +224,22 @@ def torch_ops():
             sys.path.insert(0, previous)
             importlib.import_module(name + "_torch_old").load(os.path.join(LAUNCH, name))
             entries.append(("previous torch op", getattr(torch.ops.pallasc_old, name)))
-        for who, fn in entries:
-            rows.append(report({"kernel": name, "entry": who, "cpu_us": round(cpu_us(fn, args), 2),
-                                "e2e_us": round(e2e_us(fn, args), 2),
-                                "kernel_us": round(kernel_us(fn, args), 2)}))
+        cases.append((name, op, reference, triton_fn, args, entries))
+    for name, op, reference, triton_fn, args, entries in cases:
+        for who, (cpu, e2e) in cpu_and_e2e_us(entries, args).items():
+            rows.append({"kernel": name, "entry": who, "cpu_us": round(cpu, 2),
+                         "e2e_us": round(e2e, 2)})
+    for row in rows:
+        name, who = row["kernel"], row["entry"]
+        case = next(c for c in cases if c[0] == name)
+        fn = dict(case[5])[who]
+        row["kernel_us"] = round(kernel_us(fn, case[4]), 2)
+        report(row)
+    check_tma_maps()
+    for name, op, reference, triton_fn, args, entries in cases:
+        check(name, op, reference, args)
+        close(triton_fn(*args), reference(*[a.double() for a in args]).float(),
+              f"{name} Triton anchor", 1e-4)
     return rows
 
 
@@ -267,14 +308,17 @@ def xla_ffi():
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--skip-jax", action="store_true")
+    parser.add_argument("--part", choices=["torch", "c", "jax", "all"], default="all",
+                        help="all: each part in a process of its own")
     options = parser.parse_args()
-    print(open(os.path.join(LAUNCH, "COMPILER")).read().strip(), torch.__version__,
-          torch.cuda.get_device_name(), flush=True)
-    rows = torch_ops()
-    rows += c_headers()
-    if not options.skip_jax:
-        rows += xla_ffi()
+    if options.part == "all":
+        status = 0
+        for part in ("torch", "c", "jax"):
+            status |= subprocess.run([sys.executable, __file__, "--part", part]).returncode
+        return status
+    print(open(os.path.join(LAUNCH, "COMPILER")).read().strip().replace("\n", " "),
+          torch.__version__, torch.cuda.get_device_name(), flush=True)
+    {"torch": torch_ops, "c": c_headers, "jax": xla_ffi}[options.part]()
     print(f"{failures} failure(s)")
     return 1 if failures else 0
 

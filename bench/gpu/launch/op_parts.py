@@ -48,6 +48,8 @@ def main():
     x = args[0]
     rows = {
         "torch.ops.pallasc.NAME (whole call)": lambda: op(*args),
+        "torch.ops.pallasc.NAME.default": lambda: op.default(*args),
+        "module.NAME (the overload)": lambda: getattr(m, name)(*args),
         "module._cuda (no dispatcher)": lambda: m._cuda(*args),
         "dispatcher to a Python kernel (noop)": lambda: torch.ops.pallasc_parts.noop(x),
         "torch.add (for scale)": lambda: torch.add(x, x),
@@ -78,6 +80,45 @@ def main():
         rows[f"cuLaunchKernel, {kind}, no argtypes"] = (
             lambda f=f: f(function, gx, gy, gz, build.block, 1, 1, build.shared, stream,
                           params, None))
+    # A native trampoline taking a prebuilt launch record and the stream:
+    # what a compiled launcher would save over ctypes' eleven arguments.
+    import subprocess
+    import tempfile
+    source = os.path.join(tempfile.mkdtemp(), "trampoline.c")
+    open(source, "w").write("""
+typedef int (*launch_fn)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                         unsigned, void *, void **, void **);
+struct launch { launch_fn launch; void *function; unsigned grid[3], block, shared; void **params; };
+int trampoline(const struct launch *l, void *stream) {
+  return l->launch(l->function, l->grid[0], l->grid[1], l->grid[2], l->block, 1, 1, l->shared,
+                   stream, l->params, 0);
+}
+""")
+    library = source[:-2] + ".so"
+    if subprocess.run(["cc", "-O2", "-shared", "-fPIC", source, "-o", library]).returncode == 0:
+        class Launch(ctypes.Structure):
+            _fields_ = [("launch", ctypes.c_void_p), ("function", ctypes.c_void_p),
+                        ("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint),
+                        ("shared", ctypes.c_uint), ("params", ctypes.c_void_p)]
+        record = Launch(ctypes.cast(ctypes.CDLL("libcuda.so.1").cuLaunchKernel, ctypes.c_void_p),
+                        function, (ctypes.c_uint * 3)(gx, gy, gz), build.block, build.shared,
+                        ctypes.cast(params, ctypes.c_void_p))
+        trampoline = ctypes.PyDLL(library).trampoline
+        ref = ctypes.byref(record)
+        rows["trampoline(record, stream), prebuilt objects"] = lambda: trampoline(ref, stream)
+        rows["trampoline(record, c_void_p(stream))"] = (
+            lambda: trampoline(ref, ctypes.c_void_p(m._raw_stream(0))))
+        typed = ctypes.PyDLL(library).trampoline
+        typed.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+        address = ctypes.addressof(record)
+        rows["trampoline with argtypes (ints)"] = lambda: typed(address, m._raw_stream(0))
+    # The dispatcher's autograd step for an op with no autograd kernel,
+    # measured by letting it fall through on a second op.
+    lib.define("noop_fallthrough(Tensor x) -> Tensor")
+    lib.impl("noop_fallthrough", lambda x: x, "CUDA")
+    lib.impl("noop_fallthrough", torch.library.fallthrough_kernel, "Autograd")
+    rows["dispatcher, autograd falling through (noop)"] = (
+        lambda: torch.ops.pallasc_parts.noop_fallthrough(x))
     for what, fn in rows.items():
         print(f"{us(fn):8.2f} us  {what}", flush=True)
 
