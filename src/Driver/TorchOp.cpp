@@ -246,11 +246,29 @@ class _HostBuild:
 
 _builds = {}
 _cuda_build = None  # _builds["cuda"], where the fast path reads it
+cuda_kernel = None  # the op's CUDA kernel, once a CUDA build is loaded: "compiled" or "python"
+
+
+def _register_cuda_kernel(directory):
+    # Once per process: the C++ kernel where the build directory holds it
+    # built (lib{NAME}_torch_op.so from {NAME}_torch_op.cc), else _cuda.
+    global cuda_kernel
+    if cuda_kernel is not None:
+        return
+    compiled = os.path.join(directory, f"lib{NAME}_torch_op.so")
+    if os.path.exists(compiled):
+        torch.ops.load_library(compiled)
+        cuda_kernel = "compiled"
+    else:
+        _library.impl(NAME, _cuda, "CUDA")
+        cuda_kernel = "python"
 
 
 def load(directory):
     """Loads a build of the kernel (a pallasc output directory): a CUDA
-    build serves tensors on CUDA devices, a host build tensors on the CPU."""
+    build serves tensors on CUDA devices (through its lib{NAME}_torch_op.so
+    when it holds one built, see {NAME}_torch_op.cc), a host build tensors
+    on the CPU."""
     global _cuda_build
     manifest = json.load(open(os.path.join(directory, NAME + ".manifest.json")))
     if manifest.get("kernel") != KERNEL:
@@ -258,6 +276,7 @@ def load(directory):
     kind = manifest.get("target_kind")
     if kind == "cuda":
         _builds["cuda"] = _cuda_build = _CudaBuild(directory, manifest)
+        _register_cuda_kernel(directory)
     elif kind == "host":
         _builds["cpu"] = _HostBuild(directory, manifest)
     else:
@@ -381,7 +400,6 @@ LogicalResult mlir::pallas::addTorchArtifacts(Location loc, const LaunchSpec &sp
   os << "        " << build << "(" << device << ", (" << pointers << "))\n"
      << "        return " << outs << "\n"
      << "    return _run(" << names << ")\n\n\n"
-     << "_library.impl(\"" << n << "\", _cuda, \"CUDA\")\n"
      << "_library.impl(\"" << n << "\", _run, \"CPU\")\n\n\n"
      << "@torch.library.register_fake(\"pallasc::" << n << "\")\n"
      << "def _(" << names << "):\n"
@@ -392,5 +410,7 @@ LogicalResult mlir::pallas::addTorchArtifacts(Location loc, const LaunchSpec &sp
      << "    \"\"\"torch.ops.pallasc." << n << " (its one overload, called directly)\"\"\"\n"
      << "    return _overload(" << names << ")\n";
   artifacts.push_back({n + "_torch.py", py, "torch"});
+  if (kind == TargetKind::Cuda)
+    artifacts.push_back({n + "_torch_op.cc", torchCompiledOpText(spec), "torch"});
   return success();
 }

@@ -13,7 +13,9 @@ work, measured in the same run:
 
 Checks, on random inputs, every output element against torch: eager,
 under torch.compile(fullgraph=True), and replayed from a CUDA graph with
-new inputs (after the timings, which they would slow). Then the C header (c_launch, built by prepare_launch.sh)
+new inputs (after the timings, which they would slow); the op once with
+its Python CUDA kernel and once with its C++ one (NAME_torch_op.cc, built
+here with c++ against the torch installed). Then the C header (c_launch, built by prepare_launch.sh)
 and the XLA FFI handler under jax.jit (built here with c++) beside a JAX
 pallas_call of the same vector add. One JSON line per measurement and a
 table; exit code 1 on a wrong result.
@@ -28,15 +30,19 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import shutil
 import time
 
 import torch
+from torch.utils import cpp_extension
 import torch.nn.functional as F
 import triton
 import triton.language as tl
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 LAUNCH = os.path.join(ROOT, ".device", "launch")
+# The builds with the torch op's C++ kernel built beside them.
+COMPILED = os.path.join(tempfile.gettempdir(), "pallasc-launch-compiled")
 failures = 0
 
 
@@ -174,17 +180,33 @@ def check(name, op, reference, args):
     graph.replay()
     torch.cuda.synchronize()
     close(out, reference(*[a.double() for a in fresh]).float(), f"{name} CUDA graph replay", 1e-4)
+    # Bad inputs: the errors the Python kernel raises, from either kernel.
+    global failures
+    wide = torch.zeros(args[0].shape[:-1] + (args[0].shape[-1] * 2,), dtype=args[0].dtype,
+                       device="cuda")[..., ::2]
+    for error, bad, what in ((TypeError, [a.double() for a in args], "wrong dtype"),
+                             (ValueError, [wide] + args[1:], "not contiguous")):
+        try:
+            op(*bad)
+            got = "no error"
+        except Exception as e:  # noqa: BLE001
+            got = e
+        ok = isinstance(got, error)
+        failures += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {name} {what}: {type(got).__name__}: {got}",
+              flush=True)
 
 
-def check_tma_maps():
+def check_tma_maps(builds):
     """The op over a GEMM whose code takes tensor maps: calls on new inputs
     each time, whose outputs alternate between torch's buffers, each
     compared with torch's matmul (the maps cached per array must view the
     arrays of the call)."""
+    global failures
     name = "gemm_f16_4096"
     sys.path.insert(0, os.path.join(LAUNCH, name))
     module = importlib.import_module(name + "_torch")
-    module.load(os.path.join(LAUNCH, name))
+    module.load(os.path.join(builds, name))
     op = getattr(torch.ops.pallasc, name)
     gen = torch.Generator(device="cuda").manual_seed(1)
     kept = []
@@ -195,7 +217,6 @@ def check_tma_maps():
         want = (x.float() @ y.float())
         err = ((got.float() - want).norm() / want.norm()).item()
         ok = torch.isfinite(got).all().item() and err < 1e-2
-        global failures
         failures += not ok
         print(f"{'ok  ' if ok else 'FAIL'} {name} call {call}: norm-wise rel err {err:.1e} "
               f"(output at {got.data_ptr():#x})", flush=True)
@@ -203,22 +224,52 @@ def check_tma_maps():
             kept.append(got)  # the next call's output takes another buffer
 
 
-def torch_ops():
+def build_compiled_ops():
+    """Each case's build directory copied to COMPILED/<case>, with the op's
+    C++ kernel (NAME_torch_op.cc) built there, in parallel. Returns the
+    cases whose build failed."""
+    include = [f"-I{p}" for p in cpp_extension.include_paths()]
+    libs = cpp_extension.library_paths()[0]
+    jobs = {}
+    for name in list(CASES) + ["gemm_f16_4096"]:
+        target = os.path.join(COMPILED, name)
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(os.path.join(LAUNCH, name), target)
+        jobs[name] = subprocess.Popen(
+            ["c++", "-std=c++17", "-O2", "-shared", "-fPIC", "-w", f"{name}_torch_op.cc", "-I.",
+             *include, "-I/usr/local/cuda/include", f"-L{libs}", "-ltorch", "-ltorch_cpu",
+             "-ltorch_cuda", "-lc10", "-lc10_cuda", "-lcuda", "-o", f"lib{name}_torch_op.so"],
+            cwd=target, stderr=subprocess.PIPE, text=True)
+    failed = []
+    for name, job in jobs.items():
+        if job.wait():
+            print(f"FAIL building {name}_torch_op.cc:\n{job.stderr.read()[-3000:]}", flush=True)
+            failed.append(name)
+    return failed
+
+
+def torch_ops(kernel):
     """Times first, in a process nothing else has run in yet (torch.compile,
     CUDA graphs and the profiler leave work behind that slows every later
     call); kernel times next; the checks last."""
+    global failures
     rows, cases = [], []
+    builds = COMPILED if kernel == "compiled" else LAUNCH
     for name, (reference, triton_fn) in CASES.items():
         sys.path.insert(0, os.path.join(LAUNCH, name))
         module = importlib.import_module(name + "_torch")
-        module.load(os.path.join(LAUNCH, name))
+        module.load(os.path.join(builds, name))
+        if module.cuda_kernel != kernel:
+            failures += 1
+            print(f"FAIL {name}: the op's CUDA kernel is {module.cuda_kernel}, not {kernel}")
         op = getattr(torch.ops.pallasc, name)
         gen = torch.Generator(device="cuda").manual_seed(0)
         args = [torch.randn(shape, dtype=dtype, device="cuda", generator=gen)
                 for _, shape, dtype in module.INPUTS]
-        entries = [("pallasc torch op", op), ("torch", reference), ("triton", triton_fn)]
+        entries = [(f"pallasc torch op ({kernel} kernel)", op), ("torch", reference),
+                   ("triton", triton_fn)]
         previous = os.path.join(LAUNCH, "old")
-        if os.path.isdir(previous):
+        if kernel == "python" and os.path.isdir(previous):
             # An earlier generator's module for the same build (op pallasc_old::NAME),
             # where one was put there for a before/after comparison.
             sys.path.insert(0, previous)
@@ -235,7 +286,7 @@ def torch_ops():
         fn = dict(case[5])[who]
         row["kernel_us"] = round(kernel_us(fn, case[4]), 2)
         report(row)
-    check_tma_maps()
+    check_tma_maps(builds)
     for name, op, reference, triton_fn, args, entries in cases:
         check(name, op, reference, args)
         close(triton_fn(*args), reference(*[a.double() for a in args]).float(),
@@ -310,15 +361,21 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--part", choices=["torch", "c", "jax", "all"], default="all",
                         help="all: each part in a process of its own")
+    parser.add_argument("--kernel", choices=["python", "compiled"], default="python",
+                        help="the torch op's CUDA kernel (compiled: built by --part all)")
     options = parser.parse_args()
     if options.part == "all":
-        status = 0
-        for part in ("torch", "c", "jax"):
-            status |= subprocess.run([sys.executable, __file__, "--part", part]).returncode
+        status = 1 if build_compiled_ops() else 0
+        for part in (["torch", "--kernel", "python"], ["torch", "--kernel", "compiled"], ["c"],
+                     ["jax"]):
+            status |= subprocess.run([sys.executable, __file__, "--part", *part]).returncode
         return status
     print(open(os.path.join(LAUNCH, "COMPILER")).read().strip().replace("\n", " "),
           torch.__version__, torch.cuda.get_device_name(), flush=True)
-    {"torch": torch_ops, "c": c_headers, "jax": xla_ffi}[options.part]()
+    if options.part == "torch":
+        torch_ops(options.kernel)
+    else:
+        {"c": c_headers, "jax": xla_ffi}[options.part]()
     print(f"{failures} failure(s)")
     return 1 if failures else 0
 

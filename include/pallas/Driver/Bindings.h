@@ -27,6 +27,11 @@ namespace mlir::pallas {
 LogicalResult addTorchArtifacts(Location loc, const LaunchSpec &spec, TargetKind kind,
                                 std::vector<Artifact> &artifacts);
 
+/// `NAME_torch_op.cc` (CUDA targets, with `--emit torch`): the op's CUDA
+/// kernel in C++ over the launch header, for the CUDA dispatch key, which
+/// `NAME_torch.load()` prefers once it is built.
+std::string torchCompiledOpText(const LaunchSpec &spec);
+
 /// `--emit xla-ffi` (host and CUDA targets): `NAME_xla_ffi.cc`, an XLA FFI
 /// handler over the launch header that checks each buffer's dtype and
 /// shape, and `NAME_xla_ffi.py`, which registers the built handler with
