@@ -56,6 +56,9 @@ build_c() { # case kernel arrays [flags...]
 build_c layernorm layernorm 4
 build_c softmax softmax 2
 for log in 16 20 24; do build_c "vector_add_$log" "vector_add_$log" 3; done
+cc -std=c99 -O2 -Wall -Wextra -Werror -I "$out/vector_add_16" -I "$cuda/include" \
+  "$root/bench/gpu/launch/c_contexts.c" -L "$cuda/lib64/stubs" -lcuda -lpthread \
+  -o "$out/vector_add_16/c_contexts"
 # 4096 ones summed: 4096.0 in f16 is 0x6C00.
 build_c gemm_f16_4096 gemm_f16_4096 3 -DPALLAS_EXPECT_F16=0x6C00
 "$bin/pallasc" --version >"$out/COMPILER" 2>&1

@@ -295,13 +295,18 @@ def torch_ops(kernel):
 
 
 def c_headers():
+    global failures
+    contexts = os.path.join(LAUNCH, "vector_add_16", "c_contexts")
+    out = subprocess.run([contexts], capture_output=True, text=True)
+    failures += out.returncode != 0
+    print(f"{'ok  ' if out.returncode == 0 else 'FAIL'} c_contexts: "
+          f"{(out.stdout + out.stderr).strip()}", flush=True)
     rows = []
     for name in sorted(os.listdir(LAUNCH)):
         binary = os.path.join(LAUNCH, name, "c_launch")
         if os.path.exists(binary):
             out = subprocess.run([binary], capture_output=True, text=True)
             if out.returncode:
-                global failures
                 failures += 1
                 print(f"FAIL {name} c_launch: {out.stderr}")
                 continue

@@ -134,8 +134,8 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
   cheader::describeSizes(os, spec);
   bool symbolic = spec.hasSymbolicSizes();
   cheader::open(os, guard,
-                symbolic ? ArrayRef<StringRef>{"cuda.h", "pthread.h", "stdint.h", "string.h"}
-                         : ArrayRef<StringRef>{"cuda.h", "pthread.h", "string.h"});
+                symbolic ? ArrayRef<StringRef>{"cuda.h", "pthread.h", "stdint.h", "stdlib.h"}
+                         : ArrayRef<StringRef>{"cuda.h", "pthread.h", "stdlib.h"});
   if (symbolic)
     os << "/* The grid depends on the sizes: " << n << "() computes it. */\n";
   else
@@ -146,8 +146,7 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
     os << "/* The code runs in thread-block clusters of " << n << "_CLUSTER_X CTAs along x. */\n"
        << "#define " << n << "_CLUSTER_X " << launch.cluster << "u\n";
   os << "#define " << n << "_BLOCK_X " << launch.threads << "u\n"
-     << "#define " << n << "_SHARED_BYTES " << launch.sharedBytes << "u\n"
-     << "#define " << n << "_MAX_CONTEXTS 16\n";
+     << "#define " << n << "_SHARED_BYTES " << launch.sharedBytes << "u\n";
   if (launch.persistent)
     os << "/* The CTAs loop over the programs: a launch starts as many as the device\n"
        << " * runs at once, at most " << n << "_GRID_X. */\n"
@@ -185,8 +184,10 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
     tensorMapHelpers(os, n);
   gridHelpers(os, n, launch);
   os << "/* Per CUDA context: the loaded module and kernel, and what every launch\n"
-     << " * there reuses. */\n"
-     << "typedef struct {\n  CUcontext context;\n  CUmodule module;\n  CUfunction function;\n"
+     << " * there reuses. Contexts are told apart by their ids (a handle can be\n"
+     << " * reused by a later context). */\n"
+     << "typedef struct " << n << "_loaded_s {\n  CUcontext context;\n"
+     << "  unsigned long long context_id;\n  CUmodule module;\n  CUfunction function;\n"
      << "  const void *image; /* the cubin its device runs */\n";
   if (launch.persistent)
     os << "  unsigned grid_x; /* the CTAs a launch starts on its device */\n";
@@ -198,25 +199,38 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
        << (symbolicMaps ? "    cuuint64_t sizes[2];\n" : "")
        << "    int valid;\n  } maps[" << n << "_TENSOR_MAPS][" << n << "_MAP_CACHE];\n"
        << "  int map_next[" << n << "_TENSOR_MAPS];\n";
-  os << "} " << n << "_loaded_t;\n\n"
-     << "static " << n << "_loaded_t " << n << "_loaded_records[" << n << "_MAX_CONTEXTS];\n"
-     << "static struct {\n  pthread_mutex_t lock;\n  int count;\n  " << n << "_loaded_t *loaded;\n"
-     << "} " << n << "_state = {PTHREAD_MUTEX_INITIALIZER, 0, " << n << "_loaded_records};\n\n";
-  os << "/* The current context's record, loading the kernel there first if needed.\n"
+  os << "  struct " << n << "_loaded_s *next;\n} " << n << "_loaded_t;\n\n"
+     << "static struct {\n  pthread_mutex_t lock;\n  " << n << "_loaded_t *first;\n"
+     << "} " << n << "_state = {PTHREAD_MUTEX_INITIALIZER, 0};\n\n"
+     << "/* Whether the record's context still exists (its handle still names a\n"
+     << " * context, and the same one). */\n"
+     << "static inline int " << n << "_context_alive(const " << n << "_loaded_t *record) {\n"
+     << "  unsigned long long id = 0;\n"
+     << "  return cuCtxGetId(record->context, &id) == CUDA_SUCCESS && id == record->context_id;\n"
+     << "}\n\n";
+  os << "/* The current context's record, loading the kernel there first if needed\n"
+     << " * (and forgetting contexts destroyed since: their modules went with them).\n"
      << " * Records stay where they are until " << n << "_unload(). */\n"
      << "static inline CUresult " << n << "_loaded(" << n << "_loaded_t **loaded) {\n"
      << "  CUcontext context;\n  CUdevice device;\n  CUmodule module = 0;\n"
-     << "  CUfunction function = 0;\n  " << n << "_loaded_t *record;\n"
-     << "  int i, major = 0, minor = 0;\n  const void *image;\n"
+     << "  CUfunction function = 0;\n  " << n << "_loaded_t *record, **link;\n"
+     << "  unsigned long long id = 0;\n"
+     << "  int major = 0, minor = 0;\n  const void *image;\n"
      << "  CUresult r = cuCtxGetCurrent(&context);\n"
      << "  if (r != CUDA_SUCCESS) return r;\n"
      << "  if (!context) return CUDA_ERROR_INVALID_CONTEXT;\n"
+     << "  r = cuCtxGetId(context, &id);\n"
+     << "  if (r != CUDA_SUCCESS) return r;\n"
      << "  pthread_mutex_lock(&" << n << "_state.lock);\n"
-     << "  for (i = 0; i < " << n << "_state.count; ++i)\n"
-     << "    if (" << n << "_state.loaded[i].context == context) {\n"
-     << "      *loaded = &" << n << "_state.loaded[i];\n"
+     << "  for (record = " << n << "_state.first; record; record = record->next)\n"
+     << "    if (record->context_id == id) {\n"
+     << "      *loaded = record;\n"
      << "      pthread_mutex_unlock(&" << n << "_state.lock);\n"
      << "      return CUDA_SUCCESS;\n    }\n"
+     << "  for (link = &" << n << "_state.first; *link;) {\n"
+     << "    record = *link;\n"
+     << "    if (" << n << "_context_alive(record)) {\n      link = &record->next;\n"
+     << "    } else {\n      *link = record->next;\n      free(record);\n    }\n  }\n"
      << "  r = cuCtxGetDevice(&device);\n"
      << "  if (r == CUDA_SUCCESS)\n"
      << "    r = cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);\n"
@@ -224,8 +238,8 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
      << "    r = cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);\n"
      << "  image = " << n << "_image(major, minor);\n"
      << "  if (r == CUDA_SUCCESS && !image) r = CUDA_ERROR_NO_BINARY_FOR_GPU;\n"
-     << "  if (r == CUDA_SUCCESS && " << n << "_state.count == " << n
-     << "_MAX_CONTEXTS) r = CUDA_ERROR_OUT_OF_MEMORY;\n"
+     << "  record = r == CUDA_SUCCESS ? (" << n << "_loaded_t *)calloc(1, sizeof(*record)) : 0;\n"
+     << "  if (r == CUDA_SUCCESS && !record) r = CUDA_ERROR_OUT_OF_MEMORY;\n"
      << "  if (r != CUDA_SUCCESS) {\n"
      << "    pthread_mutex_unlock(&" << n << "_state.lock);\n    return r;\n  }\n"
      << "  r = cuModuleLoadData(&module, image);\n"
@@ -234,26 +248,40 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
      << "  if (r == CUDA_SUCCESS && " << n << "_SHARED_BYTES > 49152u)\n"
      << "    r = cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,\n"
      << "                           (int)" << n << "_SHARED_BYTES);\n"
-     << "  record = &" << n << "_state.loaded[" << n << "_state.count];\n"
-     << "  record->context = context;\n  record->module = module;\n"
+     << "  record->context = context;\n  record->context_id = id;\n"
+     << "  record->module = module;\n"
      << "  record->function = function;\n  record->image = image;\n";
   if (launch.persistent)
     os << "  if (r == CUDA_SUCCESS) r = " << n << "_grid_x(function, device, &record->grid_x);\n";
   if (maxMaps)
-    os << "  memset(record->maps, 0, sizeof(record->maps));\n"
-       << "  memset(record->map_next, 0, sizeof(record->map_next));\n"
-       << "  record->encode = 0;\n"
-       << "  if (r == CUDA_SUCCESS) r = " << n << "_encode_function(&record->encode);\n";
+    os << "  if (r == CUDA_SUCCESS) r = " << n << "_encode_function(&record->encode);\n";
   os << "  if (r == CUDA_SUCCESS) {\n"
-     << "    ++" << n << "_state.count;\n    *loaded = record;\n"
-     << "  } else if (module) {\n    cuModuleUnload(module);\n  }\n"
+     << "    record->next = " << n << "_state.first;\n"
+     << "    " << n << "_state.first = record;\n    *loaded = record;\n"
+     << "  } else {\n    if (module) cuModuleUnload(module);\n    free(record);\n  }\n"
      << "  pthread_mutex_unlock(&" << n << "_state.lock);\n  return r;\n}\n\n"
      << "/* The kernel in the current context, loading it there first if needed. */\n"
      << "static inline CUresult " << n << "_function(CUfunction *function) {\n"
      << "  " << n << "_loaded_t *loaded;\n"
      << "  CUresult r = " << n << "_loaded(&loaded);\n"
-     << "  if (r == CUDA_SUCCESS) *function = loaded->function;\n  return r;\n}\n\n";
-  cheader::cudaUnload(os, n, /*forgetImage=*/false);
+     << "  if (r == CUDA_SUCCESS) *function = loaded->function;\n  return r;\n}\n\n"
+     << "/* Unloads the module from every context that loaded it and still exists;\n"
+     << " * the next launch in a context loads it again. */\n"
+     << "static inline CUresult " << n << "_unload(void) {\n"
+     << "  CUresult result = CUDA_SUCCESS, r;\n  " << n << "_loaded_t *record, *next;\n"
+     << "  pthread_mutex_lock(&" << n << "_state.lock);\n"
+     << "  for (record = " << n << "_state.first; record; record = next) {\n"
+     << "    next = record->next;\n"
+     << "    if (" << n << "_context_alive(record)) {\n"
+     << "      CUcontext previous;\n"
+     << "      r = cuCtxPushCurrent(record->context);\n"
+     << "      if (r == CUDA_SUCCESS) {\n"
+     << "        r = cuModuleUnload(record->module);\n"
+     << "        cuCtxPopCurrent(&previous);\n      }\n"
+     << "      if (r != CUDA_SUCCESS) result = r;\n    }\n"
+     << "    free(record);\n  }\n"
+     << "  " << n << "_state.first = 0;\n"
+     << "  pthread_mutex_unlock(&" << n << "_state.lock);\n  return result;\n}\n\n";
   if (maxMaps) {
     // The cache compares what a map depends on per launch: the array, and
     // its sizes where they are symbolic.
