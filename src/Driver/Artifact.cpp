@@ -69,30 +69,46 @@ LogicalResult mlir::pallas::writeArtifacts(StringRef dir,
   for (const Artifact &a : besides)
     files.push_back({&a, a.filename, a.kind + " '" + a.filename + "'"});
 
+  // Where a file's final path is a directory, renaming onto it fails:
+  // refuse before anything is written.
+  for (const File &f : files)
+    if (llvm::sys::fs::is_directory(f.final)) {
+      errs << "pallasc: error: cannot write " << f.what << ": it is a directory\n";
+      removeCreated();
+      return failure();
+    }
+
   SmallVector<std::string> written; // the temporary files
+  SmallVector<std::string> renamed; // the final files in place so far
   auto cleanup = [&] {
     for (const std::string &tmp : written)
       llvm::sys::fs::remove(tmp);
+    for (const std::string &final : renamed)
+      llvm::sys::fs::remove(final);
     removeCreated();
   };
   for (const File &f : files) {
-    std::string tmp = f.final + ".tmp";
-    std::error_code ec;
-    {
-      llvm::raw_fd_ostream os(tmp, ec, llvm::sys::fs::OF_None);
-      if (!ec) {
-        os << f.artifact->contents;
-        os.close();
-        ec = os.error();
-      }
+    // A fresh name, created exclusively (never an existing file or a link
+    // planted there), renamed into place once every file is written.
+    SmallString<256> tmp;
+    int fd = -1;
+    std::error_code ec =
+        llvm::sys::fs::createUniqueFile(f.final + ".%%%%%%%%.tmp", fd, tmp);
+    if (!ec) {
+      llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+      os << f.artifact->contents;
+      os.close();
+      ec = os.error();
+      if (ec)
+        llvm::sys::fs::remove(tmp);
+      else
+        written.push_back(tmp.str().str());
     }
     if (ec) {
       errs << "pallasc: error: cannot write " << f.what << ": " << ec.message() << "\n";
-      llvm::sys::fs::remove(tmp);
       cleanup();
       return failure();
     }
-    written.push_back(tmp);
   }
   for (auto [f, tmp] : llvm::zip(files, written)) {
     if (std::error_code ec = llvm::sys::fs::rename(tmp, f.final)) {
@@ -100,6 +116,7 @@ LogicalResult mlir::pallas::writeArtifacts(StringRef dir,
       cleanup();
       return failure();
     }
+    renamed.push_back(f.final);
   }
   return success();
 }

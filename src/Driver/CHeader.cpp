@@ -142,10 +142,10 @@ std::string cheader::gridExtent(const LaunchSpec &spec, unsigned axis) {
 
 void cheader::cudaSizedGrid(llvm::raw_ostream &os, const LaunchSpec &spec) {
   for (const SpecSize &size : spec.sizes)
-    os << "  int32_t arg_" << size.name << " = (int32_t)" << sizeParam(size.name) << ";\n";
+    os << "  int32_t pallas_arg_" << size.name << " = (int32_t)" << sizeParam(size.name) << ";\n";
   unsigned axes = std::min(spec.numLeadingParallelAxes(), 3u);
   for (unsigned a = 0; a < 3; ++a)
-    os << "  int64_t grid" << a << " = " << (a < axes ? gridExtent(spec, a) : "1") << ";\n";
+    os << "  int64_t pallas_grid" << a << " = " << (a < axes ? gridExtent(spec, a) : "1") << ";\n";
   checkSizes(os, spec, /*int32Offsets=*/true, "  ", "return CUDA_ERROR_INVALID_VALUE;");
   // Sequential axes run as loops of i32 trip counts.
   for (unsigned a = axes; a < spec.grid.size(); ++a)
@@ -153,6 +153,6 @@ void cheader::cudaSizedGrid(llvm::raw_ostream &os, const LaunchSpec &spec) {
        << "; if (steps < 1 || steps > 2147483647LL) return CUDA_ERROR_INVALID_VALUE; }\n";
   const char *limits[] = {"2147483647LL", "65535LL", "65535LL"};
   for (unsigned a = 0; a < 3; ++a)
-    os << "  if (grid" << a << " < 1 || grid" << a << " > " << limits[a]
+    os << "  if (pallas_grid" << a << " < 1 || pallas_grid" << a << " > " << limits[a]
        << ") return CUDA_ERROR_INVALID_VALUE;\n";
 }

@@ -55,7 +55,7 @@ void writeHandler(llvm::raw_ostream &os, const LaunchSpec &spec, bool cuda) {
      << "// Any pointer type the header's entry point takes.\n"
      << "struct AnyPointer {\n  void *p;\n"
      << "  template <class T> operator T *() const { return static_cast<T *>(p); }\n};\n\n"
-     << "ffi::Error check(const ffi::AnyBuffer &b, ffi::DataType type, "
+     << "ffi::Error pallas_check(const ffi::AnyBuffer &b, ffi::DataType type, "
         "std::initializer_list<int64_t> dims, const char *name) {\n"
      << "  if (b.element_type() != type)\n"
      << "    return ffi::Error::InvalidArgument(std::string(\"" << n
@@ -83,11 +83,11 @@ void writeHandler(llvm::raw_ostream &os, const LaunchSpec &spec, bool cuda) {
   }
   os << ") {\n";
   for (auto [op, out] : arrays) {
-    os << "  if (ffi::Error e = check(" << (out ? "*" : "") << op->name << ", ffi::DataType::"
+    os << "  if (ffi::Error pallas_error = pallas_check(" << (out ? "*" : "") << op->name << ", ffi::DataType::"
        << xlaDataType(op->dtype) << ", " << cxxList(op->shape) << ", \""
-       << op->name << "\"); e.failure())\n    return e;\n";
+       << op->name << "\"); pallas_error.failure())\n    return pallas_error;\n";
   }
-  os << "  auto r = " << n << "(" << (cuda ? "stream" : "nullptr");
+  os << "  auto pallas_r = " << n << "(" << (cuda ? "stream" : "nullptr");
   for (auto [op, out] : arrays) {
     std::string data = op->name + (out ? "->untyped_data()" : ".untyped_data()");
     if (cuda)
@@ -95,8 +95,8 @@ void writeHandler(llvm::raw_ostream &os, const LaunchSpec &spec, bool cuda) {
     else
       os << ", AnyPointer{" << data << "}";
   }
-  os << ");\n  if (r != 0)\n    return ffi::Error::Internal(\"" << n
-     << ": the launch failed, error \" + std::to_string(static_cast<int>(r)));\n"
+  os << ");\n  if (pallas_r != 0)\n    return ffi::Error::Internal(\"" << n
+     << ": the launch failed, error \" + std::to_string(static_cast<int>(pallas_r)));\n"
      << "  return ffi::Error::Success();\n}\n\n} // namespace\n\n"
      << "XLA_FFI_DEFINE_HANDLER_SYMBOL(" << n << "_xla_ffi, " << n << "_impl,\n"
      << "                              ffi::Ffi::Bind()";

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "SpecReader.h"
+#include "pallas/Spec/Names.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Builders.h"
@@ -215,8 +216,13 @@ bool SpecReader::readOperand(const json &v, const std::string &path,
   if (!ok)
     return false;
   if (v.contains("name")) {
-    if (std::optional<std::string> n = readString(v["name"], path + ".name"))
+    if (std::optional<std::string> n = readString(v["name"], path + ".name")) {
+      if (std::optional<std::string> why = whyNotArrayName(*n)) {
+        error(path + ".name") << "array name '" << *n << "' " << *why;
+        ok = false;
+      }
       op.name = *n;
+    }
   }
   ok &= readShape(v["shape"], path + ".shape", op.shape, &op.sizeNames);
   op.elementType = readDType(v["dtype"], path + ".dtype", false);
@@ -648,16 +654,21 @@ bool SpecReader::read(const json &doc) {
   if (missing)
     return false;
 
+  // The artifacts' name: the spec's "name", else the kernel's.
   if (std::optional<std::string> k = readString(doc["kernel"], "kernel"))
     spec.kernel = *k;
   spec.name = spec.kernel;
   if (doc.contains("name")) {
     std::optional<std::string> n = readString(doc["name"], "name");
-    if (n && (n->empty() || llvm::isDigit((*n)[0]) ||
-              !llvm::all_of(*n, [](char c) { return llvm::isAlnum(c) || c == '_'; })))
-      error("name") << "'" << *n << "' is not a C identifier";
-    else if (n)
-      spec.name = *n;
+    if (n) {
+      if (std::optional<std::string> why = whyNotArtifactName(*n))
+        error("name") << "'" << *n << "' cannot name the artifacts: it " << *why;
+      else
+        spec.name = *n;
+    }
+  } else if (std::optional<std::string> why = whyNotArtifactName(spec.kernel)) {
+    error("kernel") << "kernel name '" << spec.kernel << "' cannot name the artifacts: it "
+                    << *why << " (give the spec a \"name\")";
   }
 
   if (doc.contains("grid")) {
@@ -718,6 +729,22 @@ bool SpecReader::read(const json &doc) {
   }
   if (spec.outputs.empty() && !failed && doc["outputs"].is_array())
     error("outputs") << "a kernel needs at least one output";
+  // Arrays without a name get input<i> / output<i>; no two arrays share one
+  // (they become parameters of one function).
+  for (auto [list, prefix] : {std::pair{&spec.inputs, "input"}, {&spec.outputs, "output"}})
+    for (auto [i, op] : llvm::enumerate(*list))
+      if (op.name.empty())
+        op.name = prefix + std::to_string(i);
+  {
+    llvm::StringMap<std::string> seen;
+    for (const std::vector<SpecOperand> *list : {&spec.inputs, &spec.outputs})
+      for (const SpecOperand &op : *list) {
+        auto [it, fresh] = seen.try_emplace(op.name, op.path);
+        if (!fresh)
+          error(op.path + ".name") << "array name '" << op.name << "' is also "
+                                   << it->second << "'s";
+      }
+  }
   if (spec.numScalarPrefetch > static_cast<int64_t>(spec.inputs.size()) &&
       !failed)
     error("num_scalar_prefetch")

@@ -88,21 +88,23 @@ static std::string headerText(const LaunchSpec &spec, ArrayRef<int64_t> grid) {
     os << ", CUdeviceptr " << p;
   for (const SpecSize &size : spec.sizes)
     os << ", int64_t " << cheader::sizeParam(size.name);
-  os << ") {\n  CUdeviceptr scratch0 = 0, scratch1 = 0;\n  CUfunction function;\n";
+  os << ") {\n  CUdeviceptr pallas_scratch0 = 0, pallas_scratch1 = 0;\n  CUfunction pallas_function;\n";
   std::string gx = name + "_GRID_X", gy = name + "_GRID_Y", gz = name + "_GRID_Z";
   if (symbolic) {
     cheader::cudaSizedGrid(os, spec);
-    gx = "(unsigned)grid0", gy = "(unsigned)grid1", gz = "(unsigned)grid2";
+    gx = "(unsigned)pallas_grid0", gy = "(unsigned)pallas_grid1", gz = "(unsigned)pallas_grid2";
   }
-  os << "  CUresult r = " << name << "_function(&function);\n  void *args[] = {";
+  os << "  CUresult pallas_r = " << name << "_function(&pallas_function);\n"
+     << "  void *pallas_args[] = {";
   for (const std::string &p : params)
     os << "&" << p << ", ";
   for (const SpecSize &size : spec.sizes)
-    os << "&arg_" << size.name << ", ";
-  os << "&scratch0, &scratch1};\n  if (r != CUDA_SUCCESS) return r;\n"
-     << "  return cuLaunchKernel(function, " << gx << ", " << gy << ", " << gz
+    os << "&pallas_arg_" << size.name << ", ";
+  os << "&pallas_scratch0, &pallas_scratch1};\n"
+     << "  if (pallas_r != CUDA_SUCCESS) return pallas_r;\n"
+     << "  return cuLaunchKernel(pallas_function, " << gx << ", " << gy << ", " << gz
      << ",\n                        32 * " << name
-     << "_NUM_WARPS, 1, 1, " << name << "_state.shared_bytes, stream, args, 0);\n}\n\n";
+     << "_NUM_WARPS, 1, 1, " << name << "_state.shared_bytes, stream, pallas_args, 0);\n}\n\n";
   cheader::close(os, guard);
   return s;
 }

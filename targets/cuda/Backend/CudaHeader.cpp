@@ -314,20 +314,20 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
   }
   std::string gridX = n + "_GRID_X", gridY = n + "_GRID_Y", gridZ = n + "_GRID_Z";
   if (launch.persistent)
-    gridX = "loaded->grid_x";
+    gridX = "pallas_loaded->grid_x";
   // The launch: in clusters, through cuLaunchKernelEx.
   auto launchCall = [&](llvm::StringRef indent, llvm::StringRef args) {
     if (launch.cluster > 1) {
       os << indent << "{\n"
-         << indent << "  CUlaunchConfig config;\n" << indent << "  CUlaunchAttribute cluster;\n"
-         << indent << "  " << n << "_cluster_config(&config, &cluster, " << gridX << ", " << gridY
+         << indent << "  CUlaunchConfig pallas_config;\n" << indent << "  CUlaunchAttribute pallas_cluster;\n"
+         << indent << "  " << n << "_cluster_config(&pallas_config, &pallas_cluster, " << gridX << ", " << gridY
          << ", " << gridZ << ", stream);\n"
-         << indent << "  return cuLaunchKernelEx(&config, loaded->function, " << args
+         << indent << "  return cuLaunchKernelEx(&pallas_config, pallas_loaded->function, " << args
          << ", 0);\n"
          << indent << "}\n";
       return;
     }
-    os << indent << "return cuLaunchKernel(loaded->function, " << gridX << ", " << gridY << ", "
+    os << indent << "return cuLaunchKernel(pallas_loaded->function, " << gridX << ", " << gridY << ", "
        << gridZ << ",\n" << indent << "                      " << n << "_BLOCK_X, 1, 1, " << n
        << "_SHARED_BYTES, stream, " << args << ", 0);\n";
   };
@@ -339,7 +339,7 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
     os << ", CUdeviceptr " << p;
   for (const SpecSize &size : spec.sizes)
     os << ", int64_t " << cheader::sizeParam(size.name);
-  os << ") {\n  " << n << "_loaded_t *loaded;\n  CUresult r;\n";
+  os << ") {\n  " << n << "_loaded_t *pallas_loaded;\n  CUresult pallas_r;\n";
   // The kernel's parameters: the arrays, then the sizes as int32_t.
   std::vector<std::string> args;
   for (const std::string &p : params)
@@ -347,28 +347,28 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
   if (symbolic) {
     cheader::cudaSizedGrid(os, spec);
     for (const SpecSize &size : spec.sizes)
-      args.push_back("&arg_" + size.name);
-    gridX = "(unsigned)grid0", gridY = "(unsigned)grid1", gridZ = "(unsigned)grid2";
+      args.push_back("&pallas_arg_" + size.name);
+    gridX = "(unsigned)pallas_grid0", gridY = "(unsigned)pallas_grid1", gridZ = "(unsigned)pallas_grid2";
   }
-  os << "  r = " << n << "_loaded(&loaded);\n"
-     << "  void *args[] = {";
+  os << "  pallas_r = " << n << "_loaded(&pallas_loaded);\n"
+     << "  void *pallas_args[] = {";
   for (size_t i = 0; i < args.size(); ++i)
     os << (i ? ", " : "") << args[i];
   if (args.empty())
     os << "0";
-  os << "};\n  if (r != CUDA_SUCCESS) return r;\n";
+  os << "};\n  if (pallas_r != CUDA_SUCCESS) return pallas_r;\n";
   for (const CudaImage &img : launch.images) {
     if (img.tensorMaps.empty())
       continue;
     // This chip's code also takes CUtensorMaps of the arrays, by value.
     size_t count = img.tensorMaps.size();
-    os << "  if (loaded->image == " << n << "_cubin_" << img.chip << ") {\n"
-       << "    CUtensorMap maps[" << count << "];\n"
-       << "    void *all[" << args.size() + count << "] = {";
+    os << "  if (pallas_loaded->image == " << n << "_cubin_" << img.chip << ") {\n"
+       << "    CUtensorMap pallas_maps[" << count << "];\n"
+       << "    void *pallas_all[" << args.size() + count << "] = {";
     for (const std::string &a : args)
       os << a << ", ";
     for (size_t i = 0; i < count; ++i)
-      os << (i ? ", " : "") << "&maps[" << i << "]";
+      os << (i ? ", " : "") << "&pallas_maps[" << i << "]";
     os << "};\n";
     // A symbolic dim (-1 - p) is the size the kernel's parameter p holds.
     size_t numArrays = spec.inputs.size() + spec.outputs.size();
@@ -379,16 +379,16 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
     };
     os << "    pthread_mutex_lock(&" << n << "_state.lock);\n";
     for (auto [i, m] : llvm::enumerate(img.tensorMaps))
-      os << "    if (r == CUDA_SUCCESS)\n      r = " << n << "_cached_map(loaded, " << i
-         << ", &maps[" << i << "], " << params[m.param] << ", " << m.elemBytes << "u, "
+      os << "    if (pallas_r == CUDA_SUCCESS)\n      pallas_r = " << n << "_cached_map(pallas_loaded, " << i
+         << ", &pallas_maps[" << i << "], " << params[m.param] << ", " << m.elemBytes << "u, "
          << dim(m.rowElements) << ", " << dim(m.rows) << ", " << m.boxCols << "u, " << m.boxRows
          << "u);\n";
     os << "    pthread_mutex_unlock(&" << n << "_state.lock);\n"
-       << "    if (r != CUDA_SUCCESS) return r;\n";
-    launchCall("    ", "all");
+       << "    if (pallas_r != CUDA_SUCCESS) return pallas_r;\n";
+    launchCall("    ", "pallas_all");
     os << "  }\n";
   }
-  launchCall("  ", "args");
+  launchCall("  ", "pallas_args");
   os << "}\n\n";
   cheader::close(os, guard);
   return s;
