@@ -161,6 +161,38 @@ static Artifact buildManifest(const LaunchSpec &spec, const LaunchSpec &expanded
   return {spec.name + ".manifest.json", m.dump(2) + "\n", "manifest"};
 }
 
+
+/// Options that only some targets read are refused elsewhere, rather than
+/// silently ignored.
+static LogicalResult checkOptionsApply(const CompileOptions &options,
+                                       const TargetDescription &target, Location cmdline) {
+  auto refuse = [&](StringRef option, StringRef what) {
+    emitError(cmdline) << option << " " << what << "; target '" << target.name << "' is a "
+                       << targetKindName(target.kind) << " target";
+    return failure();
+  };
+  if (target.kind != TargetKind::Host) {
+    if (!options.sanitize.empty())
+      return refuse("--sanitize", "instruments the host target's code");
+    if (!options.hostCpu.empty())
+      return refuse("--host-cpu", "picks the host target's CPU");
+    if (llvm::is_contained(options.emit, "llvm"))
+      return refuse("--emit llvm", "writes the host target's LLVM IR (CUDA targets write their "
+                                   "PTX, triton its .ttir, TPU targets their Mosaic module)");
+  }
+  if (target.kind != TargetKind::Cuda) {
+    if (options.tma)
+      return refuse("--tma / --no-warp-specialize", "apply to sm_90a code");
+    if (options.noTma)
+      return refuse("--no-tma", "applies to sm_90a code");
+    if (!options.warpgroupTurns)
+      return refuse("--no-warpgroup-turns", "applies to sm_90a code");
+    if (!options.persistent)
+      return refuse("--no-persistent", "applies to sm_90a code");
+  }
+  return success();
+}
+
 LogicalResult mlir::pallas::compileWithDiagnostics(const CompileOptions &options,
                                                   std::vector<Artifact> &artifacts,
                                                   std::vector<std::string> *inputs) {
@@ -216,6 +248,9 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
         << "only CUDA targets can be combined in one --target list";
     return failure();
   }
+
+  if (failed(checkOptionsApply(options, target, cmdline)))
+    return failure();
 
   FailureOr<unsigned> kernelBuf = openInput(ctx, sm, options.kernelFile, "kernel file");
   if (failed(kernelBuf))
