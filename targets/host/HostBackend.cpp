@@ -202,6 +202,276 @@ static void addBf16Truncation(llvm::Module &m) {
   b.CreateRet(b.CreateBitCast(b.CreateTrunc(bits, b.getInt16Ty()), llvm::Type::getBFloatTy(c)));
 }
 
+/// Writes `text` with every `$` replaced by `name`: the header's fixed pieces
+/// read as the C they become.
+static void writeNamed(llvm::raw_ostream &os, StringRef text, StringRef name) {
+  SmallVector<StringRef> pieces;
+  text.split(pieces, '$');
+  for (size_t i = 0; i < pieces.size(); ++i)
+    os << (i ? name : StringRef()) << pieces[i];
+}
+
+/// The state of the worker pool behind `NAME()`: the job a launch publishes
+/// (its parameters, with symbolic sizes stored beside them), and the locks.
+static void addPoolState(llvm::raw_ostream &os, StringRef name, size_t numSizes) {
+  writeNamed(os, R"(/* The worker pool behind $().
+ * Its state is static: include this header in one source file (each file
+ * that includes it gets a pool of its own). Workers start on the first
+ * launch that can use them and stay for the life of the process; a launch
+ * publishes its job, wakes workers that sleep, and claims chunks of work
+ * items beside them. */
+#define $_MAX_THREADS 256
+typedef struct $_pool_state {
+  uint64_t job;  /* odd while a job is open; +1 at open and at close */
+  int64_t items, chunk; /* the job's work items, claimed chunk by chunk */
+  int helpers;   /* workers 0 .. helpers - 1 take part in the job */
+  int threads;   /* threads a launch may use; 0 until first read */
+  int workers;   /* workers started */
+  int failed;    /* a worker failed to start: no more tries */
+  int sleepers;  /* workers waiting on $_pool_wake */
+  void *params[$_NUM_PARAMS];
+)", name);
+  if (numSizes)
+    os << "  int64_t sizes[" << numSizes << "]; /* what params point to after the arrays */\n";
+  writeNamed(os, R"(  /* What every thread of a job updates, each on a cache line of its own:
+   * the line the idle workers poll (above) changes once per launch. */
+  char pad0[64];
+  int64_t next;  /* the first work item not claimed yet */
+  char pad1[64];
+  int active;    /* workers inside the job */
+  char pad2[64];
+} $_pool_state;
+static $_pool_state $_pool;
+/* Held by the launch that has the pool. */
+static pthread_mutex_t $_pool_busy = PTHREAD_MUTEX_INITIALIZER;
+/* Where idle workers sleep. */
+static pthread_mutex_t $_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t $_pool_wake = PTHREAD_COND_INITIALIZER;
+
+)", name);
+}
+
+/// `NAME_pool_cpus()`: PALLAS_HOST_THREADS, else the CPUs of the process's
+/// affinity mask (Linux), else the online CPUs; and `NAME_pool_threads()`,
+/// which reads it once and caps it for one launch.
+static void addPoolThreads(llvm::raw_ostream &os, StringRef name) {
+  writeNamed(os, R"(#if defined(__linux__) && (defined(__GNUC__) || defined(__clang__))
+/* sched_getaffinity, declared here so that the header needs no _GNU_SOURCE. */
+extern int $_getaffinity(int pid, size_t size, void *mask) __asm__("sched_getaffinity");
+#endif
+
+/* PALLAS_HOST_THREADS if set (> 0), else the CPUs this process may run on;
+ * at most $_MAX_THREADS. */
+static int $_pool_cpus(void) {
+  const char *env = getenv("PALLAS_HOST_THREADS");
+  long n = env ? atol(env) : 0;
+  if (n <= 0) {
+#if defined(__linux__) && (defined(__GNUC__) || defined(__clang__))
+    unsigned long mask[128 / sizeof(unsigned long)] = {0};
+    size_t i;
+    if ($_getaffinity(0, sizeof mask, mask) == 0)
+      for (i = 0; i < sizeof mask / sizeof mask[0]; ++i)
+        n += __builtin_popcountl(mask[i]);
+#endif
+#if defined(_SC_NPROCESSORS_ONLN)
+    if (n <= 0) n = (long)sysconf(_SC_NPROCESSORS_ONLN);
+#endif
+    if (n <= 0) n = 8;
+  }
+  return n > $_MAX_THREADS ? $_MAX_THREADS : (int)n;
+}
+
+/* Threads for a launch of `items` work items (read once, then kept): 1 where
+ * there is one work item, which needs no pool. */
+static inline int $_pool_threads(int64_t items) {
+  int n;
+  if (items < 2) return 1;
+  n = __atomic_load_n(&$_pool.threads, __ATOMIC_RELAXED);
+  if (n == 0) {
+    n = $_pool_cpus();
+    __atomic_store_n(&$_pool.threads, n, __ATOMIC_RELAXED);
+  }
+  return n > items ? (int)items : n;
+}
+
+)", name);
+}
+
+/// The workers and `NAME_pool_run`, which runs one job over them.
+static void addPoolRun(llvm::raw_ostream &os, StringRef name) {
+  writeNamed(os, R"(/* One step of a wait that polls: a pause, and every 64th step a sched_yield,
+ * so that a thread waited for that shares this CPU gets to run (the
+ * scheduler often puts a worker it wakes on the launching thread's CPU). */
+static inline void $_pool_relax(unsigned *polls) {
+  if (++*polls % 64 == 0) {
+    sched_yield();
+    return;
+  }
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+/* The open job, if it is not `seen`; else 0. */
+static inline uint64_t $_pool_new_job(uint64_t seen) {
+  uint64_t job = __atomic_load_n(&$_pool.job, __ATOMIC_SEQ_CST);
+  return (job & 1) && job != seen ? job : 0;
+}
+
+/* Waits for a job after `seen`: polls for about 50-100 us (200000 TSC ticks
+ * on x86, a count of polls elsewhere), so that back-to-back launches find
+ * the worker awake, then sleeps until a launch wakes it. */
+static uint64_t $_pool_wait(uint64_t seen) {
+  uint64_t job;
+  unsigned polls = 0;
+#if defined(__x86_64__) || defined(__i386__)
+  uint64_t start = __builtin_ia32_rdtsc();
+  while (__builtin_ia32_rdtsc() - start < 200000) {
+#else
+  while (polls < 20000) {
+#endif
+    if ((job = $_pool_new_job(seen))) return job;
+    $_pool_relax(&polls);
+  }
+  pthread_mutex_lock(&$_pool_lock);
+  /* Counted before the job is read again: a launch that opens a job either
+   * sees this sleeper (and wakes it) or has its job seen here. */
+  __atomic_fetch_add(&$_pool.sleepers, 1, __ATOMIC_SEQ_CST);
+  while (!(job = $_pool_new_job(seen)))
+    pthread_cond_wait(&$_pool_wake, &$_pool_lock);
+  __atomic_fetch_sub(&$_pool.sleepers, 1, __ATOMIC_RELAXED);
+  pthread_mutex_unlock(&$_pool_lock);
+  return job;
+}
+
+/* Runs chunks of the job's work items until none is left. */
+static void $_pool_claim(void) {
+  int64_t items = $_pool.items, chunk = $_pool.chunk, begin, end;
+  while ((begin = __atomic_fetch_add(&$_pool.next, chunk, __ATOMIC_RELAXED)) < items) {
+    end = begin + chunk < items ? begin + chunk : items;
+    $_run_packed(begin, end, $_pool.params);
+  }
+}
+
+/* Worker number `arg`: takes part in each job that wants it. */
+static void *$_pool_worker(void *arg) {
+  int self = (int)(intptr_t)arg;
+  uint64_t job = 0;
+  for (;;) {
+    job = $_pool_wait(job);
+    /* Counted in before checking that the job is still open: the launch
+     * closes it before waiting for `active` to drop to 0, so it either waits
+     * for this worker or the check fails. */
+    __atomic_fetch_add(&$_pool.active, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&$_pool.job, __ATOMIC_SEQ_CST) == job &&
+        self < $_pool.helpers)
+      $_pool_claim();
+    __atomic_fetch_sub(&$_pool.active, 1, __ATOMIC_RELEASE);
+  }
+  return 0;
+}
+
+/* Runs the job whose params are set over `threads` threads: this one and
+ * threads - 1 workers, started here as needed (fewer where they fail to
+ * start). $_pool_busy is held. */
+static void $_pool_run(int64_t items, int threads) {
+  uint64_t job = __atomic_load_n(&$_pool.job, __ATOMIC_RELAXED) + 1;
+  int64_t per_thread, chunks;
+  unsigned polls = 0;
+  while ($_pool.workers < threads - 1 && !$_pool.failed) {
+    pthread_t worker;
+    void *self = (void *)(intptr_t)$_pool.workers;
+    if (pthread_create(&worker, 0, $_pool_worker, self) != 0) {
+      $_pool.failed = 1;
+      break;
+    }
+    pthread_detach(worker);
+    ++$_pool.workers;
+  }
+  $_pool.helpers = threads - 1;
+  if ($_pool.helpers > $_pool.workers) $_pool.helpers = $_pool.workers;
+  /* Up to 4 chunks per thread, so that a thread that runs slower gets less
+   * to do, but of about 4 work items or more: a claim costs about as much
+   * as a small work item. Equal chunks keep the threads' shares even. */
+  per_thread = (items / ($_pool.helpers + 1) + 3) / 4;
+  if (per_thread > 4) per_thread = 4;
+  if (per_thread < 1) per_thread = 1;
+  chunks = per_thread * ($_pool.helpers + 1);
+  $_pool.items = items;
+  $_pool.chunk = (items + chunks - 1) / chunks;
+  $_pool.next = 0;
+  __atomic_store_n(&$_pool.job, job, __ATOMIC_SEQ_CST);
+  if (__atomic_load_n(&$_pool.sleepers, __ATOMIC_SEQ_CST) > 0) {
+    /* Taking the lock waits for a counted sleeper to be in
+     * pthread_cond_wait; waking after unlocking spares it a wait on it. */
+    pthread_mutex_lock(&$_pool_lock);
+    pthread_mutex_unlock(&$_pool_lock);
+    pthread_cond_broadcast(&$_pool_wake);
+  }
+  $_pool_claim();
+  /* Closed, then every worker that joined is waited for (the last chunks
+   * may still run). */
+  __atomic_store_n(&$_pool.job, job + 1, __ATOMIC_SEQ_CST);
+  while (__atomic_load_n(&$_pool.active, __ATOMIC_SEQ_CST) != 0)
+    $_pool_relax(&polls);
+}
+
+)", name);
+}
+
+/// `int NAME(void *stream, ...)`: the whole grid, over the pool where it has
+/// more than one work item and more than one thread may run, else on the
+/// calling thread (also while another launch has the pool).
+static void addLaunch(llvm::raw_ostream &os, const LaunchSpec &spec,
+                      ArrayRef<std::pair<std::string, std::string>> params, size_t numArrays,
+                      StringRef items) {
+  std::string name = spec.name;
+  bool symbolic = spec.hasSymbolicSizes();
+  os << "/* Runs the whole grid over up to PALLAS_HOST_THREADS threads (default:\n"
+        " * the CPUs this process may run on; read at the first launch). `stream`\n"
+        " * is unused on the host: the API has the shape of the CUDA one.\n"
+        " * Returns 0"
+     << (symbolic ? ", or 1 (running nothing) when the sizes break\n"
+                    " * what the spec says of them or give a grid extent outside [1, 2^31)"
+                  : "")
+     << "; never prints or exits. */\n";
+  os << "static inline int " << name << "(void *stream";
+  for (auto &p : params)
+    os << ", " << p.first;
+  os << ") {\n";
+  if (symbolic) {
+    os << "  int64_t pallas_items = " << name << "_num_work_items(";
+    for (size_t i = 0; i < spec.sizes.size(); ++i)
+      os << (i ? ", " : "") << cheader::sizeParam(spec.sizes[i].name);
+    os << ");\n";
+  }
+  os << "  int pallas_threads;\n  (void)stream;\n";
+  if (symbolic)
+    os << "  if (pallas_items == 0) return 1;\n";
+  os << "  pallas_threads = " << name << "_pool_threads(" << items << ");\n";
+  os << "  if (pallas_threads > 1 && pthread_mutex_trylock(&" << name << "_pool_busy) == 0) {\n";
+  for (size_t i = 0; i < params.size(); ++i) {
+    std::string slot = name + "_pool.params[" + std::to_string(i) + "]";
+    if (i < numArrays) {
+      os << "    " << slot << " = (void *)" << params[i].second << ";\n";
+      continue;
+    }
+    std::string size = name + "_pool.sizes[" + std::to_string(i - numArrays) + "]";
+    os << "    " << size << " = " << params[i].second << ";\n"
+       << "    " << slot << " = &" << size << ";\n";
+  }
+  os << "    " << name << "_pool_run(" << items << ", pallas_threads);\n"
+     << "    pthread_mutex_unlock(&" << name << "_pool_busy);\n"
+     << "    return 0;\n  }\n"
+     << "  /* One thread, or another launch has the pool: every work item here. */\n"
+     << "  " << name << "_run_range(0, " << items;
+  for (size_t i = 0; i < params.size(); ++i)
+    os << ", " << (i < numArrays ? "(void *)" : "") << params[i].second;
+  os << ");\n  return 0;\n}\n\n";
+}
+
 static std::string headerText(const LaunchSpec &spec, int64_t workItems) {
   std::string name = spec.name, guard = "PALLAS_HOST_" + llvm::StringRef(name).upper() + "_H";
   std::string s;
@@ -231,7 +501,7 @@ static std::string headerText(const LaunchSpec &spec, int64_t workItems) {
     params.push_back({"int64_t " + cheader::sizeParam(size.name), cheader::sizeParam(size.name)});
   size_t numArrays = spec.inputs.size() + spec.outputs.size();
   bool symbolic = spec.hasSymbolicSizes();
-  cheader::open(os, guard, {"pthread.h", "stdint.h", "stdlib.h", "unistd.h"});
+  cheader::open(os, guard, {"pthread.h", "sched.h", "stdint.h", "stdlib.h", "unistd.h"});
   std::string workItemsExpr = name + "_NUM_WORK_ITEMS";
   if (!symbolic) {
     os << "/* Programs of the grid's leading parallel axes; the rest run in order "
@@ -256,76 +526,20 @@ static std::string headerText(const LaunchSpec &spec, int64_t workItems) {
         os << "    (void)n; }\n";
     }
     os << "  return items;\n}\n";
-    workItemsExpr = "items";
+    workItemsExpr = "pallas_items";
   }
   os << "#define " << name << "_NUM_PARAMS " << params.size() << "\n\n";
-  os << "/* Runs work items [begin, end). Thread-safe for disjoint ranges. */\n";
-  os << "void " << name << "_run_range(int64_t begin, int64_t end";
+  os << "/* Runs work items [pallas_begin, pallas_end). Thread-safe for disjoint ranges. */\n";
+  os << "void " << name << "_run_range(int64_t pallas_begin, int64_t pallas_end";
   for (size_t i = 0; i < params.size(); ++i)
     os << (i < numArrays ? ", void *" : ", int64_t ") << params[i].second;
   os << ");\n/* The same, with the parameters in an array"
      << (symbolic ? " (sizes as pointers to their int64_t)" : "") << ". */\n";
-  os << "void " << name << "_run_packed(int64_t begin, int64_t end, void **params);\n\n";
-  os << "typedef struct " << name << "_slice {\n  int64_t begin, end;\n  void *params["
-     << params.size() << "];\n";
-  if (symbolic)
-    os << "  int64_t sizes[" << spec.sizes.size() << "];\n";
-  os << "} " << name << "_slice;\n\n";
-  os << "static void *" << name << "_worker(void *p) {\n  " << name
-     << "_slice *s = (" << name << "_slice *)p;\n  " << name
-     << "_run_packed(s->begin, s->end, s->params);\n  return 0;\n}\n\n";
-  os << "/* Runs the whole grid over up to PALLAS_HOST_THREADS threads (default:\n"
-        " * the online CPUs). `stream` is unused on the host: the API has the\n"
-        " * shape of the CUDA one. Returns 0"
-     << (symbolic ? ", or 1 (running nothing) when the sizes break\n"
-                    " * what the spec says of them or give a grid extent outside [1, 2^31)"
-                  : "")
-     << "; never prints or exits. */\n";
-  os << "static inline int " << name << "(void *stream";
-  for (auto &p : params)
-    os << ", " << p.first;
-  os << ") {\n";
-  os << "  enum { MAX_THREADS = 256 };\n"
-     << "  pthread_t threads[MAX_THREADS];\n"
-     << "  int started[MAX_THREADS];\n"
-     << "  " << name << "_slice slices[MAX_THREADS];\n"
-     << "  int64_t n = 8, t;\n";
-  if (symbolic) {
-    os << "  int64_t items = " << name << "_num_work_items(";
-    for (size_t i = 0; i < spec.sizes.size(); ++i)
-      os << (i ? ", " : "") << cheader::sizeParam(spec.sizes[i].name);
-    os << ");\n  if (items == 0) return 1;\n";
-  }
-  os << "  const char *env = getenv(\"PALLAS_HOST_THREADS\");\n"
-     << "#if defined(_SC_NPROCESSORS_ONLN)\n"
-     << "  n = (int64_t)sysconf(_SC_NPROCESSORS_ONLN);\n"
-     << "#endif\n"
-     << "  if (env && atoi(env) > 0) n = atoi(env);\n"
-     << "  if (n > MAX_THREADS) n = MAX_THREADS;\n"
-     << "  if (n > " << workItemsExpr << ") n = " << workItemsExpr << ";\n"
-     << "  if (n < 1) n = 1;\n"
-     << "  (void)stream;\n"
-     << "  for (t = 0; t < n; ++t) {\n"
-     << "    slices[t].begin = " << workItemsExpr << " * t / n;\n"
-     << "    slices[t].end = " << workItemsExpr << " * (t + 1) / n;\n";
-  for (size_t i = 0; i < params.size(); ++i) {
-    if (i < numArrays) {
-      os << "    slices[t].params[" << i << "] = (void *)" << params[i].second << ";\n";
-      continue;
-    }
-    size_t k = i - numArrays;
-    os << "    slices[t].sizes[" << k << "] = " << params[i].second << ";\n"
-       << "    slices[t].params[" << i << "] = &slices[t].sizes[" << k << "];\n";
-  }
-  os << "    started[t] = t > 0 && pthread_create(&threads[t], 0, " << name
-     << "_worker, &slices[t]) == 0;\n"
-     << "  }\n"
-     << "  " << name << "_worker(&slices[0]);\n"
-     << "  for (t = 1; t < n; ++t) {\n"
-     << "    if (started[t]) pthread_join(threads[t], 0);\n"
-     << "    else " << name << "_worker(&slices[t]);\n"
-     << "  }\n"
-     << "  return 0;\n}\n\n";
+  os << "void " << name << "_run_packed(int64_t pallas_begin, int64_t pallas_end, void **pallas_params);\n\n";
+  addPoolState(os, name, spec.sizes.size());
+  addPoolThreads(os, name);
+  addPoolRun(os, name);
+  addLaunch(os, spec, params, numArrays, workItemsExpr);
   cheader::close(os, guard);
   return s;
 }
