@@ -30,6 +30,13 @@ std::string bindings::pythonTuple(ArrayRef<int64_t> values) {
   return s + (values.size() == 1 ? ",)" : ")");
 }
 
+std::string bindings::cxxList(ArrayRef<int64_t> values) {
+  std::string s = "{";
+  for (size_t i = 0; i < values.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(values[i]);
+  return s + "}";
+}
+
 LogicalResult bindings::checkBindable(Location loc, const LaunchSpec &spec, TargetKind kind,
                                       StringRef option, StringRef why, StringRef framework) {
   if (kind != TargetKind::Host && kind != TargetKind::Cuda)

@@ -36,13 +36,6 @@ StringRef atenType(StringRef dtype) {
       .Default("");
 }
 
-std::string cxxShape(ArrayRef<int64_t> shape) {
-  std::string s = "{";
-  for (size_t i = 0; i < shape.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "}";
-}
-
 } // namespace
 
 std::string mlir::pallas::torchCompiledOpText(const LaunchSpec &spec) {
@@ -90,14 +83,14 @@ std::string mlir::pallas::torchCompiledOpText(const LaunchSpec &spec) {
   os << ") {\n";
   for (const SpecOperand &in : spec.inputs)
     os << "  pallasc_check(" << in.name << ", \"" << in.name << "\", " << atenType(in.dtype) << ", "
-       << cxxShape(in.shape) << ", " << first.name << ");\n";
+       << bindings::cxxList(in.shape) << ", " << first.name << ");\n";
   os << "  TORCH_CHECK_VALUE(" << first.name << ".is_cuda(), \"" << n
      << ": the inputs must be on a CUDA device\");\n"
      << "  c10::cuda::CUDAGuard pallasc_guard(" << first.name << ".device());\n";
   std::vector<std::string> outs;
   for (auto [i, out] : llvm::enumerate(spec.outputs)) {
     std::string var = "pallasc_" + out.name;
-    os << "  at::Tensor " << var << " = at::empty(" << cxxShape(out.shape) << ", " << first.name
+    os << "  at::Tensor " << var << " = at::empty(" << bindings::cxxList(out.shape) << ", " << first.name
        << ".options().dtype(" << atenType(out.dtype) << "));\n";
     outs.push_back(var);
   }

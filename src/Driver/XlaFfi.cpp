@@ -33,14 +33,6 @@ StringRef xlaDataType(StringRef dtype) {
       .Default("");
 }
 
-/// A C++ initializer list of `values`: "{64, 128}".
-std::string cxxList(ArrayRef<int64_t> values) {
-  std::string s = "{";
-  for (size_t i = 0; i < values.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(values[i]);
-  return s + "}";
-}
-
 void writeHandler(llvm::raw_ostream &os, const LaunchSpec &spec, bool cuda) {
   const std::string &n = spec.name;
   os << "// " << n << "_xla_ffi.cc: XLA FFI handler of Pallas kernel '" << spec.kernel
@@ -84,7 +76,7 @@ void writeHandler(llvm::raw_ostream &os, const LaunchSpec &spec, bool cuda) {
   os << ") {\n";
   for (auto [op, out] : arrays) {
     os << "  if (ffi::Error pallas_error = pallas_check(" << (out ? "*" : "") << op->name << ", ffi::DataType::"
-       << xlaDataType(op->dtype) << ", " << cxxList(op->shape) << ", \""
+       << xlaDataType(op->dtype) << ", " << bindings::cxxList(op->shape) << ", \""
        << op->name << "\"); pallas_error.failure())\n    return pallas_error;\n";
   }
   os << "  auto pallas_r = " << n << "(" << (cuda ? "stream" : "nullptr");

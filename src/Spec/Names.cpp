@@ -59,7 +59,9 @@ constexpr llvm::StringLiteral kCLibrary[] = {
     "atoi", "getenv", "system", "pthread_create", "sysconf",
 };
 
-std::optional<std::string> whyNotIdentifier(StringRef name) {
+/// What both kinds of name must be: an identifier of C, C++ and Python,
+/// no keyword, nothing C reserves, nothing of the generated code's own.
+std::optional<std::string> whyNotUserName(StringRef name) {
   if (name.empty())
     return std::string("is empty");
   if (name.size() > kMaxNameLength)
@@ -73,26 +75,26 @@ std::optional<std::string> whyNotIdentifier(StringRef name) {
     return std::string("is reserved in C and C++ (a leading '_' and capital, or '__')");
   if (llvm::is_contained(kKeywords, name))
     return std::string("is a keyword or builtin of C, C++ or Python");
+  // Artifact names prefix the generated code's names, array names sit
+  // beside them: neither may look like one.
+  if (name.starts_with("pallasc_") || name.starts_with("pallas_"))
+    return std::string("starts with pallasc_/pallas_, which the generated code keeps for itself");
   return std::nullopt;
 }
 
 } // namespace
 
 std::optional<std::string> mlir::pallas::whyNotArtifactName(StringRef name) {
-  if (std::optional<std::string> why = whyNotIdentifier(name))
+  if (std::optional<std::string> why = whyNotUserName(name))
     return why;
-  if (name.starts_with("pallasc_") || name.starts_with("pallas_"))
-    return std::string("starts with pallasc_/pallas_, which the generated code keeps for itself");
   if (llvm::is_contained(kCLibrary, name))
     return std::string("is a C library name (the header's function would clash with it)");
   return std::nullopt;
 }
 
 std::optional<std::string> mlir::pallas::whyNotArrayName(StringRef name) {
-  if (std::optional<std::string> why = whyNotIdentifier(name))
+  if (std::optional<std::string> why = whyNotUserName(name))
     return why;
-  if (name.starts_with("pallasc_") || name.starts_with("pallas_"))
-    return std::string("starts with pallasc_/pallas_, which the generated code keeps for itself");
   if (llvm::is_contained(kTakenByGeneratedCode, name))
     return std::string("is a name the generated code uses beside the arrays");
   return std::nullopt;

@@ -49,6 +49,9 @@ StringRef numpyDType(StringRef dtype);
 /// A Python tuple of `values`: "(64, 128)", "(8,)".
 std::string pythonTuple(ArrayRef<int64_t> values);
 
+/// A C++ initializer list of `values`: "{64, 128}".
+std::string cxxList(ArrayRef<int64_t> values);
+
 /// Refuses, with a located error naming `option` (`why`: what it needs
 /// those targets for; `framework`: whose dtypes), targets other than host
 /// and CUDA and operands whose dtype has no NumPy name.
