@@ -106,30 +106,44 @@ def run_add_one(drv):
   return compare("add_one", out, want, 0.0)
 
 
-def run_matmul(drv, case="matmul", n=4096, dtype=torch.float16):
+BUILDS = (("sm_90a", "ours (pallasc sm_90a, the kernel's own schedule)"),
+          ("sm_90a_in_order", "ours (pallasc sm_90a, in-order form, loads staged)"))
+
+
+def run_matmul(drv, case="matmul", fn="matmul", n=4096, dtype=torch.float16):
+  """Each of our builds of the exported plgpu matmul `fn` (directory
+  `case`) against JAX's own compilation of the same function and cuBLAS,
+  timed in one run."""
   sets = []
   for _ in range(4):
     a = torch.randn(n, n, device="cuda", dtype=dtype)
     b = torch.randn(n, n, device="cuda", dtype=dtype)
     sets.append((a, b, torch.full((n, n), float("nan"), device="cuda", dtype=dtype)))
-  k = bench.OurKernel(drv, os.path.join(DIR, case, "sm_90a"))
-  launches = [k.bind(*s) for s in sets]
-  launches[0]()
-  torch.cuda.synchronize()
-  f = jax_fn("matmul")
+  f = jax_fn(fn)
   want = bench.from_jax(f(bench.to_jax(sets[0][0]), bench.to_jax(sets[0][1])))
-  ok = compare(case, sets[0][2], want, 2e-2)
+  ok = True
+  timed = []
+  for build, impl in BUILDS:
+    if not os.path.isdir(os.path.join(DIR, case, build)):
+      continue  # (no in-order form of emit_pipeline's rings)
+    k = bench.OurKernel(drv, os.path.join(DIR, case, build))
+    launches = [k.bind(*s) for s in sets]
+    for s in sets:
+      s[2].fill_(float("nan"))
+    launches[0]()
+    torch.cuda.synchronize()
+    ok &= compare(f"{case} ({build})", sets[0][2], want, 2e-2)
+    timed.append((impl, launches))
   flop = 2 * n ** 3
-  ours = bench.time_stream(launches, 20)
+  times = [(impl, bench.time_stream(launches, 20)) for impl, launches in timed]
   batch, args = bench.jax_chain(f, [(bench.to_jax(a), bench.to_jax(b)) for a, b, _ in sets], 20)
   theirs = bench.time_jax(batch, args)
   cublas = bench.time_stream([lambda a=a, b=b, c=c: torch.matmul(a, b, out=c)
                               for a, b, c in sets], 20)
-  for impl, t in (("ours (pallasc sm_90a, in-order form)", ours),
-                  ("JAX Mosaic GPU (same plgpu.kernel)", theirs),
-                  ("cuBLAS (torch.matmul)", cublas)):
+  times += [("JAX Mosaic GPU (same plgpu.kernel)", theirs), ("cuBLAS (torch.matmul)", cublas)]
+  for impl, t in times:
     med = statistics.median(t)
-    rows.append((f"matmul {str(dtype).split('.')[-1]} {n}^3 (mgpu_cases.matmul)", impl, med,
+    rows.append((f"{fn} {str(dtype).split('.')[-1]} {n}^3 (mgpu_cases.{fn})", impl, med,
                  flop / med / 1e9, statistics.median(theirs) / med))
   return ok
 
@@ -178,8 +192,10 @@ def main():
   print(open(os.path.join(DIR, "COMPILER")).read().strip())
   print(torch.cuda.get_device_name(), "jax", jax.__version__)
   drv = bench.Driver()
-  ok = run_add_one(drv) & run_matmul(drv)
-  ok &= run_matmul(drv, "matmul_bf16_8192", 8192, torch.bfloat16)
+  ok = run_add_one(drv)
+  for fn in ("matmul", "pipelined_matmul"):
+    ok &= run_matmul(drv, fn, fn)
+    ok &= run_matmul(drv, f"{fn}_bf16_8192", fn, 8192, torch.bfloat16)
   ok &= run_torch_op() & run_host_cases()
   table = ["| kernel | implementation | median ms | TFLOP/s | JAX time / this |",
            "|---|---|---|---|---|"]

@@ -21,16 +21,32 @@ export_case() { # module, function[:directory], targets, args...
       -t "$t" -o "$out/$case/$t" --emit torch
   done
 }
+# The in-order form of a case (sm_90a_in_order): its ops in program order,
+# loads staged by the CUDA pipeline, beside the default (the kernel's own
+# schedule).
+in_order() { # case
+  "$bin/pallasc" "$out/$1/src/kernel.mlir" --spec "$out/$1/src/spec.json" \
+    -t sm_90a --plgpu-schedule in-order -o "$out/$1/sm_90a_in_order" --emit torch
+}
 export_case mgpu_cases add_one "sm_90a host" --arg 'f32[128]'
 export_case mgpu_cases matmul "sm_90a host" --arg 'f16[4096,4096]' --arg 'f16[4096,4096]'
+in_order matmul
 export_case mgpu_cases matmul:matmul_bf16_8192 sm_90a --arg 'bf16[8192,8192]' --arg 'bf16[8192,8192]'
-# A small one for compute-sanitizer (bench/gpu/mgpu_sanitize.py), and its
-# twin without warpgroup turns for racecheck (which cannot follow them).
-python3 -m pallasc_jax mgpu_cases:matmul --arg 'f16[512,512]' --arg 'f16[512,512]' -o "$out/matmul_small/src"
+in_order matmul_bf16_8192
+export_case mgpu_cases pipelined_matmul "sm_90a host" --arg 'f16[4096,4096]' --arg 'f16[4096,4096]'
+export_case mgpu_cases pipelined_matmul:pipelined_matmul_bf16_8192 sm_90a \
+  --arg 'bf16[8192,8192]' --arg 'bf16[8192,8192]'
+# (The in-order form cannot take emit_pipeline's rings: slots picked at run
+# time.) Small ones for compute-sanitizer (bench/gpu/mgpu_sanitize.py):
+# each form, and the in-order one without warpgroup turns for racecheck
+# (which cannot follow them).
+for k in matmul pipelined_matmul; do
+  python3 -m pallasc_jax "mgpu_cases:$k" --arg 'f16[512,512]' --arg 'f16[512,512]' -o "$out/${k}_small/src"
+  small() { "$bin/pallasc" "$out/${k}_small/src/kernel.mlir" --spec "$out/${k}_small/src/spec.json" -t sm_90a "$@"; }
+  small -o "$out/${k}_small/sm_90a"
+done
 "$bin/pallasc" "$out/matmul_small/src/kernel.mlir" --spec "$out/matmul_small/src/spec.json" \
-  -t sm_90a -o "$out/matmul_small/sm_90a"
-"$bin/pallasc" "$out/matmul_small/src/kernel.mlir" --spec "$out/matmul_small/src/spec.json" \
-  -t sm_90a --no-warpgroup-turns -o "$out/matmul_small/sm_90a_racecheck"
+  -t sm_90a --plgpu-schedule in-order --no-warpgroup-turns -o "$out/matmul_small/sm_90a_racecheck"
 # Kernels of several warpgroups (and emit_pipeline rings) run on the host
 # target so far: their host builds are checked against JAX's GPU run.
 export_case mgpu_cases warp_specialized host --arg 'f16[64,64]'

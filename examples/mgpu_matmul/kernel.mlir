@@ -2,8 +2,9 @@
 // test/Python/Inputs/mgpu_cases.py:matmul: one 128x128 output tile per
 // block of a 2x2 grid, K in steps of 64 copied into SMEM (TMA with a
 // barrier), multiplied by wgmma into the accumulator, copied out through
-// SMEM. pallasc runs its one warpgroup in order on every target that takes
-// plgpu kernels (host, CUDA, triton).
+// SMEM. On sm_90a pallasc keeps the kernel's own schedule (its copies,
+// barrier and waits where they stand); the host, sm_80 and triton run its
+// one warpgroup in order.
 pallas.kernel @mm(
     %a: !pallas.ref<256x512xf16, gmem>,
     %b: !pallas.ref<512x256xf16, gmem>,

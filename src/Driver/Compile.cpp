@@ -189,6 +189,8 @@ static LogicalResult checkOptionsApply(const CompileOptions &options,
       return refuse("--no-warpgroup-turns", "applies to sm_90a code");
     if (!options.persistent)
       return refuse("--no-persistent", "applies to sm_90a code");
+    if (options.plgpuSchedule != "auto")
+      return refuse("--plgpu-schedule", "applies to sm_90a code");
   }
   return success();
 }

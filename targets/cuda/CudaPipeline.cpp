@@ -1,6 +1,7 @@
 //===- CudaPipeline.cpp - kernel to per-thread GPU code -------------------===//
 
 #include "pallas/Cuda/CudaPasses.h"
+#include "pallas/Passes/Passes.h"
 #include "pallas/Tile/TilePasses.h"
 
 #include "mlir/Pass/PassRegistry.h"
@@ -9,8 +10,30 @@
 using namespace mlir;
 using namespace mlir::pallas;
 
+/// A plgpu kernel as it schedules itself: its buffers, copies and waits
+/// are the schedule, so nothing reshapes its programs, stages its loads or
+/// moves its ops about (no loop-invariant code motion either).
+static void buildUserSchedulePipeline(OpPassManager &pm, const CudaPipelineOptions &options) {
+  pm.addPass(createInlinerPass());
+  pm.addPass(createPallasExpandGrid());
+  pm.addPass(createConvertPlgpuToTile());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createPallasProgramLimits());
+  // One Pallas thread is one warpgroup: its accumulator may span several
+  // m64 blocks (128 x N in JAX's matmuls).
+  pm.addPass(createPallasAssignLayouts({/*wgmma=*/true, /*wgmmaBlocks=*/4}));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createConvertTileToNVVM());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
 void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
                                      const CudaPipelineOptions &options) {
+  if (options.wgmma && options.userSchedule)
+    return buildUserSchedulePipeline(pm, options);
   // CUDA CTAs keep blocks of up to 16K elements whole (128 per thread).
   addProgramShaping(pm, /*maxElements=*/16384);
   pm.addPass(createConvertPallasToTile({/*tritonDotLimits=*/false,

@@ -97,6 +97,12 @@ int main(int argc, char **argv) {
   app.add_flag("--no-persistent", noPersistent,
                "sm_90a: one CTA per program, also where a kernel's CTAs would loop over its "
                "programs (compiler_params.persistent)");
+  app.add_option("--plgpu-schedule", options.plgpuSchedule,
+                 "sm_90a, Pallas:MGPU kernels: 'kernel' keeps the kernel's own copies, "
+                 "barriers and waits (an error where that is not possible yet); 'in-order' "
+                 "runs its ops in order, copies complete at issue, and stages loads as for "
+                 "pallas_call kernels; 'auto' (default) the first where possible")
+      ->check(CLI::IsMember({"auto", "kernel", "in-order"}));
   if (std::optional<int> code = pallas_rt::parseCommandLine(app, argc, argv, "pallasc"))
     return *code;
   options.warpgroupTurns = !noTurns;

@@ -48,6 +48,11 @@ struct CudaPipelineOptions : public PassPipelineOptions<CudaPipelineOptions> {
       *this, "cluster",
       llvm::cl::desc("with producer: CTAs per thread-block cluster (pallas-cluster-multicast)"),
       llvm::cl::init(1)};
+  Option<bool> userSchedule{
+      *this, "user-schedule",
+      llvm::cl::desc("with wgmma: lower plgpu kernels with their own schedule "
+                     "(convert-plgpu-to-tile) instead of in program order"),
+      llvm::cl::init(false)};
   Option<int64_t> sharedBytes{
       *this, "shared-bytes",
       llvm::cl::desc("shared memory loops may stage blocks in (0: stream through registers)"),

@@ -25,6 +25,22 @@ def PallasProgramLimits : Pass<"pallas-program-limits", "::mlir::ModuleOp"> {
   ];
 }
 
+def ConvertPlgpuToTile : Pass<"convert-plgpu-to-tile", "::mlir::ModuleOp"> {
+  let summary = "Pallas:MGPU kernels to tile IR, keeping the kernel's own schedule (sm_90a)";
+  let description = [{
+    An expanded plgpu kernel of one Pallas thread becomes a `tt.func` whose
+    shared-memory buffers are `pallas_gpu` rings, barriers mbarriers, copies
+    TMA copies that signal them (each with its tensor map), and wgmma dots
+    issued without waiting, taken back at the kernel's `wgmma_wait`: every
+    copy, wait and commit stays where the kernel has it. The rest lowers as
+    convert-pallas-to-tile lowers it. What it cannot lower yet (several
+    Pallas threads, clusters, ...) is a located error.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::pallas::tt::TTDialect",
+                           "::mlir::pallas::pgpu::PallasGpuDialect"];
+}
+
 def PallasStageLoads : Pass<"pallas-stage-loads", "::mlir::ModuleOp"> {
   let summary = "issue a loop's global loads ahead of their use (tile IR)";
   let description = [{
@@ -312,7 +328,10 @@ def PallasAssignLayouts : Pass<"pallas-assign-layouts", "::mlir::ModuleOp"> {
   }];
   let options = [Option<"wgmma", "wgmma", "bool", "false",
                         "use Hopper's warpgroup MMA (sm_90a) where it fits: "
-                        "the #pallas_gpu.wgmma encoding">];
+                        "the #pallas_gpu.wgmma encoding">,
+                 Option<"wgmmaBlocks", "wgmma-blocks", "int64_t", /*default=*/"1",
+                        "with wgmma: the m64 row blocks a warpgroup's accumulator may "
+                        "hold (Pallas:MGPU kernels: 128 x N per warpgroup)">];
   let dependentDialects = ["::mlir::tensor::TensorDialect",
                            "::mlir::pallas::pgpu::PallasGpuDialect"];
 }

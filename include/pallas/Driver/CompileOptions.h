@@ -52,6 +52,13 @@ struct CompileOptions {
   /// chip has SMs run one CTA per SM looping over the programs, unless the
   /// spec's compiler_params.persistent says otherwise; false: never.
   bool persistent = true;
+  /// sm_90a, Pallas:MGPU kernels: "kernel" lowers them with their own
+  /// schedule (their copies, barriers and waits where they wrote them;
+  /// an error where that is not possible yet), "in-order" runs their ops
+  /// in program order with every copy complete at issue (the CUDA pipeline
+  /// then stages loads as for pallas_call kernels), "auto" the first where
+  /// every chip has wgmma and the kernel allows it, else the second.
+  std::string plgpuSchedule = "auto";
   /// Lower through every pass but make no machine code (no LLVM code
   /// generation, no ptxas): what the whole-driver fuzzer runs. The
   /// artifacts that come out hold no code.

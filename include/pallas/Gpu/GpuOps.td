@@ -312,4 +312,6 @@ def PG_RingReadOp : PG_Op<"ring_read", [MemoryEffects<[MemRead]>]> {
   let hasVerifier = 1;
 }
 
+include "pallas/Gpu/GpuUserScheduleOps.td"
+
 #endif

@@ -9,10 +9,12 @@
 #include "Backend/CudaHeader.h"
 #include "Backend/PtxSerializer.h"
 #include "Backend/WgmmaWaitPlacement.h"
+#include "Transforms/PlgpuUserSchedule.h"
 
 #include "pallas/Driver/Backend.h"
 #include "pallas/Cuda/CudaPasses.h"
 #include "pallas/Gpu/Gpu.h"
+#include "pallas/Mgpu/Mgpu.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -178,6 +180,27 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
                   llvm::all_of(targets, [](const TargetDescription &t) {
                     return t.has("tensor_cores", "wgmma");
                   });
+  // A Pallas:MGPU kernel keeps its own schedule where every chip has wgmma
+  // and the kernel allows it (--plgpu-schedule).
+  bool allWgmma = llvm::all_of(
+      targets, [](const TargetDescription &t) { return t.has("tensor_cores", "wgmma"); });
+  bool userSchedule = false;
+  for (KernelOp kernel : module.getOps<KernelOp>()) {
+    if (!plgpu::getMesh(kernel) || options.plgpuSchedule == "in-order")
+      continue;
+    std::optional<cuda::UserScheduleGap> gap = cuda::userScheduleGap(kernel);
+    if (options.plgpuSchedule == "kernel") {
+      if (!allWgmma)
+        return kernel.emitOpError("--plgpu-schedule=kernel lowers for sm_90a (wgmma) chips only"),
+               failure();
+      if (gap)
+        return gap->op->emitOpError("cannot keep its own schedule on sm_90a yet "
+                                    "(--plgpu-schedule=kernel): ")
+                   << gap->reason,
+               failure();
+    }
+    userSchedule = allWgmma && !gap;
+  }
   // Each chip gets its own lowering of the kernel: the code
   // differs (wgmma on sm_90a), the launch geometry does not.
   auto buildChip = [&](const TargetDescription &t, ChipBuild &out) -> LogicalResult {
@@ -203,6 +226,7 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
       chipOptions.producer = producer;
       chipOptions.persistentCtas = persistentCtas;
       chipOptions.cluster = spec.cluster;
+      chipOptions.userSchedule = userSchedule;
       if (failed(runPasses(*copy, options, [&](OpPassManager &pm) {
             buildCudaPipeline(pm, chipOptions);
           })))

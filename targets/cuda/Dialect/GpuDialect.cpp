@@ -2,7 +2,9 @@
 #include "pallas/Gpu/Gpu.h"
 #include "pallas/Tile/Tile.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -108,5 +110,52 @@ LogicalResult RingReadOp::verify() {
   auto result = cast<RankedTensorType>(getType());
   if (result.getShape() != tile.getShape() || result.getElementType() != tile.getElementType())
     return emitOpError("reads ") << result << " from a ring of " << tile;
+  return success();
+}
+
+LogicalResult MBarriersType::verify(function_ref<InFlightDiagnostic()> emitError, int64_t count,
+                                    int64_t arrivals) {
+  if (count < 1)
+    return emitError() << "mbarriers need a count of at least 1, got " << count;
+  // (An mbarrier's pending count is 20 bits.)
+  if (arrivals < 1 || arrivals >= (int64_t{1} << 20))
+    return emitError() << "mbarrier arrivals must be from 1 to 2^20 - 1, got " << arrivals;
+  return success();
+}
+
+/// A TMA copy's tile pointers address the ring's tile.
+static LogicalResult verifyTmaTile(Operation *op, Value ptr, RingType ring) {
+  RankedTensorType tile = ring.getTile();
+  auto ptrs = cast<RankedTensorType>(ptr.getType());
+  if (!isa<tt::PointerType>(ptrs.getElementType()) ||
+      tt::getPointeeType(ptrs) != tile.cloneWithEncoding(nullptr))
+    return op->emitOpError("copies ") << ptrs << " to or from a ring of " << tile;
+  auto shared = dyn_cast_or_null<SharedEncodingAttr>(tile.getEncoding());
+  if (!shared || shared.getKind() != SharedLayoutKind::swizzle_128b)
+    return op->emitOpError("copies with the TMA into or out of tiles with the 128-byte swizzle "
+                           "only, not ")
+           << tile;
+  return success();
+}
+
+LogicalResult TmaLoadOp::verify() { return verifyTmaTile(*this, getPtr(), getRing().getType()); }
+
+LogicalResult TmaStoreBufferOp::verify() {
+  return verifyTmaTile(*this, getPtr(), getRing().getType());
+}
+
+LogicalResult RingWriteOp::verify() {
+  RankedTensorType tile = getRing().getType().getTile();
+  auto value = cast<RankedTensorType>(getValue().getType());
+  if (value.getShape() != tile.getShape() || value.getElementType() != tile.getElementType())
+    return emitOpError("writes ") << value << " into a ring of " << tile;
+  return success();
+}
+
+LogicalResult RingWriteOp::canonicalize(RingWriteOp op, PatternRewriter &rewriter) {
+  auto cast = op.getValue().getDefiningOp<tensor::CastOp>();
+  if (!cast || cast.getSource().getType().getShape() != op.getValue().getType().getShape())
+    return failure();
+  rewriter.modifyOpInPlace(op, [&] { op.getValueMutable().set(cast.getSource()); });
   return success();
 }

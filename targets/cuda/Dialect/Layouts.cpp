@@ -54,16 +54,18 @@ std::optional<MmaLayout> MmaLayout::wholeRows(int64_t m, int64_t n, int64_t thre
   return l;
 }
 
-std::optional<MmaLayout> cuda::wgmmaLayout(int64_t m, int64_t n, int64_t threads) {
+std::optional<MmaLayout> cuda::wgmmaLayout(int64_t m, int64_t n, int64_t threads,
+                                           int64_t maxTilesM) {
   int64_t warps = threads / 32;
-  if (warps % 4 || m != 16 * warps || n % 8 || n > 256)
+  if (warps % 4 || m % (16 * warps) || m / (16 * warps) > maxTilesM || n % 8 || n > 256)
     return std::nullopt;
   MmaLayout l;
   l.m = m;
   l.n = n;
   l.warpsM = warps;
   l.warpsN = 1;
-  l.tilesM = 1;
+  l.tilesM = m / (16 * warps);
+  l.interleaved = true;
   l.tilesN = n / 8;
   return l;
 }
@@ -100,6 +102,7 @@ static std::optional<MmaLayout> layoutFor(Attribute encoding, int64_t m, int64_t
   l.n = n;
   if (auto w = dyn_cast_or_null<pgpu::WgmmaEncodingAttr>(encoding)) {
     l.warpsM = w.getWarps();
+    l.interleaved = true;
   } else if (auto mma = dyn_cast_or_null<pgpu::MmaEncodingAttr>(encoding)) {
     l.warpsM = mma.getWarpsM();
     l.warpsN = mma.getWarpsN();

@@ -35,7 +35,16 @@ struct BlockedLayout {
 /// four elements per thread per tile (PTX ISA, "mma.m16n8k16" fragments).
 struct MmaLayout {
   int64_t m = 0, n = 0, warpsM = 1, warpsN = 1, tilesM = 0, tilesN = 0;
+  /// How a warp's 16-row tiles lie: one after another (mma.sync: warp w's
+  /// rows are a block of m / warpsM), or interleaved with the other warps'
+  /// (wgmma: tile t of warp w is rows 16 w + 16 warpsM t, so that tile t of
+  /// a warpgroup's four warps is one m64 block, as one wgmma computes it).
+  bool interleaved = false;
   int64_t perThread() const { return tilesM * tilesN * 4; }
+  /// Rows between the first rows of consecutive warps (along M), and
+  /// between a warp's consecutive 16-row tiles.
+  int64_t warpRowStride() const { return interleaved ? 16 : m / warpsM; }
+  int64_t tileRowStride() const { return interleaved ? 16 * warpsM : 16; }
   /// The layout for an [m, n] result on `threads` threads; none when the
   /// shape does not tile evenly over the warps.
   static std::optional<MmaLayout> forShape(int64_t m, int64_t n, int64_t threads);
@@ -47,8 +56,10 @@ struct MmaLayout {
 };
 
 /// The wgmma layout for [m, n] on `threads` threads, when wgmma can run it
-/// (one m64 tile per warpgroup, n a multiple of 8 up to 256).
-std::optional<MmaLayout> wgmmaLayout(int64_t m, int64_t n, int64_t threads);
+/// (up to `maxTilesM` m64 blocks per warpgroup, n a multiple of 8 up to
+/// 256).
+std::optional<MmaLayout> wgmmaLayout(int64_t m, int64_t n, int64_t threads,
+                                     int64_t maxTilesM = 1);
 
 /// The tensor encodings pallas-assign-layouts gives values kept in a tensor
 /// core layout (a dot's accumulator, also across loop iterations):

@@ -804,6 +804,13 @@ void placeRings(tt::FuncOp func, SimtState &state) {
     state.ringBytes = offset + 2 * 8 * alloc.getType().getStages();
     state.scratchAfterRings |= scratchWhileLive(alloc);
   });
+  // A kernel's own mbarriers (8 bytes each) after those.
+  func->walk([&](pgpu::AllocMBarriersOp alloc) {
+    int64_t offset = (state.ringBytes + 7) / 8 * 8;
+    state.mbarriers[alloc] = offset;
+    state.ringBytes = offset + 8 * alloc.getType().getCount();
+    state.scratchAfterRings |= scratchWhileLive(alloc);
+  });
 }
 
 /// The registers per thread (setmaxnreg) of the producer warpgroup (24: it
@@ -995,6 +1002,7 @@ struct ConvertTileToNVVMPass
       patterns.add<ElementwiseLowering>(tc, ctx);
       populateSimtDataMovementPatterns(tc, patterns, state);
       populateRingPatterns(tc, patterns, state);
+      populateUserSchedulePatterns(tc, patterns, state);
       populateWgmmaPatterns(tc, patterns, state);
       scf::populateSCFStructuralTypeConversionsAndLegality(tc, patterns, target);
       if (failed(applyPartialConversion(*kernel, target, std::move(patterns))))

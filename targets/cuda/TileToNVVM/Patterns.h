@@ -38,6 +38,13 @@ bool layoutCastUsesScratch(tensor::CastOp op);
 OperandSmemLayout writeAccumulatorSwizzled(OpBuilder &b, Location loc, SimtState &s,
                                            Value perThread, RankedTensorType src);
 
+// --- UserScheduleLowering.cpp ----------------------------------------------
+
+/// Patterns for the ops of kernels that schedule their own copies
+/// (GpuUserScheduleOps.td); mbarrier arrays become their i32 offset.
+void populateUserSchedulePatterns(const TypeConverter &tc, RewritePatternSet &patterns,
+                                  SimtState &state);
+
 // --- RingLowering.cpp -------------------------------------------------------
 
 /// Patterns for the pallas_gpu ring ops (alloc_ring, async_copy,

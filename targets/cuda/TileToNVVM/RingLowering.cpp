@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TileToNVVM/Patterns.h"
+#include "TileToNVVM/RingAccess.h"
 #include "Dialect/Layouts.h"
 #include "Dialect/SharedLayouts.h"
 #include "TileToNVVM/Builders.h"
@@ -51,9 +52,7 @@ int64_t cuda::cpAsyncPiece(pgpu::AsyncCopyOp op, const SimtState &state) {
   return known ? piece : 0;
 }
 
-namespace {
-
-const RingPlacement *placementOf(Value ring, const SimtState &s) {
+const RingPlacement *cuda::placementOf(Value ring, const SimtState &s) {
   auto alloc = ring.getDefiningOp<pgpu::AllocRingOp>();
   if (!alloc)
     return nullptr;
@@ -61,24 +60,62 @@ const RingPlacement *placementOf(Value ring, const SimtState &s) {
   return it == s.rings.end() ? nullptr : &it->second;
 }
 
-/// The address of buffer `slot` (i32) of the ring at `ringOffset` (i32).
-Value slotAddress(OpBuilder &b, Location loc, const SimtState &s, Value ringOffset, Value slot,
-                  const RingPlacement &p) {
+Value cuda::slotAddress(OpBuilder &b, Location loc, const SimtState &s, Value ringOffset,
+                        Value slot, const RingPlacement &p) {
   Value bytes = arith::AddIOp::create(
       b, loc, ringOffset, arith::MulIOp::create(b, loc, slot, constI32(b, loc, p.layout.bytes)));
   return smemByteAddress(b, loc, s.ringBase, bytes);
 }
 
-/// A ring op's buffer: its placement and address (converted ring and slot
-/// operands), or an error on the op.
-template <typename Op, typename Adaptor>
-FailureOr<std::pair<const RingPlacement *, Value>>
-bufferOf(Op op, Adaptor a, const SimtState &s, OpBuilder &b) {
-  const RingPlacement *p = placementOf(op.getRing(), s);
-  if (!p)
-    return op.emitError("internal error: a ring of unknown place"), failure();
-  return std::make_pair(p, slotAddress(b, op.getLoc(), s, a.getRing(), a.getSlot(), *p));
+FailureOr<KernelTensorMap> cuda::kernelTensorMap(Operation *op, int64_t index,
+                                                 const SimtState &state) {
+  if (index < 0 || index >= (int64_t)state.tensorMaps.size())
+    return op->emitError("internal error: tensor map ") << index << " is not the kernel's",
+           failure();
+  pgpu::TensorMapAttr map = state.tensorMaps[index];
+  Value arrayBase = map.getParam() < (int64_t)state.paramAddresses.size()
+                        ? state.paramAddresses[map.getParam()]
+                        : Value();
+  if (!arrayBase)
+    return op->emitError("internal error: tensor map of a non-pointer parameter"), failure();
+  return KernelTensorMap{map, state.tensorMapParams[index], arrayBase};
 }
+
+FailureOr<std::pair<Value, Value>> cuda::boxOrigin(OpBuilder &b, Location loc, Operation *op,
+                                                   const SimtState &state,
+                                                   const KernelTensorMap &m, Value ptrs,
+                                                   RankedTensorType tile) {
+  int64_t cols = tile.getDimSize(1);
+  int64_t eb = std::max<int64_t>(1, tile.getElementTypeBitWidth() / 8);
+  Type i64 = b.getI64Type();
+  auto c64 = [&](int64_t v) { return constI64(b, loc, v); };
+  // A row length the launch gives (a symbolic size: parameter -1 - n).
+  Value rowElements = c64(m.map.getRowElements());
+  if (m.map.getRowElements() < 0) {
+    size_t p = -1 - m.map.getRowElements();
+    Value size = p < state.paramValues.size() ? state.paramValues[p] : Value();
+    if (!size)
+      return op->emitError("internal error: tensor map row length of a non-integer parameter"),
+             failure();
+    rowElements = arith::ExtUIOp::create(b, loc, i64, size);
+  }
+  // Element (row, col) of the tile lies (row * step + col) elements past
+  // the first; the first lies `start` elements into the array.
+  Value index0 = slotElementIndices(b, loc, state, tile.getNumElements())[0];
+  Value index64 = arith::ExtUIOp::create(b, loc, i64, index0);
+  Value row = arith::DivUIOp::create(b, loc, index64, c64(cols));
+  Value col = arith::RemUIOp::create(b, loc, index64, c64(cols));
+  Value back = arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, row, rowElements), col);
+  Value bytes = arith::SubIOp::create(b, loc, extractSlot(b, loc, ptrs, 0), m.arrayBase);
+  Value start =
+      arith::SubIOp::create(b, loc, arith::DivUIOp::create(b, loc, bytes, c64(eb)), back);
+  auto i32 = [&](Value v) { return arith::TruncIOp::create(b, loc, b.getI32Type(), v); };
+  Value r0 = i32(arith::DivUIOp::create(b, loc, start, rowElements));
+  Value c0 = i32(arith::RemUIOp::create(b, loc, start, rowElements));
+  return std::make_pair(c0, r0);
+}
+
+namespace {
 
 struct AllocRingLowering : SimtPattern<pgpu::AllocRingOp> {
   using SimtPattern::SimtPattern;
@@ -371,64 +408,6 @@ struct ArriveFilledLowering : SimtPattern<pgpu::ArriveFilledOp> {
     return success();
   }
 };
-
-/// A TMA op's tensor map: the attribute, the kernel's CUtensorMap
-/// parameter and the base address (i64) of the array it views.
-struct KernelTensorMap {
-  pgpu::TensorMapAttr map;
-  Value param, arrayBase;
-};
-
-FailureOr<KernelTensorMap> kernelTensorMap(Operation *op, int64_t index, const SimtState &state) {
-  if (index < 0 || index >= (int64_t)state.tensorMaps.size())
-    return op->emitError("internal error: tensor map ") << index << " is not the kernel's",
-           failure();
-  pgpu::TensorMapAttr map = state.tensorMaps[index];
-  Value arrayBase = map.getParam() < (int64_t)state.paramAddresses.size()
-                        ? state.paramAddresses[map.getParam()]
-                        : Value();
-  if (!arrayBase)
-    return op->emitError("internal error: tensor map of a non-pointer parameter"), failure();
-  return KernelTensorMap{map, state.tensorMapParams[index], arrayBase};
-}
-
-/// The box coordinates (column, row; i32) in `m`'s view of the tile of
-/// `tile`'s shape whose per-thread pointers (blocked layout) are `ptrs`:
-/// the tile's first element follows from the thread's first pointer, as
-/// rows are contiguous and a constant step apart (pallas-stage-loads and
-/// pallas-tma-stores checked).
-FailureOr<std::pair<Value, Value>> boxOrigin(OpBuilder &b, Location loc, Operation *op,
-                                             const SimtState &state, const KernelTensorMap &m,
-                                             Value ptrs, RankedTensorType tile) {
-  int64_t cols = tile.getDimSize(1);
-  int64_t eb = std::max<int64_t>(1, tile.getElementTypeBitWidth() / 8);
-  Type i64 = b.getI64Type();
-  auto c64 = [&](int64_t v) { return constI64(b, loc, v); };
-  // A row length the launch gives (a symbolic size: parameter -1 - n).
-  Value rowElements = c64(m.map.getRowElements());
-  if (m.map.getRowElements() < 0) {
-    size_t p = -1 - m.map.getRowElements();
-    Value size = p < state.paramValues.size() ? state.paramValues[p] : Value();
-    if (!size)
-      return op->emitError("internal error: tensor map row length of a non-integer parameter"),
-             failure();
-    rowElements = arith::ExtUIOp::create(b, loc, i64, size);
-  }
-  // Element (row, col) of the tile lies (row * step + col) elements past
-  // the first; the first lies `start` elements into the array.
-  Value index0 = slotElementIndices(b, loc, state, tile.getNumElements())[0];
-  Value index64 = arith::ExtUIOp::create(b, loc, i64, index0);
-  Value row = arith::DivUIOp::create(b, loc, index64, c64(cols));
-  Value col = arith::RemUIOp::create(b, loc, index64, c64(cols));
-  Value back = arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, row, rowElements), col);
-  Value bytes = arith::SubIOp::create(b, loc, extractSlot(b, loc, ptrs, 0), m.arrayBase);
-  Value start =
-      arith::SubIOp::create(b, loc, arith::DivUIOp::create(b, loc, bytes, c64(eb)), back);
-  auto i32 = [&](Value v) { return arith::TruncIOp::create(b, loc, b.getI32Type(), v); };
-  Value r0 = i32(arith::DivUIOp::create(b, loc, start, rowElements));
-  Value c0 = i32(arith::RemUIOp::create(b, loc, start, rowElements));
-  return std::make_pair(c0, r0);
-}
 
 /// One thread (when `pred` holds: thread 0 or, with `last_reader`, a lane
 /// of the warp completing the slot's count) expects the tile's bytes on

@@ -64,6 +64,9 @@ struct SimtState {
   /// The slot barriers (by their pallas_gpu.alloc_slot_barriers op): their
   /// byte offset in the rings' area.
   llvm::DenseMap<Operation *, int64_t> slotBarriers;
+  /// The mbarrier arrays (by their pallas_gpu.alloc_mbarriers op): their
+  /// byte offset in the rings' area.
+  llvm::DenseMap<Operation *, int64_t> mbarriers;
   /// Rings (their alloc ops) some copy into which is made of plain loads
   /// and stores rather than cp.async (nothing known of its addresses).
   llvm::DenseSet<Operation *> ringsCopiedByStores;

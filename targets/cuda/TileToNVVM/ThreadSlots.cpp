@@ -20,7 +20,7 @@ MmaThread cuda::mmaThread(OpBuilder &b, Location loc, const SimtState &s,
   t.q = arith::RemUIOp::create(b, loc, t.lane, constI32(b, loc, 4));
   Value wm = arith::DivUIOp::create(b, loc, warp, constI32(b, loc, l.warpsN));
   Value wn = arith::RemUIOp::create(b, loc, warp, constI32(b, loc, l.warpsN));
-  t.rowBase = arith::MulIOp::create(b, loc, wm, constI32(b, loc, l.m / l.warpsM));
+  t.rowBase = arith::MulIOp::create(b, loc, wm, constI32(b, loc, l.warpRowStride()));
   t.colBase = arith::MulIOp::create(b, loc, wn, constI32(b, loc, l.n / l.warpsN));
   return t;
 }
@@ -54,7 +54,7 @@ SlotIndexParts blockedSlotParts(OpBuilder &b, Location loc, const SimtState &s, 
 /// compile-time twin of mmaThread's rowBase + g and colBase + 2q).
 std::pair<int64_t, int64_t> mmaThreadOrigin(const MmaLayout &l, int64_t t) {
   int64_t warp = t / 32, lane = t % 32;
-  return {warp / l.warpsN * (l.m / l.warpsM) + lane / 4,
+  return {warp / l.warpsN * l.warpRowStride() + lane / 4,
           warp % l.warpsN * (l.n / l.warpsN) + 2 * (lane % 4)};
 }
 
@@ -67,7 +67,7 @@ SlotIndexParts slotIndexParts(OpBuilder &b, Location loc, const SimtState &s,
     p.base = arith::AddIOp::create(b, loc, t.rowBase, t.g);
     for (int64_t tm = 0; tm < rows->tilesM; ++tm)
       for (int64_t h = 0; h < 2; ++h)
-        p.offsets.push_back(tm * 16 + 8 * h);
+        p.offsets.push_back(tm * rows->tileRowStride() + 8 * h);
     p.baseOf = [l = *rows](int64_t t) { return mmaThreadOrigin(l, t).first; };
     return p;
   }
@@ -86,7 +86,7 @@ SlotIndexParts slotIndexParts(OpBuilder &b, Location loc, const SimtState &s,
   for (int64_t tm = 0; tm < l.tilesM; ++tm)
     for (int64_t tn = 0; tn < l.tilesN; ++tn)
       for (int64_t r = 0; r < 4; ++r)
-        p.offsets.push_back((tm * 16 + 8 * (r / 2)) * l.n + tn * 8 + r % 2);
+        p.offsets.push_back((tm * l.tileRowStride() + 8 * (r / 2)) * l.n + tn * 8 + r % 2);
   p.baseOf = [l](int64_t t) {
     auto [row, col] = mmaThreadOrigin(l, t);
     return row * l.n + col;

@@ -18,6 +18,7 @@ SimtTypeConverter::SimtTypeConverter(MLIRContext *ctx, int64_t threads)
   // A ring is its byte offset in the rings' area.
   addConversion([ctx](pgpu::RingType) -> Type { return IntegerType::get(ctx, 32); });
   addConversion([ctx](pgpu::SlotBarriersType) -> Type { return IntegerType::get(ctx, 32); });
+  addConversion([ctx](pgpu::MBarriersType) -> Type { return IntegerType::get(ctx, 32); });
   addConversion([this, ctx](RankedTensorType t) -> Type {
     Type elem = t.getElementType();
     if (isa<tt::PointerType>(elem))

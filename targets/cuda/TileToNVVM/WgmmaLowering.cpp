@@ -161,48 +161,64 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
   auto [aBase, bBase] = placeDotOperands(b, loc, s, aIn, bIn, aLayout, bLayout,
                                          /*asyncProxy=*/true);
 
-  int64_t regs = layout->perThread();
+  // A in registers holds one m64 block per warpgroup.
+  if (aIn.inAccumulatorLayout && layout->tilesM != 1)
+    return failure();
+  // Each warpgroup computes tilesM blocks of 64 rows (MmaLayout: block t of
+  // warpgroup g is rows 16 warps t + 64 g), one wgmma chain each, into
+  // its slots [t regs, (t + 1) regs).
+  int64_t regs = layout->perThread() / layout->tilesM;
   Type f32 = b.getF32Type();
   auto accType = LLVM::LLVMStructType::getLiteral(b.getContext(),
                                                   SmallVector<Type>(regs, f32));
-  Value acc = LLVM::UndefOp::create(b, loc, accType);
-  for (int64_t i = 0; i < regs; ++i)
-    acc = LLVM::InsertValueOp::create(b, loc, acc, extractSlot(b, loc, cVec, i), i);
+  SmallVector<Value> accs;
+  for (int64_t t = 0; t < layout->tilesM; ++t) {
+    Value acc = LLVM::UndefOp::create(b, loc, accType);
+    for (int64_t i = 0; i < regs; ++i)
+      acc = LLVM::InsertValueOp::create(b, loc, acc, extractSlot(b, loc, cVec, t * regs + i), i);
+    accs.push_back(acc);
+  }
 
-  // Warpgroup g computes rows 64g .. 64g + 63 of A and C.
   Value group = arith::DivUIOp::create(b, loc, s.tid, constI32(b, loc, 128));
   int64_t rows64 = aLayout.swizzled ? 64 * 128 : 8 * aLayout.rowGroupBytes;
-  Value groupOffset = arith::MulIOp::create(b, loc, group, constI32(b, loc, rows64));
-  Value aGroup = aIn.inAccumulatorLayout ? Value() : smemByteAddress(b, loc, aBase, groupOffset);
+  int64_t groups = layout->warpsM / 4;
+  SmallVector<Value> aBlocks;
+  for (int64_t t = 0; !aIn.inAccumulatorLayout && t < layout->tilesM; ++t) {
+    Value block =
+        t ? (Value)arith::AddIOp::create(b, loc, group, constI32(b, loc, t * groups)) : group;
+    Value offset = arith::MulIOp::create(b, loc, block, constI32(b, loc, rows64));
+    aBlocks.push_back(smemByteAddress(b, loc, aBase, offset));
+  }
   if (op->hasAttr(pgpu::kTurnTakeAttrName))
     takeTurn(b, loc, s);
   Value firstB = descriptor(b, loc, bBase, bWalk.leading, bWalk.stride, bWalk.swizzled);
-  Value firstA = aIn.inAccumulatorLayout
-                     ? Value()
-                     : descriptor(b, loc, aGroup, aWalk.leading, aWalk.stride, aWalk.swizzled);
+  SmallVector<Value> firstA;
+  for (Value block : aBlocks)
+    firstA.push_back(descriptor(b, loc, block, aWalk.leading, aWalk.stride, aWalk.swizzled));
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t ks = 0; ks < k / kStep; ++ks) {
+    Value descB = descriptorAt(b, loc, firstB, bWalk.step(ks));
     if (aIn.inAccumulatorLayout) {
-      Value descB = descriptorAt(b, loc, firstB, bWalk.step(ks));
-      acc = wgmmaRegisterA(b, loc, acc, regs, aFragment(b, loc, aIn.regs, ks), descB, n,
-                           elem.isBF16() ? "bf16" : "f16", /*transposeB=*/!bKMajor);
+      accs[0] = wgmmaRegisterA(b, loc, accs[0], regs, aFragment(b, loc, aIn.regs, ks), descB, n,
+                               elem.isBF16() ? "bf16" : "f16", /*transposeB=*/!bKMajor);
       continue;
     }
-    Value descA = descriptorAt(b, loc, firstA, aWalk.step(ks));
-    Value descB = descriptorAt(b, loc, firstB, bWalk.step(ks));
-    acc = NVVM::WgmmaMmaAsyncOp::create(
-        b, loc, accType, acc, descA, descB,
-        NVVM::MMAShapeAttr::get(b.getContext(), 64, n, kStep),
-        NVVM::WGMMATypesAttr::get(b.getContext(), type),
-        NVVM::WGMMATypesAttr::get(b.getContext(), type),
-        NVVM::WGMMATypesAttr::get(b.getContext(), NVVM::WGMMATypes::f32),
-        NVVM::WGMMAScaleOutAttr::get(b.getContext(), NVVM::WGMMAScaleOut::one),
-        NVVM::WGMMAScaleInAttr::get(b.getContext(), NVVM::WGMMAScaleIn::one),
-        NVVM::WGMMAScaleInAttr::get(b.getContext(), NVVM::WGMMAScaleIn::one),
-        NVVM::MMALayoutAttr::get(b.getContext(), NVVM::MMALayout::row),
-        NVVM::MMALayoutAttr::get(b.getContext(),
-                                 bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row),
-        NVVM::MMAIntOverflowAttr());
+    for (int64_t t = 0; t < layout->tilesM; ++t) {
+      Value descA = descriptorAt(b, loc, firstA[t], aWalk.step(ks));
+      accs[t] = NVVM::WgmmaMmaAsyncOp::create(
+          b, loc, accType, accs[t], descA, descB,
+          NVVM::MMAShapeAttr::get(b.getContext(), 64, n, kStep),
+          NVVM::WGMMATypesAttr::get(b.getContext(), type),
+          NVVM::WGMMATypesAttr::get(b.getContext(), type),
+          NVVM::WGMMATypesAttr::get(b.getContext(), NVVM::WGMMATypes::f32),
+          NVVM::WGMMAScaleOutAttr::get(b.getContext(), NVVM::WGMMAScaleOut::one),
+          NVVM::WGMMAScaleInAttr::get(b.getContext(), NVVM::WGMMAScaleIn::one),
+          NVVM::WGMMAScaleInAttr::get(b.getContext(), NVVM::WGMMAScaleIn::one),
+          NVVM::MMALayoutAttr::get(b.getContext(), NVVM::MMALayout::row),
+          NVVM::MMALayoutAttr::get(b.getContext(),
+                                   bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row),
+          NVVM::MMAIntOverflowAttr());
+    }
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   // Issued: the next warpgroup may issue while these run.
@@ -212,8 +228,9 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
   if (!op->hasAttr(pgpu::kAsyncDotAttrName))
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
   SmallVector<Value> out;
-  for (int64_t i = 0; i < regs; ++i)
-    out.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
+  for (Value acc : accs)
+    for (int64_t i = 0; i < regs; ++i)
+      out.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
   return buildVector(b, loc, out);
 }
 

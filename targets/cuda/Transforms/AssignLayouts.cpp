@@ -60,11 +60,11 @@ bool tensorCoresCanRun(tt::DotOp dot, int64_t threads) {
 
 /// For a dot tensor cores can run: whether Hopper's warpgroup MMA can
 /// (bf16/f16/f8 operands, one m64 tile per warpgroup).
-bool wgmmaCanRun(tt::DotOp dot, int64_t threads) {
+bool wgmmaCanRun(tt::DotOp dot, int64_t threads, int64_t maxTilesM = 1) {
   auto d = cast<RankedTensorType>(dot.getType());
   Type e = cast<RankedTensorType>(dot.getA().getType()).getElementType();
   return (e.isBF16() || e.isF16() || isF8(e)) &&
-         wgmmaLayout(d.getDimSize(0), d.getDimSize(1), threads).has_value();
+         wgmmaLayout(d.getDimSize(0), d.getDimSize(1), threads, maxTilesM).has_value();
 }
 
 /// f8 data is moved (loads, stores) and multiplied by wgmma; the CUDA
@@ -177,7 +177,7 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
       if (!tensorCoresCanRun(dot, threads))
         continue;
       auto plain = cast<RankedTensorType>(dot.getType());
-      bool warpgroup = wgmma && wgmmaCanRun(dot, threads);
+      bool warpgroup = wgmma && wgmmaCanRun(dot, threads, wgmmaBlocks);
       std::optional<MmaLayout> layout;
       if (wholeRows)
         layout = MmaLayout::wholeRows(plain.getDimSize(0), plain.getDimSize(1), threads);
@@ -244,6 +244,9 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
                        });
       return sameShape ? encoding : Attribute();
     }
+    // A wait for an asynchronous dot returns its operand as it is.
+    if (isa<pgpu::DotWaitOp>(user) && user->getNumOperands() == 1)
+      return encoding;
     if (auto reduce = dyn_cast<tt::ReduceOp>(user)) {
       // A warp must hold whole rows (wgmma, or mma with warps = [WM, 1]).
       auto mma = dyn_cast<pgpu::MmaEncodingAttr>(encoding);

@@ -102,6 +102,14 @@ std::optional<pgpu::TensorMapAttr> cuda::tmaView(Operation *access, RankedTensor
   // bounds do (loads read zeros outside, stores skip it).
   if (mask && !access->hasAttr(tt::kBoundsMaskAttrName))
     return std::nullopt;
+  return tmaViewOfPointers(ptr, tile, axis);
+}
+
+std::optional<pgpu::TensorMapAttr> cuda::tmaViewOfPointers(Value ptr, RankedTensorType tile,
+                                                           AxisInfoAnalysis &axis) {
+  auto shared = dyn_cast_or_null<pgpu::SharedEncodingAttr>(tile.getEncoding());
+  if (!shared || shared.getKind() != pgpu::SharedLayoutKind::swizzle_128b)
+    return std::nullopt;
   Value root = ptr;
   while (Operation *def = root.getDefiningOp()) {
     if (auto add = dyn_cast<tt::AddPtrOp>(def))
@@ -149,7 +157,7 @@ std::optional<pgpu::TensorMapAttr> cuda::tmaView(Operation *access, RankedTensor
                (rowElements * eb) % 16) {
       return std::nullopt;
     }
-    return pgpu::TensorMapAttr::get(access->getContext(), arg.getArgNumber(), shape[0], rowElements,
+    return pgpu::TensorMapAttr::get(ptr.getContext(), arg.getArgNumber(), shape[0], rowElements,
                                     eb, rows, boxCols);
   }
   if (step->factor || step->constant != shape.back() || step->constant < cols ||
@@ -161,7 +169,7 @@ std::optional<pgpu::TensorMapAttr> cuda::tmaView(Operation *access, RankedTensor
   // Box coordinates are signed 32-bit.
   if (elements / step->constant > std::numeric_limits<int32_t>::max())
     return std::nullopt;
-  return pgpu::TensorMapAttr::get(access->getContext(), arg.getArgNumber(),
+  return pgpu::TensorMapAttr::get(ptr.getContext(), arg.getArgNumber(),
                                   elements / step->constant, step->constant, eb, rows, boxCols);
 }
 

@@ -29,6 +29,9 @@ bool stageableLoad(tt::LoadOp load);
 /// (StageLoads.cpp says when).
 std::optional<pgpu::TensorMapAttr> tmaView(Operation *access, RankedTensorType tile,
                                            AxisInfoAnalysis &axis);
+/// The same for the tile of pointers `ptr` (a copy with no mask).
+std::optional<pgpu::TensorMapAttr> tmaViewOfPointers(Value ptr, RankedTensorType tile,
+                                                     AxisInfoAnalysis &axis);
 /// The index of `map` among `func`'s tensor maps (its
 /// pallas_gpu.tensor_maps), added if new.
 int64_t tensorMapIndex(tt::FuncOp func, pgpu::TensorMapAttr map);

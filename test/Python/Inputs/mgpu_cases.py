@@ -54,7 +54,11 @@ def matmul(a, b):
 
 
 def pipelined_matmul(a, b):
-  """The same tiles, K streamed through SMEM by plgpu.emit_pipeline."""
+  """The same tiles, K streamed through SMEM by plgpu.emit_pipeline, one
+  wgmma left in flight per step. The slot a step reads is refilled only
+  once the next step's wgmma_wait(1) has retired its wgmma (delay_release
+  = 1): without it the copy of step + max_concurrent_steps lands in the
+  slot the step's wgmma may still be reading."""
   m, k = a.shape
   _, n = b.shape
   tm, tn, tk = 128, 128, 64
@@ -67,11 +71,11 @@ def pipelined_matmul(a, b):
       plgpu.wgmma(acc, a_smem, b_smem)
       plgpu.wgmma_wait(1)
     plgpu.emit_pipeline(
-        step, grid=(k // tk,), max_concurrent_steps=2,
+        step, grid=(k // tk,), max_concurrent_steps=3,
         in_specs=[plgpu.BlockSpec((tm, tk), lambda ki: (mi, ki),
-                                  transforms=_SWIZZLE),
+                                  transforms=_SWIZZLE, delay_release=1),
                   plgpu.BlockSpec((tk, tn), lambda ki: (ki, ni),
-                                  transforms=_SWIZZLE)])(a_gmem, b_gmem)
+                                  transforms=_SWIZZLE, delay_release=1)])(a_gmem, b_gmem)
     o_smem[...] = acc[...].astype(o_smem.dtype)
     plgpu.commit_smem()
     plgpu.copy_smem_to_gmem(

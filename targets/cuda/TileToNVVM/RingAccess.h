@@ -1,0 +1,54 @@
+//===- RingAccess.h - ring buffers and tensor maps, for the patterns -*- C++ -*-===//
+//
+// What the patterns over rings share (RingLowering.cpp defines them): where
+// a ring's buffer lies, and which tensor map and box a TMA copy of a tile
+// uses. The ring patterns of pallas-stage-loads and the patterns of kernels
+// that schedule their own copies (UserScheduleLowering.cpp) both read them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PALLAS_TARGETS_CUDA_TILETONVVM_RINGACCESS_H
+#define PALLAS_TARGETS_CUDA_TILETONVVM_RINGACCESS_H
+
+#include "TileToNVVM/SimtState.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::pallas::cuda {
+
+/// The placement of the ring `ring` (a pallas_gpu.alloc_ring result), or
+/// null.
+const RingPlacement *placementOf(Value ring, const SimtState &s);
+/// The address of buffer `slot` (i32) of the ring at `ringOffset` (i32).
+Value slotAddress(OpBuilder &b, Location loc, const SimtState &s, Value ringOffset, Value slot,
+                  const RingPlacement &p);
+
+/// A ring op's buffer: its placement and address (converted ring and slot
+/// operands), or an error on the op.
+template <typename Op, typename Adaptor>
+FailureOr<std::pair<const RingPlacement *, Value>>
+bufferOf(Op op, Adaptor a, const SimtState &s, OpBuilder &b) {
+  const RingPlacement *p = placementOf(op.getRing(), s);
+  if (!p)
+    return op.emitError("internal error: a ring of unknown place"), failure();
+  return std::make_pair(p, slotAddress(b, op.getLoc(), s, a.getRing(), a.getSlot(), *p));
+}
+
+/// A TMA op's tensor map: the attribute, the kernel's CUtensorMap
+/// parameter and the base address (i64) of the array it views.
+struct KernelTensorMap {
+  pgpu::TensorMapAttr map;
+  Value param, arrayBase;
+};
+FailureOr<KernelTensorMap> kernelTensorMap(Operation *op, int64_t index, const SimtState &state);
+
+/// The box coordinates (column, row; i32) in `m`'s view of the tile of
+/// `tile`'s shape whose per-thread pointers (blocked layout) are `ptrs`:
+/// the tile's first element follows from the thread's first pointer, as
+/// rows are contiguous and a constant step apart (tmaView checked).
+FailureOr<std::pair<Value, Value>> boxOrigin(OpBuilder &b, Location loc, Operation *op,
+                                             const SimtState &state, const KernelTensorMap &m,
+                                             Value ptrs, RankedTensorType tile);
+
+} // namespace mlir::pallas::cuda
+
+#endif

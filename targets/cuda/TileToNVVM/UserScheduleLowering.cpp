@@ -1,0 +1,260 @@
+//===- UserScheduleLowering.cpp - a kernel's own copies and barriers ------===//
+//
+// The ops of GpuUserScheduleOps.td in NVVM: mbarriers in shared memory
+// after the rings, TMA copies into and out of ring buffers (one bulk
+// tensor copy per 128-byte column of the swizzled tile), the threads'
+// writes of a tensor into a buffer, and the fences and bulk-group waits
+// between them. Thread 0 issues; its instructions are predicated rather
+// than branched to, as they may stand between a wgmma and its wait
+// (a branch there makes ptxas serialize the wgmma).
+//
+//===----------------------------------------------------------------------===//
+#include "Dialect/Layouts.h"
+#include "Dialect/SharedLayouts.h"
+#include "TileToNVVM/Builders.h"
+#include "TileToNVVM/PatternBase.h"
+#include "TileToNVVM/Patterns.h"
+#include "TileToNVVM/RingAccess.h"
+#include "TileToNVVM/SharedMemory.h"
+#include "TileToNVVM/SimtState.h"
+#include "TileToNVVM/ThreadSlots.h"
+#include "TileToNVVM/TypeConverter.h"
+#include "pallas/Gpu/Gpu.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::pallas;
+using namespace mlir::pallas::cuda;
+
+namespace {
+
+/// mbarrier `index` (i32) of the array at byte `offset` (i32).
+Value mbarrierAddress(OpBuilder &b, Location loc, const SimtState &s, Value offset, Value index) {
+  Value bytes =
+      arith::AddIOp::create(b, loc, offset, arith::MulIOp::create(b, loc, index, constI32(b, loc, 8)));
+  return smemByteAddress(b, loc, s.ringBase, bytes);
+}
+
+Value isThreadZero(OpBuilder &b, Location loc, const SimtState &s) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s.tid, constI32(b, loc, 0));
+}
+
+/// Thread 0 initializes each barrier for `arrivals` arrivals; the TMA
+/// completes them through the async proxy, which must see the
+/// initialization; everyone waits until it is done.
+struct AllocMBarriersLowering : SimtPattern<pgpu::AllocMBarriersOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::AllocMBarriersOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    auto it = state.mbarriers.find(op);
+    if (it == state.mbarriers.end())
+      return op.emitError("internal error: mbarriers without a place in shared memory");
+    Value offset = constI32(rw, loc, it->second);
+    Value first = isThreadZero(rw, loc, state);
+    for (int64_t i = 0; i < op.getType().getCount(); ++i)
+      NVVM::MBarrierInitOp::create(rw, loc,
+                                   mbarrierAddress(rw, loc, state, offset, constI32(rw, loc, i)),
+                                   constI32(rw, loc, op.getType().getArrivals()), first);
+    NVVM::FenceProxyOp::create(
+        rw, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(rw.getContext(), NVVM::SharedSpace::shared_cta));
+    barrier(rw, loc);
+    rw.replaceOp(op, offset);
+    return success();
+  }
+};
+
+struct MBarrierWaitLowering : SimtPattern<pgpu::MBarrierWaitOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::MBarrierWaitOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Value bar = mbarrierAddress(rw, loc, state, a.getBarriers(), a.getIndex());
+    // The suspend-time hint CUDA's own pipelines use (ns).
+    NVVM::MBarrierTryWaitParityOp::create(rw, loc, bar, a.getPhase(), constI32(rw, loc, 0x989680));
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+/// Every thread done (a barrier), thread 0 arrives: its arrival releases
+/// what the others did before, which the barrier ordered before it.
+struct MBarrierArriveLowering : SimtPattern<pgpu::MBarrierArriveOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::MBarrierArriveOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    barrier(rw, loc);
+    Value bar = mbarrierAddress(rw, loc, state, a.getBarriers(), a.getIndex());
+    Value p = arith::ExtUIOp::create(rw, loc, rw.getI32Type(), isThreadZero(rw, loc, state));
+    inlinePtx(rw, loc, Type(), ValueRange{p, LLVM::PtrToIntOp::create(rw, loc, rw.getI64Type(), bar)},
+              "{\n.reg .pred p;\n.reg .b64 s;\nsetp.ne.b32 p, $0, 0;\n"
+              "@p mbarrier.arrive.shared::cta.b64 s, [$1];\n}",
+              "r,l");
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+struct TmaLoadLowering : SimtPattern<pgpu::TmaLoadOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::TmaLoadOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    FailureOr<KernelTensorMap> kmap = kernelTensorMap(op, op.getTensorMap(), state);
+    auto buffer = bufferOf(op, a, state, rw);
+    if (failed(kmap) || failed(buffer))
+      return failure();
+    auto [p, base] = *buffer;
+    RankedTensorType tile = op.getRing().getType().getTile();
+    FailureOr<std::pair<Value, Value>> origin =
+        boxOrigin(rw, loc, op, state, *kmap, a.getPtr(), tile);
+    if (failed(origin))
+      return failure();
+    auto [c0, r0] = *origin;
+    // Nobody reads the buffer any more (JAX's barrier before a copy).
+    barrier(rw, loc);
+    Value issue = isThreadZero(rw, loc, state);
+    Value bar = mbarrierAddress(rw, loc, state, a.getBarriers(), a.getIndex());
+    NVVM::MBarrierArriveExpectTxOp::create(
+        rw, loc, Type(), bar, constI32(rw, loc, tile.getNumElements() * p->layout.elemBytes),
+        NVVM::MemScopeKindAttr(), BoolAttr(), issue);
+    int64_t boxCols = kmap->map.getBoxCols();
+    for (int64_t atom = 0; atom * boxCols < tile.getDimSize(1); ++atom) {
+      Value dst = LLVM::AddrSpaceCastOp::create(
+          rw, loc, LLVM::LLVMPointerType::get(rw.getContext(), 7),
+          smemByteAddress(rw, loc, base, constI32(rw, loc, atom * p->layout.atomColumnBytes)));
+      Value x = arith::AddIOp::create(rw, loc, c0, constI32(rw, loc, atom * boxCols));
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          rw, loc, dst, kmap->param, ValueRange{x, r0}, bar, ValueRange{}, Value(), Value(),
+          NVVM::TMALoadModeAttr(), BoolAttr(), NVVM::CTAGroupKindAttr(), issue);
+    }
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+/// Each thread stores the elements it holds where the buffer's layout puts
+/// them: pairs of adjacent columns (the tensor-core layouts), or the
+/// chunks of the blocked layout, a vector store each.
+struct RingWriteLowering : SimtPattern<pgpu::RingWriteOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::RingWriteOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    auto buffer = bufferOf(op, a, state, rw);
+    if (failed(buffer))
+      return failure();
+    auto [p, base] = *buffer;
+    auto type = cast<RankedTensorType>(op.getValue().getType());
+    if (type.getEncoding() && !hasMmaLayout(type))
+      return op.emitError("writes a tensor of layout ")
+             << type.getEncoding() << " into shared memory, which this target does not yet";
+    const OperandSmemLayout &l = p->layout;
+    int64_t vec = hasMmaLayout(type)
+                      ? 2
+                      : l.accessElements(BlockedLayout(type.getNumElements(), state.threads).vec,
+                                         type.getDimSize(1));
+    SlotCoordinates coords = slotCoordinates(rw, loc, state, type);
+    SmallVector<Value> addresses =
+        l.slotAddresses(rw, loc, base, coords, vec, state.shiftedAddresses);
+    Type elem = storageType(type.getElementType());
+    for (int64_t i = 0; i < static_cast<int64_t>(coords.size()); i += vec) {
+      if (vec == 1) {
+        LLVM::StoreOp::create(rw, loc, extractSlot(rw, loc, a.getValue(), i), addresses[i],
+                              l.elemBytes);
+        continue;
+      }
+      SmallVector<Value> elems;
+      for (int64_t j = 0; j < vec; ++j)
+        elems.push_back(extractSlot(rw, loc, a.getValue(), i + j));
+      Value v = vector::FromElementsOp::create(rw, loc, VectorType::get({vec}, elem), elems);
+      LLVM::StoreOp::create(rw, loc, v, addresses[i / vec], l.accessAlignment(vec));
+    }
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+struct CommitSmemLowering : SimtPattern<pgpu::CommitSmemOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::CommitSmemOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    NVVM::FenceProxyOp::create(
+        rw, op.getLoc(), NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(rw.getContext(), NVVM::SharedSpace::shared_cta));
+    barrier(rw, op.getLoc());
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+struct TmaStoreBufferLowering : SimtPattern<pgpu::TmaStoreBufferOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::TmaStoreBufferOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    FailureOr<KernelTensorMap> kmap = kernelTensorMap(op, op.getTensorMap(), state);
+    auto buffer = bufferOf(op, a, state, rw);
+    if (failed(kmap) || failed(buffer))
+      return failure();
+    auto [p, base] = *buffer;
+    RankedTensorType tile = op.getRing().getType().getTile();
+    FailureOr<std::pair<Value, Value>> origin =
+        boxOrigin(rw, loc, op, state, *kmap, a.getPtr(), tile);
+    if (failed(origin))
+      return failure();
+    auto [c0, r0] = *origin;
+    Value issue = isThreadZero(rw, loc, state);
+    int64_t boxCols = kmap->map.getBoxCols();
+    for (int64_t atom = 0; atom * boxCols < tile.getDimSize(1); ++atom) {
+      Value src =
+          smemByteAddress(rw, loc, base, constI32(rw, loc, atom * p->layout.atomColumnBytes));
+      Value x = arith::AddIOp::create(rw, loc, c0, constI32(rw, loc, atom * boxCols));
+      NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+          rw, loc, kmap->param, src, ValueRange{x, r0}, Value(), NVVM::TMAStoreMode::TILE, issue);
+    }
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+/// Every thread closes its group (thread 0's holds the copies; the others'
+/// are empty).
+struct BulkCommitLowering : SimtPattern<pgpu::BulkCommitOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::BulkCommitOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    NVVM::CpAsyncBulkCommitGroupOp::create(rw, op.getLoc());
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+/// Thread 0 waits for its copies; the barrier tells the others.
+struct BulkWaitLowering : SimtPattern<pgpu::BulkWaitOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::BulkWaitOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    NVVM::CpAsyncBulkWaitGroupOp::create(rw, op.getLoc(), op.getPending(),
+                                         op.getRead() ? rw.getUnitAttr() : UnitAttr());
+    barrier(rw, op.getLoc());
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void cuda::populateUserSchedulePatterns(const TypeConverter &tc, RewritePatternSet &patterns,
+                                        SimtState &state) {
+  patterns.add<AllocMBarriersLowering, MBarrierWaitLowering, MBarrierArriveLowering,
+               TmaLoadLowering, RingWriteLowering, CommitSmemLowering, TmaStoreBufferLowering,
+               BulkCommitLowering, BulkWaitLowering>(tc, patterns.getContext(), state);
+}

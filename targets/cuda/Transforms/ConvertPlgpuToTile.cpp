@@ -1,0 +1,503 @@
+//===- ConvertPlgpuToTile.cpp - plgpu kernels to tile IR, as scheduled ----===//
+//
+// convert-plgpu-to-tile: a Pallas:MGPU kernel of one Pallas thread becomes
+// tile IR whose memory traffic is the kernel's own. Each shared-memory
+// buffer is a ring (`buf.at[slot]` picks a slot), each barrier array
+// mbarriers, copies TMA copies that signal them, and the kernel's waits
+// stay where it wrote them: a barrier_wait waits for the phase parity the
+// thread tracks (one bit per barrier, carried through loops like scratch),
+// a wgmma is a dot issued without waiting whose accumulator a wgmma_wait
+// takes back. Everything else (arith, scf, loads and stores of arrays,
+// reductions) lowers as convert-pallas-to-tile lowers it (TileLowering).
+//
+// The CTA is the one warpgroup the Pallas thread stands for; a copy's
+// issue waits for all of its threads (JAX's barrier before a copy), and
+// thread 0 issues.
+//
+//===----------------------------------------------------------------------===//
+#include "Analysis/AxisInfo.h"
+#include "Transforms/PlgpuUserSchedule.h"
+#include "Transforms/StageLoads.h"
+#include "pallas/Cuda/CudaPasses.h"
+#include "pallas/Dialect/Indexers.h"
+#include "pallas/Mgpu/Mgpu.h"
+#include "pallas/Passes/KernelWalker.h"
+#include "pallas/Spec/LaunchAttributes.h"
+#include "pallas/Tile/TileLowering.h"
+
+namespace mlir::pallas {
+#define GEN_PASS_DEF_CONVERTPLGPUTOTILE
+#include "pallas/Cuda/CudaPasses.h.inc"
+} // namespace mlir::pallas
+
+using namespace mlir;
+using namespace mlir::pallas;
+using namespace mlir::pallas::cuda;
+
+namespace {
+
+/// Barriers per array: each thread's phase bits are one i32.
+constexpr int64_t kMaxBarriers = 32;
+
+bool isSmem(Type t) {
+  auto ref = dyn_cast<RefType>(t);
+  return ref && ref.getMemorySpace() == MemorySpace::smem;
+}
+
+/// Whether an access names the whole ref (`[...]` or `:` on every dim).
+bool isWholeAccess(ArrayRef<int64_t> encoded, int64_t rank) {
+  IndexerList list = IndexerList::decode(encoded);
+  if (list.isWhole())
+    return true;
+  return llvm::all_of(list.expandedFor(rank).get(),
+                      [](const Indexer &i) { return i.kind == IndexerKind::Full; });
+}
+
+/// Why a shared-memory buffer of `ref`'s shape cannot be a ring of
+/// 128-byte-swizzled tiles ([slots,] rows, columns), or "".
+std::string smemBufferGap(RefType ref) {
+  ArrayRef<int64_t> shape = ref.getShape();
+  int64_t bits = ref.getElementType().getIntOrFloatBitWidth();
+  if (shape.size() < 2 || shape.size() > 3)
+    return "shared-memory buffers of rank 2 (a tile) or 3 (slots of tiles)";
+  int64_t rows = shape[shape.size() - 2], cols = shape.back();
+  if (bits % 8 || rows % 8 || rows > 256 || cols * bits % 1024)
+    return "shared-memory tiles of 8 to 256 rows (a multiple of 8) of a multiple of 128 bytes";
+  return "";
+}
+
+} // namespace
+
+std::optional<UserScheduleGap> cuda::userScheduleGap(KernelOp kernel) {
+  plgpu::MeshAttr mesh = plgpu::getMesh(kernel);
+  if (!mesh)
+    return UserScheduleGap{kernel, "a pallas_call kernel has no schedule of its own"};
+  if (mesh.getNumThreads() != 1)
+    return UserScheduleGap{kernel, "kernels of several Pallas threads (warpgroups)"};
+  if (mesh.getClusterSize() > 1)
+    return UserScheduleGap{kernel, "kernels launched in clusters"};
+  std::optional<UserScheduleGap> gap;
+  int64_t accRows = 0;
+  auto refuse = [&](Operation *op, std::string why) {
+    gap = UserScheduleGap{op, std::move(why)};
+    return WalkResult::interrupt();
+  };
+  kernel.walk([&](Operation *op) -> WalkResult {
+    if (auto scoped = dyn_cast<RunScopedOp>(op)) {
+      for (BlockArgument a : scoped.getBody().front().getArguments()) {
+        if (auto bar = dyn_cast<plgpu::BarrierType>(a.getType())) {
+          if (bar.getNumBarriers() > kMaxBarriers)
+            return refuse(op, "arrays of more than 32 barriers");
+          continue;
+        }
+        auto ref = dyn_cast<RefType>(a.getType());
+        if (!ref || (ref.getMemorySpace() != MemorySpace::smem &&
+                     ref.getMemorySpace() != MemorySpace::regs))
+          return refuse(op, "scoped values other than SMEM buffers, barriers and accumulators");
+        if (ref.getMemorySpace() == MemorySpace::smem)
+          if (std::string why = smemBufferGap(ref); !why.empty())
+            return refuse(op, why);
+      }
+      return WalkResult::advance();
+    }
+    if (auto slice = dyn_cast<RefSliceOp>(op)) {
+      if (!isSmem(slice.getRef().getType()))
+        return WalkResult::advance();
+      auto ref = cast<RefType>(slice.getRef().getType());
+      IndexerList list = IndexerList::decode(slice.getIndexers()).expandedFor(ref.getRank());
+      bool slotPick = ref.getRank() == 3 &&
+                      (list.get()[0].kind == IndexerKind::Scalar ||
+                       list.get()[0].kind == IndexerKind::ScalarConst) &&
+                      list.get()[1].kind == IndexerKind::Full &&
+                      list.get()[2].kind == IndexerKind::Full;
+      if (!slotPick)
+        return refuse(op, "slices of SMEM buffers other than buf.at[slot]");
+      return WalkResult::advance();
+    }
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      auto ref = cast<RefType>(load.getRef().getType());
+      if (isSmem(ref) && (!isWholeAccess(load.getIndexers(), ref.getRank()) || load.getMask()))
+        return refuse(op, "reads of part of an SMEM buffer");
+      return WalkResult::advance();
+    }
+    if (auto store = dyn_cast<StoreOp>(op)) {
+      auto ref = cast<RefType>(store.getRef().getType());
+      if (isSmem(ref) && (!isWholeAccess(store.getIndexers(), ref.getRank()) || store.getMask()))
+        return refuse(op, "writes of part of an SMEM buffer");
+      return WalkResult::advance();
+    }
+    if (isa<SwapOp, AtomicRMWOp, AtomicCASOp, AsyncCopyOp>(op) &&
+        llvm::any_of(op->getOperandTypes(), isSmem))
+      return refuse(op, "this op on SMEM buffers");
+    if (auto copy = dyn_cast<plgpu::CopyGmemToSmemOp>(op)) {
+      if (!copy.getBarrier())
+        return refuse(op, "copies into SMEM without a barrier");
+      if (copy.getCollectiveAxes() || copy.getPartitioned())
+        return refuse(op, "collective (multicast) copies");
+      return WalkResult::advance();
+    }
+    if (auto copy = dyn_cast<plgpu::CopySmemToGmemOp>(op)) {
+      if (copy.getReduction())
+        return refuse(op, "reducing copies into GMEM");
+      return WalkResult::advance();
+    }
+    if (isa<plgpu::BarrierTestOp>(op))
+      return refuse(op, "barrier_test");
+    if (auto axis = dyn_cast<plgpu::AxisIndexOp>(op)) {
+      auto which = mesh.lookupAxis(axis.getAxis());
+      if (!which || which->first == plgpu::MeshAttr::AxisKind::cluster)
+        return refuse(op, "cluster axes");
+      return WalkResult::advance();
+    }
+    if (auto mma = dyn_cast<plgpu::WgmmaOp>(op)) {
+      if (!isSmem(mma.getA().getType()))
+        return refuse(op, "wgmma with A in registers");
+      if (mma.getTransposeA())
+        return refuse(op, "wgmma with a transposed A");
+      auto acc = cast<RefType>(mma.getAcc().getType());
+      if (!acc.getElementType().isF32())
+        return refuse(op, "accumulators other than f32");
+      int64_t rows = acc.getShape()[0];
+      if (rows % 64 || rows > 256 || (accRows && rows != accRows))
+        return refuse(op, "accumulators of other than 64, 128 or 256 rows, the same in every "
+                          "wgmma");
+      accRows = rows;
+      return WalkResult::advance();
+    }
+    return WalkResult::advance();
+  });
+  return gap;
+}
+
+namespace {
+
+/// A slot of an SMEM buffer: its ring and the slot (i32).
+struct SmemSlot {
+  Value ring, slot;
+};
+
+class UserScheduleLowering : public TileLowering {
+public:
+  UserScheduleLowering(KernelOp kernel, OpBuilder &b)
+      : TileLowering(kernel, b, /*tritonDotLimits=*/false, /*logicalProgramIds=*/true) {}
+
+  /// Lowers the kernel, then gives each TMA copy its tensor map.
+  LogicalResult lowerKernel();
+
+protected:
+  LogicalResult lower(RunScopedOp op) override;
+  LogicalResult lower(RefSliceOp op) override;
+  LogicalResult lower(LoadOp op) override;
+  LogicalResult lower(StoreOp op) override;
+  LogicalResult lowerOtherOp(Operation *op) override;
+  SmallVector<Value> scratchWrittenIn(Operation *op) override;
+
+private:
+  LogicalResult lowerPlgpu(Operation *op);
+  FailureOr<SmemSlot> slotOf(Operation *op, Value ref);
+  /// The tile of pointers of GMEM ref `ref` (a whole view).
+  FailureOr<Value> windowPointers(Operation *op, Value ref);
+  LogicalResult assignTensorMaps(tt::FuncOp fn);
+
+  /// Rank-3 SMEM buffers: their ring (slots picked by ref_slice).
+  llvm::DenseMap<Value, Value> slotted;
+  /// SMEM refs naming one tile: a buffer of rank 2, or a slot.
+  llvm::DenseMap<Value, SmemSlot> tiles;
+  /// Barrier arrays: their mbarriers; `scratch` holds their phase bits.
+  llvm::DenseMap<Value, Value> barriers;
+  /// The accumulators (regs refs) in scope, whose values `scratch` holds.
+  SmallVector<Value> accumulators;
+};
+
+LogicalResult UserScheduleLowering::lower(RunScopedOp op) {
+  Block &body = op.getBody().front();
+  SmallVector<Value> scoped;
+  for (BlockArgument a : body.getArguments()) {
+    if (auto bar = dyn_cast<plgpu::BarrierType>(a.getType())) {
+      auto type = pgpu::MBarriersType::get(b.getContext(), bar.getNumBarriers(),
+                                           bar.getNumArrivals());
+      barriers[a] = pgpu::AllocMBarriersOp::create(b, loc, type);
+      scratch[a] = i32(0);
+      scoped.push_back(a);
+      continue;
+    }
+    auto ref = cast<RefType>(a.getType());
+    if (ref.getMemorySpace() == MemorySpace::regs) {
+      if (failed(checkRegisterShape(op, ref, "an accumulator")))
+        return failure();
+      // plgpu.ACC: zero on entry to its scope.
+      scratch[a] = zeroedScratch(ref);
+      accumulators.push_back(a);
+      scoped.push_back(a);
+      continue;
+    }
+    ArrayRef<int64_t> shape = ref.getShape();
+    auto tile = RankedTensorType::get(
+        shape.take_back(2), ref.getElementType(),
+        pgpu::SharedEncodingAttr::get(b.getContext(), pgpu::SharedLayoutKind::swizzle_128b));
+    int64_t stages = shape.size() == 3 ? shape[0] : 1;
+    Value ring = pgpu::AllocRingOp::create(b, loc, pgpu::RingType::get(b.getContext(), stages, tile));
+    if (shape.size() == 3)
+      slotted[a] = ring;
+    else
+      tiles[a] = {ring, i32(0)};
+  }
+  if (failed(lowerRunScopedInPlace(op)))
+    return failure();
+  for (Value a : scoped) {
+    scratch.erase(a);
+    barriers.erase(a);
+    llvm::erase(accumulators, a);
+  }
+  return success();
+}
+
+LogicalResult UserScheduleLowering::lower(RefSliceOp op) {
+  auto it = slotted.find(op.getRef());
+  if (it == slotted.end())
+    return TileLowering::lower(op);
+  IndexerList list = IndexerList::decode(op.getIndexers()).expandedFor(3);
+  const Indexer &first = list.get()[0];
+  Value slot = first.kind == IndexerKind::Scalar ? toI32(values.lookup(op.getIndices()[0]))
+                                                 : i32(first.start);
+  tiles[op.getResult()] = {it->second, slot};
+  return success();
+}
+
+FailureOr<SmemSlot> UserScheduleLowering::slotOf(Operation *op, Value ref) {
+  auto it = tiles.find(ref);
+  if (it == tiles.end())
+    return op->emitOpError("uses an SMEM ref the CUDA target cannot trace to one tile of a "
+                           "buffer (buf or buf.at[slot])");
+  return it->second;
+}
+
+LogicalResult UserScheduleLowering::lower(LoadOp op) {
+  if (!isSmem(op.getRef().getType()))
+    return TileLowering::lower(op);
+  FailureOr<SmemSlot> at = slotOf(op, op.getRef());
+  if (failed(at))
+    return failure();
+  values.map(op.getResult(),
+             pgpu::RingReadOp::create(b, loc, op.getResult().getType(), at->ring, at->slot));
+  return success();
+}
+
+LogicalResult UserScheduleLowering::lower(StoreOp op) {
+  if (!isSmem(op.getRef().getType()))
+    return TileLowering::lower(op);
+  FailureOr<SmemSlot> at = slotOf(op, op.getRef());
+  if (failed(at))
+    return failure();
+  pgpu::RingWriteOp::create(b, loc, values.lookup(op.getValue()), at->ring, at->slot);
+  return success();
+}
+
+SmallVector<Value> UserScheduleLowering::scratchWrittenIn(Operation *op) {
+  SmallVector<Value> written = TileLowering::scratchWrittenIn(op);
+  auto add = [&](Value ref) {
+    if (scratch.count(ref) && !llvm::is_contained(written, ref))
+      written.push_back(ref);
+  };
+  op->walk([&](Operation *inner) {
+    if (auto wait = dyn_cast<plgpu::BarrierWaitOp>(inner))
+      add(wait.getBarrier());
+    else if (auto mma = dyn_cast<plgpu::WgmmaOp>(inner))
+      add(mma.getAcc());
+    else if (isa<plgpu::WgmmaWaitOp>(inner))
+      for (Value acc : accumulators)
+        add(acc);
+  });
+  return written;
+}
+
+LogicalResult UserScheduleLowering::lowerOtherOp(Operation *op) {
+  if (isa<plgpu::PlgpuDialect>(op->getDialect()))
+    return lowerPlgpu(op);
+  return TileLowering::lowerOtherOp(op);
+}
+
+FailureOr<Value> UserScheduleLowering::windowPointers(Operation *op, Value ref) {
+  Access a;
+  if (failed(access(op, ref, /*encoded=*/{}, ValueRange(), a)))
+    return failure();
+  return a.ptrs;
+}
+
+LogicalResult UserScheduleLowering::lowerPlgpu(Operation *op) {
+  // The barrier an op names and its index (i32; 0 without one).
+  auto barrierOf = [&](Value bar, Value index) -> std::pair<Value, Value> {
+    auto it = barriers.find(bar);
+    Value i = index ? toI32(values.lookup(index)) : i32(0);
+    return {it == barriers.end() ? Value() : it->second, i};
+  };
+  auto noBarrier = [&](Operation *op) {
+    return op->emitOpError("uses a barrier the CUDA target cannot trace to its scope");
+  };
+
+  if (auto axis = dyn_cast<plgpu::AxisIndexOp>(op)) {
+    auto which = plgpu::getMesh(kernel).lookupAxis(axis.getAxis());
+    if (!which || which->first == plgpu::MeshAttr::AxisKind::cluster)
+      return op->emitOpError("reads a cluster axis, which the CUDA target does not lower yet");
+    values.map(axis.getResult(), which->first == plgpu::MeshAttr::AxisKind::grid
+                                     ? pids[which->second]
+                                     : i32(0));
+    return success();
+  }
+  if (auto copy = dyn_cast<plgpu::CopyGmemToSmemOp>(op)) {
+    FailureOr<SmemSlot> dst = slotOf(op, copy.getDst());
+    FailureOr<Value> ptrs = windowPointers(op, copy.getSrc());
+    if (failed(dst) || failed(ptrs))
+      return failure();
+    auto [bars, index] = barrierOf(copy.getBarrier(), copy.getBarrierIndex());
+    if (!bars)
+      return noBarrier(op);
+    pgpu::TmaLoadOp::create(b, loc, *ptrs, dst->ring, dst->slot, bars, index,
+                            /*tensor_map=*/-1);
+    return success();
+  }
+  if (auto copy = dyn_cast<plgpu::CopySmemToGmemOp>(op)) {
+    FailureOr<SmemSlot> src = slotOf(op, copy.getSrc());
+    FailureOr<Value> ptrs = windowPointers(op, copy.getDst());
+    if (failed(src) || failed(ptrs))
+      return failure();
+    pgpu::TmaStoreBufferOp::create(b, loc, src->ring, src->slot, *ptrs, /*tensor_map=*/-1);
+    if (copy.getCommitGroup())
+      pgpu::BulkCommitOp::create(b, loc);
+    return success();
+  }
+  if (isa<plgpu::CommitGroupOp>(op)) {
+    pgpu::BulkCommitOp::create(b, loc);
+    return success();
+  }
+  if (auto wait = dyn_cast<plgpu::WaitSmemToGmemOp>(op)) {
+    pgpu::BulkWaitOp::create(b, loc, wait.getPending(), wait.getReadOnly());
+    return success();
+  }
+  if (isa<plgpu::CommitSmemOp>(op)) {
+    pgpu::CommitSmemOp::create(b, loc);
+    return success();
+  }
+  if (auto wait = dyn_cast<plgpu::BarrierWaitOp>(op)) {
+    auto [bars, index] = barrierOf(wait.getBarrier(), wait.getIndex());
+    if (!bars)
+      return noBarrier(op);
+    // The parity this thread waits for next on barrier `index` is bit
+    // `index` of its phase bits, which flips once the wait returns.
+    Value &bits = scratch[wait.getBarrier()];
+    Value parity = arith::AndIOp::create(b, loc, arith::ShRUIOp::create(b, loc, bits, index),
+                                         i32(1));
+    pgpu::MBarrierWaitOp::create(b, loc, bars, index, parity);
+    bits = arith::XOrIOp::create(b, loc, bits, arith::ShLIOp::create(b, loc, i32(1), index));
+    return success();
+  }
+  if (auto arrive = dyn_cast<plgpu::BarrierArriveOp>(op)) {
+    auto [bars, index] = barrierOf(arrive.getBarrier(), arrive.getIndex());
+    if (!bars)
+      return noBarrier(op);
+    pgpu::MBarrierArriveOp::create(b, loc, bars, index);
+    return success();
+  }
+  if (auto mma = dyn_cast<plgpu::WgmmaOp>(op)) {
+    if (!scratch.count(mma.getAcc()))
+      return op->emitOpError("accumulates into a ref the CUDA target cannot trace to a scoped "
+                             "accumulator");
+    FailureOr<SmemSlot> a = slotOf(op, mma.getA()), bb = slotOf(op, mma.getB());
+    if (failed(a) || failed(bb))
+      return failure();
+    auto tileOf = [](Value ref) {
+      auto t = cast<RefType>(ref.getType());
+      return RankedTensorType::get(t.getShape(), t.getElementType());
+    };
+    Value lhs = pgpu::RingReadOp::create(b, loc, tileOf(mma.getA()), a->ring, a->slot);
+    Value rhs = pgpu::RingReadOp::create(b, loc, tileOf(mma.getB()), bb->ring, bb->slot);
+    if (mma.getTransposeB()) {
+      auto t = cast<RankedTensorType>(rhs.getType());
+      auto kn = RankedTensorType::get({t.getDimSize(1), t.getDimSize(0)}, t.getElementType());
+      rhs = tt::TransOp::create(b, loc, kn, rhs, ArrayRef<int32_t>{1, 0});
+    }
+    Value &acc = scratch[mma.getAcc()];
+    auto dot = tt::DotOp::create(b, loc, acc.getType(), lhs, rhs, acc, tt::InputPrecision::IEEE,
+                                 /*maxNumImpreciseAcc=*/0);
+    // Issued without waiting: the kernel's wgmma_wait takes it back.
+    dot->setAttr(pgpu::kAsyncDotAttrName, b.getUnitAttr());
+    acc = dot.getResult();
+    return success();
+  }
+  if (auto wait = dyn_cast<plgpu::WgmmaWaitOp>(op)) {
+    // Every accumulator in scope passes through the wait (one whose dots
+    // are done passes through unchanged), so that nothing reads one
+    // before its dots are.
+    if (accumulators.empty())
+      pgpu::DotWaitOp::create(b, loc, TypeRange(), ValueRange(), wait.getPending());
+    for (Value ref : accumulators) {
+      Value &acc = scratch[ref];
+      acc = pgpu::DotWaitOp::create(b, loc, TypeRange{acc.getType()}, ValueRange{acc},
+                                    wait.getPending())
+                .getResult(0);
+    }
+    return success();
+  }
+  // One Pallas thread: no register budget to split.
+  if (isa<plgpu::SetMaxRegistersOp>(op))
+    return success();
+  if (auto cast = dyn_cast<plgpu::LayoutCastOp>(op)) {
+    values.map(cast.getResult(), values.lookup(cast.getInput()));
+    return success();
+  }
+  return op->emitOpError("is not lowered for sm_90a with the kernel's own schedule yet");
+}
+
+/// Each TMA copy's tensor map: the array its pointers address, viewed as
+/// rows of its last dimension, in boxes of the tile's rows by 128 bytes.
+LogicalResult UserScheduleLowering::assignTensorMaps(tt::FuncOp fn) {
+  AxisInfoAnalysis axis;
+  auto assign = [&](Operation *op, Value ptrs, pgpu::RingType ring) -> LogicalResult {
+    std::optional<pgpu::TensorMapAttr> map = tmaViewOfPointers(ptrs, ring.getTile(), axis);
+    if (!map)
+      return op->emitOpError("copies a GMEM window the TMA cannot address: it takes windows of "
+                             "whole contiguous rows of the array's last dimension, a multiple "
+                             "of 16 bytes apart, starting 16-byte aligned, of at most 256 rows");
+    op->setAttr("tensor_map", b.getI64IntegerAttr(tensorMapIndex(fn, *map)));
+    return success();
+  };
+  WalkResult r = fn.walk([&](Operation *op) {
+    if (auto load = dyn_cast<pgpu::TmaLoadOp>(op))
+      return failed(assign(op, load.getPtr(), load.getRing().getType())) ? WalkResult::interrupt()
+                                                                        : WalkResult::advance();
+    if (auto store = dyn_cast<pgpu::TmaStoreBufferOp>(op))
+      return failed(assign(op, store.getPtr(), store.getRing().getType()))
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    return WalkResult::advance();
+  });
+  return failure(r.wasInterrupted());
+}
+
+LogicalResult UserScheduleLowering::lowerKernel() {
+  if (std::optional<UserScheduleGap> gap = userScheduleGap(kernel))
+    return gap->op->emitOpError("is not lowered for sm_90a with the kernel's own schedule yet: ")
+           << gap->reason;
+  // One Pallas thread: one warpgroup.
+  if (LaunchAttr launch = getLaunch(kernel))
+    setLaunch(kernel, launch.withNumWarps(4));
+  if (failed(run()))
+    return failure();
+  auto fn = dyn_cast_or_null<tt::FuncOp>(kernel->getPrevNode());
+  if (!fn)
+    return kernel.emitOpError("internal error: the lowered function is missing");
+  return assignTensorMaps(fn);
+}
+
+struct ConvertPlgpuToTilePass
+    : pallas::impl::ConvertPlgpuToTileBase<ConvertPlgpuToTilePass> {
+  void runOnOperation() override {
+    if (failed(lowerExpandedKernels(getOperation(), "Triton", [&](KernelOp kernel) {
+          OpBuilder b(kernel);
+          return UserScheduleLowering(kernel, b).lowerKernel();
+        })))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
