@@ -95,6 +95,18 @@ def compare(case, got, want, tol):
   return ok
 
 
+def run_warp_specialized(drv):
+  """Two warpgroups: one copies, the other multiplies and stores (sm_90a,
+  the kernel's own schedule), against JAX's own run."""
+  x = torch.randn(64, 64, device="cuda", dtype=torch.float16)
+  out = torch.full_like(x, float("nan"))
+  k = bench.OurKernel(drv, os.path.join(DIR, "warp_specialized", "sm_90a"))
+  k.bind(x, out)()
+  torch.cuda.synchronize()
+  want = bench.from_jax(jax_fn("warp_specialized")(bench.to_jax(x)))
+  return compare("warp_specialized (sm_90a, 2 warpgroups)", out, want, 2e-2)
+
+
 def run_add_one(drv):
   x = torch.randn(128, device="cuda")
   x = torch.where(x == 0, torch.ones_like(x), x)
@@ -192,7 +204,7 @@ def main():
   print(open(os.path.join(DIR, "COMPILER")).read().strip())
   print(torch.cuda.get_device_name(), "jax", jax.__version__)
   drv = bench.Driver()
-  ok = run_add_one(drv)
+  ok = run_add_one(drv) & run_warp_specialized(drv)
   for fn in ("matmul", "pipelined_matmul"):
     ok &= run_matmul(drv, fn, fn)
     ok &= run_matmul(drv, f"{fn}_bf16_8192", fn, 8192, torch.bfloat16)

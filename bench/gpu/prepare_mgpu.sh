@@ -47,9 +47,10 @@ for k in matmul pipelined_matmul; do
 done
 "$bin/pallasc" "$out/matmul_small/src/kernel.mlir" --spec "$out/matmul_small/src/spec.json" \
   -t sm_90a --plgpu-schedule in-order --no-warpgroup-turns -o "$out/matmul_small/sm_90a_racecheck"
-# Kernels of several warpgroups (and emit_pipeline rings) run on the host
-# target so far: their host builds are checked against JAX's GPU run.
-export_case mgpu_cases warp_specialized host --arg 'f16[64,64]'
+# Kernels of several warpgroups: the warp-specialized one on sm_90a too,
+# JAX's shipped ones on the host target so far; all checked against JAX's
+# GPU run.
+export_case mgpu_cases warp_specialized "sm_90a host" --arg 'f16[64,64]'
 for k in attention attention_causal attention_pipeline; do
   export_case mgpu_shipped $k host --arg 'f16[1,256,2,128]' --arg 'f16[1,256,2,128]' --arg 'f16[1,256,2,128]'
 done

@@ -58,6 +58,11 @@ constexpr llvm::StringLiteral kPersistentCtasAttrName = "pallas_gpu.persistent_c
 /// On a tile-IR function (pallas-cluster-multicast): the CTAs per
 /// thread-block cluster its launch groups, consecutive along x.
 constexpr llvm::StringLiteral kClusterAttrName = "pallas_gpu.cluster";
+/// On a tt.func (convert-plgpu-to-tile): the warpgroups of 128 threads the
+/// CTA runs, one per Pallas thread of a plgpu kernel; the function's
+/// #pallas.launch (num_warps 4) describes one of them, which lays out its
+/// tensors over its own threads.
+constexpr llvm::StringLiteral kWarpgroupsAttrName = "pallas_gpu.warpgroups";
 /// On a tile-IR function: why the cluster the spec asks for is not used.
 constexpr llvm::StringLiteral kClusterUnusedAttrName = "pallas_gpu.cluster_unused";
 } // namespace mlir::pallas::pgpu

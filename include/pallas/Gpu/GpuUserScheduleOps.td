@@ -134,4 +134,26 @@ def PG_BulkWaitOp : PG_Op<"bulk_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
   let assemblyFormat = "$pending (`read` $read^)? attr-dict";
 }
 
+def PG_WarpgroupIdOp : PG_Op<"warpgroup_id", [Pure]> {
+  let summary = "this thread's warpgroup in the CTA (its Pallas thread)";
+  let description = [{
+    In a function of several warpgroups (`pallas_gpu.warpgroups`): the
+    index of the thread's warpgroup, the same in all of its threads (a
+    branch on it keeps each warp converged).
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict";
+}
+
+def PG_SetMaxRegistersOp : PG_Op<"set_max_registers", [MemoryEffects<[MemWrite]>]> {
+  let summary = "the warpgroup's threads may use `count` registers from here on";
+  let description = [{
+    `increase` asks for more (waiting until another warpgroup gave them
+    up), otherwise it gives registers up (setmaxnreg). All threads of the
+    warpgroup execute it.
+  }];
+  let arguments = (ins I64Attr:$count, UnitAttr:$increase);
+  let assemblyFormat = "$count (`increase` $increase^)? attr-dict";
+}
+
 #endif

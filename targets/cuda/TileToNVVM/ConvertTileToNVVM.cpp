@@ -670,7 +670,7 @@ FailureOr<gpu::GPUFuncOp> makeKernel(tt::FuncOp func, gpu::GPUModuleOp gpuModule
   auto kernel = gpu::GPUFuncOp::create(b, func.getLoc(), func.getName(),
                                        b.getFunctionType(argTypes, {}));
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  int64_t threads = state.threads + state.producerThreads;
+  int64_t threads = state.threads * state.warpgroups + state.producerThreads;
   kernel.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({(int32_t)threads, 1, 1}));
   // Launched in clusters: the PTX's .reqnctapercluster.
   if (state.cluster > 1)
@@ -721,10 +721,19 @@ FailureOr<gpu::GPUFuncOp> makeKernel(tt::FuncOp func, gpu::GPUModuleOp gpuModule
     state.tensorMapParams.push_back(entry.addArgument(genericPtr, func.getLoc()));
   Value tid = gpu::ThreadIdOp::create(b, func.getLoc(), gpu::Dimension::x);
   state.ctaTid = arith::IndexCastUIOp::create(b, func.getLoc(), b.getI32Type(), tid);
-  state.tid = state.producerThreads
+  state.tid = state.producerThreads || state.warpgroups > 1
                   ? (Value)arith::AndIOp::create(b, func.getLoc(), state.ctaTid,
                                                  constI32(b, func.getLoc(), state.threads - 1))
                   : state.ctaTid;
+  if (state.warpgroups > 1) {
+    // Read through a shuffle from lane 0, so that ptxas knows it is the
+    // same in every lane (branches on it keep warps converged).
+    Location loc = func.getLoc();
+    Value group = arith::ShRUIOp::create(b, loc, state.ctaTid, constI32(b, loc, 7));
+    state.warpgroup = NVVM::ShflOp::create(b, loc, b.getI32Type(), constI32(b, loc, -1), group,
+                                           constI32(b, loc, 0), constI32(b, loc, 31),
+                                           NVVM::ShflKind::idx, UnitAttr());
+  }
   if (LaunchAttr launch = getLaunch(func); launch && programGridOf(launch).ordered) {
     Value block = gpu::BlockIdOp::create(b, func.getLoc(), gpu::Dimension::x);
     Value linear = arith::IndexCastUIOp::create(b, func.getLoc(), b.getI32Type(), block);
@@ -736,6 +745,13 @@ FailureOr<gpu::GPUFuncOp> makeKernel(tt::FuncOp func, gpu::GPUModuleOp gpuModule
                    ? smemByteAddress(b, func.getLoc(), state.ringBase,
                                      constI32(b, func.getLoc(), state.scratchOffset()))
                    : state.ringBase;
+  if (state.warpgroups > 1) {
+    auto stride = arith::ConstantIntOp::create(b, func.getLoc(), 0, 32);
+    state.scratchStride = stride;
+    state.smem = smemByteAddress(
+        b, func.getLoc(), state.smem,
+        arith::MulIOp::create(b, func.getLoc(), state.warpgroup, stride.getResult()));
+  }
   func.erase();
   return kernel;
 }
@@ -894,6 +910,24 @@ void consumerBarriers(gpu::GPUFuncOp kernel, const SimtState &state) {
   }
 }
 
+/// With several warpgroups, each runs the function on its own: the CTA
+/// barriers of the conversion's patterns become named barrier 1 + its
+/// index, counting its threads (barrier 0 stays the CTA's).
+void warpgroupBarriers(gpu::GPUFuncOp kernel, const SimtState &state) {
+  if (state.warpgroups == 1)
+    return;
+  SmallVector<gpu::BarrierOp> barriers;
+  kernel.walk([&](gpu::BarrierOp op) { barriers.push_back(op); });
+  for (gpu::BarrierOp op : barriers) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    NVVM::BarrierOp::create(b, loc, Type(),
+                            arith::AddIOp::create(b, loc, state.warpgroup, constI32(b, loc, 1)),
+                            constI32(b, loc, state.threads), {}, Value());
+    op.erase();
+  }
+}
+
 struct ConvertTileToNVVMPass
     : pallas::impl::ConvertTileToNVVMBase<ConvertTileToNVVMPass> {
   using ConvertTileToNVVMBase::ConvertTileToNVVMBase;
@@ -926,6 +960,16 @@ struct ConvertTileToNVVMPass
                                       return hasWgmmaLayout(dot.getType()) ? WalkResult::interrupt()
                                                                            : WalkResult::advance();
                                     }).wasInterrupted();
+      if (auto groups = func->getAttrOfType<IntegerAttr>(pgpu::kWarpgroupsAttrName)) {
+        state.warpgroups = groups.getInt();
+        // Each warpgroup's scratch area of its own lies after the rings.
+        state.scratchAfterRings = true;
+        if (numWarps != 4 || state.warpgroups < 1 || state.warpgroups > 15) {
+          func.emitError("internal error: a function of ")
+              << state.warpgroups << " warpgroups needs num_warps 4, got " << numWarps;
+          return signalPassFailure();
+        }
+      }
       if (!func.getOps<pgpu::ProduceOp>().empty()) {
         if (numWarps < 4 || 32 * numWarps + 128 > 1024) {
           func.emitError("a producer warpgroup needs num_warps from 4 to 28, got ") << numWarps;
@@ -1008,8 +1052,14 @@ struct ConvertTileToNVVMPass
       if (failed(applyPartialConversion(*kernel, target, std::move(patterns))))
         return signalPassFailure();
       consumerBarriers(*kernel, state);
+      warpgroupBarriers(*kernel, state);
       int64_t bytes = state.scratchAfterRings ? state.scratchOffset() + state.smemBytes
                                               : std::max(state.ringBytes, state.smemBytes);
+      if (auto stride = dyn_cast_or_null<arith::ConstantIntOp>(state.scratchStride)) {
+        int64_t perGroup = (state.smemBytes + 127) / 128 * 128;
+        stride.setValueAttr(IntegerAttr::get(stride.getType(), perGroup));
+        bytes = state.scratchOffset() + state.warpgroups * perGroup;
+      }
       auto config = (*kernel)->getAttrOfType<pgpu::LaunchConfigAttr>(pgpu::kLaunchConfigAttrName);
       (*kernel)->setAttr(pgpu::kLaunchConfigAttrName,
                          pgpu::LaunchConfigAttr::get(

@@ -47,6 +47,15 @@ struct SimtState {
   Value ctaTid;
   /// The producer warpgroup's threads (0 without one).
   int64_t producerThreads = 0;
+  /// Warpgroups each running the function on `threads` threads of their
+  /// own (pallas_gpu.warpgroups: a plgpu kernel's Pallas threads); `tid` is
+  /// then the index within the warpgroup, `warpgroup` (i32, warp-uniform)
+  /// which one, and each has a scratch area of its own, `scratchStride`
+  /// bytes apart (an i32 constant set once the conversion knows the area's
+  /// size).
+  int64_t warpgroups = 1;
+  Value warpgroup;
+  Operation *scratchStride = nullptr;
   /// Under a program order (ProgramGrid.h): each axis's program id (i32),
   /// derived at the kernel entry from the linear block index. Empty
   /// otherwise: program ids are block ids.

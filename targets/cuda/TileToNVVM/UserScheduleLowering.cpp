@@ -56,7 +56,9 @@ struct AllocMBarriersLowering : SimtPattern<pgpu::AllocMBarriersOp> {
     if (it == state.mbarriers.end())
       return op.emitError("internal error: mbarriers without a place in shared memory");
     Value offset = constI32(rw, loc, it->second);
-    Value first = isThreadZero(rw, loc, state);
+    // (The CTA's thread 0: every warpgroup shares the barriers.)
+    Value first =
+        arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, state.ctaTid, constI32(rw, loc, 0));
     for (int64_t i = 0; i < op.getType().getCount(); ++i)
       NVVM::MBarrierInitOp::create(rw, loc,
                                    mbarrierAddress(rw, loc, state, offset, constI32(rw, loc, i)),
@@ -64,7 +66,8 @@ struct AllocMBarriersLowering : SimtPattern<pgpu::AllocMBarriersOp> {
     NVVM::FenceProxyOp::create(
         rw, loc, NVVM::ProxyKind::async_shared,
         NVVM::SharedSpaceAttr::get(rw.getContext(), NVVM::SharedSpace::shared_cta));
-    barrier(rw, loc);
+    // Every warpgroup waits for the initialization: barrier 0, the CTA's.
+    NVVM::BarrierOp::create(rw, loc, Type(), constI32(rw, loc, 0), Value(), {}, Value());
     rw.replaceOp(op, offset);
     return success();
   }
@@ -250,11 +253,36 @@ struct BulkWaitLowering : SimtPattern<pgpu::BulkWaitOp> {
   }
 };
 
+struct WarpgroupIdLowering : SimtPattern<pgpu::WarpgroupIdOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::WarpgroupIdOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    if (!state.warpgroup)
+      return op.emitError("internal error: a warpgroup index outside a function of several "
+                          "warpgroups");
+    rw.replaceOp(op, state.warpgroup);
+    return success();
+  }
+};
+
+struct SetMaxRegistersLowering : SimtPattern<pgpu::SetMaxRegistersOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::SetMaxRegistersOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    NVVM::SetMaxRegisterOp::create(rw, op.getLoc(), op.getCount(),
+                                   op.getIncrease() ? NVVM::SetMaxRegisterAction::increase
+                                                    : NVVM::SetMaxRegisterAction::decrease);
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void cuda::populateUserSchedulePatterns(const TypeConverter &tc, RewritePatternSet &patterns,
                                         SimtState &state) {
   patterns.add<AllocMBarriersLowering, MBarrierWaitLowering, MBarrierArriveLowering,
                TmaLoadLowering, RingWriteLowering, CommitSmemLowering, TmaStoreBufferLowering,
-               BulkCommitLowering, BulkWaitLowering>(tc, patterns.getContext(), state);
+               BulkCommitLowering, BulkWaitLowering, WarpgroupIdLowering,
+               SetMaxRegistersLowering>(tc, patterns.getContext(), state);
 }

@@ -1,7 +1,7 @@
 //===- ConvertPlgpuToTile.cpp - plgpu kernels to tile IR, as scheduled ----===//
 //
-// convert-plgpu-to-tile: a Pallas:MGPU kernel of one Pallas thread becomes
-// tile IR whose memory traffic is the kernel's own. Each shared-memory
+// convert-plgpu-to-tile: a Pallas:MGPU kernel becomes tile IR whose memory
+// traffic is the kernel's own. Each shared-memory
 // buffer is a ring (`buf.at[slot]` picks a slot), each barrier array
 // mbarriers, copies TMA copies that signal them, and the kernel's waits
 // stay where it wrote them: a barrier_wait waits for the phase parity the
@@ -10,8 +10,9 @@
 // takes back. Everything else (arith, scf, loads and stores of arrays,
 // reductions) lowers as convert-pallas-to-tile lowers it (TileLowering).
 //
-// The CTA is the one warpgroup the Pallas thread stands for; a copy's
-// issue waits for all of its threads (JAX's barrier before a copy), and
+// Each Pallas thread is a warpgroup of the CTA (`pallas_gpu.warpgroups`),
+// which runs the function with its own threads; a copy's issue waits for
+// all of the warpgroup's threads (JAX's barrier before a copy), and its
 // thread 0 issues.
 //
 //===----------------------------------------------------------------------===//
@@ -53,6 +54,23 @@ bool isWholeAccess(ArrayRef<int64_t> encoded, int64_t rank) {
                       [](const Indexer &i) { return i.kind == IndexerKind::Full; });
 }
 
+/// Whether indexers (expanded to the ref's rank) pick one slot of a
+/// buffer of slots: `[slot, :, :]`.
+bool isSlotPick(const IndexerList &list, int64_t rank) {
+  if (rank != 3)
+    return false;
+  ArrayRef<Indexer> i = list.get();
+  return (i[0].kind == IndexerKind::Scalar || i[0].kind == IndexerKind::ScalarConst) &&
+         i[1].kind == IndexerKind::Full && i[2].kind == IndexerKind::Full;
+}
+
+/// Whether a load or store of SMEM ref `ref` names one whole tile: all
+/// of a tile, or one slot of a buffer of slots.
+bool namesOneTile(ArrayRef<int64_t> encoded, RefType ref) {
+  return isWholeAccess(encoded, ref.getRank()) ||
+         isSlotPick(IndexerList::decode(encoded).expandedFor(ref.getRank()), ref.getRank());
+}
+
 /// Why a shared-memory buffer of `ref`'s shape cannot be a ring of
 /// 128-byte-swizzled tiles ([slots,] rows, columns), or "".
 std::string smemBufferGap(RefType ref) {
@@ -72,8 +90,11 @@ std::optional<UserScheduleGap> cuda::userScheduleGap(KernelOp kernel) {
   plgpu::MeshAttr mesh = plgpu::getMesh(kernel);
   if (!mesh)
     return UserScheduleGap{kernel, "a pallas_call kernel has no schedule of its own"};
-  if (mesh.getNumThreads() != 1)
-    return UserScheduleGap{kernel, "kernels of several Pallas threads (warpgroups)"};
+  // Named barrier 0 is the CTA's, 1 + i warpgroup i's (of 16).
+  if (mesh.getNumThreads() > 15)
+    return UserScheduleGap{kernel, "more than 15 Pallas threads (warpgroups)"};
+  bool threads = mesh.getNumThreads() > 1;
+  StringRef threadName = mesh.getThreadName().getValue();
   if (mesh.getClusterSize() > 1)
     return UserScheduleGap{kernel, "kernels launched in clusters"};
   std::optional<UserScheduleGap> gap;
@@ -84,7 +105,20 @@ std::optional<UserScheduleGap> cuda::userScheduleGap(KernelOp kernel) {
   };
   kernel.walk([&](Operation *op) -> WalkResult {
     if (auto scoped = dyn_cast<RunScopedOp>(op)) {
+      // Several Pallas threads share a scope's SMEM and barriers when it
+      // is collective over the thread axis; else each has its own (JAX
+      // refuses those; so do we).
+      auto axes = scoped->getAttrOfType<ArrayAttr>(plgpu::PlgpuDialect::kCollectiveAxesAttrName);
+      bool shared = axes && llvm::any_of(axes, [&](Attribute a) {
+                      return cast<StringAttr>(a).getValue() == threadName;
+                    });
       for (BlockArgument a : scoped.getBody().front().getArguments()) {
+        if (threads && !shared && !isa<RefType>(a.getType()))
+          return refuse(op, "barriers scoped per Pallas thread (not collective over the "
+                            "thread axis)");
+        if (threads && !shared && isSmem(a.getType()))
+          return refuse(op, "SMEM scoped per Pallas thread (not collective over the thread "
+                            "axis)");
         if (auto bar = dyn_cast<plgpu::BarrierType>(a.getType())) {
           if (bar.getNumBarriers() > kMaxBarriers)
             return refuse(op, "arrays of more than 32 barriers");
@@ -92,8 +126,11 @@ std::optional<UserScheduleGap> cuda::userScheduleGap(KernelOp kernel) {
         }
         auto ref = dyn_cast<RefType>(a.getType());
         if (!ref || (ref.getMemorySpace() != MemorySpace::smem &&
-                     ref.getMemorySpace() != MemorySpace::regs))
-          return refuse(op, "scoped values other than SMEM buffers, barriers and accumulators");
+                     ref.getMemorySpace() != MemorySpace::regs &&
+                     ref.getMemorySpace() != MemorySpace::none) ||
+            isa<SemaphoreType, DMASemaphoreType>(ref.getElementType()))
+          return refuse(op, "scoped values other than SMEM buffers, barriers, accumulators "
+                            "and values (run_state)");
         if (ref.getMemorySpace() == MemorySpace::smem)
           if (std::string why = smemBufferGap(ref); !why.empty())
             return refuse(op, why);
@@ -105,24 +142,19 @@ std::optional<UserScheduleGap> cuda::userScheduleGap(KernelOp kernel) {
         return WalkResult::advance();
       auto ref = cast<RefType>(slice.getRef().getType());
       IndexerList list = IndexerList::decode(slice.getIndexers()).expandedFor(ref.getRank());
-      bool slotPick = ref.getRank() == 3 &&
-                      (list.get()[0].kind == IndexerKind::Scalar ||
-                       list.get()[0].kind == IndexerKind::ScalarConst) &&
-                      list.get()[1].kind == IndexerKind::Full &&
-                      list.get()[2].kind == IndexerKind::Full;
-      if (!slotPick)
+      if (!isSlotPick(list, ref.getRank()))
         return refuse(op, "slices of SMEM buffers other than buf.at[slot]");
       return WalkResult::advance();
     }
     if (auto load = dyn_cast<LoadOp>(op)) {
       auto ref = cast<RefType>(load.getRef().getType());
-      if (isSmem(ref) && (!isWholeAccess(load.getIndexers(), ref.getRank()) || load.getMask()))
+      if (isSmem(ref) && (!namesOneTile(load.getIndexers(), ref) || load.getMask()))
         return refuse(op, "reads of part of an SMEM buffer");
       return WalkResult::advance();
     }
     if (auto store = dyn_cast<StoreOp>(op)) {
       auto ref = cast<RefType>(store.getRef().getType());
-      if (isSmem(ref) && (!isWholeAccess(store.getIndexers(), ref.getRank()) || store.getMask()))
+      if (isSmem(ref) && (!namesOneTile(store.getIndexers(), ref) || store.getMask()))
         return refuse(op, "writes of part of an SMEM buffer");
       return WalkResult::advance();
     }
@@ -145,13 +177,11 @@ std::optional<UserScheduleGap> cuda::userScheduleGap(KernelOp kernel) {
       return refuse(op, "barrier_test");
     if (auto axis = dyn_cast<plgpu::AxisIndexOp>(op)) {
       auto which = mesh.lookupAxis(axis.getAxis());
-      if (!which || which->first == plgpu::MeshAttr::AxisKind::cluster)
-        return refuse(op, "cluster axes");
+      if (!which)
+        return refuse(op, "unknown axes");
       return WalkResult::advance();
     }
     if (auto mma = dyn_cast<plgpu::WgmmaOp>(op)) {
-      if (!isSmem(mma.getA().getType()))
-        return refuse(op, "wgmma with A in registers");
       if (mma.getTransposeA())
         return refuse(op, "wgmma with a transposed A");
       auto acc = cast<RefType>(mma.getAcc().getType());
@@ -195,6 +225,10 @@ protected:
 private:
   LogicalResult lowerPlgpu(Operation *op);
   FailureOr<SmemSlot> slotOf(Operation *op, Value ref);
+  /// The tile a load or store of SMEM ref `ref` names (`[...]`, or
+  /// `[slot]` of a buffer of slots).
+  FailureOr<SmemSlot> slotOfAccess(Operation *op, Value ref, ArrayRef<int64_t> encoded,
+                                   ValueRange indices);
   /// The tile of pointers of GMEM ref `ref` (a whole view).
   FailureOr<Value> windowPointers(Operation *op, Value ref);
   LogicalResult assignTensorMaps(tt::FuncOp fn);
@@ -222,6 +256,14 @@ LogicalResult UserScheduleLowering::lower(RunScopedOp op) {
       continue;
     }
     auto ref = cast<RefType>(a.getType());
+    if (ref.getMemorySpace() == MemorySpace::none) {
+      // A value run_state carries: held in registers, as scratch is.
+      if (failed(checkRegisterShape(op, ref, "a scoped value")))
+        return failure();
+      scratch[a] = zeroedScratch(ref);
+      scoped.push_back(a);
+      continue;
+    }
     if (ref.getMemorySpace() == MemorySpace::regs) {
       if (failed(checkRegisterShape(op, ref, "an accumulator")))
         return failure();
@@ -264,6 +306,23 @@ LogicalResult UserScheduleLowering::lower(RefSliceOp op) {
   return success();
 }
 
+FailureOr<SmemSlot> UserScheduleLowering::slotOfAccess(Operation *op, Value ref,
+                                                        ArrayRef<int64_t> encoded,
+                                                        ValueRange indices) {
+  auto type = cast<RefType>(ref.getType());
+  if (isWholeAccess(encoded, type.getRank()))
+    return slotOf(op, ref);
+  auto it = slotted.find(ref);
+  IndexerList list = IndexerList::decode(encoded).expandedFor(type.getRank());
+  if (it == slotted.end() || !isSlotPick(list, type.getRank()))
+    return op->emitOpError("accesses part of an SMEM buffer; the CUDA target takes one tile "
+                           "(buf[...] or buf[slot])");
+  const Indexer &first = list.get()[0];
+  Value slot = first.kind == IndexerKind::Scalar ? toI32(values.lookup(indices[0]))
+                                                 : i32(first.start);
+  return SmemSlot{it->second, slot};
+}
+
 FailureOr<SmemSlot> UserScheduleLowering::slotOf(Operation *op, Value ref) {
   auto it = tiles.find(ref);
   if (it == tiles.end())
@@ -275,7 +334,7 @@ FailureOr<SmemSlot> UserScheduleLowering::slotOf(Operation *op, Value ref) {
 LogicalResult UserScheduleLowering::lower(LoadOp op) {
   if (!isSmem(op.getRef().getType()))
     return TileLowering::lower(op);
-  FailureOr<SmemSlot> at = slotOf(op, op.getRef());
+  FailureOr<SmemSlot> at = slotOfAccess(op, op.getRef(), op.getIndexers(), op.getIndices());
   if (failed(at))
     return failure();
   values.map(op.getResult(),
@@ -286,7 +345,7 @@ LogicalResult UserScheduleLowering::lower(LoadOp op) {
 LogicalResult UserScheduleLowering::lower(StoreOp op) {
   if (!isSmem(op.getRef().getType()))
     return TileLowering::lower(op);
-  FailureOr<SmemSlot> at = slotOf(op, op.getRef());
+  FailureOr<SmemSlot> at = slotOfAccess(op, op.getRef(), op.getIndexers(), op.getIndices());
   if (failed(at))
     return failure();
   pgpu::RingWriteOp::create(b, loc, values.lookup(op.getValue()), at->ring, at->slot);
@@ -337,11 +396,20 @@ LogicalResult UserScheduleLowering::lowerPlgpu(Operation *op) {
 
   if (auto axis = dyn_cast<plgpu::AxisIndexOp>(op)) {
     auto which = plgpu::getMesh(kernel).lookupAxis(axis.getAxis());
-    if (!which || which->first == plgpu::MeshAttr::AxisKind::cluster)
-      return op->emitOpError("reads a cluster axis, which the CUDA target does not lower yet");
-    values.map(axis.getResult(), which->first == plgpu::MeshAttr::AxisKind::grid
-                                     ? pids[which->second]
-                                     : i32(0));
+    if (!which)
+      return op->emitOpError("reads an axis the kernel's mesh does not have");
+    Value id;
+    // (A cluster axis: kernels launched in clusters of one block only, so
+    // far.)
+    if (which->first == plgpu::MeshAttr::AxisKind::cluster)
+      id = i32(0);
+    else if (which->first == plgpu::MeshAttr::AxisKind::grid)
+      id = pids[which->second];
+    else if (plgpu::getMesh(kernel).getNumThreads() > 1)
+      id = pgpu::WarpgroupIdOp::create(b, loc, b.getI32Type());
+    else
+      id = i32(0);
+    values.map(axis.getResult(), id);
     return success();
   }
   if (auto copy = dyn_cast<plgpu::CopyGmemToSmemOp>(op)) {
@@ -402,14 +470,23 @@ LogicalResult UserScheduleLowering::lowerPlgpu(Operation *op) {
     if (!scratch.count(mma.getAcc()))
       return op->emitOpError("accumulates into a ref the CUDA target cannot trace to a scoped "
                              "accumulator");
-    FailureOr<SmemSlot> a = slotOf(op, mma.getA()), bb = slotOf(op, mma.getB());
-    if (failed(a) || failed(bb))
-      return failure();
     auto tileOf = [](Value ref) {
       auto t = cast<RefType>(ref.getType());
       return RankedTensorType::get(t.getShape(), t.getElementType());
     };
-    Value lhs = pgpu::RingReadOp::create(b, loc, tileOf(mma.getA()), a->ring, a->slot);
+    // A from SMEM, or a value in registers.
+    Value lhs;
+    if (isa<RefType>(mma.getA().getType())) {
+      FailureOr<SmemSlot> a = slotOf(op, mma.getA());
+      if (failed(a))
+        return failure();
+      lhs = pgpu::RingReadOp::create(b, loc, tileOf(mma.getA()), a->ring, a->slot);
+    } else {
+      lhs = values.lookup(mma.getA());
+    }
+    FailureOr<SmemSlot> bb = slotOf(op, mma.getB());
+    if (failed(bb))
+      return failure();
     Value rhs = pgpu::RingReadOp::create(b, loc, tileOf(mma.getB()), bb->ring, bb->slot);
     if (mma.getTransposeB()) {
       auto t = cast<RankedTensorType>(rhs.getType());
@@ -438,9 +515,12 @@ LogicalResult UserScheduleLowering::lowerPlgpu(Operation *op) {
     }
     return success();
   }
-  // One Pallas thread: no register budget to split.
-  if (isa<plgpu::SetMaxRegistersOp>(op))
+  if (auto regs = dyn_cast<plgpu::SetMaxRegistersOp>(op)) {
+    // One Pallas thread: no register budget to split.
+    if (plgpu::getMesh(kernel).getNumThreads() > 1)
+      pgpu::SetMaxRegistersOp::create(b, loc, regs.getCount(), regs.getIncrease());
     return success();
+  }
   if (auto cast = dyn_cast<plgpu::LayoutCastOp>(op)) {
     values.map(cast.getResult(), values.lookup(cast.getInput()));
     return success();
@@ -486,6 +566,8 @@ LogicalResult UserScheduleLowering::lowerKernel() {
   auto fn = dyn_cast_or_null<tt::FuncOp>(kernel->getPrevNode());
   if (!fn)
     return kernel.emitOpError("internal error: the lowered function is missing");
+  if (int64_t threads = plgpu::getMesh(kernel).getNumThreads(); threads > 1)
+    fn->setAttr(pgpu::kWarpgroupsAttrName, b.getI64IntegerAttr(threads));
   return assignTensorMaps(fn);
 }
 
