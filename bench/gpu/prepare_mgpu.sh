@@ -52,7 +52,14 @@ done
 # GPU run.
 export_case mgpu_cases warp_specialized "sm_90a host" --arg 'f16[64,64]'
 for k in attention attention_causal attention_pipeline; do
-  export_case mgpu_shipped $k host --arg 'f16[1,256,2,128]' --arg 'f16[1,256,2,128]' --arg 'f16[1,256,2,128]'
+  export_case mgpu_shipped $k "sm_90a host" --arg 'f16[1,256,2,128]' --arg 'f16[1,256,2,128]' --arg 'f16[1,256,2,128]'
+done
+# JAX's attention at the size its own benchmark runs (B 4, S 4096, 16
+# heads; D 128 and 64; causal and not) on sm_90a.
+for d in 128 64; do
+  qkv="--arg f16[4,4096,16,$d] --arg f16[4,4096,16,$d] --arg f16[4,4096,16,$d]"
+  export_case mgpu_shipped "attention_bench:attention_d$d" sm_90a $qkv
+  export_case mgpu_shipped "attention_bench_causal:attention_causal_d$d" sm_90a $qkv
 done
 export_case mgpu_shipped hopper_matmul host --arg 'bf16[256,512]' --arg 'bf16[512,512]'
 export_case mgpu_shipped hopper_mixed_type_matmul host --arg 'i8[256,256]' --arg 'bf16[256,256]'

@@ -112,6 +112,13 @@ std::optional<UserScheduleGap> cuda::userScheduleGap(KernelOp kernel) {
       bool shared = axes && llvm::any_of(axes, [&](Attribute a) {
                       return cast<StringAttr>(a).getValue() == threadName;
                     });
+      // Its mbarriers are initialized behind a barrier of the whole CTA,
+      // which every warpgroup must reach.
+      bool hasBarriers = llvm::any_of(scoped.getBody().front().getArgumentTypes(),
+                                      llvm::IsaPred<plgpu::BarrierType>);
+      if (threads && hasBarriers && scoped->getParentOfType<scf::IfOp>())
+        return refuse(op, "barriers scoped under a condition in a kernel of several Pallas "
+                          "threads");
       for (BlockArgument a : scoped.getBody().front().getArguments()) {
         if (threads && !shared && !isa<RefType>(a.getType()))
           return refuse(op, "barriers scoped per Pallas thread (not collective over the "
@@ -533,7 +540,8 @@ LogicalResult UserScheduleLowering::lowerPlgpu(Operation *op) {
 LogicalResult UserScheduleLowering::assignTensorMaps(tt::FuncOp fn) {
   AxisInfoAnalysis axis;
   auto assign = [&](Operation *op, Value ptrs, pgpu::RingType ring) -> LogicalResult {
-    std::optional<pgpu::TensorMapAttr> map = tmaViewOfPointers(ptrs, ring.getTile(), axis);
+    std::optional<pgpu::TensorMapAttr> map =
+        tmaViewOfPointers(ptrs, ring.getTile(), axis, /*interiorRows=*/true);
     if (!map)
       return op->emitOpError("copies a GMEM window the TMA cannot address: it takes windows of "
                              "whole contiguous rows of the array's last dimension, a multiple "

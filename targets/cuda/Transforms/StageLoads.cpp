@@ -106,7 +106,8 @@ std::optional<pgpu::TensorMapAttr> cuda::tmaView(Operation *access, RankedTensor
 }
 
 std::optional<pgpu::TensorMapAttr> cuda::tmaViewOfPointers(Value ptr, RankedTensorType tile,
-                                                           AxisInfoAnalysis &axis) {
+                                                           AxisInfoAnalysis &axis,
+                                                           bool interiorRows) {
   auto shared = dyn_cast_or_null<pgpu::SharedEncodingAttr>(tile.getEncoding());
   if (!shared || shared.getKind() != pgpu::SharedLayoutKind::swizzle_128b)
     return std::nullopt;
@@ -160,8 +161,16 @@ std::optional<pgpu::TensorMapAttr> cuda::tmaViewOfPointers(Value ptr, RankedTens
     return pgpu::TensorMapAttr::get(ptr.getContext(), arg.getArgNumber(), shape[0], rowElements,
                                     eb, rows, boxCols);
   }
-  if (step->factor || step->constant != shape.back() || step->constant < cols ||
-      (step->constant * eb) % 16)
+  // Rows of the last dim, or (`interiorRows`) of the dims from some d on:
+  // a window [rows, cols] of one index of the dims between (a head of
+  // q[b, s, h, :]) is then a box of that view, at column h * D.
+  int64_t trailing = 1;
+  bool stepIsTrailing = false;
+  for (int64_t d = shape.size() - 1; d >= 0 && trailing <= step->constant; --d) {
+    trailing *= shape[d];
+    stepIsTrailing |= trailing == step->constant && (interiorRows || d + 1 == (int64_t)shape.size());
+  }
+  if (step->factor || !stepIsTrailing || step->constant < cols || (step->constant * eb) % 16)
     return std::nullopt;
   int64_t elements = 1;
   for (int64_t d : shape)

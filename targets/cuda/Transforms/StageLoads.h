@@ -29,9 +29,14 @@ bool stageableLoad(tt::LoadOp load);
 /// (StageLoads.cpp says when).
 std::optional<pgpu::TensorMapAttr> tmaView(Operation *access, RankedTensorType tile,
                                            AxisInfoAnalysis &axis);
-/// The same for the tile of pointers `ptr` (a copy with no mask).
+/// The same for the tile of pointers `ptr` (a copy with no mask). With
+/// `interiorRows`, also where its rows step over several trailing dims of
+/// a static array (rows of q[b, :, h, :]): the map views the array as rows
+/// of those dims (a window overhanging its dim would read the next index
+/// of the dim before, where a view of the dims would read zeros).
 std::optional<pgpu::TensorMapAttr> tmaViewOfPointers(Value ptr, RankedTensorType tile,
-                                                     AxisInfoAnalysis &axis);
+                                                     AxisInfoAnalysis &axis,
+                                                     bool interiorRows = false);
 /// The index of `map` among `func`'s tensor maps (its
 /// pallas_gpu.tensor_maps), added if new.
 int64_t tensorMapIndex(tt::FuncOp func, pgpu::TensorMapAttr map);
