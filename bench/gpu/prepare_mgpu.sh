@@ -61,7 +61,10 @@ for d in 128 64; do
   export_case mgpu_shipped "attention_bench:attention_d$d" sm_90a $qkv
   export_case mgpu_shipped "attention_bench_causal:attention_causal_d$d" sm_90a $qkv
 done
-export_case mgpu_shipped hopper_matmul host --arg 'bf16[256,512]' --arg 'bf16[512,512]'
+export_case mgpu_shipped hopper_matmul "sm_90a host" --arg 'bf16[256,512]' --arg 'bf16[512,512]'
+for n in 4096 8192; do
+  export_case mgpu_shipped "hopper_matmul_bench:hopper_matmul_$n" sm_90a --arg "bf16[$n,$n]" --arg "bf16[$n,$n]"
+done
 export_case mgpu_shipped hopper_mixed_type_matmul host --arg 'i8[256,256]' --arg 'bf16[256,256]'
 export_case mgpu_shipped ragged_dot host --arg 'bf16[256,256]' --arg 'bf16[2,256,256]' --arg 'i32[2]'
 "$bin/pallasc" --version >"$out/COMPILER"

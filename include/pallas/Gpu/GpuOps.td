@@ -303,12 +303,23 @@ def PG_DotWaitOp : PG_Op<"dot_wait", [MemoryEffects<[MemRead, MemWrite]>,
 }
 
 def PG_RingReadOp : PG_Op<"ring_read", [MemoryEffects<[MemRead]>]> {
-  let summary = "the tile in buffer `slot` of a ring";
-  let arguments = (ins PG_RingType:$ring, I32:$slot);
+  let summary = "the tile in buffer `slot` of a ring, or its columns from `col` on";
+  let description = [{
+    With `col` (in elements, a multiple of a 128-byte atom column of a
+    swizzled tile), the result (narrower than the tile) is the tile's
+    columns from `col` on, laid out as a tile of the result's shape, at the
+    atom column `col` starts.
+  }];
+  let arguments = (ins PG_RingType:$ring, I32:$slot, Optional<I32>:$col);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
-    $ring `[` $slot `]` attr-dict `:` qualified(type($ring)) `->` type($result)
+    $ring `[` $slot `]` (`cols` $col^)? attr-dict `:` qualified(type($ring)) `->` type($result)
   }];
+  let builders = [
+    OpBuilder<(ins "Type":$result, "Value":$ring, "Value":$slot), [{
+      build($_builder, $_state, result, ring, slot, Value());
+    }]>
+  ];
   let hasVerifier = 1;
 }
 

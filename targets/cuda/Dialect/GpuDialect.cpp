@@ -108,6 +108,18 @@ LogicalResult AsyncCopyOp::verify() {
 LogicalResult RingReadOp::verify() {
   RankedTensorType tile = getRing().getType().getTile();
   auto result = cast<RankedTensorType>(getType());
+  if (getCol()) {
+    auto shared = dyn_cast_or_null<SharedEncodingAttr>(tile.getEncoding());
+    int64_t atom = 1024 / std::max<int64_t>(8, tile.getElementTypeBitWidth());
+    if (!shared || shared.getKind() != SharedLayoutKind::swizzle_128b ||
+        result.getElementType() != tile.getElementType() ||
+        result.getDimSize(0) != tile.getDimSize(0) || result.getDimSize(1) % atom ||
+        result.getDimSize(1) > tile.getDimSize(1))
+      return emitOpError("reads columns ")
+             << result << " of a ring of " << tile
+             << "; a column read takes whole atom columns of a 128-byte-swizzled tile";
+    return success();
+  }
   if (result.getShape() != tile.getShape() || result.getElementType() != tile.getElementType())
     return emitOpError("reads ") << result << " from a ring of " << tile;
   return success();

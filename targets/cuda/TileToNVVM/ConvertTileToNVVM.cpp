@@ -767,6 +767,8 @@ bool mayUseScratch(Operation *op) {
     return broadcastUsesScratch(bcast);
   if (auto cast = dyn_cast<tensor::CastOp>(op))
     return layoutCastUsesScratch(cast);
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
+    return !hasMmaLayout(slice.getType());
   return isa<tt::TransOp, tt::JoinOp, tt::ReduceOp, tt::ScanOp, tt::AtomicRMWOp,
              tt::AtomicCASOp, pgpu::TmaStoreOp>(op);
 }

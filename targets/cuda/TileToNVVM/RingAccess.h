@@ -22,6 +22,10 @@ const RingPlacement *placementOf(Value ring, const SimtState &s);
 Value slotAddress(OpBuilder &b, Location loc, const SimtState &s, Value ringOffset, Value slot,
                   const RingPlacement &p);
 
+/// The address of column `col` (i32, elements; a multiple of an atom
+/// column) of the buffer at `buffer` (a column read: ring_read with `col`).
+Value columnAddress(OpBuilder &b, Location loc, Value buffer, Value col, const RingPlacement &p);
+
 /// A ring op's buffer: its placement and address (converted ring and slot
 /// operands), or an error on the op.
 template <typename Op, typename Adaptor>

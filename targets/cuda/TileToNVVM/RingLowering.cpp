@@ -285,7 +285,11 @@ struct RingReadLowering : SimtPattern<pgpu::RingReadOp> {
     auto [p, base] = *buffer;
     auto tile = cast<RankedTensorType>(op.getType());
     int64_t cols = tile.getDimSize(1);
-    const OperandSmemLayout &l = p->layout;
+    OperandSmemLayout l = p->layout;
+    if (op.getCol()) {
+      base = columnAddress(rw, loc, base, a.getCol(), *p);
+      l = operandSmemLayout(tile, pgpu::SharedLayoutKind::swizzle_128b);
+    }
     Type elem = storageType(tile.getElementType());
     // A chunk of a thread's elements is one vector load (as writeOperand
     // stores chunks).
@@ -710,7 +714,18 @@ Value cuda::stagedOperandAddress(ConversionPatternRewriter &rw, Location loc, Va
   if (!p)
     return {};
   Value slot = rw.getRemappedValue(read.getSlot());
-  return slotAddress(rw, loc, state, constI32(rw, loc, p->offset), slot, *p);
+  Value address = slotAddress(rw, loc, state, constI32(rw, loc, p->offset), slot, *p);
+  return read.getCol() ? columnAddress(rw, loc, address, rw.getRemappedValue(read.getCol()), *p)
+                       : address;
+}
+
+Value cuda::columnAddress(OpBuilder &b, Location loc, Value buffer, Value col,
+                          const RingPlacement &p) {
+  int64_t atom = 128 / p.layout.elemBytes;
+  Value atoms = arith::DivUIOp::create(b, loc, col, constI32(b, loc, atom));
+  return smemByteAddress(b, loc, buffer,
+                         arith::MulIOp::create(b, loc, atoms,
+                                               constI32(b, loc, p.layout.atomColumnBytes)));
 }
 
 void cuda::populateRingPatterns(const TypeConverter &tc, RewritePatternSet &patterns,

@@ -14,6 +14,7 @@
 #include "TileToNVVM/SharedMemory.h"
 #include "TileToNVVM/SimtState.h"
 #include "TileToNVVM/ThreadSlots.h"
+#include "TileToNVVM/TypeConverter.h"
 
 #include "mlir/IR/Matchers.h"
 
@@ -773,9 +774,60 @@ struct LayoutCastLowering : SimtPattern<tensor::CastOp> {
 
 } // namespace
 
+namespace {
+/// A static slice of a tensor (the epilogue of JAX's matmuls cuts an
+/// accumulator into 64x64 tiles): whole tiles of a tensor-core layout are
+/// the threads' own slots; otherwise the source goes through the scratch
+/// area, each element at its row-major index, and each thread reads its
+/// slots of the slice from there.
+struct ExtractSliceLowering : SimtPattern<tensor::ExtractSliceOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    auto src = cast<RankedTensorType>(op.getSource().getType());
+    auto dst = cast<RankedTensorType>(op.getType());
+    if (!op.hasUnitStride() || src.getRank() != dst.getRank() ||
+        llvm::any_of(op.getStaticOffsets(), ShapedType::isDynamic) ||
+        llvm::any_of(op.getStaticSizes(), ShapedType::isDynamic))
+      return op.emitError("this target takes static slices of unit stride that keep the rank");
+    std::optional<MmaLayout> from = mmaLayoutOf(src), to = mmaLayoutOf(dst);
+    if (from && to) {
+      // Whole tiles of a tensor-core layout (pallas-assign-layouts kept
+      // the layout only for those): the slots of the tiles in the slice.
+      int64_t tm0 = op.getStaticOffsets()[0] / from->tileRowStride();
+      int64_t tn0 = op.getStaticOffsets()[1] / 8;
+      SmallVector<Value> elems;
+      for (int64_t tm = 0; tm < to->tilesM; ++tm)
+        for (int64_t tn = 0; tn < to->tilesN; ++tn)
+          for (int64_t r = 0; r < 4; ++r)
+            elems.push_back(extractSlot(
+                rw, loc, a.getSource(), ((tm + tm0) * from->tilesN + tn + tn0) * 4 + r));
+      rw.replaceOp(op, buildVector(rw, loc, elems));
+      return success();
+    }
+    if (hasMmaLayout(dst))
+      return op.emitError("internal error: a slice into a tensor-core layout of another");
+    Type elem = storageType(src.getElementType());
+    smemWriteTensor(rw, loc, state, /*offset=*/0, a.getSource(), src);
+    SmallVector<Value> elems;
+    for (Value index : slotElementIndices(rw, loc, state, dst)) {
+      SmallVector<Value> at = unravel(rw, loc, index, dst.getShape());
+      for (auto [d, offset] : llvm::enumerate(op.getStaticOffsets()))
+        if (offset)
+          at[d] = arith::AddIOp::create(rw, loc, at[d], constI32(rw, loc, offset));
+      elems.push_back(smemLoad(rw, loc, state, elem, 0, ravel(rw, loc, at, src.getShape())));
+    }
+    rw.replaceOp(op, buildVector(rw, loc, elems));
+    return success();
+  }
+};
+} // namespace
+
 void cuda::populateSimtDataMovementPatterns(const TypeConverter &tc,
                                             RewritePatternSet &patterns,
                                             SimtState &state) {
   patterns.add<BroadcastLowering, TransLowering, JoinLowering, ReduceLowering,
-               ScanLowering, DotLowering, LayoutCastLowering>(tc, patterns.getContext(), state);
+               ScanLowering, DotLowering, LayoutCastLowering, ExtractSliceLowering>(
+      tc, patterns.getContext(), state);
 }

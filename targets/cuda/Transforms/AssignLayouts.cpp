@@ -247,6 +247,21 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
     // A wait for an asynchronous dot returns its operand as it is.
     if (isa<pgpu::DotWaitOp>(user) && user->getNumOperands() == 1)
       return encoding;
+    // A static slice of whole 16-row tiles of every warp (whole m64 blocks
+    // of a wgmma layout) and 8-column tiles: the slots the threads hold.
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user)) {
+      std::optional<MmaLayout> from = mmaLayoutOf(type.cloneWithEncoding(encoding));
+      auto result = cast<RankedTensorType>(slice.getType());
+      if (!from || !from->interleaved || type.getRank() != 2 || result.getRank() != 2 ||
+          !slice.hasUnitStride() || !result.hasStaticShape() ||
+          llvm::any_of(slice.getStaticOffsets(), ShapedType::isDynamic))
+        return {};
+      int64_t block = 16 * from->warpsM;
+      ArrayRef<int64_t> offsets = slice.getStaticOffsets();
+      bool aligned = offsets[0] % block == 0 && result.getDimSize(0) % block == 0 &&
+                     offsets[1] % 8 == 0 && result.getDimSize(1) % 8 == 0;
+      return aligned ? encoding : Attribute();
+    }
     if (auto reduce = dyn_cast<tt::ReduceOp>(user)) {
       // A warp must hold whole rows (wgmma, or mma with warps = [WM, 1]).
       auto mma = dyn_cast<pgpu::MmaEncodingAttr>(encoding);

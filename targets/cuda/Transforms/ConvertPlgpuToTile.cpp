@@ -55,13 +55,28 @@ bool isWholeAccess(ArrayRef<int64_t> encoded, int64_t rank) {
 }
 
 /// Whether indexers (expanded to the ref's rank) pick one slot of a
-/// buffer of slots: `[slot, :, :]`.
+/// buffer of slots: an index per leading dim, then `:, :`.
 bool isSlotPick(const IndexerList &list, int64_t rank) {
-  if (rank != 3)
+  if (rank < 3)
     return false;
   ArrayRef<Indexer> i = list.get();
-  return (i[0].kind == IndexerKind::Scalar || i[0].kind == IndexerKind::ScalarConst) &&
-         i[1].kind == IndexerKind::Full && i[2].kind == IndexerKind::Full;
+  for (int64_t d = 0; d < rank - 2; ++d)
+    if (i[d].kind != IndexerKind::Scalar && i[d].kind != IndexerKind::ScalarConst)
+      return false;
+  return i[rank - 2].kind == IndexerKind::Full && i[rank - 1].kind == IndexerKind::Full;
+}
+
+/// Whether indexers (expanded to rank 2) take whole 128-byte columns of a
+/// tile of `bits`-bit elements: `[:, ds(start, n)]` (a constant start on a
+/// column boundary; a value is trusted to be one, as JAX does).
+bool isColumnSlice(const IndexerList &list, int64_t bits) {
+  ArrayRef<Indexer> i = list.get();
+  if (i.size() != 2 || i[0].kind != IndexerKind::Full)
+    return false;
+  int64_t atom = 1024 / bits;
+  return (i[1].kind == IndexerKind::Slice || i[1].kind == IndexerKind::SliceConst) &&
+         i[1].stride == 1 && i[1].size % atom == 0 &&
+         (i[1].kind == IndexerKind::Slice || i[1].start % atom == 0);
 }
 
 /// Whether a load or store of SMEM ref `ref` names one whole tile: all
@@ -72,12 +87,12 @@ bool namesOneTile(ArrayRef<int64_t> encoded, RefType ref) {
 }
 
 /// Why a shared-memory buffer of `ref`'s shape cannot be a ring of
-/// 128-byte-swizzled tiles ([slots,] rows, columns), or "".
+/// 128-byte-swizzled tiles ([slot dims...,] rows, columns), or "".
 std::string smemBufferGap(RefType ref) {
   ArrayRef<int64_t> shape = ref.getShape();
   int64_t bits = ref.getElementType().getIntOrFloatBitWidth();
-  if (shape.size() < 2 || shape.size() > 3)
-    return "shared-memory buffers of rank 2 (a tile) or 3 (slots of tiles)";
+  if (shape.size() < 2)
+    return "shared-memory buffers of rank below 2";
   int64_t rows = shape[shape.size() - 2], cols = shape.back();
   if (bits % 8 || rows % 8 || rows > 256 || cols * bits % 1024)
     return "shared-memory tiles of 8 to 256 rows (a multiple of 8) of a multiple of 128 bytes";
@@ -149,8 +164,11 @@ std::optional<UserScheduleGap> cuda::userScheduleGap(KernelOp kernel) {
         return WalkResult::advance();
       auto ref = cast<RefType>(slice.getRef().getType());
       IndexerList list = IndexerList::decode(slice.getIndexers()).expandedFor(ref.getRank());
-      if (!isSlotPick(list, ref.getRank()))
-        return refuse(op, "slices of SMEM buffers other than buf.at[slot]");
+      if (!isSlotPick(list, ref.getRank()) &&
+          !(ref.getRank() == 2 &&
+            isColumnSlice(list, ref.getElementType().getIntOrFloatBitWidth())))
+        return refuse(op, "slices of SMEM buffers other than buf.at[slot] and whole 128-byte "
+                          "columns of a tile");
       return WalkResult::advance();
     }
     if (auto load = dyn_cast<LoadOp>(op)) {
@@ -208,9 +226,12 @@ std::optional<UserScheduleGap> cuda::userScheduleGap(KernelOp kernel) {
 
 namespace {
 
-/// A slot of an SMEM buffer: its ring and the slot (i32).
+/// A slot of an SMEM buffer: its ring and the slot (i32); for columns of
+/// it, the first (i32) and the view's tile.
 struct SmemSlot {
   Value ring, slot;
+  Value col = {};
+  RankedTensorType columns = {};
 };
 
 class UserScheduleLowering : public TileLowering {
@@ -231,7 +252,11 @@ protected:
 
 private:
   LogicalResult lowerPlgpu(Operation *op);
-  FailureOr<SmemSlot> slotOf(Operation *op, Value ref);
+  /// The tile `ref` names; `columns`: also a column view of one.
+  FailureOr<SmemSlot> slotOf(Operation *op, Value ref, bool columns = false);
+  /// The slot (i32) indexers picking one tile of a buffer of slots name:
+  /// their indices, row-major over its leading dims.
+  Value linearSlot(RefType type, const IndexerList &list, ValueRange indices);
   /// The tile a load or store of SMEM ref `ref` names (`[...]`, or
   /// `[slot]` of a buffer of slots).
   FailureOr<SmemSlot> slotOfAccess(Operation *op, Value ref, ArrayRef<int64_t> encoded,
@@ -284,9 +309,11 @@ LogicalResult UserScheduleLowering::lower(RunScopedOp op) {
     auto tile = RankedTensorType::get(
         shape.take_back(2), ref.getElementType(),
         pgpu::SharedEncodingAttr::get(b.getContext(), pgpu::SharedLayoutKind::swizzle_128b));
-    int64_t stages = shape.size() == 3 ? shape[0] : 1;
+    int64_t stages = 1;
+    for (int64_t d : shape.drop_back(2))
+      stages *= d;
     Value ring = pgpu::AllocRingOp::create(b, loc, pgpu::RingType::get(b.getContext(), stages, tile));
-    if (shape.size() == 3)
+    if (shape.size() > 2)
       slotted[a] = ring;
     else
       tiles[a] = {ring, i32(0)};
@@ -302,15 +329,43 @@ LogicalResult UserScheduleLowering::lower(RunScopedOp op) {
 }
 
 LogicalResult UserScheduleLowering::lower(RefSliceOp op) {
-  auto it = slotted.find(op.getRef());
-  if (it == slotted.end())
+  if (!isSmem(op.getRef().getType()))
     return TileLowering::lower(op);
-  IndexerList list = IndexerList::decode(op.getIndexers()).expandedFor(3);
-  const Indexer &first = list.get()[0];
-  Value slot = first.kind == IndexerKind::Scalar ? toI32(values.lookup(op.getIndices()[0]))
-                                                 : i32(first.start);
-  tiles[op.getResult()] = {it->second, slot};
+  auto type = cast<RefType>(op.getRef().getType());
+  IndexerList list = IndexerList::decode(op.getIndexers()).expandedFor(type.getRank());
+  if (auto tile = tiles.find(op.getRef()); tile != tiles.end() && type.getRank() == 2 &&
+                                           isColumnSlice(list, type.getElementType().getIntOrFloatBitWidth())) {
+    // Columns of a tile: an offset into it (of one).
+    const Indexer &cols = list.get()[1];
+    Value start = cols.kind == IndexerKind::Slice ? toI32(values.lookup(op.getIndices()[0]))
+                                                  : i32(cols.start);
+    SmemSlot view = tile->second;
+    view.col = view.col ? (Value)arith::AddIOp::create(b, loc, view.col, start) : start;
+    auto result = cast<RefType>(op.getResult().getType());
+    view.columns = RankedTensorType::get(result.getShape(), result.getElementType());
+    tiles[op.getResult()] = view;
+    return success();
+  }
+  FailureOr<SmemSlot> at = slotOfAccess(op, op.getRef(), op.getIndexers(), op.getIndices());
+  if (failed(at))
+    return failure();
+  tiles[op.getResult()] = *at;
   return success();
+}
+
+Value UserScheduleLowering::linearSlot(RefType type, const IndexerList &list,
+                                       ValueRange indices) {
+  Value slot;
+  unsigned next = 0;
+  for (int64_t d = 0; d + 2 < type.getRank(); ++d) {
+    const Indexer &i = list.get()[d];
+    Value index = i.kind == IndexerKind::Scalar ? toI32(values.lookup(indices[next++]))
+                                                : i32(i.start);
+    slot = slot ? (Value)arith::AddIOp::create(
+                      b, loc, arith::MulIOp::create(b, loc, slot, i32(type.getShape()[d])), index)
+                : index;
+  }
+  return slot;
 }
 
 FailureOr<SmemSlot> UserScheduleLowering::slotOfAccess(Operation *op, Value ref,
@@ -318,23 +373,23 @@ FailureOr<SmemSlot> UserScheduleLowering::slotOfAccess(Operation *op, Value ref,
                                                         ValueRange indices) {
   auto type = cast<RefType>(ref.getType());
   if (isWholeAccess(encoded, type.getRank()))
-    return slotOf(op, ref);
+    return slotOf(op, ref, /*columns=*/isa<LoadOp>(op));
   auto it = slotted.find(ref);
   IndexerList list = IndexerList::decode(encoded).expandedFor(type.getRank());
   if (it == slotted.end() || !isSlotPick(list, type.getRank()))
     return op->emitOpError("accesses part of an SMEM buffer; the CUDA target takes one tile "
                            "(buf[...] or buf[slot])");
-  const Indexer &first = list.get()[0];
-  Value slot = first.kind == IndexerKind::Scalar ? toI32(values.lookup(indices[0]))
-                                                 : i32(first.start);
-  return SmemSlot{it->second, slot};
+  return SmemSlot{it->second, linearSlot(type, list, indices)};
 }
 
-FailureOr<SmemSlot> UserScheduleLowering::slotOf(Operation *op, Value ref) {
+FailureOr<SmemSlot> UserScheduleLowering::slotOf(Operation *op, Value ref, bool columns) {
   auto it = tiles.find(ref);
   if (it == tiles.end())
     return op->emitOpError("uses an SMEM ref the CUDA target cannot trace to one tile of a "
                            "buffer (buf or buf.at[slot])");
+  if (it->second.col && !columns)
+    return op->emitOpError("copies or writes columns of an SMEM tile; the CUDA target reads "
+                           "them only (wgmma operands, loads), so far");
   return it->second;
 }
 
@@ -344,8 +399,8 @@ LogicalResult UserScheduleLowering::lower(LoadOp op) {
   FailureOr<SmemSlot> at = slotOfAccess(op, op.getRef(), op.getIndexers(), op.getIndices());
   if (failed(at))
     return failure();
-  values.map(op.getResult(),
-             pgpu::RingReadOp::create(b, loc, op.getResult().getType(), at->ring, at->slot));
+  values.map(op.getResult(), pgpu::RingReadOp::create(b, loc, op.getResult().getType(),
+                                                      at->ring, at->slot, at->col));
   return success();
 }
 
@@ -380,6 +435,22 @@ SmallVector<Value> UserScheduleLowering::scratchWrittenIn(Operation *op) {
 LogicalResult UserScheduleLowering::lowerOtherOp(Operation *op) {
   if (isa<plgpu::PlgpuDialect>(op->getDialect()))
     return lowerPlgpu(op);
+  // lax.slice of a value (JAX's matmul epilogues): kept, convert-tile-to-
+  // nvvm moves it through shared memory.
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+    if (!slice.hasUnitStride() || slice.getSourceType().getRank() != slice.getType().getRank() ||
+        !slice.getType().hasStaticShape() ||
+        llvm::any_of(slice.getStaticOffsets(), ShapedType::isDynamic))
+      return op->emitOpError("is lowered for sm_90a where it is static, of unit stride and "
+                             "keeps the rank, so far");
+    values.map(slice.getResult(),
+               tensor::ExtractSliceOp::create(b, loc, slice.getType(),
+                                              values.lookup(slice.getSource()),
+                                              slice.getMixedOffsets(), slice.getMixedSizes(),
+                                              slice.getMixedStrides())
+                   .getResult());
+    return success();
+  }
   return TileLowering::lowerOtherOp(op);
 }
 
@@ -484,17 +555,17 @@ LogicalResult UserScheduleLowering::lowerPlgpu(Operation *op) {
     // A from SMEM, or a value in registers.
     Value lhs;
     if (isa<RefType>(mma.getA().getType())) {
-      FailureOr<SmemSlot> a = slotOf(op, mma.getA());
+      FailureOr<SmemSlot> a = slotOf(op, mma.getA(), /*columns=*/true);
       if (failed(a))
         return failure();
-      lhs = pgpu::RingReadOp::create(b, loc, tileOf(mma.getA()), a->ring, a->slot);
+      lhs = pgpu::RingReadOp::create(b, loc, tileOf(mma.getA()), a->ring, a->slot, a->col);
     } else {
       lhs = values.lookup(mma.getA());
     }
-    FailureOr<SmemSlot> bb = slotOf(op, mma.getB());
+    FailureOr<SmemSlot> bb = slotOf(op, mma.getB(), /*columns=*/true);
     if (failed(bb))
       return failure();
-    Value rhs = pgpu::RingReadOp::create(b, loc, tileOf(mma.getB()), bb->ring, bb->slot);
+    Value rhs = pgpu::RingReadOp::create(b, loc, tileOf(mma.getB()), bb->ring, bb->slot, bb->col);
     if (mma.getTransposeB()) {
       auto t = cast<RankedTensorType>(rhs.getType());
       auto kn = RankedTensorType::get({t.getDimSize(1), t.getDimSize(0)}, t.getElementType());
