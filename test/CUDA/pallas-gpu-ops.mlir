@@ -105,24 +105,36 @@ tt.func @split_rows(%x: tensor<64xf32, #pallas_gpu.slice<dim = 1, parent = #pall
 // The ops of kernels that schedule their own copies (Pallas:MGPU).
 // CHECK-LABEL: tt.func @user_schedule_ops
 // CHECK: %[[B:.*]] = pallas_gpu.alloc_mbarriers : !pallas_gpu.mbarriers<2, arrivals = 2>
-// CHECK: pallas_gpu.tma_load %{{.*}} into %[[R:.*]][%{{.*}}] signal %[[B]][%{{.*}}] {tensor_map = 0 : i64}
+// CHECK: pallas_gpu.tma_load %{{.*}} at %{{.*}} into %[[R:.*]][%{{.*}}] signal %[[B]][%{{.*}}] {tensor_map = 0 : i64}
 // CHECK: pallas_gpu.mbarrier_wait %[[B]][%{{.*}}] phase %{{.*}} : !pallas_gpu.mbarriers<2, arrivals = 2>
-// CHECK: pallas_gpu.mbarrier_arrive %[[B]][%{{.*}}]
+// CHECK: pallas_gpu.mbarrier_arrive %[[B]][%{{.*}}] :
+// CHECK: pallas_gpu.mbarrier_arrive %[[B]][%{{.*}}] per_warp
 // CHECK: pallas_gpu.ring_write %{{.*}} into %[[R]][%{{.*}}] : tensor<64x64xf16>
+// CHECK: pallas_gpu.ring_read %[[W:.*]][%{{.*}}] cols %{{.*}} : !pallas_gpu.ring<1, tensor<64x256xf16, #pallas_gpu.shared<swizzle_128b>>> -> tensor<64x128xf16>
+// CHECK: pallas_gpu.warpgroup_id
+// CHECK: pallas_gpu.set_max_registers 232 increase
+// CHECK: pallas_gpu.set_max_registers 40
+
 // CHECK: pallas_gpu.commit_smem
-// CHECK: pallas_gpu.tma_store_buffer %[[R]][%{{.*}}] to %{{.*}} {tensor_map = 1 : i64}
+// CHECK: pallas_gpu.tma_store_buffer %[[R]][%{{.*}}] to %{{.*}} at %{{.*}} {tensor_map = 1 : i64}
 // CHECK: pallas_gpu.bulk_commit
 // CHECK: pallas_gpu.bulk_wait 0 read
 tt.func @user_schedule_ops(%p: tensor<64x64x!tt.ptr<f16>>, %v: tensor<64x64xf16>, %s: i32,
                            %ph: i32) {
   %r = pallas_gpu.alloc_ring : <2, tensor<64x64xf16, #pallas_gpu.shared<swizzle_128b>>>
   %b = pallas_gpu.alloc_mbarriers : !pallas_gpu.mbarriers<2, arrivals = 2>
-  pallas_gpu.tma_load %p into %r[%s] signal %b[%s] {tensor_map = 0 : i64} : tensor<64x64x!tt.ptr<f16>>, !pallas_gpu.ring<2, tensor<64x64xf16, #pallas_gpu.shared<swizzle_128b>>>, !pallas_gpu.mbarriers<2, arrivals = 2>
+  pallas_gpu.tma_load %p at %s into %r[%s] signal %b[%s] {tensor_map = 0 : i64} : tensor<64x64x!tt.ptr<f16>>, !pallas_gpu.ring<2, tensor<64x64xf16, #pallas_gpu.shared<swizzle_128b>>>, !pallas_gpu.mbarriers<2, arrivals = 2>
   pallas_gpu.mbarrier_wait %b[%s] phase %ph : !pallas_gpu.mbarriers<2, arrivals = 2>
   pallas_gpu.mbarrier_arrive %b[%s] : !pallas_gpu.mbarriers<2, arrivals = 2>
+  pallas_gpu.mbarrier_arrive %b[%s] per_warp : !pallas_gpu.mbarriers<2, arrivals = 2>
   pallas_gpu.ring_write %v into %r[%s] : tensor<64x64xf16>, !pallas_gpu.ring<2, tensor<64x64xf16, #pallas_gpu.shared<swizzle_128b>>>
+  %w = pallas_gpu.alloc_ring : <1, tensor<64x256xf16, #pallas_gpu.shared<swizzle_128b>>>
+  %cols = pallas_gpu.ring_read %w[%s] cols %s : !pallas_gpu.ring<1, tensor<64x256xf16, #pallas_gpu.shared<swizzle_128b>>> -> tensor<64x128xf16>
+  %wg = pallas_gpu.warpgroup_id
+  pallas_gpu.set_max_registers 232 increase
+  pallas_gpu.set_max_registers 40
   pallas_gpu.commit_smem
-  pallas_gpu.tma_store_buffer %r[%s] to %p {tensor_map = 1 : i64} : !pallas_gpu.ring<2, tensor<64x64xf16, #pallas_gpu.shared<swizzle_128b>>>, tensor<64x64x!tt.ptr<f16>>
+  pallas_gpu.tma_store_buffer %r[%s] to %p at %s {tensor_map = 1 : i64} : !pallas_gpu.ring<2, tensor<64x64xf16, #pallas_gpu.shared<swizzle_128b>>>, tensor<64x64x!tt.ptr<f16>>
   pallas_gpu.bulk_commit
   pallas_gpu.bulk_wait 0 read
   tt.return
@@ -141,7 +153,7 @@ tt.func @tma_unswizzled(%p: tensor<64x64x!tt.ptr<f16>>, %s: i32) {
   %r = pallas_gpu.alloc_ring : <2, tensor<64x64xf16>>
   %b = pallas_gpu.alloc_mbarriers : !pallas_gpu.mbarriers<2, arrivals = 1>
   // expected-error @+1 {{copies with the TMA into or out of tiles with the 128-byte swizzle only, not 'tensor<64x64xf16>'}}
-  pallas_gpu.tma_load %p into %r[%s] signal %b[%s] {tensor_map = 0 : i64} : tensor<64x64x!tt.ptr<f16>>, !pallas_gpu.ring<2, tensor<64x64xf16>>, !pallas_gpu.mbarriers<2, arrivals = 1>
+  pallas_gpu.tma_load %p at %s into %r[%s] signal %b[%s] {tensor_map = 0 : i64} : tensor<64x64x!tt.ptr<f16>>, !pallas_gpu.ring<2, tensor<64x64xf16>>, !pallas_gpu.mbarriers<2, arrivals = 1>
   tt.return
 }
 
@@ -150,7 +162,7 @@ tt.func @tma_unswizzled(%p: tensor<64x64x!tt.ptr<f16>>, %s: i32) {
 tt.func @tma_store_wrong_tile(%p: tensor<64x32x!tt.ptr<f16>>, %s: i32) {
   %r = pallas_gpu.alloc_ring : <1, tensor<64x64xf16, #pallas_gpu.shared<swizzle_128b>>>
   // expected-error @+1 {{copies 'tensor<64x32x!tt.ptr<f16>>' to or from a ring of 'tensor<64x64xf16, #pallas_gpu.shared<swizzle_128b>>'}}
-  pallas_gpu.tma_store_buffer %r[%s] to %p {tensor_map = 0 : i64} : !pallas_gpu.ring<1, tensor<64x64xf16, #pallas_gpu.shared<swizzle_128b>>>, tensor<64x32x!tt.ptr<f16>>
+  pallas_gpu.tma_store_buffer %r[%s] to %p at %s {tensor_map = 0 : i64} : !pallas_gpu.ring<1, tensor<64x64xf16, #pallas_gpu.shared<swizzle_128b>>>, tensor<64x32x!tt.ptr<f16>>
   tt.return
 }
 
@@ -160,5 +172,14 @@ tt.func @write_wrong_tile(%v: tensor<64x64xf32>, %s: i32) {
   %r = pallas_gpu.alloc_ring : <1, tensor<64x64xf16, #pallas_gpu.shared<swizzle_128b>>>
   // expected-error @+1 {{writes 'tensor<64x64xf32>' into a ring of 'tensor<64x64xf16, #pallas_gpu.shared<swizzle_128b>>'}}
   pallas_gpu.ring_write %v into %r[%s] : tensor<64x64xf32>, !pallas_gpu.ring<1, tensor<64x64xf16, #pallas_gpu.shared<swizzle_128b>>>
+  tt.return
+}
+
+// -----
+
+tt.func @column_read_unswizzled(%s: i32) {
+  %r = pallas_gpu.alloc_ring : <1, tensor<64x256xf16>>
+  // expected-error @+1 {{reads columns 'tensor<64x128xf16>' of a ring of 'tensor<64x256xf16>'; a column read takes whole atom columns of a 128-byte-swizzled tile}}
+  %c = pallas_gpu.ring_read %r[%s] cols %s : !pallas_gpu.ring<1, tensor<64x256xf16>> -> tensor<64x128xf16>
   tt.return
 }

@@ -45,14 +45,17 @@ def PG_MBarrierWaitOp : PG_Op<"mbarrier_wait", [MemoryEffects<[MemRead, MemWrite
 }
 
 def PG_MBarrierArriveOp : PG_Op<"mbarrier_arrive", [MemoryEffects<[MemRead, MemWrite]>]> {
-  let summary = "the CTA arrives on barrier `index`, once";
+  let summary = "the warpgroup arrives on barrier `index`";
   let description = [{
-    Once every thread reached it (and so is done with what it did before),
-    one arrival, which releases those accesses to the waiters.
+    Once every thread of the warpgroup reached it (and so is done with what
+    it did before), one arrival, which releases those accesses to the
+    waiters. With `per_warp`, one arrival per warp instead, each once its
+    own threads reached it (no wait for the others; the barrier counts four
+    per warpgroup).
   }];
-  let arguments = (ins PG_MBarriersType:$barriers, I32:$index);
+  let arguments = (ins PG_MBarriersType:$barriers, I32:$index, UnitAttr:$per_warp);
   let assemblyFormat = [{
-    $barriers `[` $index `]` attr-dict `:` qualified(type($barriers))
+    $barriers `[` $index `]` (`per_warp` $per_warp^)? attr-dict `:` qualified(type($barriers))
   }];
 }
 
@@ -61,17 +64,19 @@ def PG_TmaLoadOp : PG_Op<"tma_load", [MemoryEffects<[MemRead, MemWrite]>]> {
   let description = [{
     The tile `ptr` addresses (a tensor of `!tt.ptr`, shaped as the ring's
     tile, whole rows contiguous and rows a constant step apart; elements
-    outside the array read as zero) is copied into buffer `slot` through
+    outside the array read as zero), whose first element is element
+    `origin` of the array (the same in every thread: the copy's
+    coordinates follow from it), is copied into buffer `slot` through
     kernel tensor map `tensor_map` (an index into the function's
-    `pallas_gpu.tensor_maps`). Once every thread reached the op (so nothing
-    reads the buffer any more), thread 0 expects the tile's bytes on
-    barrier `index` and starts the copy: one arrival, complete when the
-    bytes land.
+    `pallas_gpu.tensor_maps`; `ptr` is what the map was derived from).
+    Once every thread reached the op (so nothing reads the buffer any
+    more), thread 0 expects the tile's bytes on barrier `index` and starts
+    the copy: one arrival, complete when the bytes land.
   }];
-  let arguments = (ins PG_PtrTensor:$ptr, PG_RingType:$ring, I32:$slot,
+  let arguments = (ins PG_PtrTensor:$ptr, I32:$origin, PG_RingType:$ring, I32:$slot,
                        PG_MBarriersType:$barriers, I32:$index, I64Attr:$tensor_map);
   let assemblyFormat = [{
-    $ptr `into` $ring `[` $slot `]` `signal` $barriers `[` $index `]` attr-dict
+    $ptr `at` $origin `into` $ring `[` $slot `]` `signal` $barriers `[` $index `]` attr-dict
     `:` type($ptr) `,` qualified(type($ring)) `,` qualified(type($barriers))
   }];
   let hasVerifier = 1;
@@ -106,14 +111,17 @@ def PG_CommitSmemOp : PG_Op<"commit_smem", [MemoryEffects<[MemRead, MemWrite]>]>
 def PG_TmaStoreBufferOp : PG_Op<"tma_store_buffer", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "copy a ring buffer out to global memory with the TMA";
   let description = [{
-    Thread 0 starts copying buffer `slot` to the tile `ptr` addresses (as
-    for `pallas_gpu.tma_load`; elements outside the array are skipped),
-    through kernel tensor map `tensor_map`. The copy belongs to the next
-    `pallas_gpu.bulk_commit` group.
+    Thread 0 starts copying buffer `slot` to the tile `ptr` addresses, from
+    array element `origin` on (as for `pallas_gpu.tma_load`; elements
+    outside the array are skipped), through kernel tensor map
+    `tensor_map`. The copy belongs to the next `pallas_gpu.bulk_commit`
+    group.
   }];
-  let arguments = (ins PG_RingType:$ring, I32:$slot, PG_PtrTensor:$ptr, I64Attr:$tensor_map);
+  let arguments = (ins PG_RingType:$ring, I32:$slot, PG_PtrTensor:$ptr, I32:$origin,
+                       I64Attr:$tensor_map);
   let assemblyFormat = [{
-    $ring `[` $slot `]` `to` $ptr attr-dict `:` qualified(type($ring)) `,` type($ptr)
+    $ring `[` $slot `]` `to` $ptr `at` $origin attr-dict `:` qualified(type($ring)) `,`
+    type($ptr)
   }];
   let hasVerifier = 1;
 }

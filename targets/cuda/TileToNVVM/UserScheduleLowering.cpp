@@ -33,6 +33,14 @@ using namespace mlir::pallas::cuda;
 
 namespace {
 
+/// The box coordinates (column, row; i32) of the tile whose first element
+/// is array element `origin` (i32) in `m`'s view of the array as rows.
+std::pair<Value, Value> boxAt(OpBuilder &b, Location loc, const KernelTensorMap &m, Value origin) {
+  Value rowElements = constI32(b, loc, m.map.getRowElements());
+  return {arith::RemUIOp::create(b, loc, origin, rowElements),
+          arith::DivUIOp::create(b, loc, origin, rowElements)};
+}
+
 /// mbarrier `index` (i32) of the array at byte `offset` (i32).
 Value mbarrierAddress(OpBuilder &b, Location loc, const SimtState &s, Value offset, Value index) {
   Value bytes =
@@ -87,15 +95,26 @@ struct MBarrierWaitLowering : SimtPattern<pgpu::MBarrierWaitOp> {
 };
 
 /// Every thread done (a barrier), thread 0 arrives: its arrival releases
-/// what the others did before, which the barrier ordered before it.
+/// what the others did before, which the barrier ordered before it. Per
+/// warp: each warp's lane 0 after the warp's own barrier, as the slot
+/// releases of the staged pipelines do (RingLowering.cpp).
 struct MBarrierArriveLowering : SimtPattern<pgpu::MBarrierArriveOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(pgpu::MBarrierArriveOp op, OpAdaptor a,
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
-    barrier(rw, loc);
+    Value issue;
+    if (op.getPerWarp()) {
+      // Lane 0 of each warp, once the warp's lanes are done.
+      NVVM::SyncWarpOp::create(rw, loc, constI32(rw, loc, -1));
+      Value lane = arith::AndIOp::create(rw, loc, state.tid, constI32(rw, loc, 31));
+      issue = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, lane, constI32(rw, loc, 0));
+    } else {
+      barrier(rw, loc);
+      issue = isThreadZero(rw, loc, state);
+    }
     Value bar = mbarrierAddress(rw, loc, state, a.getBarriers(), a.getIndex());
-    Value p = arith::ExtUIOp::create(rw, loc, rw.getI32Type(), isThreadZero(rw, loc, state));
+    Value p = arith::ExtUIOp::create(rw, loc, rw.getI32Type(), issue);
     inlinePtx(rw, loc, Type(), ValueRange{p, LLVM::PtrToIntOp::create(rw, loc, rw.getI64Type(), bar)},
               "{\n.reg .pred p;\n.reg .b64 s;\nsetp.ne.b32 p, $0, 0;\n"
               "@p mbarrier.arrive.shared::cta.b64 s, [$1];\n}",
@@ -116,11 +135,7 @@ struct TmaLoadLowering : SimtPattern<pgpu::TmaLoadOp> {
       return failure();
     auto [p, base] = *buffer;
     RankedTensorType tile = op.getRing().getType().getTile();
-    FailureOr<std::pair<Value, Value>> origin =
-        boxOrigin(rw, loc, op, state, *kmap, a.getPtr(), tile);
-    if (failed(origin))
-      return failure();
-    auto [c0, r0] = *origin;
+    auto [c0, r0] = boxAt(rw, loc, *kmap, a.getOrigin());
     // Nobody reads the buffer any more (JAX's barrier before a copy).
     barrier(rw, loc);
     Value issue = isThreadZero(rw, loc, state);
@@ -209,11 +224,7 @@ struct TmaStoreBufferLowering : SimtPattern<pgpu::TmaStoreBufferOp> {
       return failure();
     auto [p, base] = *buffer;
     RankedTensorType tile = op.getRing().getType().getTile();
-    FailureOr<std::pair<Value, Value>> origin =
-        boxOrigin(rw, loc, op, state, *kmap, a.getPtr(), tile);
-    if (failed(origin))
-      return failure();
-    auto [c0, r0] = *origin;
+    auto [c0, r0] = boxAt(rw, loc, *kmap, a.getOrigin());
     Value issue = isThreadZero(rw, loc, state);
     int64_t boxCols = kmap->map.getBoxCols();
     for (int64_t atom = 0; atom * boxCols < tile.getDimSize(1); ++atom) {

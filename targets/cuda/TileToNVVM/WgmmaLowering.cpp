@@ -197,14 +197,17 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
     firstA.push_back(descriptor(b, loc, block, aWalk.leading, aWalk.stride, aWalk.swizzled));
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t ks = 0; ks < k / kStep; ++ks) {
-    Value descB = descriptorAt(b, loc, firstB, bWalk.step(ks));
     if (aIn.inAccumulatorLayout) {
+      Value descB = descriptorAt(b, loc, firstB, bWalk.step(ks));
       accs[0] = wgmmaRegisterA(b, loc, accs[0], regs, aFragment(b, loc, aIn.regs, ks), descB, n,
                                elem.isBF16() ? "bf16" : "f16", /*transposeB=*/!bKMajor);
       continue;
     }
+    Value descB;
     for (int64_t t = 0; t < layout->tilesM; ++t) {
       Value descA = descriptorAt(b, loc, firstA[t], aWalk.step(ks));
+      if (!descB)
+        descB = descriptorAt(b, loc, firstB, bWalk.step(ks));
       accs[t] = NVVM::WgmmaMmaAsyncOp::create(
           b, loc, accType, accs[t], descA, descB,
           NVVM::MMAShapeAttr::get(b.getContext(), 64, n, kStep),

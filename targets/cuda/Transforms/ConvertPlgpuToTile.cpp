@@ -261,8 +261,9 @@ private:
   /// `[slot]` of a buffer of slots).
   FailureOr<SmemSlot> slotOfAccess(Operation *op, Value ref, ArrayRef<int64_t> encoded,
                                    ValueRange indices);
-  /// The tile of pointers of GMEM ref `ref` (a whole view).
-  FailureOr<Value> windowPointers(Operation *op, Value ref);
+  /// The tile of pointers of GMEM ref `ref` (a whole view) and the index
+  /// (i32) of its first element in the array.
+  FailureOr<std::pair<Value, Value>> window(Operation *op, Value ref);
   LogicalResult assignTensorMaps(tt::FuncOp fn);
 
   /// Rank-3 SMEM buffers: their ring (slots picked by ref_slice).
@@ -271,6 +272,8 @@ private:
   llvm::DenseMap<Value, SmemSlot> tiles;
   /// Barrier arrays: their mbarriers; `scratch` holds their phase bits.
   llvm::DenseMap<Value, Value> barriers;
+  /// Barrier arrays only warpgroups arrive on: one arrival per warp.
+  llvm::DenseSet<Value> arrivedPerWarp;
   /// The accumulators (regs refs) in scope, whose values `scratch` holds.
   SmallVector<Value> accumulators;
 };
@@ -280,8 +283,14 @@ LogicalResult UserScheduleLowering::lower(RunScopedOp op) {
   SmallVector<Value> scoped;
   for (BlockArgument a : body.getArguments()) {
     if (auto bar = dyn_cast<plgpu::BarrierType>(a.getType())) {
+      // Barriers only warpgroups arrive on (no copy signals them) take an
+      // arrival per warp: no warpgroup barrier before each.
+      bool perWarp = llvm::any_of(a.getUsers(), llvm::IsaPred<plgpu::BarrierArriveOp>) &&
+                     llvm::none_of(a.getUsers(), llvm::IsaPred<plgpu::CopyGmemToSmemOp>);
+      if (perWarp)
+        arrivedPerWarp.insert(a);
       auto type = pgpu::MBarriersType::get(b.getContext(), bar.getNumBarriers(),
-                                           bar.getNumArrivals());
+                                           bar.getNumArrivals() * (perWarp ? 4 : 1));
       barriers[a] = pgpu::AllocMBarriersOp::create(b, loc, type);
       scratch[a] = i32(0);
       scoped.push_back(a);
@@ -454,11 +463,27 @@ LogicalResult UserScheduleLowering::lowerOtherOp(Operation *op) {
   return TileLowering::lowerOtherOp(op);
 }
 
-FailureOr<Value> UserScheduleLowering::windowPointers(Operation *op, Value ref) {
+FailureOr<std::pair<Value, Value>> UserScheduleLowering::window(Operation *op, Value ref) {
   Access a;
   if (failed(access(op, ref, /*encoded=*/{}, ValueRange(), a)))
     return failure();
-  return a.ptrs;
+  // The first element's index into the array, from the view's scalars (the
+  // same in every thread, as the TMA wants its coordinates).
+  const View &view = views[ref];
+  if (!view.arraySizes.empty())
+    return op->emitOpError("copies a window of an array of symbolic size; the CUDA target "
+                           "takes static arrays in plgpu kernels");
+  SmallVector<Value> index(view.fixed.begin(), view.fixed.end());
+  for (const View::Dim &d : view.dims)
+    index[d.arrayDim] = d.offset;
+  Value origin;
+  int64_t stride = 1;
+  for (int64_t k = view.arrayShape.size() - 1; k >= 0; --k) {
+    Value term = stride == 1 ? index[k] : (Value)arith::MulIOp::create(b, loc, index[k], i32(stride));
+    origin = origin ? (Value)arith::AddIOp::create(b, loc, origin, term) : term;
+    stride *= view.arrayShape[k];
+  }
+  return std::make_pair(a.ptrs, origin ? origin : i32(0));
 }
 
 LogicalResult UserScheduleLowering::lowerPlgpu(Operation *op) {
@@ -492,22 +517,23 @@ LogicalResult UserScheduleLowering::lowerPlgpu(Operation *op) {
   }
   if (auto copy = dyn_cast<plgpu::CopyGmemToSmemOp>(op)) {
     FailureOr<SmemSlot> dst = slotOf(op, copy.getDst());
-    FailureOr<Value> ptrs = windowPointers(op, copy.getSrc());
-    if (failed(dst) || failed(ptrs))
+    auto src = window(op, copy.getSrc());
+    if (failed(dst) || failed(src))
       return failure();
     auto [bars, index] = barrierOf(copy.getBarrier(), copy.getBarrierIndex());
     if (!bars)
       return noBarrier(op);
-    pgpu::TmaLoadOp::create(b, loc, *ptrs, dst->ring, dst->slot, bars, index,
+    pgpu::TmaLoadOp::create(b, loc, src->first, src->second, dst->ring, dst->slot, bars, index,
                             /*tensor_map=*/-1);
     return success();
   }
   if (auto copy = dyn_cast<plgpu::CopySmemToGmemOp>(op)) {
     FailureOr<SmemSlot> src = slotOf(op, copy.getSrc());
-    FailureOr<Value> ptrs = windowPointers(op, copy.getDst());
-    if (failed(src) || failed(ptrs))
+    auto dst = window(op, copy.getDst());
+    if (failed(src) || failed(dst))
       return failure();
-    pgpu::TmaStoreBufferOp::create(b, loc, src->ring, src->slot, *ptrs, /*tensor_map=*/-1);
+    pgpu::TmaStoreBufferOp::create(b, loc, src->ring, src->slot, dst->first, dst->second,
+                                   /*tensor_map=*/-1);
     if (copy.getCommitGroup())
       pgpu::BulkCommitOp::create(b, loc);
     return success();
@@ -541,7 +567,8 @@ LogicalResult UserScheduleLowering::lowerPlgpu(Operation *op) {
     auto [bars, index] = barrierOf(arrive.getBarrier(), arrive.getIndex());
     if (!bars)
       return noBarrier(op);
-    pgpu::MBarrierArriveOp::create(b, loc, bars, index);
+    pgpu::MBarrierArriveOp::create(b, loc, bars, index,
+                                   arrivedPerWarp.contains(arrive.getBarrier()));
     return success();
   }
   if (auto mma = dyn_cast<plgpu::WgmmaOp>(op)) {
