@@ -292,6 +292,7 @@ def main():
     ok &= run_matmul(drv, f"{fn}_bf16_8192", fn, 8192, torch.bfloat16)
   ok &= run_small_attention(drv)
   ok &= run_small(drv, "hopper_matmul", [(256, 512), (512, 512)], torch.bfloat16)
+  ok &= run_small(drv, "pipelined_add", [(4096, 128), (4096, 128)], torch.float32)
   for n in (4096, 8192):
     ok &= run_hopper_matmul(drv, f"hopper_matmul_{n}", n)
   for d in (128, 64):

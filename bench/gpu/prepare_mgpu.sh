@@ -51,6 +51,7 @@ done
 # JAX's shipped ones on the host target so far; all checked against JAX's
 # GPU run.
 export_case mgpu_cases warp_specialized "sm_90a host" --arg 'f16[64,64]'
+export_case mgpu_cases pipelined_add sm_90a --arg 'f32[4096,128]' --arg 'f32[4096,128]'
 for k in attention attention_causal attention_pipeline; do
   export_case mgpu_shipped $k "sm_90a host" --arg 'f16[1,256,2,128]' --arg 'f16[1,256,2,128]' --arg 'f16[1,256,2,128]'
 done
