@@ -5,8 +5,8 @@
 // mbarriers and commit groups of stores. convert-plgpu-to-tile keeps that
 // schedule as these ops, over the rings of GpuOps.td (a buffer array of the
 // kernel is a ring, indexed by slot): nothing here is moved or staged by
-// the compiler. All threads of the CTA execute each op (one Pallas thread:
-// the CTA's warpgroups together); where one thread issues, it is thread 0.
+// the compiler. All threads of a warpgroup (one Pallas thread) execute
+// each op; where one thread issues, it is one of its first warp.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PALLAS_GPU_USER_SCHEDULE_OPS
@@ -70,7 +70,7 @@ def PG_TmaLoadOp : PG_Op<"tma_load", [MemoryEffects<[MemRead, MemWrite]>]> {
     kernel tensor map `tensor_map` (an index into the function's
     `pallas_gpu.tensor_maps`; `ptr` is what the map was derived from).
     Once every thread reached the op (so nothing reads the buffer any
-    more), thread 0 expects the tile's bytes on barrier `index` and starts
+    more), one thread expects the tile's bytes on barrier `index` and starts
     the copy: one arrival, complete when the bytes land.
   }];
   let arguments = (ins PG_PtrTensor:$ptr, I32:$origin, PG_RingType:$ring, I32:$slot,
@@ -111,7 +111,7 @@ def PG_CommitSmemOp : PG_Op<"commit_smem", [MemoryEffects<[MemRead, MemWrite]>]>
 def PG_TmaStoreBufferOp : PG_Op<"tma_store_buffer", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "copy a ring buffer out to global memory with the TMA";
   let description = [{
-    Thread 0 starts copying buffer `slot` to the tile `ptr` addresses, from
+    One thread starts copying buffer `slot` to the tile `ptr` addresses, from
     array element `origin` on (as for `pallas_gpu.tma_load`; elements
     outside the array are skipped), through kernel tensor map
     `tensor_map`. The copy belongs to the next `pallas_gpu.bulk_commit`

@@ -4,9 +4,9 @@
 // after the rings, TMA copies into and out of ring buffers (one bulk
 // tensor copy per 128-byte column of the swizzled tile), the threads'
 // writes of a tensor into a buffer, and the fences and bulk-group waits
-// between them. Thread 0 issues; its instructions are predicated rather
-// than branched to, as they may stand between a wgmma and its wait
-// (a branch there makes ptxas serialize the wgmma).
+// between them. One elected thread issues; its instructions are
+// predicated rather than branched to, as they may stand between a wgmma
+// and its wait (a branch there makes ptxas serialize the wgmma).
 //
 //===----------------------------------------------------------------------===//
 #include "Dialect/Layouts.h"
@@ -50,6 +50,20 @@ Value mbarrierAddress(OpBuilder &b, Location loc, const SimtState &s, Value offs
 
 Value isThreadZero(OpBuilder &b, Location loc, const SimtState &s) {
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s.tid, constI32(b, loc, 0));
+}
+
+/// The one thread of the warpgroup that issues a copy: a lane elect.sync
+/// picks in its first warp (the warp index read through a shuffle, so
+/// that ptxas sees it warp-uniform). Issue predicated on it needs no loop
+/// over the lanes' operands, as one predicated on the thread index does.
+Value issuingThread(OpBuilder &b, Location loc, const SimtState &s) {
+  Value warp = arith::ShRUIOp::create(b, loc, s.tid, constI32(b, loc, 5));
+  warp = NVVM::ShflOp::create(b, loc, b.getI32Type(), constI32(b, loc, -1), warp,
+                              constI32(b, loc, 0), constI32(b, loc, 31), NVVM::ShflKind::idx,
+                              UnitAttr());
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp, constI32(b, loc, 0));
+  Value elected = NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
+  return arith::AndIOp::create(b, loc, first, elected);
 }
 
 /// Thread 0 initializes each barrier for `arrivals` arrivals; the TMA
@@ -138,7 +152,7 @@ struct TmaLoadLowering : SimtPattern<pgpu::TmaLoadOp> {
     auto [c0, r0] = boxAt(rw, loc, *kmap, a.getOrigin());
     // Nobody reads the buffer any more (JAX's barrier before a copy).
     barrier(rw, loc);
-    Value issue = isThreadZero(rw, loc, state);
+    Value issue = issuingThread(rw, loc, state);
     Value bar = mbarrierAddress(rw, loc, state, a.getBarriers(), a.getIndex());
     NVVM::MBarrierArriveExpectTxOp::create(
         rw, loc, Type(), bar, constI32(rw, loc, tile.getNumElements() * p->layout.elemBytes),
@@ -225,7 +239,7 @@ struct TmaStoreBufferLowering : SimtPattern<pgpu::TmaStoreBufferOp> {
     auto [p, base] = *buffer;
     RankedTensorType tile = op.getRing().getType().getTile();
     auto [c0, r0] = boxAt(rw, loc, *kmap, a.getOrigin());
-    Value issue = isThreadZero(rw, loc, state);
+    Value issue = issuingThread(rw, loc, state);
     int64_t boxCols = kmap->map.getBoxCols();
     for (int64_t atom = 0; atom * boxCols < tile.getDimSize(1); ++atom) {
       Value src =
