@@ -1,19 +1,20 @@
 //===- ConvertPlgpuToTile.cpp - plgpu kernels to tile IR, as scheduled ----===//
 //
 // convert-plgpu-to-tile: a Pallas:MGPU kernel becomes tile IR whose memory
-// traffic is the kernel's own. Each shared-memory
-// buffer is a ring (`buf.at[slot]` picks a slot), each barrier array
-// mbarriers, copies TMA copies that signal them, and the kernel's waits
-// stay where it wrote them: a barrier_wait waits for the phase parity the
-// thread tracks (one bit per barrier, carried through loops like scratch),
-// a wgmma is a dot issued without waiting whose accumulator a wgmma_wait
-// takes back. Everything else (arith, scf, loads and stores of arrays,
-// reductions) lowers as convert-pallas-to-tile lowers it (TileLowering).
+// traffic is the kernel's own. Each shared-memory buffer is a ring of
+// swizzled tiles (its leading dims are slots: `buf.at[slot]` picks one),
+// each barrier array mbarriers, copies TMA copies that signal them, and
+// the kernel's waits stay where it wrote them: a barrier_wait waits for
+// the phase parity the thread tracks (one bit per barrier, carried through
+// loops like scratch), a wgmma is a dot issued without waiting whose
+// accumulator a wgmma_wait takes back. Everything else (arith, scf, loads
+// and stores of arrays, reductions) lowers as convert-pallas-to-tile
+// lowers it (TileLowering).
 //
 // Each Pallas thread is a warpgroup of the CTA (`pallas_gpu.warpgroups`),
 // which runs the function with its own threads; a copy's issue waits for
-// all of the warpgroup's threads (JAX's barrier before a copy), and its
-// thread 0 issues.
+// all of the warpgroup's threads (JAX's barrier before a copy), and one of
+// them issues.
 //
 //===----------------------------------------------------------------------===//
 #include "Analysis/AxisInfo.h"
