@@ -176,14 +176,11 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
   launch.function = spec.name;
   // A producer warpgroup changes the launch's threads, which every chip's
   // code shares: only where every chip can have one (the wgmma chips).
-  bool producer = !options.noTma && options.warpSpecialize &&
-                  llvm::all_of(targets, [](const TargetDescription &t) {
-                    return t.has("tensor_cores", "wgmma");
-                  });
-  // A Pallas:MGPU kernel keeps its own schedule where every chip has wgmma
-  // and the kernel allows it (--plgpu-schedule).
   bool allWgmma = llvm::all_of(
       targets, [](const TargetDescription &t) { return t.has("tensor_cores", "wgmma"); });
+  bool producer = !options.noTma && options.warpSpecialize && allWgmma;
+  // A Pallas:MGPU kernel keeps its own schedule where every chip has wgmma
+  // and the kernel allows it (--plgpu-schedule).
   bool userSchedule = false;
   for (KernelOp kernel : module.getOps<KernelOp>()) {
     if (!plgpu::getMesh(kernel) || options.plgpuSchedule == "in-order")

@@ -58,6 +58,25 @@ Value cuda::buildVector(OpBuilder &b, Location loc, ArrayRef<Value> elems) {
 
 void cuda::barrier(OpBuilder &b, Location loc) { gpu::BarrierOp::create(b, loc); }
 
+void cuda::fenceAsyncShared(OpBuilder &b, Location loc) {
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+}
+
+void cuda::predicatedArrive(OpBuilder &b, Location loc, Value pred, Value bar) {
+  Value p = arith::ExtUIOp::create(b, loc, b.getI32Type(), pred);
+  inlinePtx(b, loc, Type(), ValueRange{p, LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), bar)},
+            "{\n.reg .pred p;\n.reg .b64 s;\nsetp.ne.b32 p, $0, 0;\n"
+            "@p mbarrier.arrive.shared::cta.b64 s, [$1];\n}",
+            "r,l");
+}
+
+Value cuda::fromLaneZero(OpBuilder &b, Location loc, Value v) {
+  return NVVM::ShflOp::create(b, loc, b.getI32Type(), constI32(b, loc, -1), v, constI32(b, loc, 0),
+                              constI32(b, loc, 31), NVVM::ShflKind::idx, UnitAttr());
+}
+
 void cuda::clusterBarrier(OpBuilder &b, Location loc) {
   NVVM::ClusterArriveOp::create(b, loc, UnitAttr());
   NVVM::ClusterWaitOp::create(b, loc, UnitAttr());

@@ -33,6 +33,16 @@ Value inlinePtx(OpBuilder &b, Location loc, Type resultType, ValueRange operands
                 StringRef text, StringRef constraints);
 
 void barrier(OpBuilder &b, Location loc);
+/// fence.proxy.async.shared::cta: the CTA's shared-memory accesses so far
+/// are ordered before what the async proxy (TMA, wgmma) does next.
+void fenceAsyncShared(OpBuilder &b, Location loc);
+/// `mbarrier.arrive` on the CTA's mbarrier at `bar` (!llvm.ptr<3>) by the
+/// threads where `pred` (i1) holds, as predicated inline PTX (no branch:
+/// it may stand between a wgmma and its wait).
+void predicatedArrive(OpBuilder &b, Location loc, Value pred, Value bar);
+/// `v` (i32) as lane 0 of the warp holds it (shfl.sync.idx): the same in
+/// every lane, which ptxas then knows.
+Value fromLaneZero(OpBuilder &b, Location loc, Value v);
 /// Every thread of every CTA of the cluster meets (barrier.cluster arrive
 /// with release, wait with acquire semantics).
 void clusterBarrier(OpBuilder &b, Location loc);

@@ -729,10 +729,8 @@ FailureOr<gpu::GPUFuncOp> makeKernel(tt::FuncOp func, gpu::GPUModuleOp gpuModule
     // Read through a shuffle from lane 0, so that ptxas knows it is the
     // same in every lane (branches on it keep warps converged).
     Location loc = func.getLoc();
-    Value group = arith::ShRUIOp::create(b, loc, state.ctaTid, constI32(b, loc, 7));
-    state.warpgroup = NVVM::ShflOp::create(b, loc, b.getI32Type(), constI32(b, loc, -1), group,
-                                           constI32(b, loc, 0), constI32(b, loc, 31),
-                                           NVVM::ShflKind::idx, UnitAttr());
+    state.warpgroup = fromLaneZero(
+        b, loc, arith::ShRUIOp::create(b, loc, state.ctaTid, constI32(b, loc, 7)));
   }
   if (LaunchAttr launch = getLaunch(func); launch && programGridOf(launch).ordered) {
     Value block = gpu::BlockIdOp::create(b, func.getLoc(), gpu::Dimension::x);

@@ -137,9 +137,7 @@ std::pair<Value, Value> cuda::placeDotOperands(OpBuilder &b, Location loc, SimtS
     writeOperand(b, loc, s, bBase, bOperand.regs, bType, bLayout);
   }
   if (asyncProxy)
-    NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_shared,
-                               NVVM::SharedSpaceAttr::get(b.getContext(),
-                                                          NVVM::SharedSpace::shared_cta));
+    fenceAsyncShared(b, loc);
   barrier(b, loc);
   return {aBase, bBase};
 }

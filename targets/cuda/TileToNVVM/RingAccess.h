@@ -45,6 +45,17 @@ struct KernelTensorMap {
 };
 FailureOr<KernelTensorMap> kernelTensorMap(Operation *op, int64_t index, const SimtState &state);
 
+/// One box per 128-byte atom column of a swizzled tile of `cols` columns
+/// at `buffer` (!llvm.ptr<3>) laid out as `layout`, whose first element is
+/// at box coordinates `origin` (column, row; i32) of `m`'s view:
+/// `copy(smem, coords)` issues box j between the atom's address and
+/// (column + j * box columns, row). With `clusterAddress` the address is
+/// the CTA's shared memory addressed as the cluster's (!llvm.ptr<7>, a
+/// copy's destination).
+void forEachBox(OpBuilder &b, Location loc, const KernelTensorMap &m, Value buffer,
+                const OperandSmemLayout &layout, std::pair<Value, Value> origin, int64_t cols,
+                bool clusterAddress, function_ref<void(Value, ValueRange)> copy);
+
 /// The box coordinates (column, row; i32) in `m`'s view of the tile of
 /// `tile`'s shape whose per-thread pointers (blocked layout) are `ptrs`:
 /// the tile's first element follows from the thread's first pointer, as

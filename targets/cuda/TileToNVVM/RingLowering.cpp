@@ -60,6 +60,21 @@ const RingPlacement *cuda::placementOf(Value ring, const SimtState &s) {
   return it == s.rings.end() ? nullptr : &it->second;
 }
 
+void cuda::forEachBox(OpBuilder &b, Location loc, const KernelTensorMap &m, Value buffer,
+                      const OperandSmemLayout &layout, std::pair<Value, Value> origin,
+                      int64_t cols, bool clusterAddress,
+                      function_ref<void(Value, ValueRange)> copy) {
+  int64_t boxCols = m.map.getBoxCols();
+  for (int64_t atom = 0; atom * boxCols < cols; ++atom) {
+    Value smem = smemByteAddress(b, loc, buffer, constI32(b, loc, atom * layout.atomColumnBytes));
+    if (clusterAddress)
+      smem = LLVM::AddrSpaceCastOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 7),
+                                           smem);
+    Value x = arith::AddIOp::create(b, loc, origin.first, constI32(b, loc, atom * boxCols));
+    copy(smem, ValueRange{x, origin.second});
+  }
+}
+
 Value cuda::slotAddress(OpBuilder &b, Location loc, const SimtState &s, Value ringOffset,
                         Value slot, const RingPlacement &p) {
   Value bytes = arith::AddIOp::create(
@@ -230,9 +245,7 @@ struct AsyncCopyLowering : SimtPattern<pgpu::AsyncCopyOp> {
     // fence here would also wait for the copies in flight.
     auto fenceStores = [&](OpBuilder &b, Location l) {
       if (!known && p->feedsWgmma)
-        NVVM::FenceProxyOp::create(b, l, NVVM::ProxyKind::async_shared,
-                                   NVVM::SharedSpaceAttr::get(b.getContext(),
-                                                              NVVM::SharedSpace::shared_cta));
+        fenceAsyncShared(b, l);
     };
     if (blocked.replicated()) {
       // Replicas would copy the same elements again: only owners copy.
@@ -368,9 +381,7 @@ struct AllocSlotBarriersLowering : SimtPattern<pgpu::AllocSlotBarriersOp> {
     // The TMA completes the barriers through the async proxy, and writes
     // memory that plain stores may have used before.
     if (op.getTma())
-      NVVM::FenceProxyOp::create(rw, loc, NVVM::ProxyKind::async_shared,
-                                 NVVM::SharedSpaceAttr::get(rw.getContext(),
-                                                            NVVM::SharedSpace::shared_cta));
+      fenceAsyncShared(rw, loc);
     // Initialized before anyone arrives or waits (and whoever used the
     // memory before is done with it); where multicast copies fill the
     // slots, before the cluster's other CTAs' copies and releases reach them.
@@ -551,9 +562,7 @@ struct TmaStoreLowering : SimtPattern<pgpu::TmaStoreOp> {
     if (state.deferTmaStoreWait)
       NVVM::CpAsyncBulkWaitGroupOp::create(rw, loc, 0, rw.getUnitAttr());
     OperandSmemLayout layout = writeAccumulatorSwizzled(rw, loc, state, a.getValue(), type);
-    NVVM::FenceProxyOp::create(
-        rw, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(rw.getContext(), NVVM::SharedSpace::shared_cta));
+    fenceAsyncShared(rw, loc);
     barrier(rw, loc);
     Value first = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, state.tid,
                                         constI32(rw, loc, 0));
@@ -564,15 +573,12 @@ struct TmaStoreLowering : SimtPattern<pgpu::TmaStoreOp> {
         boxOrigin(rw, loc, op, state, *kmap, a.getPtr(), type);
     if (failed(origin))
       return failure();
-    auto [c0, r0] = *origin;
-    for (int64_t atom = 0; atom * kmap->map.getBoxCols() < type.getDimSize(1); ++atom) {
-      Value src =
-          smemByteAddress(rw, loc, state.smem, constI32(rw, loc, atom * layout.atomColumnBytes));
-      Value x = arith::AddIOp::create(rw, loc, c0, constI32(rw, loc, atom * kmap->map.getBoxCols()));
-      NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-          rw, loc, kmap->param, src, ValueRange{x, r0}, Value(), NVVM::TMAStoreMode::TILE,
-          Value());
-    }
+    forEachBox(rw, loc, *kmap, state.smem, layout, *origin, type.getDimSize(1),
+               /*clusterAddress=*/false, [&](Value src, ValueRange coords) {
+                 NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+                     rw, loc, kmap->param, src, coords, Value(), NVVM::TMAStoreMode::TILE,
+                     Value());
+               });
     NVVM::CpAsyncBulkCommitGroupOp::create(rw, loc);
     if (!state.deferTmaStoreWait)
       NVVM::CpAsyncBulkWaitGroupOp::create(rw, loc, 0, rw.getUnitAttr());
@@ -646,20 +652,17 @@ struct ReleaseSlotLowering : SimtPattern<pgpu::ReleaseSlotOp> {
     if (a.getPred())
       arrives = arith::AndIOp::create(rw, loc, arrives, a.getPred());
     Value bar = barrierOfSlot(rw, loc, state, op, a, true);
-    Value p = arith::ExtUIOp::create(rw, loc, rw.getI32Type(), arrives);
-    if (n > 1)
+    if (n > 1) {
+      Value p = arith::ExtUIOp::create(rw, loc, rw.getI32Type(), arrives);
       inlinePtx(rw, loc, Type(),
                 ValueRange{p, LLVM::PtrToIntOp::create(rw, loc, rw.getI32Type(), bar), lane},
                 "{\n.reg .pred p;\n.reg .b32 r;\nsetp.ne.b32 p, $0, 0;\n"
                 "@p mapa.shared::cluster.u32 r, $1, $2;\n"
                 "@p mbarrier.arrive.shared::cluster.b64 _, [r];\n}",
                 "r,r,r");
-    else
-      inlinePtx(rw, loc, Type(),
-                ValueRange{p, LLVM::PtrToIntOp::create(rw, loc, rw.getI64Type(), bar)},
-                "{\n.reg .pred p;\n.reg .b64 s;\nsetp.ne.b32 p, $0, 0;\n"
-                "@p mbarrier.arrive.shared::cta.b64 s, [$1];\n}",
-                "r,l");
+    } else {
+      predicatedArrive(rw, loc, arrives, bar);
+    }
     rw.eraseOp(op);
     return success();
   }

@@ -57,10 +57,7 @@ Value isThreadZero(OpBuilder &b, Location loc, const SimtState &s) {
 /// that ptxas sees it warp-uniform). Issue predicated on it needs no loop
 /// over the lanes' operands, as one predicated on the thread index does.
 Value issuingThread(OpBuilder &b, Location loc, const SimtState &s) {
-  Value warp = arith::ShRUIOp::create(b, loc, s.tid, constI32(b, loc, 5));
-  warp = NVVM::ShflOp::create(b, loc, b.getI32Type(), constI32(b, loc, -1), warp,
-                              constI32(b, loc, 0), constI32(b, loc, 31), NVVM::ShflKind::idx,
-                              UnitAttr());
+  Value warp = fromLaneZero(b, loc, arith::ShRUIOp::create(b, loc, s.tid, constI32(b, loc, 5)));
   Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp, constI32(b, loc, 0));
   Value elected = NVVM::ElectSyncOp::create(b, loc, b.getI1Type(), Value());
   return arith::AndIOp::create(b, loc, first, elected);
@@ -85,9 +82,7 @@ struct AllocMBarriersLowering : SimtPattern<pgpu::AllocMBarriersOp> {
       NVVM::MBarrierInitOp::create(rw, loc,
                                    mbarrierAddress(rw, loc, state, offset, constI32(rw, loc, i)),
                                    constI32(rw, loc, op.getType().getArrivals()), first);
-    NVVM::FenceProxyOp::create(
-        rw, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(rw.getContext(), NVVM::SharedSpace::shared_cta));
+    fenceAsyncShared(rw, loc);
     // Every warpgroup waits for the initialization: barrier 0, the CTA's.
     NVVM::BarrierOp::create(rw, loc, Type(), constI32(rw, loc, 0), Value(), {}, Value());
     rw.replaceOp(op, offset);
@@ -127,12 +122,8 @@ struct MBarrierArriveLowering : SimtPattern<pgpu::MBarrierArriveOp> {
       barrier(rw, loc);
       issue = isThreadZero(rw, loc, state);
     }
-    Value bar = mbarrierAddress(rw, loc, state, a.getBarriers(), a.getIndex());
-    Value p = arith::ExtUIOp::create(rw, loc, rw.getI32Type(), issue);
-    inlinePtx(rw, loc, Type(), ValueRange{p, LLVM::PtrToIntOp::create(rw, loc, rw.getI64Type(), bar)},
-              "{\n.reg .pred p;\n.reg .b64 s;\nsetp.ne.b32 p, $0, 0;\n"
-              "@p mbarrier.arrive.shared::cta.b64 s, [$1];\n}",
-              "r,l");
+    predicatedArrive(rw, loc, issue,
+                     mbarrierAddress(rw, loc, state, a.getBarriers(), a.getIndex()));
     rw.eraseOp(op);
     return success();
   }
@@ -149,24 +140,21 @@ struct TmaLoadLowering : SimtPattern<pgpu::TmaLoadOp> {
       return failure();
     auto [p, base] = *buffer;
     RankedTensorType tile = op.getRing().getType().getTile();
-    auto [c0, r0] = boxAt(rw, loc, *kmap, a.getOrigin());
+    std::pair<Value, Value> origin = boxAt(rw, loc, *kmap, a.getOrigin());
     // Nobody reads the buffer any more (JAX's barrier before a copy).
     barrier(rw, loc);
     Value issue = issuingThread(rw, loc, state);
     Value bar = mbarrierAddress(rw, loc, state, a.getBarriers(), a.getIndex());
     NVVM::MBarrierArriveExpectTxOp::create(
-        rw, loc, Type(), bar, constI32(rw, loc, tile.getNumElements() * p->layout.elemBytes),
+        rw, loc, Type(), bar,
+        constI32(rw, loc, tile.getNumElements() * p->layout.elemBytes),
         NVVM::MemScopeKindAttr(), BoolAttr(), issue);
-    int64_t boxCols = kmap->map.getBoxCols();
-    for (int64_t atom = 0; atom * boxCols < tile.getDimSize(1); ++atom) {
-      Value dst = LLVM::AddrSpaceCastOp::create(
-          rw, loc, LLVM::LLVMPointerType::get(rw.getContext(), 7),
-          smemByteAddress(rw, loc, base, constI32(rw, loc, atom * p->layout.atomColumnBytes)));
-      Value x = arith::AddIOp::create(rw, loc, c0, constI32(rw, loc, atom * boxCols));
-      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-          rw, loc, dst, kmap->param, ValueRange{x, r0}, bar, ValueRange{}, Value(), Value(),
-          NVVM::TMALoadModeAttr(), BoolAttr(), NVVM::CTAGroupKindAttr(), issue);
-    }
+    forEachBox(rw, loc, *kmap, base, p->layout, origin, tile.getDimSize(1),
+               /*clusterAddress=*/true, [&](Value dst, ValueRange coords) {
+                 NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+                     rw, loc, dst, kmap->param, coords, bar, ValueRange{}, Value(), Value(),
+                     NVVM::TMALoadModeAttr(), BoolAttr(), NVVM::CTAGroupKindAttr(), issue);
+               });
     rw.eraseOp(op);
     return success();
   }
@@ -218,9 +206,7 @@ struct CommitSmemLowering : SimtPattern<pgpu::CommitSmemOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(pgpu::CommitSmemOp op, OpAdaptor,
                                 ConversionPatternRewriter &rw) const override {
-    NVVM::FenceProxyOp::create(
-        rw, op.getLoc(), NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(rw.getContext(), NVVM::SharedSpace::shared_cta));
+    fenceAsyncShared(rw, op.getLoc());
     barrier(rw, op.getLoc());
     rw.eraseOp(op);
     return success();
@@ -238,16 +224,13 @@ struct TmaStoreBufferLowering : SimtPattern<pgpu::TmaStoreBufferOp> {
       return failure();
     auto [p, base] = *buffer;
     RankedTensorType tile = op.getRing().getType().getTile();
-    auto [c0, r0] = boxAt(rw, loc, *kmap, a.getOrigin());
+    std::pair<Value, Value> origin = boxAt(rw, loc, *kmap, a.getOrigin());
     Value issue = issuingThread(rw, loc, state);
-    int64_t boxCols = kmap->map.getBoxCols();
-    for (int64_t atom = 0; atom * boxCols < tile.getDimSize(1); ++atom) {
-      Value src =
-          smemByteAddress(rw, loc, base, constI32(rw, loc, atom * p->layout.atomColumnBytes));
-      Value x = arith::AddIOp::create(rw, loc, c0, constI32(rw, loc, atom * boxCols));
-      NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-          rw, loc, kmap->param, src, ValueRange{x, r0}, Value(), NVVM::TMAStoreMode::TILE, issue);
-    }
+    forEachBox(rw, loc, *kmap, base, p->layout, origin, tile.getDimSize(1),
+               /*clusterAddress=*/false, [&](Value src, ValueRange coords) {
+                 NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+                     rw, loc, kmap->param, src, coords, Value(), NVVM::TMAStoreMode::TILE, issue);
+               });
     rw.eraseOp(op);
     return success();
   }
