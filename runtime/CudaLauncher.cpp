@@ -450,6 +450,15 @@ bool launchCuda(const Json &m, const std::string &manifestPath,
         }
       }
       std::vector<int64_t> box = getInts(list[k], "box", here);
+      // 128- or 64-byte swizzled boxes, or dense ones (0); absent: 128.
+      int64_t swizzle = 128;
+      if (list[k].contains("swizzle_bytes")) {
+        const Json &sw = list[k]["swizzle_bytes"];
+        if (!sw.is_number_integer() ||
+            (sw.get<int64_t>() != 0 && sw.get<int64_t>() != 64 && sw.get<int64_t>() != 128))
+          throw ManifestError{here + ".swizzle_bytes is none of 0, 64 and 128"};
+        swizzle = sw.get<int64_t>();
+      }
       if (param < 0 || size_t(param) >= args.size())
         throw ManifestError{here + ".param " + std::to_string(param) + " is not an array's"};
       if ((bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8) || dims.size() != 2 ||
@@ -475,7 +484,10 @@ bool launchCuda(const Json &m, const std::string &manifestPath,
       if (!check(d.tensorMapEncodeTiled(
                      &maps[k], type, 2, reinterpret_cast<void *>(args[size_t(param)]),
                      globalDims, strides, boxDims, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                     CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                     swizzle == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
+                     : swizzle == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                                     : CU_TENSOR_MAP_SWIZZLE_NONE,
+                     CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
                  "building " + here + " (cuTensorMapEncodeTiled)"))
         return false;

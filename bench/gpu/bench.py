@@ -120,7 +120,9 @@ def tensor_map(lib, base, m, sizes=None):
     r = lib.cuTensorMapEncodeTiled(
         ctypes.c_void_p(addr), ctypes.c_int(dtype), ctypes.c_uint32(2), ctypes.c_void_p(base),
         dims, strides, box, unit, ctypes.c_int(0),  # no interleave
-        ctypes.c_int(3), ctypes.c_int(3), ctypes.c_int(0))  # 128B swizzle, L2 256B, no OOB NaN
+        # 128B or 64B swizzle (or none), L2 256B, no OOB NaN
+        ctypes.c_int({0: 0, 64: 2, 128: 3}[m.get("swizzle_bytes", 128)]), ctypes.c_int(3),
+        ctypes.c_int(0))
     if r:
         raise CudaError(f"cuTensorMapEncodeTiled failed: {r}")
     return buf, addr

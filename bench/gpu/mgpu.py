@@ -7,7 +7,8 @@ the same random inputs, compares every element (and the --emit torch op
 of our build, run in a process without JAX), then times both with
 bench.py's method (events around batches of launches; four input sets
 rotated, more than L2 holds, for the matmul). Prints a markdown table and
-writes it to $OUT/mgpu.md when OUT is set.
+writes it to $OUT/mgpu.md when OUT is set. Arguments pick groups of
+cases (main() lists them); none runs all.
 """
 import os
 import statistics
@@ -18,7 +19,7 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path[:0] = [HERE, os.path.join(ROOT, "test", "Python", "Inputs")]
+sys.path[:0] = [HERE, os.path.join(ROOT, "test", "Python", "Inputs"), os.path.join(ROOT, "python")]
 os.environ["PALLASC_REAL_GPU"] = "1"  # mgpu_shipped: ask this GPU, fake nothing
 import bench  # noqa: E402  (its ctypes launcher and timers)
 import ctypes  # noqa: E402
@@ -28,6 +29,7 @@ import jax  # noqa: E402
 import ml_dtypes  # noqa: E402
 import mgpu_cases  # noqa: E402
 import mgpu_shipped  # noqa: E402
+from pallasc_jax import kernel_operands  # noqa: E402
 
 DIR = os.path.join(ROOT, ".device", "mgpu")
 rows = []
@@ -170,6 +172,86 @@ def run_small(drv, case, shapes, dtype):
   return compare(f"{case} {shapes} (sm_90a)", out, want, 2e-2)
 
 
+def run_shipped(drv, case, fn, sets, label=None, flop=None):
+  """Our sm_90a build of JAX's `fn` (directory `case`) on each input set
+  (fn's arguments as torch tensors) against JAX's own run of the first;
+  with `label`, both timed over the sets rotated."""
+  f = jax_fn(fn)
+  jsets = [[bench.to_jax(x) for x in xs] for xs in sets]
+  want = bench.from_jax(f(*jsets[0]))
+  outs = [torch.full(tuple(want.shape), float("nan"), device="cuda", dtype=want.dtype)
+          for _ in sets]
+  k = bench.OurKernel(drv, os.path.join(DIR, case, "sm_90a"))
+  def operands(xs, js):
+    """The kernel's operands as the function computes them (its arguments
+    as they are, and what it derives from them: group starts...)."""
+    out = []
+    for o in kernel_operands(getattr(mgpu_shipped, fn), *js):
+      same = [x for x, j in zip(xs, js) if o is j]
+      out.append(same[0] if same else bench.from_jax(o))
+    return out
+
+  launches = [k.bind(*operands(x, j), o) for x, j, o in zip(sets, jsets, outs)]
+  launches[0]()
+  torch.cuda.synchronize()
+  shape = "x".join(str(d) for d in sets[0][0].shape)
+  ok = compare(f"{case} [{shape}, ...] (sm_90a)", outs[0], want, 2e-2)
+  if label:
+    ours = bench.time_stream(launches, 10)
+    batch, args = bench.jax_chain(f, [tuple(js) for js in jsets], 10)
+    theirs = bench.time_jax(batch, args)
+    for impl, t in (("ours (pallasc sm_90a, the kernel's own schedule)", ours),
+                    ("JAX Mosaic GPU (same call)", theirs)):
+      med = statistics.median(t)
+      rows.append((label, impl, med, flop / med / 1e9, statistics.median(theirs) / med))
+  return ok
+
+
+def int8s(*shape):
+  """Non-zero int8s in [-8, 8]."""
+  mag = torch.randint(1, 9, shape, device="cuda", dtype=torch.int8)
+  return mag * (torch.randint(0, 2, shape, device="cuda", dtype=torch.int8) * 2 - 1)
+
+
+def group_sizes(m, g):
+  """g group sizes summing to m: random boundaries (JAX's benchmark's)."""
+  bounds = torch.sort(torch.randint(0, m, (g - 1,))).values
+  edges = torch.cat([torch.tensor([0]), bounds, torch.tensor([m])])
+  return (edges[1:] - edges[:-1]).to(torch.int32).cuda()
+
+
+def run_ragged_and_mixed(drv):
+  """JAX's ragged dots and int8 x bf16 matmul: small, then at the sizes
+  of JAX's own benchmarks of them, beside JAX's own compilation."""
+  bf, f16 = torch.bfloat16, torch.float16
+  ok = run_shipped(drv, "ragged_dot", "ragged_dot", [[
+      torch.randn(256, 256, device="cuda", dtype=bf),
+      torch.randn(2, 256, 256, device="cuda", dtype=bf),
+      torch.tensor([100, 156], device="cuda", dtype=torch.int32)]])
+  ok &= run_shipped(drv, "hopper_mixed_type_matmul", "hopper_mixed_type_matmul",
+                    [[int8s(256, 256), torch.randn(256, 256, device="cuda", dtype=bf)]])
+  ok &= run_shipped(drv, "transposed_ragged_dot", "transposed_ragged_dot", [[
+      torch.randn(256, 256, device="cuda", dtype=bf),
+      torch.randn(256, 256, device="cuda", dtype=bf),
+      torch.tensor([100, 156], device="cuda", dtype=torch.int32)]])
+  m, k, n, g = 16384, 2048, 16384, 16
+  sets = [[torch.randn(m, k, device="cuda", dtype=f16),
+           torch.randn(g, k, n, device="cuda", dtype=f16), group_sizes(m, g)] for _ in range(2)]
+  ok &= run_shipped(drv, "ragged_dot_bench", "ragged_dot_bench", sets,
+                    f"ragged_dot f16 m={m} k={k} n={n} 16 groups", 2 * m * k * n)
+  del sets
+  k, m, n = 16384, 2048, 2048
+  sets = [[torch.randn(k, m, device="cuda", dtype=f16),
+           torch.randn(k, n, device="cuda", dtype=f16), group_sizes(k, g)] for _ in range(4)]
+  ok &= run_shipped(drv, "transposed_ragged_dot_bench", "transposed_ragged_dot_bench", sets,
+                    f"transposed_ragged_dot f16 k={k} m={m} n={n} 16 groups", 2 * m * k * n)
+  m, n, k = 4096, 8192, 4096
+  sets = [[int8s(m, k), torch.randn(k, n, device="cuda", dtype=bf)] for _ in range(4)]
+  ok &= run_shipped(drv, "mixed_type_matmul_bench", "hopper_mixed_type_matmul_bench", sets,
+                    f"hopper_mixed_type_matmul int8 x bf16 {m}x{n}x{k}", 2 * m * n * k)
+  return ok
+
+
 def run_small_attention(drv):
   """JAX's attention (plain, causal, through emit_pipeline_warp_specialized)
   at [1, 256, 2, 128]: our sm_90a build against JAX's own run."""
@@ -283,22 +365,33 @@ def run_torch_op(n=4096):
 
 
 def main():
+  """Every group, or (arguments) those named: basic, hopper, attention,
+  ragged (the ragged dots and the int8 x bf16 matmul), host."""
   print(open(os.path.join(DIR, "COMPILER")).read().strip())
   print(torch.cuda.get_device_name(), "jax", jax.__version__)
+  only = set(sys.argv[1:])
+  run = lambda group: not only or group in only
   drv = bench.Driver()
-  ok = run_add_one(drv) & run_warp_specialized(drv)
-  for fn in ("matmul", "pipelined_matmul"):
-    ok &= run_matmul(drv, fn, fn)
-    ok &= run_matmul(drv, f"{fn}_bf16_8192", fn, 8192, torch.bfloat16)
-  ok &= run_small_attention(drv)
-  ok &= run_small(drv, "hopper_matmul", [(256, 512), (512, 512)], torch.bfloat16)
-  ok &= run_small(drv, "pipelined_add", [(4096, 128), (4096, 128)], torch.float32)
-  for n in (4096, 8192):
-    ok &= run_hopper_matmul(drv, f"hopper_matmul_{n}", n)
-  for d in (128, 64):
-    ok &= run_attention(drv, f"attention_d{d}", "attention_bench", d, False)
-    ok &= run_attention(drv, f"attention_causal_d{d}", "attention_bench_causal", d, True)
-  ok &= run_torch_op() & run_host_cases()
+  ok = True
+  if run("basic"):
+    ok &= run_add_one(drv) & run_warp_specialized(drv)
+    for fn in ("matmul", "pipelined_matmul"):
+      ok &= run_matmul(drv, fn, fn)
+      ok &= run_matmul(drv, f"{fn}_bf16_8192", fn, 8192, torch.bfloat16)
+    ok &= run_small_attention(drv)
+    ok &= run_small(drv, "hopper_matmul", [(256, 512), (512, 512)], torch.bfloat16)
+    ok &= run_small(drv, "pipelined_add", [(4096, 128), (4096, 128)], torch.float32)
+  if run("hopper"):
+    for n in (4096, 8192):
+      ok &= run_hopper_matmul(drv, f"hopper_matmul_{n}", n)
+  if run("attention"):
+    for d in (128, 64):
+      ok &= run_attention(drv, f"attention_d{d}", "attention_bench", d, False)
+      ok &= run_attention(drv, f"attention_causal_d{d}", "attention_bench_causal", d, True)
+  if run("ragged"):
+    ok &= run_ragged_and_mixed(drv)
+  if run("host"):
+    ok &= run_torch_op() & run_host_cases()
   table = ["| kernel | implementation | median ms | TFLOP/s | JAX time / this |",
            "|---|---|---|---|---|"]
   table += [f"| {c} | {i} | {m:.3f} | {tf:.0f} | {r:.2f} |" for c, i, m, tf, r in rows]

@@ -66,6 +66,14 @@ export_case mgpu_shipped hopper_matmul "sm_90a host" --arg 'bf16[256,512]' --arg
 for n in 4096 8192; do
   export_case mgpu_shipped "hopper_matmul_bench:hopper_matmul_$n" sm_90a --arg "bf16[$n,$n]" --arg "bf16[$n,$n]"
 done
-export_case mgpu_shipped hopper_mixed_type_matmul host --arg 'i8[256,256]' --arg 'bf16[256,256]'
-export_case mgpu_shipped ragged_dot host --arg 'bf16[256,256]' --arg 'bf16[2,256,256]' --arg 'i32[2]'
+export_case mgpu_shipped hopper_mixed_type_matmul "sm_90a host" --arg 'i8[256,256]' --arg 'bf16[256,256]'
+export_case mgpu_shipped ragged_dot "sm_90a host" --arg 'bf16[256,256]' --arg 'bf16[2,256,256]' --arg 'i32[2]'
+export_case mgpu_shipped transposed_ragged_dot "sm_90a host" --arg 'bf16[256,256]' --arg 'bf16[256,256]' --arg 'i32[2]'
+# At the sizes JAX's own benchmarks of them run.
+export_case mgpu_shipped hopper_mixed_type_matmul_bench:mixed_type_matmul_bench sm_90a \
+  --arg 'i8[4096,4096]' --arg 'bf16[4096,8192]'
+export_case mgpu_shipped ragged_dot_bench sm_90a \
+  --arg 'f16[16384,2048]' --arg 'f16[16,2048,16384]' --arg 'i32[16]'
+export_case mgpu_shipped transposed_ragged_dot_bench sm_90a \
+  --arg 'f16[16384,2048]' --arg 'f16[16384,2048]' --arg 'i32[16]'
 "$bin/pallasc" --version >"$out/COMPILER"

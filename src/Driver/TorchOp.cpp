@@ -138,7 +138,8 @@ class _CudaBuild:
             ctypes.c_void_p(address), ctypes.c_int({1: 0, 2: 1, 4: 2, 8: 4}[b]),
             ctypes.c_uint32(2), ctypes.c_void_p(base), (ctypes.c_uint64 * 2)(*m["dims"]),
             (ctypes.c_uint64 * 1)(m["dims"][0] * b), (ctypes.c_uint32 * 2)(*m["box"]),
-            (ctypes.c_uint32 * 2)(1, 1), ctypes.c_int(0), ctypes.c_int(3), ctypes.c_int(3),
+            (ctypes.c_uint32 * 2)(1, 1), ctypes.c_int(0),
+            ctypes.c_int({0: 0, 64: 2, 128: 3}[m.get("swizzle_bytes", 128)]), ctypes.c_int(3),
             ctypes.c_int(0)), "cuTensorMapEncodeTiled")
 
     def _place_maps(self, maps, parameters, pointers):

@@ -142,6 +142,59 @@ tt.func @user_schedule_ops(%p: tensor<64x64x!tt.ptr<f16>>, %v: tensor<64x64xf16>
 
 // -----
 
+// Tiles no wgmma reads: dense rows (a TMA store of rows from some row on)
+// and the 64-byte swizzle; the tensor maps say which swizzle they copy with.
+// CHECK-LABEL: tt.func @unswizzled_and_64b_tiles
+// CHECK-SAME: pallas_gpu.tensor_maps = [#pallas_gpu.tensor_map<param = 0, rows = 256, row_elements = 128, elem_bytes = 2, box_rows = 8, box_cols = 128, swizzle_bytes = 0>, #pallas_gpu.tensor_map<param = 1, rows = 256, row_elements = 64, elem_bytes = 1, box_rows = 64, box_cols = 64, swizzle_bytes = 64>, #pallas_gpu.tensor_map<param = 1, rows = 256, row_elements = 128, elem_bytes = 1, box_rows = 64, box_cols = 128>]
+// CHECK: %[[D:.*]] = pallas_gpu.alloc_ring : <1, tensor<64x128xf16, #pallas_gpu.shared<row_major>>>
+// CHECK: pallas_gpu.tma_store_buffer %[[D]][%{{.*}}] rows from %{{.*}} to %{{.*}} at %{{.*}} {tensor_map = 0 : i64} : !pallas_gpu.ring<1, tensor<64x128xf16, #pallas_gpu.shared<row_major>>>, tensor<8x128x!tt.ptr<f16>>
+// CHECK: pallas_gpu.alloc_ring : <2, tensor<64x64xi8, #pallas_gpu.shared<swizzle_64b>>>
+tt.func @unswizzled_and_64b_tiles(%p: tensor<8x128x!tt.ptr<f16>>, %q: tensor<64x64x!tt.ptr<i8>>,
+                                  %s: i32) attributes {pallas_gpu.tensor_maps = [#pallas_gpu.tensor_map<param = 0, rows = 256, row_elements = 128, elem_bytes = 2, box_rows = 8, box_cols = 128, swizzle_bytes = 0>, #pallas_gpu.tensor_map<param = 1, rows = 256, row_elements = 64, elem_bytes = 1, box_rows = 64, box_cols = 64, swizzle_bytes = 64>, #pallas_gpu.tensor_map<param = 1, rows = 256, row_elements = 128, elem_bytes = 1, box_rows = 64, box_cols = 128, swizzle_bytes = 128>]} {
+  %d = pallas_gpu.alloc_ring : <1, tensor<64x128xf16, #pallas_gpu.shared<row_major>>>
+  pallas_gpu.tma_store_buffer %d[%s] rows from %s to %p at %s {tensor_map = 0 : i64} : !pallas_gpu.ring<1, tensor<64x128xf16, #pallas_gpu.shared<row_major>>>, tensor<8x128x!tt.ptr<f16>>
+  %a = pallas_gpu.alloc_ring : <2, tensor<64x64xi8, #pallas_gpu.shared<swizzle_64b>>>
+  %b = pallas_gpu.alloc_mbarriers : !pallas_gpu.mbarriers<2, arrivals = 1>
+  pallas_gpu.tma_load %q at %s into %a[%s] signal %b[%s] {tensor_map = 1 : i64} : tensor<64x64x!tt.ptr<i8>>, !pallas_gpu.ring<2, tensor<64x64xi8, #pallas_gpu.shared<swizzle_64b>>>, !pallas_gpu.mbarriers<2, arrivals = 1>
+  tt.return
+}
+
+// -----
+
+tt.func @rows_of_swizzled(%p: tensor<8x64x!tt.ptr<f16>>, %s: i32) {
+  %r = pallas_gpu.alloc_ring : <1, tensor<64x64xf16, #pallas_gpu.shared<swizzle_128b>>>
+  // expected-error @+1 {{copies rows from some row on of a tile with dense rows only, not 'tensor<64x64xf16, #pallas_gpu.shared<swizzle_128b>>'}}
+  pallas_gpu.tma_store_buffer %r[%s] rows from %s to %p at %s {tensor_map = 0 : i64} : !pallas_gpu.ring<1, tensor<64x64xf16, #pallas_gpu.shared<swizzle_128b>>>, tensor<8x64x!tt.ptr<f16>>
+  tt.return
+}
+
+// -----
+
+tt.func @rows_too_many(%p: tensor<72x128x!tt.ptr<f16>>, %s: i32) {
+  %r = pallas_gpu.alloc_ring : <1, tensor<64x128xf16, #pallas_gpu.shared<row_major>>>
+  // expected-error @+1 {{copies 'tensor<72x128x!tt.ptr<f16>>' to or from a ring of 'tensor<64x128xf16, #pallas_gpu.shared<row_major>>'}}
+  pallas_gpu.tma_store_buffer %r[%s] rows from %s to %p at %s {tensor_map = 0 : i64} : !pallas_gpu.ring<1, tensor<64x128xf16, #pallas_gpu.shared<row_major>>>, tensor<72x128x!tt.ptr<f16>>
+  tt.return
+}
+
+// -----
+
+tt.func @dense_rows_too_wide(%p: tensor<8x512x!tt.ptr<i8>>, %s: i32) {
+  %r = pallas_gpu.alloc_ring : <1, tensor<8x512xi8, #pallas_gpu.shared<row_major>>>
+  // expected-error @+1 {{copies with the TMA tiles of dense rows of a multiple of 16 bytes and at most 256 elements, at most 256 rows, not 'tensor<8x512xi8, #pallas_gpu.shared<row_major>>'}}
+  pallas_gpu.tma_store_buffer %r[%s] to %p at %s {tensor_map = 0 : i64} : !pallas_gpu.ring<1, tensor<8x512xi8, #pallas_gpu.shared<row_major>>>, tensor<8x512x!tt.ptr<i8>>
+  tt.return
+}
+
+// -----
+
+// expected-error @+1 {{the 64-byte swizzle needs rows of a multiple of 64 bytes and a multiple of 8 rows, not 'tensor<64x32xi8, #pallas_gpu.shared<swizzle_64b>>'}}
+tt.func @swizzle_64b_narrow(%r: !pallas_gpu.ring<1, tensor<64x32xi8, #pallas_gpu.shared<swizzle_64b>>>) {
+  tt.return
+}
+
+// -----
+
 // expected-error @+1 {{mbarrier arrivals must be from 1 to 2^20 - 1, got 0}}
 tt.func @no_arrivals(%b: !pallas_gpu.mbarriers<2, arrivals = 0>) {
   tt.return
@@ -152,7 +205,7 @@ tt.func @no_arrivals(%b: !pallas_gpu.mbarriers<2, arrivals = 0>) {
 tt.func @tma_unswizzled(%p: tensor<64x64x!tt.ptr<f16>>, %s: i32) {
   %r = pallas_gpu.alloc_ring : <2, tensor<64x64xf16>>
   %b = pallas_gpu.alloc_mbarriers : !pallas_gpu.mbarriers<2, arrivals = 1>
-  // expected-error @+1 {{copies with the TMA into or out of tiles with the 128-byte swizzle only, not 'tensor<64x64xf16>'}}
+  // expected-error @+1 {{copies with the TMA into or out of tiles with the 128- or 64-byte swizzle or dense rows only, not 'tensor<64x64xf16>'}}
   pallas_gpu.tma_load %p at %s into %r[%s] signal %b[%s] {tensor_map = 0 : i64} : tensor<64x64x!tt.ptr<f16>>, !pallas_gpu.ring<2, tensor<64x64xf16>>, !pallas_gpu.mbarriers<2, arrivals = 1>
   tt.return
 }

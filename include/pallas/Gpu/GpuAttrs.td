@@ -63,7 +63,8 @@ def PG_SliceEncodingAttr : AttrDef<PallasGpu_Dialect, "SliceEncoding"> {
 def PG_SharedLayoutKind : I32EnumAttr<"SharedLayoutKind",
     "how a dot operand tile is laid out in shared memory", [
     I32EnumAttrCase<"swizzle_128b", 0>, I32EnumAttrCase<"core_matrices", 1>,
-    I32EnumAttrCase<"padded_rows", 2>]> {
+    I32EnumAttrCase<"padded_rows", 2>, I32EnumAttrCase<"row_major", 3>,
+    I32EnumAttrCase<"swizzle_64b", 4>]> {
   let cppNamespace = "::mlir::pallas::pgpu";
   let genSpecializedAttr = 0;
 }
@@ -83,6 +84,15 @@ def PG_SharedEncodingAttr : AttrDef<PallasGpu_Dialect, "SharedEncoding"> {
       matrices of 8 rows x 16 bytes, 144 bytes apart along a row.
     - `padded_rows`: row-major, rows padded by 16 bytes (mma.sync's
       ldmatrix-free fragment loads).
+    - `row_major`: dense rows, neither padded nor swizzled, each slot a
+      multiple of 128 bytes: what the TMA copies without a swizzle (the
+      SMEM buffers of plgpu kernels that no wgmma reads, whose rows may be
+      sliced or be narrower than 128 bytes).
+    - `swizzle_64b`: the TMA's 64-byte swizzle, for tiles of 64-byte rows
+      the threads read (an int8 A converted in registers): columns of
+      64-byte-wide atoms, R x 64 bytes each; the 16-byte chunks of row r
+      are permuted by XOR with (r / 2) % 4, so that the 8 rows of a
+      fragment fall in different banks.
 
     The byte offsets follow from the kind and the tile's shape
     (`OperandSmemLayout` in targets/cuda/Dialect/SharedLayouts.h).
@@ -101,13 +111,17 @@ def PG_TensorMapAttr : AttrDef<PallasGpu_Dialect, "TensorMap"> {
     elements (`elem_bytes` each; the whole array), read in
     boxes of `box_rows` x `box_cols` elements laid out with the 128-byte
     swizzle (`#pallas_gpu.shared<swizzle_128b>`'s atoms: box_cols *
-    elem_bytes = 128). A negative `rows` or `row_elements` is a symbolic
+    elem_bytes = 128), with `swizzle_bytes = 64` the 64-byte one
+    (`swizzle_64b`: box_cols * elem_bytes = 64), or with `swizzle_bytes =
+    0` as dense rows (`#pallas_gpu.shared<row_major>`: box_cols *
+    elem_bytes a multiple of 16, box_cols at most 256). A negative `rows` or `row_elements` is a symbolic
     size, `-1 - p`: the kernel's i32 parameter p holds it (and the launch
     builds the map from it).
   }];
   let parameters = (ins "int64_t":$param, "int64_t":$rows, "int64_t":$row_elements,
                         "int64_t":$elem_bytes,
-                        "int64_t":$box_rows, "int64_t":$box_cols);
+                        "int64_t":$box_rows, "int64_t":$box_cols,
+                        DefaultValuedParameter<"int64_t", "128">:$swizzle_bytes);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

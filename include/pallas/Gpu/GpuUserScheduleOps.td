@@ -114,14 +114,16 @@ def PG_TmaStoreBufferOp : PG_Op<"tma_store_buffer", [MemoryEffects<[MemRead, Mem
     One thread starts copying buffer `slot` to the tile `ptr` addresses, from
     array element `origin` on (as for `pallas_gpu.tma_load`; elements
     outside the array are skipped), through kernel tensor map
-    `tensor_map`. The copy belongs to the next `pallas_gpu.bulk_commit`
-    group.
+    `tensor_map`. With `rows from`, the copy takes as many rows as `ptr`
+    has from row `row` of the buffer on (a tile of dense rows,
+    `#pallas_gpu.shared<row_major>`). The copy belongs to the next
+    `pallas_gpu.bulk_commit` group.
   }];
-  let arguments = (ins PG_RingType:$ring, I32:$slot, PG_PtrTensor:$ptr, I32:$origin,
-                       I64Attr:$tensor_map);
+  let arguments = (ins PG_RingType:$ring, I32:$slot, Optional<I32>:$row, PG_PtrTensor:$ptr,
+                       I32:$origin, I64Attr:$tensor_map);
   let assemblyFormat = [{
-    $ring `[` $slot `]` `to` $ptr `at` $origin attr-dict `:` qualified(type($ring)) `,`
-    type($ptr)
+    $ring `[` $slot `]` (`rows` `from` $row^)? `to` $ptr `at` $origin attr-dict `:`
+    qualified(type($ring)) `,` type($ptr)
   }];
   let hasVerifier = 1;
 }

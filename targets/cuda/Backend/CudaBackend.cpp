@@ -291,7 +291,8 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
       for (Attribute a : maps) {
         auto map = cast<pgpu::TensorMapAttr>(a);
         img.tensorMaps.push_back({map.getParam(), map.getRows(), map.getRowElements(),
-                                  map.getElemBytes(), map.getBoxRows(), map.getBoxCols()});
+                                  map.getElemBytes(), map.getBoxRows(), map.getBoxCols(),
+                                  map.getSwizzleBytes()});
       }
     int64_t maxThreads = t.getInt("max_threads_per_block", 1024);
     if (out.threads > maxThreads)
@@ -487,7 +488,7 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
                       {"element_bytes", m.elemBytes},
                       {"dims", {dim(m.rowElements), dim(m.rows)}},
                       {"box", {m.boxCols, m.boxRows}},
-                      {"swizzle_bytes", 128}});
+                      {"swizzle_bytes", m.swizzleBytes}});
     tensorMaps[img.chip] = list;
   }
   if (!tensorMaps.empty())

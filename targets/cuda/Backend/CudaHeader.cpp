@@ -28,7 +28,7 @@ static void bytesArray(llvm::raw_ostream &os, llvm::StringRef name,
 /// `NAME_encode_function()` (cuTensorMapEncodeTiled as the driver's
 /// entry-point table gives it, so the header needs no newer driver library
 /// than the kernel's code does) and `NAME_tensor_map(...)`: a TMA view of
-/// an array as 2-D rows, read in 128-byte-swizzled boxes.
+/// an array as 2-D rows, read in boxes swizzled (128 or 64 bytes) or not.
 static void tensorMapHelpers(llvm::raw_ostream &os, llvm::StringRef n) {
   os << "typedef CUresult (*" << n << "_encode_tiled_fn)(\n"
      << "    CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,\n"
@@ -42,11 +42,11 @@ static void tensorMapHelpers(llvm::raw_ostream &os, llvm::StringRef n) {
      << "  return *fn && found == CU_GET_PROC_ADDRESS_SUCCESS ? CUDA_SUCCESS\n"
      << "                                                     : CUDA_ERROR_NOT_SUPPORTED;\n}\n\n"
      << "/* The TMA's view of the array at `base`: `rows` rows of `row_elements`\n"
-     << " * elements, boxes of box_rows x box_cols, 128-byte swizzle. */\n"
+     << " * elements, boxes of box_rows x box_cols, swizzled as `swizzle` says. */\n"
      << "static inline CUresult " << n << "_tensor_map(" << n
      << "_encode_tiled_fn fn, CUtensorMap *map,\n"
      << "    CUdeviceptr base, cuuint32_t element_bytes, cuuint64_t row_elements, cuuint64_t rows,\n"
-     << "    cuuint32_t box_cols, cuuint32_t box_rows) {\n"
+     << "    cuuint32_t box_cols, cuuint32_t box_rows, CUtensorMapSwizzle swizzle) {\n"
      << "  cuuint64_t dims[2], strides[1];\n"
      << "  cuuint32_t box[2], unit[2] = {1, 1};\n"
      << "  CUtensorMapDataType type = element_bytes == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8\n"
@@ -57,7 +57,7 @@ static void tensorMapHelpers(llvm::raw_ostream &os, llvm::StringRef n) {
      << "  strides[0] = row_elements * element_bytes;\n"
      << "  box[0] = box_cols;\n  box[1] = box_rows;\n"
      << "  return fn(map, type, 2, (void *)(size_t)base, dims,\n"
-     << "      strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,\n"
+     << "      strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,\n"
      << "      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);\n}\n\n";
 }
 
@@ -291,7 +291,8 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
        << "static inline CUresult " << n << "_cached_map(" << n
        << "_loaded_t *loaded, int k, CUtensorMap *map,\n"
        << "    CUdeviceptr base, cuuint32_t element_bytes, cuuint64_t row_elements,\n"
-       << "    cuuint64_t rows, cuuint32_t box_cols, cuuint32_t box_rows) {\n"
+       << "    cuuint64_t rows, cuuint32_t box_cols, cuuint32_t box_rows,\n"
+       << "    CUtensorMapSwizzle swizzle) {\n"
        << "  int i;\n  CUresult r;\n"
        << "  for (i = 0; i < " << n << "_MAP_CACHE; ++i) {\n"
        << "    if (loaded->maps[k][i].valid && loaded->maps[k][i].base == base" 
@@ -303,7 +304,7 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
        << "  i = loaded->map_next[k];\n"
        << "  loaded->map_next[k] = (i + 1) % " << n << "_MAP_CACHE;\n"
        << "  r = " << n << "_tensor_map(loaded->encode, &loaded->maps[k][i].map, base,\n"
-       << "      element_bytes, row_elements, rows, box_cols, box_rows);\n"
+       << "      element_bytes, row_elements, rows, box_cols, box_rows, swizzle);\n"
        << "  loaded->maps[k][i].valid = r == CUDA_SUCCESS;\n"
        << "  if (r != CUDA_SUCCESS) return r;\n"
        << "  loaded->maps[k][i].base = base;\n";
@@ -381,8 +382,11 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
     for (auto [i, m] : llvm::enumerate(img.tensorMaps))
       os << "    if (pallas_r == CUDA_SUCCESS)\n      pallas_r = " << n << "_cached_map(pallas_loaded, " << i
          << ", &pallas_maps[" << i << "], " << params[m.param] << ", " << m.elemBytes << "u, "
-         << dim(m.rowElements) << ", " << dim(m.rows) << ", " << m.boxCols << "u, " << m.boxRows
-         << "u);\n";
+         << dim(m.rowElements) << ", " << dim(m.rows) << ", " << m.boxCols << "u, " << m.boxRows << "u, "
+         << (m.swizzleBytes == 128  ? "CU_TENSOR_MAP_SWIZZLE_128B"
+             : m.swizzleBytes == 64 ? "CU_TENSOR_MAP_SWIZZLE_64B"
+                                    : "CU_TENSOR_MAP_SWIZZLE_NONE")
+         << ");\n";
     os << "    pthread_mutex_unlock(&" << n << "_state.lock);\n"
        << "    if (pallas_r != CUDA_SUCCESS) return pallas_r;\n";
     launchCall("    ", "pallas_all");

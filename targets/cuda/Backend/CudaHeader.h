@@ -12,9 +12,11 @@ namespace mlir::pallas {
 
 /// A CUtensorMap parameter: array parameter `param` viewed as `rows` rows
 /// of `rowElements` elements of `elemBytes` bytes, read in boxes of
-/// boxRows x boxCols elements with the 128-byte swizzle.
+/// boxRows x boxCols elements with the 128- or 64-byte swizzle
+/// (`swizzleBytes` 128, 64) or none (0).
 struct CudaTensorMap {
   int64_t param = 0, rows = 0, rowElements = 0, elemBytes = 0, boxRows = 0, boxCols = 0;
+  int64_t swizzleBytes = 128;
 };
 
 /// One architecture's machine code.

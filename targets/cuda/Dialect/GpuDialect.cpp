@@ -84,12 +84,13 @@ LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError, int
   if (encoding && !isa<SharedEncodingAttr>(encoding))
     return emitError() << "a ring's tile is encoded with #pallas_gpu.shared, not " << encoding;
   auto shared = dyn_cast_or_null<SharedEncodingAttr>(encoding);
-  if (shared && shared.getKind() == SharedLayoutKind::swizzle_128b) {
+  if (shared && (shared.getKind() == SharedLayoutKind::swizzle_128b ||
+                 shared.getKind() == SharedLayoutKind::swizzle_64b)) {
     int64_t bits = std::max<int64_t>(8, tile.getElementTypeBitWidth());
-    if (tile.getDimSize(1) * bits % 1024 || tile.getDimSize(0) % 8)
-      return emitError() << "the 128-byte swizzle needs rows of a multiple of 128 bytes and "
-                            "a multiple of 8 rows, not "
-                         << tile;
+    int64_t atom = shared.getKind() == SharedLayoutKind::swizzle_64b ? 64 : 128;
+    if (tile.getDimSize(1) * bits % (8 * atom) || tile.getDimSize(0) % 8)
+      return emitError() << "the " << atom << "-byte swizzle needs rows of a multiple of "
+                         << atom << " bytes and a multiple of 8 rows, not " << tile;
   }
   return success();
 }
@@ -135,17 +136,39 @@ LogicalResult MBarriersType::verify(function_ref<InFlightDiagnostic()> emitError
   return success();
 }
 
-/// A TMA copy's tile pointers address the ring's tile.
-static LogicalResult verifyTmaTile(Operation *op, Value ptr, RingType ring) {
+/// A TMA copy's tile pointers address the ring's tile (with `rowOffset`,
+/// as many of its rows as they have from some row on), 128-byte swizzled
+/// or dense rows the TMA copies as one box.
+static LogicalResult verifyTmaTile(Operation *op, Value ptr, RingType ring,
+                                   bool rowOffset = false) {
   RankedTensorType tile = ring.getTile();
   auto ptrs = cast<RankedTensorType>(ptr.getType());
-  if (!isa<tt::PointerType>(ptrs.getElementType()) ||
-      tt::getPointeeType(ptrs) != tile.cloneWithEncoding(nullptr))
-    return op->emitOpError("copies ") << ptrs << " to or from a ring of " << tile;
   auto shared = dyn_cast_or_null<SharedEncodingAttr>(tile.getEncoding());
-  if (!shared || shared.getKind() != SharedLayoutKind::swizzle_128b)
-    return op->emitOpError("copies with the TMA into or out of tiles with the 128-byte swizzle "
-                           "only, not ")
+  bool rowMajor = shared && shared.getKind() == SharedLayoutKind::row_major;
+  auto ptrType = dyn_cast<tt::PointerType>(ptrs.getElementType());
+  auto pointee = ptrType ? RankedTensorType::get(ptrs.getShape(), ptrType.getPointeeType())
+                         : RankedTensorType();
+  bool fits = pointee && pointee.getElementType() == tile.getElementType() &&
+              (rowOffset ? pointee.getDimSize(1) == tile.getDimSize(1) &&
+                               pointee.getDimSize(0) <= tile.getDimSize(0)
+                         : pointee.getShape() == tile.getShape());
+  if (!fits)
+    return op->emitOpError("copies ") << ptrs << " to or from a ring of " << tile;
+  if (rowOffset && !rowMajor)
+    return op->emitOpError("copies rows from some row on of a tile with dense rows only, not ")
+           << tile;
+  if (rowMajor) {
+    int64_t rowBytes = tile.getDimSize(1) * std::max<int64_t>(1, tile.getElementTypeBitWidth() / 8);
+    if (rowBytes % 16 || tile.getDimSize(1) > 256 || tile.getDimSize(0) > 256)
+      return op->emitOpError("copies with the TMA tiles of dense rows of a multiple of 16 bytes "
+                             "and at most 256 elements, at most 256 rows, not ")
+             << tile;
+    return success();
+  }
+  if (!shared || (shared.getKind() != SharedLayoutKind::swizzle_128b &&
+                  shared.getKind() != SharedLayoutKind::swizzle_64b))
+    return op->emitOpError("copies with the TMA into or out of tiles with the 128- or 64-byte "
+                           "swizzle or dense rows only, not ")
            << tile;
   return success();
 }
@@ -153,7 +176,7 @@ static LogicalResult verifyTmaTile(Operation *op, Value ptr, RingType ring) {
 LogicalResult TmaLoadOp::verify() { return verifyTmaTile(*this, getPtr(), getRing().getType()); }
 
 LogicalResult TmaStoreBufferOp::verify() {
-  return verifyTmaTile(*this, getPtr(), getRing().getType());
+  return verifyTmaTile(*this, getPtr(), getRing().getType(), /*rowOffset=*/(bool)getRow());
 }
 
 LogicalResult RingWriteOp::verify() {

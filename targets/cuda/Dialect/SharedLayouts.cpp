@@ -37,9 +37,11 @@ OperandSmemLayout cuda::operandSmemLayout(RankedTensorType tile, pgpu::SharedLay
   int64_t rowBytes = tile.getDimSize(1) * l.elemBytes;
   switch (kind) {
   case pgpu::SharedLayoutKind::swizzle_128b:
+  case pgpu::SharedLayoutKind::swizzle_64b:
     l.swizzled = true;
-    l.atomColumnBytes = tile.getDimSize(0) * 128;
-    l.bytes = l.atomColumnBytes * (rowBytes / 128);
+    l.swizzleBytes = kind == pgpu::SharedLayoutKind::swizzle_64b ? 64 : 128;
+    l.atomColumnBytes = tile.getDimSize(0) * l.swizzleBytes;
+    l.bytes = l.atomColumnBytes * (rowBytes / l.swizzleBytes);
     return l;
   case pgpu::SharedLayoutKind::core_matrices: {
     l.coreMatrices = true;
@@ -52,6 +54,11 @@ OperandSmemLayout cuda::operandSmemLayout(RankedTensorType tile, pgpu::SharedLay
   case pgpu::SharedLayoutKind::padded_rows:
     l.rowBytes = rowBytes + 16;
     l.bytes = roundUp16(tile.getDimSize(0) * l.rowBytes);
+    return l;
+  case pgpu::SharedLayoutKind::row_major:
+    // Slots 128 bytes apart at least: where the TMA copies them.
+    l.rowBytes = rowBytes;
+    l.bytes = (tile.getDimSize(0) * rowBytes + 127) / 128 * 128;
     return l;
   }
   llvm_unreachable("unknown shared layout kind");
@@ -79,6 +86,15 @@ tt::TransOp cuda::kMajorB(tt::DotOp dot) {
                                                                               : tt::TransOp();
 }
 
+tt::TransOp cuda::mnMajorA(tt::DotOp dot) {
+  auto trans = dot.getA().getDefiningOp<tt::TransOp>();
+  if (!trans || !hasWgmmaLayout(dot.getType()))
+    return {};
+  auto src = cast<RankedTensorType>(trans.getSrc().getType());
+  Type e = src.getElementType();
+  return src.getRank() == 2 && (e.isBF16() || e.isF16()) ? trans : tt::TransOp();
+}
+
 pgpu::SharedLayoutKind cuda::dotOperandKind(tt::DotOp dot, unsigned index) {
   auto tile = cast<RankedTensorType>(index == 0 ? dot.getA().getType() : dot.getB().getType());
   return hasWgmmaLayout(dot.getType()) ? wgmmaOperandKind(tile)
@@ -99,10 +115,12 @@ int64_t OperandSmemLayout::accessElements(int64_t vec, int64_t cols) const {
 
 std::optional<int64_t> OperandSmemLayout::shiftBytes(int64_t rows, int64_t cols) const {
   int64_t bytes = cols * elemBytes;
+  // (Either swizzle repeats every 8 rows.)
   if (swizzled)
-    return rows % 8 || bytes % 128
+    return rows % 8 || bytes % swizzleBytes
                ? std::nullopt
-               : std::optional<int64_t>(rows * 128 + bytes / 128 * atomColumnBytes);
+               : std::optional<int64_t>(rows * swizzleBytes +
+                                        bytes / swizzleBytes * atomColumnBytes);
   if (coreMatrices)
     return rows % 8 || bytes % 16
                ? std::nullopt

@@ -35,6 +35,9 @@ int64_t smemElementBytes(Type elem);
 /// contiguous.
 struct OperandSmemLayout {
   bool swizzled = false;
+  /// The swizzle's atom width: 128 (wgmma's), or 64 (swizzle_64b, tiles
+  /// of 64-byte rows only threads and the TMA access).
+  int64_t swizzleBytes = 128;
   int64_t atomColumnBytes = 0;
   bool coreMatrices = false;
   int64_t rowGroupBytes = 0, colGroupBytes = 0;
@@ -92,6 +95,12 @@ pgpu::SharedLayoutKind dotOperandKind(tt::DotOp dot, unsigned index);
 /// wgmma), which the dot reads as it is (wgmma: no transpose flag;
 /// mma.sync: ldmatrix without .trans); null otherwise.
 tt::TransOp kMajorB(tt::DotOp dot);
+
+/// The transpose that gives a wgmma dot its A as [M, K] from an MN-major
+/// [K, M] tile (`tt.trans` of a 2-D bf16/f16 tensor), which wgmma reads as
+/// it is with its transpose flag for A (laid out and walked as an MN-major
+/// B); null otherwise.
+tt::TransOp mnMajorA(tt::DotOp dot);
 
 /// Whether writeAccumulatorSwizzled (TileToNVVM/Patterns.h) takes `src`: a
 /// tensor-core accumulator, 2-D, 16- or 32-bit elements, rows a multiple of

@@ -195,6 +195,75 @@ Value fastMath(Operation *op, ArrayRef<Value> operands, TypeRange types,
   return {};
 }
 
+/// Pairs of int8 (a vector of an even count) to bf16 in the bf16 pipe,
+/// two per instruction: each byte goes under the exponent of 2^7 (one
+/// permute for both), where its low 7 bits count in units of 1 and its
+/// sign bit lands on the exponent's low bit, making 2^8 of the 2^7; the
+/// value is then (2^7 + low bits) - (2^7 or 2^8), exact.
+Value pairsOfInt8ToBF16(OpBuilder &b, Location loc, Value bytes) {
+  auto in = cast<VectorType>(bytes.getType());
+  Type i32 = b.getI32Type(), pair = VectorType::get({2}, b.getBF16Type());
+  SmallVector<Value> out;
+  for (int64_t i = 0; i < in.getNumElements(); i += 2) {
+    Value two = vector::ExtractStridedSliceOp::create(b, loc, bytes, ArrayRef<int64_t>{i},
+                                                      ArrayRef<int64_t>{2}, ArrayRef<int64_t>{1});
+    // The two bytes as the low half of a word (vector.bitcast keeps the
+    // rank: one i16, extracted).
+    Value half = vector::ExtractOp::create(
+        b, loc, vector::BitCastOp::create(b, loc, VectorType::get({1}, b.getI16Type()), two), 0);
+    Value word = arith::ExtUIOp::create(b, loc, i32, half);
+    Value bf = inlinePtx(b, loc, i32, {word},
+                         "{\n.reg .b32 s<3>;\nprmt.b32 s0, $1, 0x43, 0x4140;\n"
+                         "and.b32 s1, s0, 0xff7fff7f;\nand.b32 s2, s0, 0xff80ff80;\n"
+                         "sub.bf16x2 $0, s1, s2;\n}",
+                         "=r,r");
+    Value v = LLVM::BitcastOp::create(b, loc, pair, bf);
+    out.push_back(vector::ExtractOp::create(b, loc, v, 0));
+    out.push_back(vector::ExtractOp::create(b, loc, v, 1));
+  }
+  return buildVector(b, loc, out);
+}
+
+/// 8-bit integers to floats without the GPU's conversion unit (I2F runs at
+/// a quarter of the ALU's rate; an int8 operand converted per k step of a
+/// matmul would wait on it). Signed to bf16, pairs at once
+/// (pairsOfInt8ToBF16); else the byte, biased to unsigned, becomes the low
+/// mantissa bits of 2^23 (an OR), and subtracting 2^23 (+ 128 for the
+/// bias) leaves its value, exact in f32, bf16 and f16 alike. Null for
+/// other ops.
+Value byteToFloat(Operation *op, ArrayRef<Value> operands, TypeRange types,
+                  ConversionPatternRewriter &rw) {
+  bool isSigned = isa<arith::SIToFPOp>(op);
+  if ((!isSigned && !isa<arith::UIToFPOp>(op)) || types.size() != 1 ||
+      !getElementTypeOrSelf(operands[0].getType()).isInteger(8))
+    return {};
+  Type to = getElementTypeOrSelf(types[0]);
+  if (!to.isF32() && !to.isBF16() && !to.isF16())
+    return {};
+  Location loc = op->getLoc();
+  if (auto vt = dyn_cast<VectorType>(operands[0].getType());
+      vt && isSigned && to.isBF16() && vt.getRank() == 1 && vt.getNumElements() % 2 == 0)
+    return pairsOfInt8ToBF16(rw, loc, operands[0]);
+  auto like = [&](Type elem) -> Type {
+    auto vt = dyn_cast<VectorType>(operands[0].getType());
+    return vt ? (Type)VectorType::get(vt.getShape(), elem) : elem;
+  };
+  auto splat = [&](Type t, TypedAttr scalar) -> Value {
+    auto vt = dyn_cast<VectorType>(t);
+    return arith::ConstantOp::create(
+        rw, loc, t, vt ? (TypedAttr)DenseElementsAttr::get(vt, scalar) : scalar);
+  };
+  Type i32 = like(rw.getI32Type()), f32 = like(rw.getF32Type());
+  Value bits = arith::ExtUIOp::create(rw, loc, i32, operands[0]);
+  if (isSigned)
+    bits = arith::XOrIOp::create(rw, loc, bits, splat(i32, rw.getI32IntegerAttr(0x80)));
+  bits = arith::OrIOp::create(rw, loc, bits, splat(i32, rw.getI32IntegerAttr(0x4B000000)));
+  Value f = arith::BitcastOp::create(rw, loc, f32, bits);
+  f = arith::SubFOp::create(rw, loc, f,
+                            splat(f32, rw.getF32FloatAttr(isSigned ? 8388736.0f : 8388608.0f)));
+  return to.isF32() ? f : (Value)arith::TruncFOp::create(rw, loc, types[0], f);
+}
+
 /// arith/math ops on tensors: the same op on the per-thread vectors.
 struct ElementwiseLowering : ConversionPattern {
   ElementwiseLowering(const TypeConverter &tc, MLIRContext *ctx)
@@ -209,6 +278,10 @@ struct ElementwiseLowering : ConversionPattern {
       return failure();
     if (Value fast = fastMath(op, operands, types, rw)) {
       rw.replaceOp(op, fast);
+      return success();
+    }
+    if (Value converted = byteToFloat(op, operands, types, rw)) {
+      rw.replaceOp(op, converted);
       return success();
     }
     OperationState state(op->getLoc(), op->getName().getStringRef(), operands,

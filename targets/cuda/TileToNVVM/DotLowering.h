@@ -33,6 +33,9 @@ struct DotOperand {
   /// (registerA): the dot reads it from there, nothing goes through shared
   /// memory.
   bool inAccumulatorLayout = false;
+  /// A given MN-major (mnMajorA): `tile` is [K, M], the transpose of the
+  /// dot's A.
+  bool mnMajor = false;
 };
 
 /// The value in a tensor-core layout a dot's A is cast from, when the dot

@@ -44,13 +44,18 @@ Value OperandSmemLayout::offsetOf(OpBuilder &b, Location loc, Value row, Value c
   auto mul = [&](Value v, int64_t k) { return arith::MulIOp::create(b, loc, v, constI32(b, loc, k)); };
   auto add = [&](Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); };
   if (swizzled) {
-    // Byte b of row r: atom column b / 128, chunk (b % 128) / 16 stored at
-    // chunk ((b % 128) / 16) ^ (r % 8) of the row.
+    // Byte b of row r (atoms W = swizzleBytes wide): atom column b / W,
+    // chunk (b % W) / 16 stored at chunk ((b % W) / 16) ^ (r % 8) (W 128)
+    // or ^ ((r / 2) % 4) (W 64) of the row: the address bits 7 and up
+    // flip bits 4 and up.
+    int64_t w = swizzleBytes;
     Value byte = mul(col, elemBytes);
     auto div = [&](Value v, int64_t k) { return arith::DivUIOp::create(b, loc, v, constI32(b, loc, k)); };
     auto rem = [&](Value v, int64_t k) { return arith::RemUIOp::create(b, loc, v, constI32(b, loc, k)); };
-    Value chunk = arith::XOrIOp::create(b, loc, div(rem(byte, 128), 16), rem(row, 8));
-    return add(add(mul(div(byte, 128), atomColumnBytes), mul(row, 128)),
+    Value in = div(rem(byte, w), 16);
+    Value flip = w == 128 ? rem(row, 8) : rem(div(row, 128 / w), w / 16);
+    Value chunk = arith::XOrIOp::create(b, loc, in, flip);
+    return add(add(mul(div(byte, w), atomColumnBytes), mul(row, w)),
                add(mul(chunk, 16), rem(byte, 16)));
   }
   if (!coreMatrices)

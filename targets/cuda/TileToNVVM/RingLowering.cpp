@@ -285,8 +285,9 @@ struct AsyncWaitLowering : SimtPattern<pgpu::AsyncWaitOp> {
   }
 };
 
-/// The tile into registers (blocked layout). A dot reading the buffer in
-/// place leaves these loads unused, and they are dropped.
+/// The tile into registers (blocked layout, or a tensor-core layout: a
+/// dot's A converted in registers). A dot reading the buffer in place
+/// leaves these loads unused, and they are dropped.
 struct RingReadLowering : SimtPattern<pgpu::RingReadOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(pgpu::RingReadOp op, OpAdaptor a,
@@ -305,8 +306,12 @@ struct RingReadLowering : SimtPattern<pgpu::RingReadOp> {
     }
     Type elem = storageType(tile.getElementType());
     // A chunk of a thread's elements is one vector load (as writeOperand
-    // stores chunks).
-    int64_t vec = l.accessElements(BlockedLayout(tile.getNumElements(), state.threads).vec, cols);
+    // stores chunks); in a tensor-core layout, pairs of adjacent columns.
+    if (tile.getEncoding() && !hasMmaLayout(tile))
+      return op.emitError("reads a tile into layout ")
+             << tile.getEncoding() << ", which this target does not yet";
+    int64_t vec = l.accessElements(
+        hasMmaLayout(tile) ? 2 : BlockedLayout(tile.getNumElements(), state.threads).vec, cols);
     SlotCoordinates coords = slotCoordinates(rw, loc, state, tile);
     SmallVector<Value> addresses =
         l.slotAddresses(rw, loc, base, coords, vec, state.shiftedAddresses);

@@ -213,9 +213,12 @@ struct TransLowering : SimtPattern<tt::TransOp> {
     Type elem = cast<VectorType>(a.getSrc().getType()).getElementType();
     if (!op->use_empty() && llvm::all_of(op->getUsers(), [&](Operation *u) {
           auto dot = dyn_cast<tt::DotOp>(u);
-          return dot && dot.getA() != op.getResult() && kMajorB(dot) == op;
+          bool asA = dot && dot.getA() == op.getResult(), asB = dot && dot.getB() == op.getResult();
+          return dot && ((asB && !asA && kMajorB(dot) == op) ||
+                         (asA && !asB && mnMajorA(dot) == op));
         })) {
-      // wgmma reads the source as its K-major B: no transpose to compute.
+      // wgmma reads the source as its K-major B or MN-major A (mma.sync
+      // its K-major B): no transpose to compute.
       rw.replaceOpWithNewOp<LLVM::UndefOp>(op, getTypeConverter()->convertType(dstType));
       return success();
     }
@@ -602,6 +605,13 @@ struct DotLowering : SimtPattern<tt::DotOp> {
       if (Value acc = registerA(op))
         x = {rw.getRemappedValue(acc), Value(), aType, /*kMajor=*/false,
              /*inAccumulatorLayout=*/true};
+      if (tt::TransOp trans = mnMajorA(op); trans && !x.inAccumulatorLayout) {
+        // A as the MN-major tile it transposes (TransLowering left it).
+        Value src = trans.getSrc();
+        x = {rw.getRemappedValue(src), stagedOperandAddress(rw, loc, src, state),
+             cast<RankedTensorType>(src.getType())};
+        x.mnMajor = true;
+      }
       if (tt::TransOp trans = kMajorB(op)) {
         // B as the K-major tile it transposes (TransLowering left it).
         Value src = trans.getSrc();

@@ -2,7 +2,8 @@
 //
 // The ops of GpuUserScheduleOps.td in NVVM: mbarriers in shared memory
 // after the rings, TMA copies into and out of ring buffers (one bulk
-// tensor copy per 128-byte column of the swizzled tile), the threads'
+// tensor copy per 128-byte column of a swizzled tile, one for a tile of
+// dense rows), the threads'
 // writes of a tensor into a buffer, and the fences and bulk-group waits
 // between them. One elected thread issues; its instructions are
 // predicated rather than branched to, as they may stand between a wgmma
@@ -224,6 +225,11 @@ struct TmaStoreBufferLowering : SimtPattern<pgpu::TmaStoreBufferOp> {
       return failure();
     auto [p, base] = *buffer;
     RankedTensorType tile = op.getRing().getType().getTile();
+    // Rows from some row on (dense rows; the verifier checked).
+    if (a.getRow())
+      base = smemByteAddress(
+          rw, loc, base,
+          arith::MulIOp::create(rw, loc, a.getRow(), constI32(rw, loc, p->layout.rowBytes)));
     std::pair<Value, Value> origin = boxAt(rw, loc, *kmap, a.getOrigin());
     Value issue = issuingThread(rw, loc, state);
     forEachBox(rw, loc, *kmap, base, p->layout, origin, tile.getDimSize(1),

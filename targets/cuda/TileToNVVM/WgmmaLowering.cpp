@@ -3,7 +3,7 @@
 // A [M, K] and B [K, N] are read from shared memory in wgmmaOperandLayout:
 // A K-major, B MN-major (as they are in memory; B with wgmma's transpose
 // flag) or, when B is the transpose of a [N, K] tile (kMajorB), K-major
-// like A, with the 128-byte swizzle where rows are whole multiples of 128
+// like A; A the transpose of a [K, M] tile (mnMajorA) MN-major like B, with the 128-byte swizzle where rows are whole multiples of 128
 // bytes, else as no-swizzle core matrices (8 rows x 16 bytes each). Either
 // way the 16-byte pieces threads hold (or cp.async copies, when
 // pallas-stage-loads staged the operands) land in one store. The descriptors
@@ -93,12 +93,14 @@ OperandWalk walkB(const OperandSmemLayout &l) {
 
 /// The four 32-bit registers of A's fragment for k step `ks` from A held in
 /// the accumulator layout (per thread, 8-column tiles of four: rows g and
-/// g + 8, columns 2q and 2q + 1): tiles 2 ks and 2 ks + 1, as pairs.
-static SmallVector<Value> aFragment(OpBuilder &b, Location loc, Value regs, int64_t ks) {
+/// g + 8, columns 2q and 2q + 1): tiles 2 ks and 2 ks + 1, as pairs, of
+/// the m64 block whose slots start at `first`.
+static SmallVector<Value> aFragment(OpBuilder &b, Location loc, Value regs, int64_t ks,
+                                    int64_t first) {
   SmallVector<Value> out;
   for (int64_t i = 0; i < 4; ++i) {
     Value two = vector::ExtractStridedSliceOp::create(
-        b, loc, regs, ArrayRef<int64_t>{ks * 8 + 2 * i}, ArrayRef<int64_t>{2},
+        b, loc, regs, ArrayRef<int64_t>{first + ks * 8 + 2 * i}, ArrayRef<int64_t>{2},
         ArrayRef<int64_t>{1});
     out.push_back(LLVM::BitcastOp::create(b, loc, b.getI32Type(), two));
   }
@@ -152,18 +154,18 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
   // wgmma reads f8 operands K-major only (pallas-assign-layouts checked).
   if (isF8(elem) && !bIn.kMajor)
     return failure();
-  // B given K-major ([N, K], kMajorB) is laid out and walked as A is.
-  bool bKMajor = bIn.kMajor;
-  OperandSmemLayout aLayout = wgmmaOperandLayout(aType), bLayout = wgmmaOperandLayout(bIn.tile);
-  OperandWalk aWalk = walkA(aLayout), bWalk = bKMajor ? walkA(bLayout) : walkB(bLayout);
+  // B given K-major ([N, K], kMajorB) is laid out and walked as A is; A
+  // given MN-major ([K, M], mnMajorA) as B is.
+  bool bKMajor = bIn.kMajor, aMNMajor = aIn.mnMajor;
+  OperandSmemLayout aLayout = wgmmaOperandLayout(aMNMajor ? aIn.tile : aType),
+                    bLayout = wgmmaOperandLayout(bIn.tile);
+  OperandWalk aWalk = aMNMajor ? walkB(aLayout) : walkA(aLayout),
+              bWalk = bKMajor ? walkA(bLayout) : walkB(bLayout);
 
   // wgmma reads through the async proxy.
   auto [aBase, bBase] = placeDotOperands(b, loc, s, aIn, bIn, aLayout, bLayout,
                                          /*asyncProxy=*/true);
 
-  // A in registers holds one m64 block per warpgroup.
-  if (aIn.inAccumulatorLayout && layout->tilesM != 1)
-    return failure();
   // Each warpgroup computes tilesM blocks of 64 rows (MmaLayout: block t of
   // warpgroup g is rows 16 warps t + 64 g), one wgmma chain each, into
   // its slots [t regs, (t + 1) regs).
@@ -180,7 +182,11 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
   }
 
   Value group = arith::DivUIOp::create(b, loc, s.tid, constI32(b, loc, 128));
-  int64_t rows64 = aLayout.swizzled ? 64 * 128 : 8 * aLayout.rowGroupBytes;
+  // 64 rows of A: 64 K-major rows, or (MN-major) 128 bytes across, one
+  // atom column or eight core matrices.
+  int64_t rows64 = aMNMajor ? (aLayout.swizzled ? aLayout.atomColumnBytes : 8 * aLayout.colGroupBytes)
+                   : aLayout.swizzled ? 64 * 128
+                                      : 8 * aLayout.rowGroupBytes;
   int64_t groups = layout->warpsM / 4;
   SmallVector<Value> aBlocks;
   for (int64_t t = 0; !aIn.inAccumulatorLayout && t < layout->tilesM; ++t) {
@@ -198,9 +204,13 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t ks = 0; ks < k / kStep; ++ks) {
     if (aIn.inAccumulatorLayout) {
+      // A's m64 block t: its slots [t k / 2, (t + 1) k / 2), as the
+      // accumulator's block t holds its rows.
       Value descB = descriptorAt(b, loc, firstB, bWalk.step(ks));
-      accs[0] = wgmmaRegisterA(b, loc, accs[0], regs, aFragment(b, loc, aIn.regs, ks), descB, n,
-                               elem.isBF16() ? "bf16" : "f16", /*transposeB=*/!bKMajor);
+      for (int64_t t = 0; t < layout->tilesM; ++t)
+        accs[t] = wgmmaRegisterA(b, loc, accs[t], regs, aFragment(b, loc, aIn.regs, ks, t * k / 2),
+                                 descB, n, elem.isBF16() ? "bf16" : "f16",
+                                 /*transposeB=*/!bKMajor);
       continue;
     }
     Value descB;
@@ -217,7 +227,8 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
           NVVM::WGMMAScaleOutAttr::get(b.getContext(), NVVM::WGMMAScaleOut::one),
           NVVM::WGMMAScaleInAttr::get(b.getContext(), NVVM::WGMMAScaleIn::one),
           NVVM::WGMMAScaleInAttr::get(b.getContext(), NVVM::WGMMAScaleIn::one),
-          NVVM::MMALayoutAttr::get(b.getContext(), NVVM::MMALayout::row),
+          NVVM::MMALayoutAttr::get(b.getContext(),
+                                   aMNMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row),
           NVVM::MMALayoutAttr::get(b.getContext(),
                                    bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row),
           NVVM::MMAIntOverflowAttr());

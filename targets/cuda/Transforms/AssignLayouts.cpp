@@ -221,7 +221,48 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
       castBackUses(b, dot.getResult(), plain, nullptr);
     }
     propagate();
+    readConvertedAInLayout();
     narrowBeforeLeaving();
+  }
+
+  /// A wgmma dot whose A is converted from a tile read out of shared
+  /// memory (JAX's int8 x bf16 matmul: sitofp of an int8 tile) reads
+  /// the tile straight into the dot's own layout, converts it there and
+  /// takes A from the registers (registerA): no exchange through shared
+  /// memory, and no scratch area for it.
+  void readConvertedAInLayout() {
+    getOperation().walk([&](tt::DotOp dot) {
+      auto d = cast<RankedTensorType>(dot.getType());
+      auto a = cast<RankedTensorType>(dot.getA().getType());
+      if (!hasWgmmaLayout(d) || a.getEncoding() || !(a.getElementType().isBF16() ||
+                                                     a.getElementType().isF16()))
+        return;
+      // Back through one-operand conversions, each used once, to a read.
+      SmallVector<Operation *> chain;
+      Value v = dot.getA();
+      while (Operation *def = v.getDefiningOp()) {
+        if (!v.hasOneUse())
+          return;
+        if (auto read = dyn_cast<pgpu::RingReadOp>(def)) {
+          if (read.getCol() || chain.empty())
+            return; // (a dot reads a tile as it is in place)
+          chain.push_back(def);
+          break;
+        }
+        if (!isa<arith::SIToFPOp, arith::UIToFPOp, arith::ExtFOp, arith::TruncFOp>(def))
+          return;
+        chain.push_back(def);
+        v = def->getOperand(0);
+      }
+      if (chain.empty() || !isa<pgpu::RingReadOp>(chain.back()))
+        return;
+      for (Operation *op : chain) {
+        auto t = cast<RankedTensorType>(op->getResult(0).getType());
+        op->getResult(0).setType(t.cloneWithEncoding(d.getEncoding()));
+      }
+      OpBuilder b(dot);
+      dot.getAMutable().set(tensor::CastOp::create(b, dot.getLoc(), a, dot.getA()));
+    });
   }
 
   /// The layout `user` takes when `operand` (one of its operands) is in

@@ -2,7 +2,8 @@
 //
 // convert-plgpu-to-tile: a Pallas:MGPU kernel becomes tile IR whose memory
 // traffic is the kernel's own. Each shared-memory buffer is a ring of
-// swizzled tiles (its leading dims are slots: `buf.at[slot]` picks one),
+// tiles (its leading dims are slots: `buf.at[slot]` picks one), swizzled
+// as wgmma reads them or, where no wgmma does, dense rows if need be,
 // each barrier array mbarriers, copies TMA copies that signal them, and
 // the kernel's waits stay where it wrote them: a barrier_wait waits for
 // the phase parity the thread tracks (one bit per barrier, carried through
@@ -87,17 +88,88 @@ bool namesOneTile(ArrayRef<int64_t> encoded, RefType ref) {
          isSlotPick(IndexerList::decode(encoded).expandedFor(ref.getRank()), ref.getRank());
 }
 
-/// Why a shared-memory buffer of `ref`'s shape cannot be a ring of
-/// 128-byte-swizzled tiles ([slot dims...,] rows, columns), or "".
-std::string smemBufferGap(RefType ref) {
+/// Whether indexers (expanded to rank 2) take whole rows of a tile from
+/// some row on: `[ds(start, n), :]`.
+bool isRowSlice(const IndexerList &list) {
+  ArrayRef<Indexer> i = list.get();
+  return i.size() == 2 && i[1].kind == IndexerKind::Full &&
+         (i[0].kind == IndexerKind::Slice || i[0].kind == IndexerKind::SliceConst) &&
+         i[0].stride == 1;
+}
+
+/// What a kernel does with each of its scoped SMEM buffers (through the
+/// slices of it): which layout it can have.
+struct SmemBufferUse {
+  bool wgmmaReads = false, columnsTaken = false, rowsTaken = false;
+};
+
+/// The scoped buffer (a run_scoped argument) SMEM ref `ref` is a slice of.
+Value bufferOfSlice(Value ref) {
+  while (auto slice = ref.getDefiningOp<RefSliceOp>())
+    ref = slice.getRef();
+  return ref;
+}
+
+llvm::DenseMap<Value, SmemBufferUse> smemBufferUses(KernelOp kernel) {
+  llvm::DenseMap<Value, SmemBufferUse> uses;
+  kernel.walk([&](Operation *op) {
+    if (auto mma = dyn_cast<plgpu::WgmmaOp>(op)) {
+      for (Value v : {mma.getA(), mma.getB()})
+        if (isSmem(v.getType()))
+          uses[bufferOfSlice(v)].wgmmaReads = true;
+    } else if (auto slice = dyn_cast<RefSliceOp>(op)) {
+      auto ref = cast<RefType>(slice.getRef().getType());
+      if (!isSmem(ref) || ref.getRank() != 2)
+        return;
+      IndexerList list = IndexerList::decode(slice.getIndexers()).expandedFor(2);
+      if (isColumnSlice(list, ref.getElementType().getIntOrFloatBitWidth()))
+        uses[bufferOfSlice(slice.getRef())].columnsTaken = true;
+      else if (isRowSlice(list))
+        uses[bufferOfSlice(slice.getRef())].rowsTaken = true;
+    }
+  });
+  return uses;
+}
+
+/// The layout of a shared-memory buffer of `ref`'s shape ([slot dims...,]
+/// rows, columns) used as `use` says, or why it cannot have one: the
+/// 128-byte swizzle where a wgmma reads it (or columns of it are taken)
+/// or where it fits (JAX's default for tiles a wgmma may read), the
+/// 64-byte one for rows of 64 bytes the threads read (their fragments'
+/// rows then fall in different banks), else dense rows (rows are sliced,
+/// or of other widths), which the TMA copies without a swizzle.
+FailureOr<pgpu::SharedLayoutKind> smemBufferKind(RefType ref, SmemBufferUse use,
+                                                 std::string &why) {
   ArrayRef<int64_t> shape = ref.getShape();
   int64_t bits = ref.getElementType().getIntOrFloatBitWidth();
-  if (shape.size() < 2)
-    return "shared-memory buffers of rank below 2";
+  if (shape.size() < 2) {
+    why = "shared-memory buffers of rank below 2";
+    return failure();
+  }
   int64_t rows = shape[shape.size() - 2], cols = shape.back();
-  if (bits % 8 || rows % 8 || rows > 256 || cols * bits % 1024)
-    return "shared-memory tiles of 8 to 256 rows (a multiple of 8) of a multiple of 128 bytes";
-  return "";
+  bool swizzlable = bits % 8 == 0 && rows % 8 == 0 && rows <= 256 && cols * bits % 1024 == 0;
+  if (use.wgmmaReads || use.columnsTaken) {
+    if (!swizzlable) {
+      why = "shared-memory tiles a wgmma reads of 8 to 256 rows (a multiple of 8) of a "
+            "multiple of 128 bytes";
+      return failure();
+    }
+    if (use.rowsTaken) {
+      why = "row slices of a shared-memory tile a wgmma reads";
+      return failure();
+    }
+    return pgpu::SharedLayoutKind::swizzle_128b;
+  }
+  if (swizzlable && !use.rowsTaken)
+    return pgpu::SharedLayoutKind::swizzle_128b;
+  if (bits % 8 == 0 && rows % 8 == 0 && rows <= 256 && cols * bits == 512 && !use.rowsTaken)
+    return pgpu::SharedLayoutKind::swizzle_64b;
+  if (bits % 8 || rows > 256 || cols > 256 || cols * bits % 128) {
+    why = "shared-memory tiles of at most 256 rows of at most 256 elements, a multiple of 16 "
+          "bytes";
+    return failure();
+  }
+  return pgpu::SharedLayoutKind::row_major;
 }
 
 } // namespace
@@ -115,6 +187,7 @@ std::optional<UserScheduleGap> cuda::userScheduleGap(KernelOp kernel) {
     return UserScheduleGap{kernel, "kernels launched in clusters"};
   std::optional<UserScheduleGap> gap;
   int64_t accRows = 0;
+  llvm::DenseMap<Value, SmemBufferUse> smemUses = smemBufferUses(kernel);
   auto refuse = [&](Operation *op, std::string why) {
     gap = UserScheduleGap{op, std::move(why)};
     return WalkResult::interrupt();
@@ -154,9 +227,10 @@ std::optional<UserScheduleGap> cuda::userScheduleGap(KernelOp kernel) {
             isa<SemaphoreType, DMASemaphoreType>(ref.getElementType()))
           return refuse(op, "scoped values other than SMEM buffers, barriers, accumulators "
                             "and values (run_state)");
-        if (ref.getMemorySpace() == MemorySpace::smem)
-          if (std::string why = smemBufferGap(ref); !why.empty())
-            return refuse(op, why);
+        std::string why;
+        if (ref.getMemorySpace() == MemorySpace::smem &&
+            failed(smemBufferKind(ref, smemUses.lookup(a), why)))
+          return refuse(op, why);
       }
       return WalkResult::advance();
     }
@@ -165,12 +239,17 @@ std::optional<UserScheduleGap> cuda::userScheduleGap(KernelOp kernel) {
         return WalkResult::advance();
       auto ref = cast<RefType>(slice.getRef().getType());
       IndexerList list = IndexerList::decode(slice.getIndexers()).expandedFor(ref.getRank());
-      if (!isSlotPick(list, ref.getRank()) &&
-          !(ref.getRank() == 2 &&
-            isColumnSlice(list, ref.getElementType().getIntOrFloatBitWidth())))
-        return refuse(op, "slices of SMEM buffers other than buf.at[slot] and whole 128-byte "
-                          "columns of a tile");
-      return WalkResult::advance();
+      if (isSlotPick(list, ref.getRank()))
+        return WalkResult::advance();
+      if (ref.getRank() == 2 && isColumnSlice(list, ref.getElementType().getIntOrFloatBitWidth()))
+        return WalkResult::advance();
+      // Rows of a tile, copied out with the TMA (ragged_dot's epilogue).
+      if (ref.getRank() == 2 && isRowSlice(list) &&
+          !slice.getRef().getDefiningOp<RefSliceOp>() &&
+          llvm::all_of(slice->getUsers(), llvm::IsaPred<plgpu::CopySmemToGmemOp>))
+        return WalkResult::advance();
+      return refuse(op, "slices of SMEM buffers other than buf.at[slot], whole 128-byte "
+                        "columns of a tile and rows of a tile that a TMA copy stores");
     }
     if (auto load = dyn_cast<LoadOp>(op)) {
       auto ref = cast<RefType>(load.getRef().getType());
@@ -208,8 +287,9 @@ std::optional<UserScheduleGap> cuda::userScheduleGap(KernelOp kernel) {
       return WalkResult::advance();
     }
     if (auto mma = dyn_cast<plgpu::WgmmaOp>(op)) {
-      if (mma.getTransposeA())
-        return refuse(op, "wgmma with a transposed A");
+      if (mma.getTransposeA() && (!isSmem(mma.getA().getType()) ||
+                                  cast<RefType>(mma.getA().getType()).getElementType().getIntOrFloatBitWidth() != 16))
+        return refuse(op, "wgmma with a transposed A other than a 16-bit tile in SMEM");
       auto acc = cast<RefType>(mma.getAcc().getType());
       if (!acc.getElementType().isF32())
         return refuse(op, "accumulators other than f32");
@@ -233,6 +313,8 @@ struct SmemSlot {
   Value ring, slot;
   Value col = {};
   RankedTensorType columns = {};
+  /// Rows of it from `row` (i32) on, as many as the view has.
+  Value row = {};
 };
 
 class UserScheduleLowering : public TileLowering {
@@ -253,8 +335,9 @@ protected:
 
 private:
   LogicalResult lowerPlgpu(Operation *op);
-  /// The tile `ref` names; `columns`: also a column view of one.
-  FailureOr<SmemSlot> slotOf(Operation *op, Value ref, bool columns = false);
+  /// The tile `ref` names; `columns`: also a column view of one; `rows`:
+  /// also rows of one.
+  FailureOr<SmemSlot> slotOf(Operation *op, Value ref, bool columns = false, bool rows = false);
   /// The slot (i32) indexers picking one tile of a buffer of slots name:
   /// their indices, row-major over its leading dims.
   Value linearSlot(RefType type, const IndexerList &list, ValueRange indices);
@@ -267,6 +350,8 @@ private:
   FailureOr<std::pair<Value, Value>> window(Operation *op, Value ref);
   LogicalResult assignTensorMaps(tt::FuncOp fn);
 
+  /// How the kernel uses each SMEM buffer (its layout follows).
+  llvm::DenseMap<Value, SmemBufferUse> smemUses = smemBufferUses(kernel);
   /// Rank-3 SMEM buffers: their ring (slots picked by ref_slice).
   llvm::DenseMap<Value, Value> slotted;
   /// SMEM refs naming one tile: a buffer of rank 2, or a slot.
@@ -316,9 +401,13 @@ LogicalResult UserScheduleLowering::lower(RunScopedOp op) {
       continue;
     }
     ArrayRef<int64_t> shape = ref.getShape();
-    auto tile = RankedTensorType::get(
-        shape.take_back(2), ref.getElementType(),
-        pgpu::SharedEncodingAttr::get(b.getContext(), pgpu::SharedLayoutKind::swizzle_128b));
+    std::string why;
+    FailureOr<pgpu::SharedLayoutKind> kind = smemBufferKind(ref, smemUses.lookup(a), why);
+    if (failed(kind))
+      return op->emitOpError("scopes an SMEM buffer the CUDA target cannot lay out: it takes ")
+             << why;
+    auto tile = RankedTensorType::get(shape.take_back(2), ref.getElementType(),
+                                      pgpu::SharedEncodingAttr::get(b.getContext(), *kind));
     int64_t stages = 1;
     for (int64_t d : shape.drop_back(2))
       stages *= d;
@@ -353,6 +442,17 @@ LogicalResult UserScheduleLowering::lower(RefSliceOp op) {
     view.col = view.col ? (Value)arith::AddIOp::create(b, loc, view.col, start) : start;
     auto result = cast<RefType>(op.getResult().getType());
     view.columns = RankedTensorType::get(result.getShape(), result.getElementType());
+    tiles[op.getResult()] = view;
+    return success();
+  }
+  if (auto tile = tiles.find(op.getRef());
+      tile != tiles.end() && type.getRank() == 2 && isRowSlice(list) && !tile->second.col &&
+      !tile->second.row) {
+    // Rows of a tile (of dense rows): a row offset into it.
+    const Indexer &rows = list.get()[0];
+    SmemSlot view = tile->second;
+    view.row = rows.kind == IndexerKind::Slice ? toI32(values.lookup(op.getIndices()[0]))
+                                               : i32(rows.start);
     tiles[op.getResult()] = view;
     return success();
   }
@@ -392,7 +492,8 @@ FailureOr<SmemSlot> UserScheduleLowering::slotOfAccess(Operation *op, Value ref,
   return SmemSlot{it->second, linearSlot(type, list, indices)};
 }
 
-FailureOr<SmemSlot> UserScheduleLowering::slotOf(Operation *op, Value ref, bool columns) {
+FailureOr<SmemSlot> UserScheduleLowering::slotOf(Operation *op, Value ref, bool columns,
+                                                  bool rows) {
   auto it = tiles.find(ref);
   if (it == tiles.end())
     return op->emitOpError("uses an SMEM ref the CUDA target cannot trace to one tile of a "
@@ -400,6 +501,9 @@ FailureOr<SmemSlot> UserScheduleLowering::slotOf(Operation *op, Value ref, bool 
   if (it->second.col && !columns)
     return op->emitOpError("copies or writes columns of an SMEM tile; the CUDA target reads "
                            "them only (wgmma operands, loads), so far");
+  if (it->second.row && !rows)
+    return op->emitOpError("uses rows of an SMEM tile; the CUDA target copies them out to "
+                           "GMEM only, so far");
   return it->second;
 }
 
@@ -529,12 +633,12 @@ LogicalResult UserScheduleLowering::lowerPlgpu(Operation *op) {
     return success();
   }
   if (auto copy = dyn_cast<plgpu::CopySmemToGmemOp>(op)) {
-    FailureOr<SmemSlot> src = slotOf(op, copy.getSrc());
+    FailureOr<SmemSlot> src = slotOf(op, copy.getSrc(), /*columns=*/false, /*rows=*/true);
     auto dst = window(op, copy.getDst());
     if (failed(src) || failed(dst))
       return failure();
-    pgpu::TmaStoreBufferOp::create(b, loc, src->ring, src->slot, dst->first, dst->second,
-                                   /*tensor_map=*/-1);
+    pgpu::TmaStoreBufferOp::create(b, loc, src->ring, src->slot, src->row, dst->first,
+                                   dst->second, /*tensor_map=*/-1);
     if (copy.getCommitGroup())
       pgpu::BulkCommitOp::create(b, loc);
     return success();
@@ -576,6 +680,11 @@ LogicalResult UserScheduleLowering::lowerPlgpu(Operation *op) {
     if (!scratch.count(mma.getAcc()))
       return op->emitOpError("accumulates into a ref the CUDA target cannot trace to a scoped "
                              "accumulator");
+    auto transposed = [&](Value tile) -> Value {
+      auto t = cast<RankedTensorType>(tile.getType());
+      auto swapped = RankedTensorType::get({t.getDimSize(1), t.getDimSize(0)}, t.getElementType());
+      return tt::TransOp::create(b, loc, swapped, tile, ArrayRef<int32_t>{1, 0});
+    };
     auto tileOf = [](Value ref) {
       auto t = cast<RefType>(ref.getType());
       return RankedTensorType::get(t.getShape(), t.getElementType());
@@ -587,6 +696,9 @@ LogicalResult UserScheduleLowering::lowerPlgpu(Operation *op) {
       if (failed(a))
         return failure();
       lhs = pgpu::RingReadOp::create(b, loc, tileOf(mma.getA()), a->ring, a->slot, a->col);
+      // A transposed: wgmma reads the [K, M] tile MN-major (mnMajorA).
+      if (mma.getTransposeA())
+        lhs = transposed(lhs);
     } else {
       lhs = values.lookup(mma.getA());
     }
@@ -594,11 +706,8 @@ LogicalResult UserScheduleLowering::lowerPlgpu(Operation *op) {
     if (failed(bb))
       return failure();
     Value rhs = pgpu::RingReadOp::create(b, loc, tileOf(mma.getB()), bb->ring, bb->slot, bb->col);
-    if (mma.getTransposeB()) {
-      auto t = cast<RankedTensorType>(rhs.getType());
-      auto kn = RankedTensorType::get({t.getDimSize(1), t.getDimSize(0)}, t.getElementType());
-      rhs = tt::TransOp::create(b, loc, kn, rhs, ArrayRef<int32_t>{1, 0});
-    }
+    if (mma.getTransposeB())
+      rhs = transposed(rhs);
     Value &acc = scratch[mma.getAcc()];
     auto dot = tt::DotOp::create(b, loc, acc.getType(), lhs, rhs, acc, tt::InputPrecision::IEEE,
                                  /*maxNumImpreciseAcc=*/0);
@@ -635,12 +744,17 @@ LogicalResult UserScheduleLowering::lowerPlgpu(Operation *op) {
 }
 
 /// Each TMA copy's tensor map: the array its pointers address, viewed as
-/// rows of its last dimension, in boxes of the tile's rows by 128 bytes.
+/// rows of its last dimension, in boxes of the window's rows by 128 bytes
+/// (swizzled tiles) or by the whole row (dense rows).
 LogicalResult UserScheduleLowering::assignTensorMaps(tt::FuncOp fn) {
   AxisInfoAnalysis axis;
   auto assign = [&](Operation *op, Value ptrs, pgpu::RingType ring) -> LogicalResult {
+    // The box is the window (some rows of the tile, for a store of rows).
+    RankedTensorType tile = ring.getTile();
+    auto window = RankedTensorType::get(cast<RankedTensorType>(ptrs.getType()).getShape(),
+                                        tile.getElementType(), tile.getEncoding());
     std::optional<pgpu::TensorMapAttr> map =
-        tmaViewOfPointers(ptrs, ring.getTile(), axis, /*interiorRows=*/true);
+        tmaViewOfPointers(ptrs, window, axis, /*interiorRows=*/true);
     if (!map)
       return op->emitOpError("copies a GMEM window the TMA cannot address: it takes windows of "
                              "whole contiguous rows of the array's last dimension, a multiple "

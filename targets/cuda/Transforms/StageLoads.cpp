@@ -109,7 +109,10 @@ std::optional<pgpu::TensorMapAttr> cuda::tmaViewOfPointers(Value ptr, RankedTens
                                                            AxisInfoAnalysis &axis,
                                                            bool interiorRows) {
   auto shared = dyn_cast_or_null<pgpu::SharedEncodingAttr>(tile.getEncoding());
-  if (!shared || shared.getKind() != pgpu::SharedLayoutKind::swizzle_128b)
+  bool rowMajor = shared && shared.getKind() == pgpu::SharedLayoutKind::row_major;
+  bool swizzle64 = shared && shared.getKind() == pgpu::SharedLayoutKind::swizzle_64b;
+  if (!shared || (shared.getKind() != pgpu::SharedLayoutKind::swizzle_128b && !rowMajor &&
+                  !swizzle64))
     return std::nullopt;
   Value root = ptr;
   while (Operation *def = root.getDefiningOp()) {
@@ -130,11 +133,19 @@ std::optional<pgpu::TensorMapAttr> cuda::tmaViewOfPointers(Value ptr, RankedTens
     return std::nullopt;
   ArrayRef<int64_t> shape = shapeAttr.asArrayRef();
   bool symbolic = llvm::any_of(shape, [](int64_t d) { return d < 0; });
+  // A window of one row has no step of its own (0): the array's rows' is
+  // as good as any.
+  if (tile.getDimSize(0) == 1 && !symbolic && step->constant == 0 && !step->factor)
+    step->constant = shape.back();
   int64_t eb = std::max<int64_t>(1, tile.getElementTypeBitWidth() / 8);
   int64_t rows = tile.getDimSize(0), cols = tile.getDimSize(1);
-  int64_t boxCols = 128 / eb;
+  // Swizzled: a box per atom column (128 or 64 bytes). Dense rows: one
+  // box of whole rows (the TMA's boxes are at most 256 elements wide).
+  int64_t swizzle = rowMajor ? 0 : swizzle64 ? 64 : 128;
+  int64_t boxCols = rowMajor ? cols : swizzle / eb;
   AxisInfo info = axis.get(ptr);
-  if (info.contiguity < cols || info.divisibility < 16 || cols % boxCols || rows > 256)
+  if (info.contiguity < cols || info.divisibility < 16 || cols % boxCols || rows > 256 ||
+      boxCols > 256 || (boxCols * eb) % 16)
     return std::nullopt;
   if (symbolic) {
     // A 2-D array of symbolic size (-1 - p: function argument p): rows of
@@ -159,7 +170,7 @@ std::optional<pgpu::TensorMapAttr> cuda::tmaViewOfPointers(Value ptr, RankedTens
       return std::nullopt;
     }
     return pgpu::TensorMapAttr::get(ptr.getContext(), arg.getArgNumber(), shape[0], rowElements,
-                                    eb, rows, boxCols);
+                                    eb, rows, boxCols, swizzle);
   }
   // Rows of the last dim, or (`interiorRows`) of the dims from some d on:
   // a window [rows, cols] of one index of the dims between (a head of
@@ -179,7 +190,8 @@ std::optional<pgpu::TensorMapAttr> cuda::tmaViewOfPointers(Value ptr, RankedTens
   if (elements / step->constant > std::numeric_limits<int32_t>::max())
     return std::nullopt;
   return pgpu::TensorMapAttr::get(ptr.getContext(), arg.getArgNumber(),
-                                  elements / step->constant, step->constant, eb, rows, boxCols);
+                                  elements / step->constant, step->constant, eb, rows, boxCols,
+                                  swizzle);
 }
 
 /// The index of `map` in `func`'s tensor maps, added if new.

@@ -20,7 +20,7 @@ sys.path[:0] = [HERE, os.path.join(HERE, "..", "..", "..", "python")]
 import jax  # noqa: E402
 import mgpu_cases  # noqa: E402
 import mgpu_shipped  # noqa: E402
-from pallasc_jax import export  # noqa: E402
+from pallasc_jax import export, kernel_operands  # noqa: E402
 
 f16, bf16, f32 = np.float16, ml_dtypes.bfloat16, np.float32
 
@@ -47,6 +47,14 @@ def _ragged_dot(lhs, rhs, group_sizes):
   out, start = np.zeros((lhs.shape[0], rhs.shape[2]), f32), 0
   for g, n in enumerate(group_sizes):
     out[start:start + n] = lhs[start:start + n].astype(f32) @ rhs[g].astype(f32)
+    start += n
+  return out.astype(bf16)
+
+
+def _transposed_ragged_dot(lhs, rhs, group_sizes):
+  out, start = np.zeros((len(group_sizes), lhs.shape[1], rhs.shape[1]), f32), 0
+  for g, n in enumerate(group_sizes):
+    out[g] = lhs[start:start + n].astype(f32).T @ rhs[start:start + n].astype(f32)
     start += n
   return out.astype(bf16)
 
@@ -86,6 +94,10 @@ CASES = {
     "ragged_dot": (mgpu_shipped, lambda r: [_uniform(r, (256, 256), bf16),
                                             _uniform(r, (2, 256, 256), bf16),
                                             np.array([100, 156], np.int32)], _ragged_dot, 1e-2),
+    "transposed_ragged_dot": (mgpu_shipped, lambda r: [_uniform(r, (256, 256), bf16),
+                                                       _uniform(r, (256, 256), bf16),
+                                                       np.array([100, 156], np.int32)],
+                              _transposed_ragged_dot, 1e-2),
 }
 
 
@@ -100,13 +112,12 @@ def check(case: str, out_dir: str, asan: bool):
   inputs = make_inputs(np.random.default_rng(0))
   exported = export(fn, *[jax.ShapeDtypeStruct(x.shape, x.dtype) for x in inputs])
   mlir_path, spec_path = exported.write(out_dir)
-  # The kernel's operands are the function's arguments, by name.
-  names = fn.__code__.co_varnames[:fn.__code__.co_argcount]
-  by_name = dict(zip(names, inputs))
+  # The kernel's operands as the function computes them (its arguments,
+  # and what it derives from them before the kernel: group starts...).
   in_paths = []
-  for k, operand in enumerate(exported.spec["inputs"]):
+  for k, operand in enumerate(kernel_operands(fn, *inputs)):
     in_paths.append(os.path.join(out_dir, f"in{k}.npy"))
-    np.save(in_paths[-1], npy(by_name[operand["name"]]))
+    np.save(in_paths[-1], npy(np.asarray(operand)))
   out_path = os.path.join(out_dir, "out0.npy")
   if asan:
     art = os.path.join(out_dir, "host-asan")

@@ -9,7 +9,8 @@ import types
 import jax
 import jax.numpy as jnp
 from jax.experimental.pallas.ops.gpu import (
-    attention_mgpu, hopper_matmul_mgpu, hopper_mixed_type_matmul_mgpu, ragged_dot_mgpu)
+    attention_mgpu, hopper_matmul_mgpu, hopper_mixed_type_matmul_mgpu, ragged_dot_mgpu,
+    transposed_ragged_dot_mgpu)
 
 if not os.environ.get("PALLASC_REAL_GPU"):
   _H100 = types.SimpleNamespace(core_count=132)
@@ -18,7 +19,7 @@ if not os.environ.get("PALLASC_REAL_GPU"):
       get_default_device=lambda: _H100)
   attention_mgpu.cuda_versions = types.SimpleNamespace(
       cuda_runtime_get_version=lambda: 12091)
-  ragged_dot_mgpu.jax = types.SimpleNamespace(**{
+  ragged_dot_mgpu.jax = transposed_ragged_dot_mgpu.jax = types.SimpleNamespace(**{
       **{k: getattr(jax, k) for k in dir(jax) if not k.startswith("__")},
       "devices": lambda: [_H100]})
 
@@ -61,6 +62,31 @@ def ragged_dot(lhs, rhs, group_sizes):
       block_k=64, max_concurrent_steps=2, grid_block_n=1)
 
 
+def ragged_dot_bench(lhs, rhs, group_sizes):
+  """A configuration JAX's own benchmark of ragged_dot_mgpu tries (16
+  groups of random sizes there), for the GPU comparison at full size."""
+  return ragged_dot_mgpu.ragged_dot(
+      lhs, rhs, group_sizes=group_sizes, block_m=128, block_n=128,
+      block_k=64, max_concurrent_steps=4, grid_block_n=4)
+
+
+def transposed_ragged_dot(lhs, rhs, group_sizes):
+  """lhs [K, M] and rhs [K, N], K split in groups: out[g] = lhs[Kg].T @
+  rhs[Kg]. wgmma reads lhs's tiles transposed; the kernel masks the rows
+  of other groups in shared memory."""
+  return transposed_ragged_dot_mgpu.transposed_ragged_dot(
+      lhs, rhs, group_sizes=group_sizes, block_m=64, block_n=128, block_k=64,
+      max_concurrent_steps=2, grid_block_n=1)
+
+
+def transposed_ragged_dot_bench(lhs, rhs, group_sizes):
+  """A configuration JAX's own benchmark of it tries (K 16384, M = N =
+  2048, 16 groups there)."""
+  return transposed_ragged_dot_mgpu.transposed_ragged_dot(
+      lhs, rhs, group_sizes=group_sizes, block_m=128, block_n=128, block_k=64,
+      max_concurrent_steps=4, grid_block_n=4)
+
+
 def hopper_matmul(a, b):
   """Persistent over the SMs, three warpgroups (one copies, two multiply,
   each its half of the 128x256 tile), a tiled epilogue."""
@@ -82,5 +108,14 @@ def hopper_mixed_type_matmul(a, b):
   """int8 A converted to bf16 in registers, then wgmma with bf16 B."""
   config = hopper_mixed_type_matmul_mgpu.TuningConfig(
       tile_m=128, tile_n=128, tile_k=64, max_concurrent_steps=2)
+  return hopper_mixed_type_matmul_mgpu.mixed_matmul_kernel(
+      a, b, out_dtype=jnp.bfloat16, config=config)
+
+
+def hopper_mixed_type_matmul_bench(a, b):
+  """A configuration of the ones JAX's own benchmark of the int8 x bf16
+  matmul tries (M 4096, N 8192, K 4096 there)."""
+  config = hopper_mixed_type_matmul_mgpu.TuningConfig(
+      tile_m=128, tile_n=128, tile_k=64, max_concurrent_steps=4, grid_tile_width=8)
   return hopper_mixed_type_matmul_mgpu.mixed_matmul_kernel(
       a, b, out_dtype=jnp.bfloat16, config=config)
