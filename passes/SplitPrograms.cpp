@@ -81,8 +81,29 @@ struct SplitProgramsPass
     for (KernelOp kernel : getOperation().getOps<KernelOp>())
       // (Not yet with symbolic sizes, whose grid extents are expressions.)
       if (LaunchAttr launch = getLaunch(kernel);
-          launch && !launch.getExpanded() && launch.getSizes().empty())
+          launch && !launch.getExpanded() && launch.getSizes().empty() &&
+          !(keepSequentialDots && accumulatesOverSequentialAxis(kernel, launch)))
         split(kernel, launch);
+  }
+
+  /// Whether a sequential grid axis of `kernel` runs a dot per program (a
+  /// K loop written as a grid axis: its programs become one loop) whose
+  /// output blocks a CTA holds in registers (128 elements per thread, a
+  /// tiled GEMM's 128 x 256 over 8 warps).
+  static bool accumulatesOverSequentialAxis(KernelOp kernel, LaunchAttr launch) {
+    bool sequential = llvm::any_of(launch.getDimensionSemantics(), [](DimensionSemantics s) {
+      return s == DimensionSemantics::arbitrary;
+    });
+    if (!sequential || kernel.getOps<DotOp>().empty())
+      return false;
+    int64_t threads = 32 * std::max<int64_t>(1, launch.getNumWarps());
+    for (BlockArgument arg : kernel.getBody().front().getArguments()) {
+      BlockSpecAttr spec = getBlockSpec(kernel, arg.getArgNumber());
+      if (spec && spec.getRole() == ArgRole::output &&
+          ShapedType::getNumElements(shapeOf(arg.getType())) > 128 * threads)
+        return false;
+    }
+    return true;
   }
 
   /// Collects the constraints; returns false if the kernel must not be split

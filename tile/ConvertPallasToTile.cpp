@@ -202,6 +202,10 @@ LogicalResult TileLowering::run() {
     // symbolic size is -1 - (the size's argument).
     if (!logicalProgramIds)
       continue;
+    // An input and the output sharing its buffer may address the same
+    // memory (pallas-stage-loads keeps loads behind stores to either).
+    if (kernel.getArgAttr(arrayArgs[i], PallasDialect::kAliasedAttrName))
+      fn.setArgAttr(i, PallasDialect::kAliasedAttrName, b.getUnitAttr());
     BlockArgument arg = entry.getArgument(arrayArgs[i]);
     SmallVector<int64_t> shape(cast<RefType>(arg.getType()).getShape());
     BlockSpecAttr spec = getBlockSpec(kernel, arg.getArgNumber());

@@ -513,6 +513,12 @@ LogicalResult PallasDialect::verifyOperationAttribute(Operation *op,
 LogicalResult PallasDialect::verifyRegionArgAttribute(Operation *op, unsigned,
                                                       unsigned argIndex,
                                                       NamedAttribute attr) {
+  if (attr.getName() == kAliasedAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitOpError("'") << kAliasedAttrName << "' of argument #" << argIndex
+                                  << " must be a unit attribute";
+    return success();
+  }
   if (attr.getName() != kBlockSpecAttrName)
     return op->emitOpError("unknown pallas argument attribute '")
            << attr.getName().getValue() << "'";

@@ -61,6 +61,13 @@ void mlir::pallas::attachLaunchAttributes(KernelOp kernel,
     setBlockSpec(kernel, arg++,
                  BlockSpecAttr::get(ctx, ArgRole::scratch, "", {}, {}, {},
                                     AffineMap(), FlatSymbolRefAttr(), {}));
+  // An input and the output it aliases are one buffer: two arguments that
+  // may address the same memory (whoever reorders loads and stores asks).
+  for (auto [in, out] : spec.aliases) {
+    kernel.setArgAttr(in, PallasDialect::kAliasedAttrName, UnitAttr::get(ctx));
+    kernel.setArgAttr(spec.inputs.size() + out, PallasDialect::kAliasedAttrName,
+                      UnitAttr::get(ctx));
+  }
 }
 
 LaunchAttr mlir::pallas::getLaunch(Operation *kernel) {

@@ -34,12 +34,15 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
                                      const CudaPipelineOptions &options) {
   if (options.wgmma && options.userSchedule)
     return buildUserSchedulePipeline(pm, options);
-  // CUDA CTAs keep blocks of up to 16K elements whole (128 per thread).
-  addProgramShaping(pm, /*maxElements=*/16384);
+  // CUDA CTAs keep blocks of up to 16K elements whole (128 per thread),
+  // and the blocks of a K loop written as a sequential grid axis (staged as
+  // a tiled GEMM's in-kernel loop is).
+  addProgramShaping(pm, /*maxElements=*/16384, /*keepSequentialDots=*/true);
   pm.addPass(createConvertPallasToTile({/*tritonDotLimits=*/false,
                                         /*logicalProgramIds=*/true}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createPallasPeelLoopEnds());
   pm.addPass(createPallasProgramLimits());
   pm.addPass(createPallasFoldExpScale());
   pm.addPass(createPallasFoldDotAdd());

@@ -225,6 +225,22 @@ def PallasFoldTrueMasks : Pass<"pallas-fold-true-masks", "::mlir::ModuleOp"> {
   }];
 }
 
+def PallasPeelLoopEnds : Pass<"pallas-peel-loop-ends", "::mlir::ModuleOp"> {
+  let summary = "a loop's first-iteration select and last-iteration branch leave it";
+  let description = [{
+    Runs on tile IR for CUDA targets. A sequential grid axis run as a loop
+    (the K axis of a matmul written with a scratch accumulator) starts its
+    body with `select(k == first, init, acc)` and ends it with
+    `if (k == last) { ... store acc ... }`. In a loop of constant bounds
+    that runs at least once, the select becomes the carried value itself,
+    `init` the loop's initial value, and the branch moves after the loop,
+    reading the loop's results: the loop is then the plain K loop that
+    pallas-async-dots and pallas-stage-loads pipeline (no select per
+    element and iteration, no use of a dot's result inside the loop that
+    would wait for it).
+  }];
+}
+
 def PallasFoldDotAdd : Pass<"pallas-fold-dot-add", "::mlir::ModuleOp"> {
   let summary = "an addition to a dot's zero-accumulated result becomes its accumulator";
   let description = [{

@@ -16,12 +16,14 @@ def Pallas_Dialect : Dialect {
   let cppNamespace = "::mlir::pallas";
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
-  // pallas.launch on kernels, pallas.block_spec on their arguments.
+  // pallas.launch on kernels, pallas.block_spec on their arguments (and
+  // pallas.aliased on an input and the output sharing its buffer).
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     static constexpr ::llvm::StringLiteral kLaunchAttrName = "pallas.launch";
     static constexpr ::llvm::StringLiteral kBlockSpecAttrName = "pallas.block_spec";
+    static constexpr ::llvm::StringLiteral kAliasedAttrName = "pallas.aliased";
   private:
     void registerAttributes();
   public:

@@ -60,7 +60,11 @@ def PallasSplitPrograms : Pass<"pallas-split-programs", "::mlir::ModuleOp"> {
                         "largest tile kept along a split dim">,
                  Option<"maxElements", "max-elements", "int64_t", "0",
                         "output blocks of at most this many elements are "
-                        "left whole (0: split by max-tile alone)">];
+                        "left whole (0: split by max-tile alone)">,
+                 Option<"keepSequentialDots", "keep-sequential-dots", "bool", "false",
+                        "leave whole the programs of a kernel whose sequential "
+                        "grid axis accumulates dots (a K loop the CUDA "
+                        "pipeline stages as a tiled GEMM's)">];
 }
 
 def PallasStreamDotK : Pass<"pallas-stream-dot-k", "::mlir::ModuleOp"> {

@@ -20,8 +20,10 @@ namespace mlir::pallas {
 /// What both GPU targets run before convert-pallas-to-tile: programs split
 /// to one CTA's worth, dots streamed over K, programs ordered, the grid
 /// expanded. `maxElements`: output blocks of at most this many elements
-/// stay whole (0: split by tile size alone).
-void addProgramShaping(OpPassManager &pm, int64_t maxElements);
+/// stay whole (0: split by tile size alone); `keepSequentialDots`: so do
+/// the programs of a sequential grid axis that accumulates dots.
+void addProgramShaping(OpPassManager &pm, int64_t maxElements,
+                       bool keepSequentialDots = false);
 
 } // namespace mlir::pallas
 

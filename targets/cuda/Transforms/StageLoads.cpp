@@ -48,6 +48,7 @@
 #include "Dialect/Layouts.h"
 #include "Dialect/SharedLayouts.h"
 #include "pallas/Gpu/Gpu.h"
+#include "pallas/Dialect/Pallas.h"
 #include "pallas/Cuda/CudaPasses.h"
 
 #include "mlir/IR/Matchers.h"
@@ -69,6 +70,54 @@ bool cuda::writesMemory(Operation *op) {
                                                                          : WalkResult::advance();
       })
       .wasInterrupted();
+}
+
+/// The function argument a pointer (tensor) is computed from, or null.
+static BlockArgument rootArgument(Value ptr) {
+  while (Operation *def = ptr.getDefiningOp()) {
+    if (auto add = dyn_cast<tt::AddPtrOp>(def))
+      ptr = add.getPtr();
+    else if (isa<tt::SplatOp, tt::BroadcastOp, tt::ExpandDimsOp>(def))
+      ptr = def->getOperand(0);
+    else
+      return {};
+  }
+  auto arg = dyn_cast<BlockArgument>(ptr);
+  return arg && isa<tt::FuncOp>(arg.getOwner()->getParentOp()) ? arg : BlockArgument();
+}
+
+bool cuda::storesMayFeedLoads(Operation *op) {
+  SmallVector<BlockArgument> stored, loaded;
+  bool unknown = false;
+  op->walk([&](Operation *inner) {
+    Value ptr;
+    if (auto store = dyn_cast<tt::StoreOp>(inner))
+      ptr = store.getPtr();
+    else if (isa<tt::AtomicRMWOp, tt::AtomicCASOp>(inner))
+      ptr = inner->getOperand(0);
+    else if (auto load = dyn_cast<tt::LoadOp>(inner))
+      loaded.push_back(rootArgument(load.getPtr()));
+    if (!ptr)
+      return;
+    BlockArgument root = rootArgument(ptr);
+    unknown |= !root;
+    stored.push_back(root);
+  });
+  if (stored.empty())
+    return false;
+  if (unknown)
+    return true;
+  auto aliased = [](BlockArgument a) {
+    auto fn = cast<tt::FuncOp>(a.getOwner()->getParentOp());
+    return fn.getArgAttr(a.getArgNumber(), PallasDialect::kAliasedAttrName) != nullptr;
+  };
+  // Distinct arrays are distinct memory, except an input and the output
+  // that shares its buffer (both pallas.aliased).
+  for (BlockArgument s : stored)
+    for (BlockArgument l : loaded)
+      if (!l || s == l || (aliased(s) && aliased(l)))
+        return true;
+  return false;
 }
 
 bool cuda::stageableLoad(tt::LoadOp load) {
@@ -864,7 +913,7 @@ int64_t stageInvariantOperands(scf::ForOp loop, int64_t smemBudget) {
 void pipeline(scf::ForOp loop, int64_t threads, int64_t registerBudget) {
   // A loop that writes memory may write what a later iteration reads:
   // loading that early would read the old value.
-  if (writesMemory(loop))
+  if (storesMayFeedLoads(loop))
     return;
   SmallVector<tt::LoadOp> loads;
   SetVector<Operation *> slice;
@@ -960,7 +1009,9 @@ struct StageLoadsPass : pallas::impl::PallasStageLoadsBase<StageLoadsPass> {
       // One stage is no pipelining.
       if (launch.getNumStages() < 2)
         continue;
-      if (!writesMemory(loop)) {
+      // (A store only to arrays the loop does not read, as a sequential
+      // grid axis's last program writes its output, lets loads move ahead.)
+      if (!storesMayFeedLoads(loop)) {
         int64_t budget = sharedBytes * 3 / 4;
         budget -= stageInvariantOperands(loop, budget);
         // Warpgroups taking turns must not be held in step by CTA barriers.

@@ -19,6 +19,11 @@ namespace mlir::pallas::cuda {
 /// Whether `op` (or an op inside it) writes global memory (tt.store, atomics):
 /// a load moved ahead of it might read the old value.
 bool writesMemory(Operation *op);
+/// Whether a store or atomic in `op` may write memory a load in `op`
+/// reads: both address the same array parameter, or arrays that alias
+/// (pallas.aliased: an input and the output sharing its buffer), or a
+/// store's array is unknown.
+bool storesMayFeedLoads(Operation *op);
 /// Whether a tt.load can be copied into a shared-memory buffer instead (by
 /// cp.async or the TMA, which zero-fill): a 2-D block whose masked-off
 /// elements read as zero.

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Step 1 of the GEMM-forms check, where pallasc is built: compiles the
+# GEMM kernels of bench/kernels written as users write them (a sequential
+# grid axis with a scratch accumulator: *_grid_k) and the in-kernel K loop
+# they are measured against, for sm_90a and sm_80, into .device/gemm_forms/.
+# Step 2, on the GPU machine with .device carried:
+# python3 bench/gpu/gemm_forms.py
+#
+#   PALLAS_BUILD_DIR   pallasc's build directory (default: build/)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+bin="${PALLAS_BUILD_DIR:-$root/build}/bin"
+out="$root/.device/gemm_forms"
+rm -rf "$out" && mkdir -p "$out"
+for k in gemm_bf16_4096_grid_k gemm_f16_4096_grid_k gemm_bf16_8192_grid_k gemm_bf16_4000_grid_k \
+         gemm_f16_4096 gemm_bf16_8192; do
+  for t in sm_90a sm_80; do
+    "$bin/pallasc" "$root/bench/kernels/$k/kernel.mlir" --spec "$root/bench/kernels/$k/spec.json" \
+      -t "$t" -o "$out/$k/$t"
+  done
+done
+"$bin/pallasc" --version >"$out/COMPILER"
