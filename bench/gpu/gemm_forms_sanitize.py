@@ -1,3 +1,10 @@
+#!/usr/bin/env python3
+"""One launch of the 520^3 bf16 grid-k GEMM (bench/gpu/prepare_gemm_forms.sh
+builds it into .device/gemm_forms_small: blocks overhang the arrays),
+checked against a float64 product; for compute-sanitizer:
+
+  compute-sanitizer --tool memcheck --error-exitcode 9 python3 bench/gpu/gemm_forms_sanitize.py
+"""
 import sys, torch; sys.path.insert(0, 'bench/gpu'); import bench
 drv = bench.Driver(); m = n = k = 520
 a = torch.randn(m, k, device='cuda', dtype=torch.bfloat16); b = torch.randn(k, n, device='cuda', dtype=torch.bfloat16)

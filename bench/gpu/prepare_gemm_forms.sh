@@ -4,7 +4,8 @@
 # grid axis with a scratch accumulator: *_grid_k) and the in-kernel K loop
 # they are measured against, for sm_90a and sm_80, into .device/gemm_forms/.
 # Step 2, on the GPU machine with .device carried:
-# python3 bench/gpu/gemm_forms.py
+# python3 bench/gpu/gemm_forms.py (and, under compute-sanitizer,
+# python3 bench/gpu/gemm_forms_sanitize.py)
 #
 #   PALLAS_BUILD_DIR   pallasc's build directory (default: build/)
 set -euo pipefail
@@ -19,4 +20,18 @@ for k in gemm_bf16_4096_grid_k gemm_f16_4096_grid_k gemm_bf16_8192_grid_k gemm_b
       -t "$t" -o "$out/$k/$t"
   done
 done
+# A small one with overhanging blocks (520^3) for compute-sanitizer:
+# bench/gpu/gemm_forms_sanitize.py.
+small="$root/.device/gemm_forms_small"
+rm -rf "$small" && mkdir -p "$small"
+python3 - "$root/bench/kernels/gemm_bf16_4000_grid_k/spec.json" "$small/spec.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+m = n = k = 520
+s["inputs"][0]["shape"], s["inputs"][1]["shape"], s["outputs"][0]["shape"] = [m, k], [k, n], [m, n]
+s["grid"] = [-(-m // 128), -(-n // 256), -(-k // 64)]
+json.dump(s, open(sys.argv[2], "w"), indent=1)
+PY
+"$bin/pallasc" "$root/bench/kernels/gemm_bf16_4000_grid_k/kernel.mlir" --spec "$small/spec.json" \
+  -t sm_90a -o "$small/sm_90a"
 "$bin/pallasc" --version >"$out/COMPILER"
