@@ -14,6 +14,7 @@ bin="${PALLAS_BUILD_DIR:-$root/build}/bin"
 out="$root/.device/gemm_forms"
 rm -rf "$out" && mkdir -p "$out"
 for k in gemm_bf16_4096_grid_k gemm_f16_4096_grid_k gemm_bf16_8192_grid_k gemm_bf16_4000_grid_k \
+         gemm_bf16_4096_whole_k gemm_f16_8192_whole_k \
          gemm_f16_4096 gemm_bf16_8192; do
   for t in sm_90a sm_80; do
     "$bin/pallasc" "$root/bench/kernels/$k/kernel.mlir" --spec "$root/bench/kernels/$k/spec.json" \

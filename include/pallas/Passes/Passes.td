@@ -62,9 +62,11 @@ def PallasSplitPrograms : Pass<"pallas-split-programs", "::mlir::ModuleOp"> {
                         "output blocks of at most this many elements are "
                         "left whole (0: split by max-tile alone)">,
                  Option<"keepSequentialDots", "keep-sequential-dots", "bool", "false",
-                        "leave whole the programs of a kernel whose sequential "
-                        "grid axis accumulates dots (a K loop the CUDA "
-                        "pipeline stages as a tiled GEMM's)">];
+                        "leave whole the programs of a K loop as written (a "
+                        "sequential grid axis accumulating dots, or a dot of "
+                        "whole blocks over K > 128) whose output blocks fit "
+                        "128 elements per thread: the CUDA pipeline stages "
+                        "them as a tiled GEMM's in-kernel loop">];
 }
 
 def PallasStreamDotK : Pass<"pallas-stream-dot-k", "::mlir::ModuleOp"> {

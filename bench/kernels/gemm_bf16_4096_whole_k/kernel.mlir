@@ -1,0 +1,12 @@
+// A 4096^3 bf16 GEMM as the Pallas quickstart writes it: one dot of whole
+// blocks per program (x_ref[...] @ y_ref[...]), K = 4096 in one statement.
+pallas.kernel @gemm_whole_k(%x: !pallas.ref<128x4096xbf16>, %y: !pallas.ref<4096x256xbf16>,
+                            %z: !pallas.ref<128x256xbf16>) {
+  %a = pallas.load %x[...] : !pallas.ref<128x4096xbf16> -> tensor<128x4096xbf16>
+  %b = pallas.load %y[...] : !pallas.ref<4096x256xbf16> -> tensor<4096x256xbf16>
+  %zero = arith.constant dense<0.0> : tensor<128x256xf32>
+  %d = pallas.dot %a, %b acc %zero : tensor<128x4096xbf16>, tensor<4096x256xbf16>, tensor<128x256xf32> -> tensor<128x256xf32>
+  %t = arith.truncf %d : tensor<128x256xf32> to tensor<128x256xbf16>
+  pallas.store %z[...], %t : !pallas.ref<128x256xbf16>, tensor<128x256xbf16>
+  pallas.return
+}
