@@ -572,11 +572,10 @@ LogicalResult TileLowering::lower(LoadOp op) {
                     ? values.lookup(op.getOther())
                     : (Value)arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
   auto load = tt::LoadOp::create(b, loc, op.getResult().getType(), ptrs, mask, other);
-  // A symbolic array's bounds mask (no user mask, zeros outside): the CUDA
-  // targets may copy such blocks with the TMA, whose bounds do the same.
-  const View &view = views.count(op.getRef()) ? views[op.getRef()] : View();
-  if (logicalProgramIds && !op.getMask() && !op.getOther() && !view.arraySizes.empty() &&
-      nonNegative)
+  // A bounds mask (no user mask, zeros outside: blocks overhanging a
+  // static or symbolic array): the CUDA targets may copy such blocks with
+  // the TMA, whose bounds do the same.
+  if (logicalProgramIds && !op.getMask() && !op.getOther() && nonNegative)
     load->setAttr(tt::kBoundsMaskAttrName, b.getUnitAttr());
   values.map(op.getResult(), load.getResult());
   return success();
