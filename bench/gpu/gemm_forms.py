@@ -3,7 +3,9 @@
 GEMM of bench/kernels as users write it (a sequential grid axis with a
 scratch accumulator, *_grid_k) and the in-kernel K loop, our sm_90a build
 against cuBLAS (torch.matmul) in the same run (the sm_80 builds are
-compiled, not run: sm_80 machine code does not run on this GPU). Every element is checked against a float64 product first (and
+compiled, not run: sm_80 machine code does not run on this GPU).
+GEMM_FORMS_DIR: another directory of builds laid out the same way (a
+variant's, for comparison). Every element is checked against a float64 product first (and
 that the output was written: it starts as NaN); timing rotates four input
 sets (more than L2 holds) with bench.py's method. Prints a markdown table,
 and writes it to $OUT/gemm_forms.md when OUT is set.
@@ -19,7 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import bench  # noqa: E402
 
-DIR = os.path.join(HERE, "..", "..", ".device", "gemm_forms")
+DIR = os.environ.get("GEMM_FORMS_DIR", os.path.join(HERE, "..", "..", ".device", "gemm_forms"))
 DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16}
 
 
