@@ -35,4 +35,9 @@ json.dump(s, open(sys.argv[2], "w"), indent=1)
 PY
 "$bin/pallasc" "$root/bench/kernels/gemm_bf16_4000_grid_k/kernel.mlir" --spec "$small/spec.json" \
   -t sm_90a -o "$small/sm_90a"
+# The fused-epilogue GEMM (bench/gpu/gemm_epilogue.py).
+rm -rf "$root/.device/gemm_forms_epilogue"
+"$bin/pallasc" "$root/bench/kernels/gemm_bf16_4096_bias_gelu/kernel.mlir" \
+  --spec "$root/bench/kernels/gemm_bf16_4096_bias_gelu/spec.json" -t sm_90a \
+  -o "$root/.device/gemm_forms_epilogue/sm_90a"
 "$bin/pallasc" --version >"$out/COMPILER"
