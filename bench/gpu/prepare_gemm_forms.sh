@@ -40,4 +40,13 @@ rm -rf "$root/.device/gemm_forms_epilogue"
 "$bin/pallasc" "$root/bench/kernels/gemm_bf16_4096_bias_gelu/kernel.mlir" \
   --spec "$root/bench/kernels/gemm_bf16_4096_bias_gelu/spec.json" -t sm_90a \
   -o "$root/.device/gemm_forms_epilogue/sm_90a"
+python3 - "$root/bench/kernels/gemm_bf16_4096_bias_gelu/spec.json" "$small/gelu_spec.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["inputs"][0]["shape"], s["inputs"][1]["shape"] = [512, 4096], [4096, 512]
+s["inputs"][2]["shape"], s["outputs"][0]["shape"], s["grid"] = [1, 512], [512, 512], [4, 2]
+json.dump(s, open(sys.argv[2], "w"), indent=1)
+PY
+"$bin/pallasc" "$root/bench/kernels/gemm_bf16_4096_bias_gelu/kernel.mlir" --spec "$small/gelu_spec.json" \
+  -t sm_90a -o "$root/.device/gemm_forms_epilogue/small"
 "$bin/pallasc" --version >"$out/COMPILER"

@@ -191,14 +191,24 @@ struct BroadcastLowering : SimtPattern<tt::BroadcastOp> {
       return success();
     }
     smemWriteTensor(rw, loc, state, 0, a.getSrc(), srcType.getNumElements());
-    rw.replaceOp(op, gatherFromSmem(rw, loc, state, vt.getElementType(), 0, out,
-                                    [&](ArrayRef<Value> coords) {
-                                      SmallVector<Value> c(coords);
-                                      for (size_t d = 0; d < in.size(); ++d)
-                                        if (in[d] == 1)
-                                          c[d] = constI32(rw, loc, 0);
-                                      return ravel(rw, loc, c, in);
-                                    }));
+    auto sourceIndex = [&](ArrayRef<Value> coords) {
+      SmallVector<Value> c(coords);
+      for (size_t d = 0; d < in.size(); ++d)
+        if (in[d] == 1)
+          c[d] = constI32(rw, loc, 0);
+      return ravel(rw, loc, c, in);
+    };
+    if (hasMmaLayout(dstType)) {
+      // A row (bias) broadcast straight into a tensor-core layout: only the
+      // source goes through shared memory, each thread reading its slots'
+      // columns (not a whole tile exchanged into the layout afterwards).
+      SmallVector<Value> elems;
+      for (ArrayRef<Value> coords : slotCoordinates(rw, loc, state, dstType))
+        elems.push_back(smemLoad(rw, loc, state, vt.getElementType(), 0, sourceIndex(coords)));
+      rw.replaceOp(op, buildVector(rw, loc, elems));
+      return success();
+    }
+    rw.replaceOp(op, gatherFromSmem(rw, loc, state, vt.getElementType(), 0, out, sourceIndex));
     return success();
   }
 };

@@ -221,8 +221,30 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
       castBackUses(b, dot.getResult(), plain, nullptr);
     }
     propagate();
+    broadcastIntoLayout();
     readConvertedAInLayout();
     narrowBeforeLeaving();
+  }
+
+  /// A broadcast of a row or column (a bias) cast into a tensor-core
+  /// layout broadcasts into it directly: its small source is exchanged,
+  /// not the whole tile.
+  void broadcastIntoLayout() {
+    SmallVector<tensor::CastOp> casts;
+    getOperation().walk([&](tensor::CastOp c) {
+      auto bcast = c.getSource().getDefiningOp<tt::BroadcastOp>();
+      auto src = bcast ? cast<RankedTensorType>(bcast.getSrc().getType()) : RankedTensorType();
+      if (bcast && bcast->hasOneUse() && !src.getEncoding() && src.getRank() == 2 &&
+          llvm::is_contained(src.getShape(), 1) && hasMmaLayout(c.getType()) &&
+          !cast<RankedTensorType>(bcast.getType()).getEncoding())
+        casts.push_back(c);
+    });
+    for (tensor::CastOp c : casts) {
+      auto bcast = c.getSource().getDefiningOp<tt::BroadcastOp>();
+      bcast.getResult().setType(cast<RankedTensorType>(c.getType()));
+      c.getResult().replaceAllUsesWith(bcast.getResult());
+      c.erase();
+    }
   }
 
   /// A wgmma dot whose A is converted from a tile read out of shared
