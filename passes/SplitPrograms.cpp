@@ -82,7 +82,7 @@ struct SplitProgramsPass
       // (Not yet with symbolic sizes, whose grid extents are expressions.)
       if (LaunchAttr launch = getLaunch(kernel);
           launch && !launch.getExpanded() && launch.getSizes().empty() &&
-          !(keepSequentialDots && accumulatesOverSequentialAxis(kernel, launch)))
+          !(keepSequentialDots && isKLoopAsWritten(kernel, launch)))
         split(kernel, launch);
   }
 
@@ -91,7 +91,7 @@ struct SplitProgramsPass
   /// blocks contracts a K that pallas-stream-dot-k turns into a loop
   /// (longer than 128); and a CTA holds its output blocks in registers
   /// (128 elements per thread, a tiled GEMM's 128 x 256 over 8 warps).
-  static bool accumulatesOverSequentialAxis(KernelOp kernel, LaunchAttr launch) {
+  static bool isKLoopAsWritten(KernelOp kernel, LaunchAttr launch) {
     bool sequential = llvm::any_of(launch.getDimensionSemantics(), [](DimensionSemantics s) {
       return s == DimensionSemantics::arbitrary;
     });

@@ -1031,6 +1031,20 @@ def attention(drv, causal=False, dtype=torch.bfloat16, L=4096, D=128):
     torch.cuda.empty_cache()
 
 
+def ratio_table(rows, ratio_header, ratio_suffix, name):
+    """A markdown table of (kernel, implementation, median ms, TFLOP/s,
+    ratio) rows, printed and written to $OUT/`name` when OUT is set (the
+    GPU checks beside bench.py: mgpu.py, gemm_forms.py)."""
+    table = [f"| kernel | implementation | median ms | TFLOP/s | {ratio_header} |",
+             "|---|---|---|---|---|"]
+    table += [f"| {c} | {i} | {m:.3f} | {tf:.0f} | {r:.2f}{ratio_suffix} |"
+              for c, i, m, tf, r in rows]
+    print("\n".join(table))
+    if os.environ.get("OUT"):
+        with open(os.path.join(os.environ["OUT"], name), "w") as f:
+            f.write("\n".join(table) + "\n")
+
+
 def write_table():
     out = [f"GPU: {torch.cuda.get_device_name()}; torch {torch.__version__}; "
            f"{REPS} batches per row, median and min of the time per launch.", ""]

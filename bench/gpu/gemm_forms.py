@@ -69,11 +69,7 @@ def main():
   for name in sorted(os.listdir(DIR)):
     if os.path.isdir(os.path.join(DIR, name)):
       ok &= case(drv, name, rows)
-  table = ["| kernel | implementation | median ms | TFLOP/s | vs cuBLAS |", "|---|---|---|---|---|"]
-  table += [f"| {c} | {i} | {t:.3f} | {tf:.0f} | {r:.2f}x |" for c, i, t, tf, r in rows]
-  print("\n".join(table))
-  if os.environ.get("OUT"):
-    open(os.path.join(os.environ["OUT"], "gemm_forms.md"), "w").write("\n".join(table) + "\n")
+  bench.ratio_table(rows, "vs cuBLAS", "x", "gemm_forms.md")
   sys.exit(0 if ok else 1)
 
 

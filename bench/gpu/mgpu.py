@@ -392,12 +392,7 @@ def main():
     ok &= run_ragged_and_mixed(drv)
   if run("host"):
     ok &= run_torch_op() & run_host_cases()
-  table = ["| kernel | implementation | median ms | TFLOP/s | JAX time / this |",
-           "|---|---|---|---|---|"]
-  table += [f"| {c} | {i} | {m:.3f} | {tf:.0f} | {r:.2f} |" for c, i, m, tf, r in rows]
-  print("\n".join(table))
-  if os.environ.get("OUT"):
-    open(os.path.join(os.environ["OUT"], "mgpu.md"), "w").write("\n".join(table) + "\n")
+  bench.ratio_table(rows, "JAX time / this", "", "mgpu.md")
   sys.exit(0 if ok else 1)
 
 

@@ -69,8 +69,6 @@ struct FirstIterationSelect : OpRewritePattern<arith::SelectOp> {
         loop->isAncestor(op.getTrueValue().getParentBlock()->getParentOp()) ||
         op.getTrueValue().getType() != carried.getType())
       return failure();
-    if (auto def = op.getTrueValue().getDefiningOp(); def && loop->isAncestor(def))
-      return failure();
     unsigned i = carried.getArgNumber() - 1;
     rw.modifyOpInPlace(loop, [&] { loop.getInitArgsMutable()[i].assign(op.getTrueValue()); });
     rw.replaceOp(op, carried);
@@ -114,6 +112,21 @@ std::optional<SmallVector<Operation *>> bodyOpsFor(scf::ForOp loop, Region &regi
   return ordered;
 }
 
+/// Clones branch `op` of `loop`'s body at `rw`'s insertion point, for the
+/// iteration whose induction value is `iv`: first the body ops it `needs`
+/// (bodyOpsFor), then its own ops, with `map` (which may already map the
+/// yielded values) completed for them.
+void cloneBranchAt(PatternRewriter &rw, scf::IfOp op, scf::ForOp loop, const APInt &iv,
+                   ArrayRef<Operation *> needs, IRMapping &map) {
+  map.map(loop.getInductionVar(),
+          arith::ConstantOp::create(rw, op.getLoc(),
+                                    rw.getIntegerAttr(loop.getInductionVar().getType(), iv)));
+  for (Operation *def : needs)
+    rw.clone(*def, map);
+  for (Operation &inner : op.thenBlock()->without_terminator())
+    rw.clone(inner, map);
+}
+
 /// acc' = if (iv == first) { ... yield init } else { yield acc }, first
 /// in the body, its branch only reading memory -> the branch before the
 /// loop, its value the loop's initial one (a K loop whose accumulator
@@ -146,14 +159,7 @@ struct FirstIterationIf : OpRewritePattern<scf::IfOp> {
       return failure();
     rw.setInsertionPoint(loop);
     IRMapping map;
-    map.map(loop.getInductionVar(),
-            arith::ConstantOp::create(rw, op.getLoc(),
-                                      rw.getIntegerAttr(loop.getInductionVar().getType(),
-                                                        ends->first)));
-    for (Operation *def : *needed)
-      rw.clone(*def, map);
-    for (Operation &inner : op.thenBlock()->without_terminator())
-      rw.clone(inner, map);
+    cloneBranchAt(rw, op, loop, ends->first, *needed, map);
     Value init = map.lookupOrDefault(op.thenYield().getOperand(0));
     unsigned i = carried.getArgNumber() - 1;
     rw.modifyOpInPlace(loop, [&] { loop.getInitArgsMutable()[i].assign(init); });
@@ -189,16 +195,9 @@ struct LastIterationIf : OpRewritePattern<scf::IfOp> {
       return failure();
     rw.setInsertionPointAfter(loop);
     IRMapping map;
-    map.map(loop.getInductionVar(),
-            arith::ConstantOp::create(rw, op.getLoc(),
-                                      rw.getIntegerAttr(loop.getInductionVar().getType(),
-                                                        ends->second)));
     for (auto [v, i] : yielded)
       map.map(v, loop.getResult(i));
-    for (Operation *def : *needed)
-      rw.clone(*def, map);
-    for (Operation &inner : op.thenBlock()->without_terminator())
-      rw.clone(inner, map);
+    cloneBranchAt(rw, op, loop, ends->second, *needed, map);
     rw.eraseOp(op);
     return success();
   }

@@ -163,17 +163,8 @@ std::optional<pgpu::TensorMapAttr> cuda::tmaViewOfPointers(Value ptr, RankedTens
   if (!shared || (shared.getKind() != pgpu::SharedLayoutKind::swizzle_128b && !rowMajor &&
                   !swizzle64))
     return std::nullopt;
-  Value root = ptr;
-  while (Operation *def = root.getDefiningOp()) {
-    if (auto add = dyn_cast<tt::AddPtrOp>(def))
-      root = add.getPtr();
-    else if (isa<tt::SplatOp, tt::BroadcastOp, tt::ExpandDimsOp>(def))
-      root = def->getOperand(0);
-    else
-      return std::nullopt;
-  }
-  auto arg = dyn_cast<BlockArgument>(root);
-  auto func = arg ? dyn_cast<tt::FuncOp>(arg.getOwner()->getParentOp()) : tt::FuncOp();
+  BlockArgument arg = rootArgument(ptr);
+  auto func = arg ? cast<tt::FuncOp>(arg.getOwner()->getParentOp()) : tt::FuncOp();
   if (!func || arg.getOwner() != &func.getBody().front())
     return std::nullopt;
   auto shapeAttr = func.getArgAttrOfType<DenseI64ArrayAttr>(arg.getArgNumber(), tt::kShapeAttrName);
