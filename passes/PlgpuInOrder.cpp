@@ -40,16 +40,27 @@ struct AxisIndexInOrder : OpRewritePattern<AxisIndexOp> {
     Location loc = op.getLoc();
     switch (axis->first) {
     case MeshAttr::AxisKind::grid:
-      rewriter.replaceOpWithNewOp<ProgramIdOp>(op, rewriter.getI32Type(), axis->second);
-      return success();
     case MeshAttr::AxisKind::cluster: {
-      // Clusters tile the grid: block i along axis c is block i % size of
-      // its cluster.
-      if (axis->second >= mesh.getGrid().size())
-        return failure();
-      Value id = ProgramIdOp::create(rewriter, loc, rewriter.getI32Type(), axis->second);
-      Value size = arith::ConstantIntOp::create(rewriter, loc, mesh.getCluster()[axis->second], 32);
-      rewriter.replaceOpWithNewOp<arith::RemSIOp>(op, id, size);
+      // The grid counts clusters: program id a runs over grid[a] x
+      // cluster[a] blocks (LaunchAttributes.cpp), the cluster's fastest.
+      ArrayRef<int64_t> cluster = mesh.getCluster();
+      unsigned a = axis->second;
+      int64_t size = a < cluster.size() ? cluster[a] : 1;
+      bool isCluster = axis->first == MeshAttr::AxisKind::cluster;
+      if (size == 1 && isCluster) {
+        rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(op, 0, 32);
+        return success();
+      }
+      Value id = ProgramIdOp::create(rewriter, loc, rewriter.getI32Type(), a);
+      if (size == 1) {
+        rewriter.replaceOp(op, id);
+        return success();
+      }
+      Value c = arith::ConstantIntOp::create(rewriter, loc, size, 32);
+      if (isCluster)
+        rewriter.replaceOpWithNewOp<arith::RemUIOp>(op, id, c);
+      else
+        rewriter.replaceOpWithNewOp<arith::DivUIOp>(op, id, c);
       return success();
     }
     case MeshAttr::AxisKind::thread:

@@ -459,6 +459,15 @@ bool launchCuda(const Json &m, const std::string &manifestPath,
           throw ManifestError{here + ".swizzle_bytes is none of 0, 64 and 128"};
         swizzle = sw.get<int64_t>();
       }
+      // The elements as the TMA computes on them (CUtensorMapDataType;
+      // absent: unsigned integers of element_bytes, for copies).
+      int64_t dataType = -1;
+      if (list[k].contains("data_type")) {
+        const Json &dt = list[k]["data_type"];
+        if (!dt.is_number_integer() || dt.get<int64_t>() < 0 || dt.get<int64_t>() > 12)
+          throw ManifestError{here + ".data_type is not a CUtensorMapDataType (0 to 12)"};
+        dataType = dt.get<int64_t>();
+      }
       if (param < 0 || size_t(param) >= args.size())
         throw ManifestError{here + ".param " + std::to_string(param) + " is not an array's"};
       if ((bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8) || dims.size() != 2 ||
@@ -477,10 +486,11 @@ bool launchCuda(const Json &m, const std::string &manifestPath,
       cuuint64_t strides[1] = {cuuint64_t(dims[0] * bytes)};
       cuuint32_t boxDims[2] = {cuuint32_t(box[0]), cuuint32_t(box[1])};
       cuuint32_t unit[2] = {1, 1};
-      CUtensorMapDataType type = bytes == 1   ? CU_TENSOR_MAP_DATA_TYPE_UINT8
-                                 : bytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
-                                 : bytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32
-                                              : CU_TENSOR_MAP_DATA_TYPE_UINT64;
+      CUtensorMapDataType type = dataType >= 0 ? CUtensorMapDataType(dataType)
+                                 : bytes == 1  ? CU_TENSOR_MAP_DATA_TYPE_UINT8
+                                 : bytes == 2  ? CU_TENSOR_MAP_DATA_TYPE_UINT16
+                                 : bytes == 4  ? CU_TENSOR_MAP_DATA_TYPE_UINT32
+                                               : CU_TENSOR_MAP_DATA_TYPE_UINT64;
       if (!check(d.tensorMapEncodeTiled(
                      &maps[k], type, 2, reinterpret_cast<void *>(args[size_t(param)]),
                      globalDims, strides, boxDims, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,

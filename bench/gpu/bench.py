@@ -116,7 +116,8 @@ def tensor_map(lib, base, m, sizes=None):
     strides = (ctypes.c_uint64 * 1)(d[0] * b)
     box = (ctypes.c_uint32 * 2)(*m["box"])
     unit = (ctypes.c_uint32 * 2)(1, 1)
-    dtype = {1: 0, 2: 1, 4: 2, 8: 4}[b]  # CU_TENSOR_MAP_DATA_TYPE_UINT8/16/32/64
+    # CU_TENSOR_MAP_DATA_TYPE_UINT8/16/32/64, or what reducing stores add as.
+    dtype = m.get("data_type", {1: 0, 2: 1, 4: 2, 8: 4}[b])
     r = lib.cuTensorMapEncodeTiled(
         ctypes.c_void_p(addr), ctypes.c_int(dtype), ctypes.c_uint32(2), ctypes.c_void_p(base),
         dims, strides, box, unit, ctypes.c_int(0),  # no interleave

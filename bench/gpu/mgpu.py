@@ -266,16 +266,17 @@ def run_small_attention(drv):
   return ok
 
 
-def run_hopper_matmul(drv, case, n):
-  """JAX's hopper_matmul_mgpu (three warpgroups, persistent) exported and
-  built for sm_90a against JAX's own compilation of the same call and
-  cuBLAS, bf16 n^3, four input sets rotated."""
+def run_hopper_matmul(drv, case, n, fn="hopper_matmul_bench"):
+  """JAX's hopper_matmul_mgpu (three warpgroups, persistent; `fn` picks the
+  configuration) exported and built for sm_90a against JAX's own
+  compilation of the same call and cuBLAS, bf16 n^3, four input sets
+  rotated."""
   sets = []
   for _ in range(4):
     a = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
     b = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
     sets.append((a, b, torch.full((n, n), float("nan"), device="cuda", dtype=torch.bfloat16)))
-  f = jax_fn("hopper_matmul_bench")
+  f = jax_fn(fn)
   k = bench.OurKernel(drv, os.path.join(DIR, case, "sm_90a"))
   launches = [k.bind(*x) for x in sets]
   launches[0]()
@@ -290,7 +291,8 @@ def run_hopper_matmul(drv, case, n):
   for impl, t in (("ours (pallasc sm_90a, the kernel's own schedule)", ours),
                   ("JAX Mosaic GPU (same call)", theirs), ("cuBLAS (torch.matmul)", cublas)):
     med = statistics.median(t)
-    rows.append((f"hopper_matmul bf16 {n}^3", impl, med, 2 * n ** 3 / med / 1e9,
+    label = "hopper_matmul" + (" in clusters of 2" if "cluster" in fn else "")
+    rows.append((f"{label} bf16 {n}^3", impl, med, 2 * n ** 3 / med / 1e9,
                  statistics.median(theirs) / med))
   return ok
 
@@ -381,9 +383,12 @@ def main():
     ok &= run_small_attention(drv)
     ok &= run_small(drv, "hopper_matmul", [(256, 512), (512, 512)], torch.bfloat16)
     ok &= run_small(drv, "pipelined_add", [(4096, 128), (4096, 128)], torch.float32)
+    ok &= run_small(drv, "reduce_store", [(256, 64)], torch.float32)
   if run("hopper"):
+    ok &= run_small(drv, "hopper_matmul_cluster", [(512, 256), (256, 512)], torch.bfloat16)
     for n in (4096, 8192):
       ok &= run_hopper_matmul(drv, f"hopper_matmul_{n}", n)
+      ok &= run_hopper_matmul(drv, f"hopper_matmul_cluster_{n}", n, "hopper_matmul_cluster_bench")
   if run("attention"):
     for d in (128, 64):
       ok &= run_attention(drv, f"attention_d{d}", "attention_bench", d, False)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """One launch of our sm_90a build of one of JAX's shipped Pallas:MGPU
 kernels at its small size (prepared by bench/gpu/prepare_mgpu.sh:
-ragged_dot, transposed_ragged_dot or hopper_mixed_type_matmul), checked
+ragged_dot, transposed_ragged_dot, hopper_mixed_type_matmul or
+hopper_matmul_cluster), checked
 against a torch reference, without JAX; for compute-sanitizer:
 
   compute-sanitizer --tool memcheck --error-exitcode 9 \\
@@ -54,6 +55,12 @@ def hopper_mixed_type_matmul():
   a = torch.randint(-8, 9, (256, 256), device="cuda", dtype=torch.int8)
   b = torch.randn(256, 256, device="cuda", dtype=torch.bfloat16)
   return {"a": a, "b": b}, (256, 256), a.float() @ b.float()
+
+
+def hopper_matmul_cluster():
+  a = torch.randn(512, 256, device="cuda", dtype=torch.bfloat16)
+  b = torch.randn(256, 512, device="cuda", dtype=torch.bfloat16)
+  return {"a": a, "b": b}, (512, 512), a.float() @ b.float()
 
 
 case = sys.argv[1]

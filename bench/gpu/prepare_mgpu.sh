@@ -52,6 +52,8 @@ done
 # GPU run.
 export_case mgpu_cases warp_specialized "sm_90a host" --arg 'f16[64,64]'
 export_case mgpu_cases pipelined_add sm_90a --arg 'f32[4096,128]' --arg 'f32[4096,128]'
+# A reducing TMA store (f32 add).
+export_case mgpu_cases reduce_store sm_90a --arg 'f32[256,64]'
 for k in attention attention_causal attention_pipeline; do
   export_case mgpu_shipped $k "sm_90a host" --arg 'f16[1,256,2,128]' --arg 'f16[1,256,2,128]' --arg 'f16[1,256,2,128]'
 done
@@ -65,7 +67,12 @@ done
 export_case mgpu_shipped hopper_matmul "sm_90a host" --arg 'bf16[256,512]' --arg 'bf16[512,512]'
 for n in 4096 8192; do
   export_case mgpu_shipped "hopper_matmul_bench:hopper_matmul_$n" sm_90a --arg "bf16[$n,$n]" --arg "bf16[$n,$n]"
+  export_case mgpu_shipped "hopper_matmul_cluster_bench:hopper_matmul_cluster_$n" sm_90a \
+    --arg "bf16[$n,$n]" --arg "bf16[$n,$n]"
 done
+# In clusters of two blocks (multicast B tiles, a ClusterBarrier); the
+# small one for compute-sanitizer too.
+export_case mgpu_shipped hopper_matmul_cluster "sm_90a host" --arg 'bf16[512,256]' --arg 'bf16[256,512]'
 export_case mgpu_shipped hopper_mixed_type_matmul "sm_90a host" --arg 'i8[256,256]' --arg 'bf16[256,256]'
 export_case mgpu_shipped ragged_dot "sm_90a host" --arg 'bf16[256,256]' --arg 'bf16[2,256,256]' --arg 'i32[2]'
 export_case mgpu_shipped transposed_ragged_dot "sm_90a host" --arg 'bf16[256,256]' --arg 'bf16[256,256]' --arg 'i32[2]'

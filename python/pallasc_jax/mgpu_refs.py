@@ -25,9 +25,17 @@ LAYOUT_TRANSFORMS = (gpu_core.UnswizzleRef, gpu_core.UntilingTransform)
 class BarrierType:
   count: int
   arrivals: int
+  # A ClusterBarrier's cluster axes: an arrival lands on the barrier of
+  # every block along them.
+  collective: tuple[str, ...] = ()
 
   def __str__(self):
-    return f"!plgpu.barrier<{self.count}, arrivals = {self.arrivals}>"
+    cluster = ""
+    if self.collective:
+      cluster = ", collective = [" + ", ".join(
+          f'"{a}"' for a in self.collective) + "]"
+    return (f"!plgpu.barrier<{self.count}, arrivals = {self.arrivals}"
+            f"{cluster}>")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -54,14 +62,24 @@ def _space(aval) -> str | None:
 
 def _barrier_type(aval) -> BarrierType:
   dtype = aval.dtype
+  collective: tuple[str, ...] = ()
   if isinstance(dtype, gpu_core.ClusterBarrierType):
-    raise ExportError("scratch of type ClusterBarrier")
-  if not isinstance(dtype, gpu_core.BarrierType):
+    if getattr(dtype, "leader_tracked", False):
+      raise ExportError("a ClusterBarrier with leader_tracked=True")
+    for axis in dtype.collective_axes:
+      if not isinstance(axis, str):
+        raise ExportError(f"a ClusterBarrier over the axis group {axis} "
+                          "(only named cluster axes)")
+    collective = tuple(dtype.collective_axes)
+    if not collective:
+      raise ExportError("a ClusterBarrier with no collective axes")
+  elif not isinstance(dtype, gpu_core.BarrierType):
     raise ExportError(f"scratch of type {dtype}")
   if len(aval.shape) > 1:
     raise ExportError(f"a barrier array of shape {tuple(aval.shape)} "
                       "(only one dimension)")
-  return BarrierType(int(np.prod(aval.shape)), int(dtype.num_arrivals))
+  return BarrierType(int(np.prod(aval.shape)), int(dtype.num_arrivals),
+                     collective)
 
 
 def ref_type(aval, layout: tuple = ()) -> RefType | BarrierType:

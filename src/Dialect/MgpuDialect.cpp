@@ -157,9 +157,16 @@ LogicalResult MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if ((int64_t)cluster.size() > kMaxClusterRank)
     return emitError() << "#plgpu.mesh cluster has " << cluster.size()
                        << " axes, at most " << kMaxClusterRank << " are supported";
-  for (int64_t d : cluster)
+  int64_t blocks = 1;
+  for (int64_t d : cluster) {
     if (d < 1)
       return emitError() << "#plgpu.mesh cluster sizes must be positive, got " << d;
+    blocks *= d;
+  }
+  // CUDA launches clusters of at most 16 blocks (8 where portable).
+  if (blocks > 16)
+    return emitError() << "#plgpu.mesh clusters of " << blocks
+                       << " blocks; at most 16 blocks per cluster";
   if (numThreads < 1 || numThreads > kMaxThreads)
     return emitError() << "#plgpu.mesh num_threads must be in [1, " << kMaxThreads
                        << "], got " << numThreads;
@@ -192,7 +199,13 @@ LogicalResult SwizzleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 LogicalResult BarrierType::verify(function_ref<InFlightDiagnostic()> emitError,
-                                  int64_t numBarriers, int64_t numArrivals) {
+                                  int64_t numBarriers, int64_t numArrivals,
+                                  ArrayAttr collectiveAxes) {
+  if (collectiveAxes && (collectiveAxes.empty() ||
+                         !llvm::all_of(collectiveAxes, llvm::IsaPred<StringAttr>)))
+    return emitError() << "!plgpu.barrier collective axes must be a non-empty array of "
+                          "cluster axis names, got "
+                       << collectiveAxes;
   if (numBarriers < 1)
     return emitError() << "!plgpu.barrier needs at least one barrier, got " << numBarriers;
   // mbarrier arrival counts are 20-bit (PTX ISA, mbarrier.init).

@@ -57,6 +57,20 @@ static LogicalResult verifyBarrierIndex(Operation *op, BarrierType type, Value i
   return success();
 }
 
+/// A ClusterBarrier's axes are cluster axes of the kernel's mesh.
+static LogicalResult verifyBarrierAxes(Operation *op, BarrierType type) {
+  MeshAttr mesh = getKernelMesh(op);
+  if (!type.getCollectiveAxes() || !mesh)
+    return success();
+  for (Attribute a : type.getCollectiveAxes()) {
+    auto axis = mesh.lookupAxis(cast<StringAttr>(a).getValue());
+    if (!axis || axis->first != MeshAttr::AxisKind::cluster)
+      return op->emitOpError("uses a cluster barrier over ")
+             << a << ", which is not a cluster axis of " << mesh;
+  }
+  return success();
+}
+
 static LogicalResult verifySameWindow(Operation *op, RefType src, RefType dst) {
   if (src.getShape() != dst.getShape())
     return op->emitOpError("copies a ")
@@ -102,8 +116,9 @@ LogicalResult CopyGmemToSmemOp::verify() {
   if (getBarrierIndex() && !getBarrier())
     return emitOpError("has a barrier index but no barrier");
   if (getBarrier() &&
-      failed(verifyBarrierIndex(*this, cast<BarrierType>(getBarrier().getType()),
-                                getBarrierIndex())))
+      (failed(verifyBarrierAxes(*this, cast<BarrierType>(getBarrier().getType()))) ||
+       failed(verifyBarrierIndex(*this, cast<BarrierType>(getBarrier().getType()),
+                                 getBarrierIndex()))))
     return failure();
   MeshAttr mesh = getKernelMesh(*this);
   if (auto axes = getCollectiveAxesAttr()) {
@@ -150,7 +165,10 @@ template <typename BarrierOpT>
 static LogicalResult verifyBarrierOp(BarrierOpT op) {
   if (failed(verifyInMgpuKernel(op)))
     return failure();
-  return verifyBarrierIndex(op, cast<BarrierType>(op.getBarrier().getType()), op.getIndex());
+  auto type = cast<BarrierType>(op.getBarrier().getType());
+  if (failed(verifyBarrierAxes(op, type)))
+    return failure();
+  return verifyBarrierIndex(op, type, op.getIndex());
 }
 LogicalResult BarrierArriveOp::verify() { return verifyBarrierOp(*this); }
 LogicalResult BarrierWaitOp::verify() { return verifyBarrierOp(*this); }

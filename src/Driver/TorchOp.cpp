@@ -135,7 +135,7 @@ class _CudaBuild:
         # The TMA's view of the array at `base` as the kernel's copies read it.
         b = m["element_bytes"]
         self._check(self.cuda.cuTensorMapEncodeTiled(
-            ctypes.c_void_p(address), ctypes.c_int({1: 0, 2: 1, 4: 2, 8: 4}[b]),
+            ctypes.c_void_p(address), ctypes.c_int(m.get("data_type", {1: 0, 2: 1, 4: 2, 8: 4}[b])),
             ctypes.c_uint32(2), ctypes.c_void_p(base), (ctypes.c_uint64 * 2)(*m["dims"]),
             (ctypes.c_uint64 * 1)(m["dims"][0] * b), (ctypes.c_uint32 * 2)(*m["box"]),
             (ctypes.c_uint32 * 2)(1, 1), ctypes.c_int(0),

@@ -40,13 +40,31 @@ void mlir::pallas::attachLaunchAttributes(KernelOp kernel,
   }
   if (llvm::all_of(multiples, [](int64_t m) { return m == 1; }))
     multiples.clear();
-  setLaunch(kernel, LaunchAttr::get(ctx, spec.name, spec.grid,
-                                    spec.dimensionSemantics, batchAxes,
+  // A plgpu kernel's grid counts clusters (as JAX's does): each program
+  // id runs over the grid times the cluster along its axis (the in-order
+  // and own-schedule lowerings split it into the two mesh axes).
+  SmallVector<int64_t> grid(spec.grid);
+  SmallVector<DimensionSemantics> semantics(spec.dimensionSemantics);
+  std::vector<std::string> gridSizes(spec.gridSizes);
+  if (spec.mesh) {
+    ArrayRef<int64_t> cluster = spec.mesh->cluster;
+    if (cluster.size() > grid.size() && !llvm::all_of(cluster, [](int64_t c) { return c == 1; }))
+      grid.resize(cluster.size(), 1);
+    for (auto [i, c] : llvm::enumerate(cluster))
+      if (i < grid.size() && !ShapedType::isDynamic(grid[i]))
+        grid[i] *= c;
+    if (!semantics.empty())
+      semantics.resize(grid.size(), DimensionSemantics::parallel);
+    if (!gridSizes.empty())
+      gridSizes.resize(grid.size());
+  }
+  setLaunch(kernel, LaunchAttr::get(ctx, spec.name, grid,
+                                    semantics, batchAxes,
                                     spec.numWarps, spec.numStages,
                                     /*expanded=*/false, /*programOrder=*/{},
                                     /*programGroup=*/0, stringAttrs(ctx, sizeNames),
                                     multiples,
-                                    stringAttrs(ctx, spec.gridSizes)));
+                                    stringAttrs(ctx, gridSizes)));
   unsigned arg = 0;
   for (auto [i, op] : llvm::enumerate(spec.inputs))
     setBlockSpec(kernel, arg++,

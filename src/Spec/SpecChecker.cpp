@@ -150,11 +150,13 @@ void Checker::checkMesh() {
   else if (m.threadName != mesh.getThreadName().getValue())
     error("mesh.thread_name", kernel.getLoc()) << "'" << m.threadName
                                                << "' differs from the kernel's mesh " << mesh;
-  for (auto [i, c] : llvm::enumerate(mesh.getCluster()))
-    if (i < spec.grid.size() && spec.grid[i] % c != 0)
+  // The grid counts clusters: blocks launched are grid x cluster per axis.
+  for (auto [i, c] : llvm::enumerate(mesh.getCluster())) {
+    if (c > 1 && i < spec.grid.size() && ShapedType::isDynamic(spec.grid[i]))
       error("mesh.cluster", kernel.getLoc())
-          << "cluster axis " << i << " of size " << c << " does not divide grid axis " << i
-          << " of size " << spec.grid[i];
+          << "cluster axis " << i << " of size " << c << " runs along grid axis " << i
+          << ", whose size is symbolic (clusters need a static grid axis)";
+  }
 }
 
 LogicalResult Checker::run() {

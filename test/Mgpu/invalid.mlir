@@ -307,3 +307,26 @@ pallas.kernel @k(%x: !pallas.ref<8xf32, gmem>) attributes {plgpu.mesh = #mesh} {
   } {plgpu.transforms = [[#plgpu.tiling<8, 64>, #plgpu.swizzle<128>]]}
   pallas.return
 }
+
+// -----
+
+// expected-error @+1 {{#plgpu.mesh clusters of 32 blocks; at most 16 blocks per cluster}}
+pallas.kernel @k(%x: !pallas.ref<8xf32, gmem>) attributes {plgpu.mesh = #plgpu.mesh<grid = [2], grid_names = ["x"], cluster = [4, 4, 2], cluster_names = [], num_threads = 1, thread_name = "">} {
+  pallas.return
+}
+
+// -----
+
+#mesh = #plgpu.mesh<grid = [2], grid_names = ["g"], cluster = [2], cluster_names = ["c"], num_threads = 1, thread_name = "">
+pallas.kernel @k(%x: !pallas.ref<8xf32, gmem>) attributes {plgpu.mesh = #mesh} {
+  pallas.run_scoped (%b: !plgpu.barrier<1, arrivals = 1, collective = ["g"]>) {
+    // expected-error @+1 {{'plgpu.barrier_arrive' op uses a cluster barrier over "g", which is not a cluster axis of}}
+    plgpu.barrier_arrive %b : !plgpu.barrier<1, arrivals = 1, collective = ["g"]>
+  }
+  pallas.return
+}
+
+// -----
+
+// expected-error @+1 {{!plgpu.barrier collective axes must be a non-empty array of cluster axis names, got []}}
+func.func private @f(!plgpu.barrier<1, arrivals = 1, collective = []>)

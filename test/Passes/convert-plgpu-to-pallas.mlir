@@ -1,16 +1,20 @@
 // RUN: pallas-opt %s -convert-plgpu-to-pallas -split-input-file -verify-diagnostics | FileCheck %s
 // A one-warpgroup plgpu kernel in program order: copies complete at issue,
 // wgmma accumulates a dot into its zero-started accumulator, axis_index
-// reads the program id (a cluster axis: the place in the cluster).
+// reads the program id, which runs over the grid times the cluster (a grid
+// axis: the cluster's place in the grid; a cluster axis: the block's place
+// in its cluster).
 
 // CHECK-LABEL: pallas.kernel @matmul
 pallas.kernel @matmul(%a: !pallas.ref<128x64xf16, gmem>, %b: !pallas.ref<64x128xf16, gmem>,
                       %o: !pallas.ref<128x128xf32, gmem>)
     attributes {plgpu.mesh = #plgpu.mesh<grid = [4], grid_names = ["m"], cluster = [2], cluster_names = ["c"], num_threads = 1, thread_name = "wg">} {
   // CHECK: %[[M:.*]] = pallas.program_id 0 : i32
-  // CHECK: %[[P:.*]] = pallas.program_id 0 : i32
   // CHECK: %[[TWO:.*]] = arith.constant 2 : i32
-  // CHECK: arith.remsi %[[P]], %[[TWO]] : i32
+  // CHECK: arith.divui %[[M]], %[[TWO]] : i32
+  // CHECK: %[[P:.*]] = pallas.program_id 0 : i32
+  // CHECK: %[[TWO2:.*]] = arith.constant 2 : i32
+  // CHECK: arith.remui %[[P]], %[[TWO2]] : i32
   // CHECK: arith.constant 0 : i32
   %m = plgpu.axis_index "m" : i32
   %c = plgpu.axis_index "c" : i32

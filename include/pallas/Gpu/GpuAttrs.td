@@ -117,11 +117,17 @@ def PG_TensorMapAttr : AttrDef<PallasGpu_Dialect, "TensorMap"> {
     elem_bytes a multiple of 16, box_cols at most 256). A negative `rows` or `row_elements` is a symbolic
     size, `-1 - p`: the kernel's i32 parameter p holds it (and the launch
     builds the map from it).
+
+    `data_type` is the CUtensorMapDataType of the elements where the TMA
+    computes on them (a reducing store: it adds f16 as f16); -1, the
+    default, views them as unsigned integers of `elem_bytes` (copies only
+    move bytes).
   }];
   let parameters = (ins "int64_t":$param, "int64_t":$rows, "int64_t":$row_elements,
                         "int64_t":$elem_bytes,
                         "int64_t":$box_rows, "int64_t":$box_cols,
-                        DefaultValuedParameter<"int64_t", "128">:$swizzle_bytes);
+                        DefaultValuedParameter<"int64_t", "128">:$swizzle_bytes,
+                        DefaultValuedParameter<"int64_t", "-1">:$data_type);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

@@ -20,9 +20,21 @@ def PG_MBarriersType : TypeDef<PallasGpu_Dialect, "MBarriers"> {
     `pallas_gpu.tma_load` signalling the barrier (counted complete once its
     bytes land) or one `pallas_gpu.mbarrier_arrive`. Threads wait for a
     phase by its parity, which they track themselves.
+
+    With `ctas = n` (a cluster barrier, n > 1), each of the n CTAs of the
+    cluster has the barriers at the same place, and an
+    `pallas_gpu.mbarrier_arrive` arrives on all n: a phase completes once
+    every CTA made its arrivals (`arrivals` counts all of them). A wait on
+    it also sees what the other CTAs did before arriving.
   }];
-  let parameters = (ins "int64_t":$count, "int64_t":$arrivals);
-  let assemblyFormat = "`<` $count `,` `arrivals` `=` $arrivals `>`";
+  let parameters = (ins "int64_t":$count, "int64_t":$arrivals,
+                        DefaultValuedParameter<"int64_t", "1">:$ctas);
+  let builders = [
+    TypeBuilder<(ins "int64_t":$count, "int64_t":$arrivals), [{
+      return $_get($_ctxt, count, arrivals, 1);
+    }]>
+  ];
+  let assemblyFormat = "`<` $count `,` `arrivals` `=` $arrivals (`,` `ctas` `=` $ctas^)? `>`";
   let genVerifyDecl = 1;
 }
 
@@ -39,6 +51,19 @@ def PG_MBarrierWaitOp : PG_Op<"mbarrier_wait", [MemoryEffects<[MemRead, MemWrite
     (the bytes of the copies that signalled it).
   }];
   let arguments = (ins PG_MBarriersType:$barriers, I32:$index, I32:$phase);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` `phase` $phase attr-dict `:` qualified(type($barriers))
+  }];
+}
+
+def PG_MBarrierTestOp : PG_Op<"mbarrier_test", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "whether barrier `index` completed its phase of parity `phase` (no wait)";
+  let description = [{
+    Each thread asks for itself; where the answer is yes, it sees what
+    the arrivals of that phase released, as after a wait.
+  }];
+  let arguments = (ins PG_MBarriersType:$barriers, I32:$index, I32:$phase);
+  let results = (outs I1:$completed);
   let assemblyFormat = [{
     $barriers `[` $index `]` `phase` $phase attr-dict `:` qualified(type($barriers))
   }];
@@ -72,11 +97,18 @@ def PG_TmaLoadOp : PG_Op<"tma_load", [MemoryEffects<[MemRead, MemWrite]>]> {
     Once every thread reached the op (so nothing reads the buffer any
     more), one thread expects the tile's bytes on barrier `index` and starts
     the copy: one arrival, complete when the bytes land.
+
+    With `multicast`, every CTA of the kernel's cluster (`pallas_gpu.cluster`)
+    issues the same copy: each fetches a part of the tile once and the TMA
+    writes it into all of them, at the same place, signalling each one's
+    barrier. Each still expects the whole tile's bytes.
   }];
   let arguments = (ins PG_PtrTensor:$ptr, I32:$origin, PG_RingType:$ring, I32:$slot,
-                       PG_MBarriersType:$barriers, I32:$index, I64Attr:$tensor_map);
+                       PG_MBarriersType:$barriers, I32:$index, I64Attr:$tensor_map,
+                       UnitAttr:$multicast);
   let assemblyFormat = [{
-    $ptr `at` $origin `into` $ring `[` $slot `]` `signal` $barriers `[` $index `]` attr-dict
+    $ptr `at` $origin `into` $ring `[` $slot `]` `signal` $barriers `[` $index `]`
+    (`multicast` $multicast^)? attr-dict
     `:` type($ptr) `,` qualified(type($ring)) `,` qualified(type($barriers))
   }];
   let hasVerifier = 1;
@@ -117,12 +149,14 @@ def PG_TmaStoreBufferOp : PG_Op<"tma_store_buffer", [MemoryEffects<[MemRead, Mem
     `tensor_map`. With `rows from`, the copy takes as many rows as `ptr`
     has from row `row` of the buffer on (a tile of dense rows,
     `#pallas_gpu.shared<row_major>`). The copy belongs to the next
-    `pallas_gpu.bulk_commit` group.
+    `pallas_gpu.bulk_commit` group. With `reduce` ("add", "min", "max",
+    "and", "or", "xor"), the TMA combines the buffer with what global
+    memory holds, element by element, as its tensor map's data type says.
   }];
   let arguments = (ins PG_RingType:$ring, I32:$slot, Optional<I32>:$row, PG_PtrTensor:$ptr,
-                       I32:$origin, I64Attr:$tensor_map);
+                       I32:$origin, I64Attr:$tensor_map, OptionalAttr<StrAttr>:$reduce);
   let assemblyFormat = [{
-    $ring `[` $slot `]` (`rows` `from` $row^)? `to` $ptr `at` $origin attr-dict `:`
+    $ring `[` $slot `]` (`rows` `from` $row^)? `to` $ptr `at` $origin (`reduce` $reduce^)? attr-dict `:`
     qualified(type($ring)) `,` type($ptr)
   }];
   let hasVerifier = 1;

@@ -105,9 +105,23 @@ def Plgpu_BarrierType : TypeDef<Plgpu_Dialect, "Barrier"> {
     when A arrivals (barrier_arrive, or a copy issued with it, which also
     waits for the bytes it brings) have been made. barrier_wait waits for
     the phase after the one the thread last waited for.
+
+    `!plgpu.barrier<N, arrivals = A, collective = ["c", ...]>` is a
+    `plgpu.ClusterBarrier` over cluster axes c, ...: every block of the
+    cluster along those axes has its own, and an arrival lands on each of
+    them, so that a phase completes once every one of those blocks made A
+    arrivals (A times the blocks in all).
   }];
-  let parameters = (ins "int64_t":$numBarriers, "int64_t":$numArrivals);
-  let assemblyFormat = "`<` $numBarriers `,` `arrivals` `=` $numArrivals `>`";
+  let parameters = (ins "int64_t":$numBarriers, "int64_t":$numArrivals,
+                        OptionalParameter<"ArrayAttr">:$collectiveAxes);
+  let builders = [
+    TypeBuilder<(ins "int64_t":$numBarriers, "int64_t":$numArrivals), [{
+      return $_get($_ctxt, numBarriers, numArrivals, ArrayAttr());
+    }]>
+  ];
+  let assemblyFormat = [{
+    `<` $numBarriers `,` `arrivals` `=` $numArrivals (`,` `collective` `=` $collectiveAxes^)? `>`
+  }];
   let genVerifyDecl = 1;
 }
 

@@ -292,7 +292,7 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
         auto map = cast<pgpu::TensorMapAttr>(a);
         img.tensorMaps.push_back({map.getParam(), map.getRows(), map.getRowElements(),
                                   map.getElemBytes(), map.getBoxRows(), map.getBoxCols(),
-                                  map.getSwizzleBytes()});
+                                  map.getSwizzleBytes(), map.getDataType()});
       }
     int64_t maxThreads = t.getInt("max_threads_per_block", 1024);
     if (out.threads > maxThreads)
@@ -483,12 +483,17 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
         return v;
       return spec.sizes[static_cast<size_t>(-1 - v) - numArrays].name;
     };
-    for (const CudaTensorMap &m : img.tensorMaps)
-      list.push_back({{"param", m.param},
-                      {"element_bytes", m.elemBytes},
-                      {"dims", {dim(m.rowElements), dim(m.rows)}},
-                      {"box", {m.boxCols, m.boxRows}},
-                      {"swizzle_bytes", m.swizzleBytes}});
+    for (const CudaTensorMap &m : img.tensorMaps) {
+      nlohmann::json entry = {{"param", m.param},
+                              {"element_bytes", m.elemBytes},
+                              {"dims", {dim(m.rowElements), dim(m.rows)}},
+                              {"box", {m.boxCols, m.boxRows}},
+                              {"swizzle_bytes", m.swizzleBytes}};
+      // (Absent: unsigned integers of element_bytes.)
+      if (m.dataType >= 0)
+        entry["data_type"] = m.dataType;
+      list.push_back(entry);
+    }
     tensorMaps[img.chip] = list;
   }
   if (!tensorMaps.empty())

@@ -42,23 +42,32 @@ static void tensorMapHelpers(llvm::raw_ostream &os, llvm::StringRef n) {
      << "  return *fn && found == CU_GET_PROC_ADDRESS_SUCCESS ? CUDA_SUCCESS\n"
      << "                                                     : CUDA_ERROR_NOT_SUPPORTED;\n}\n\n"
      << "/* The TMA's view of the array at `base`: `rows` rows of `row_elements`\n"
-     << " * elements, boxes of box_rows x box_cols, swizzled as `swizzle` says. */\n"
+     << " * elements of `type`, boxes of box_rows x box_cols, swizzled as `swizzle`\n"
+     << " * says. */\n"
      << "static inline CUresult " << n << "_tensor_map(" << n
      << "_encode_tiled_fn fn, CUtensorMap *map,\n"
      << "    CUdeviceptr base, cuuint32_t element_bytes, cuuint64_t row_elements, cuuint64_t rows,\n"
-     << "    cuuint32_t box_cols, cuuint32_t box_rows, CUtensorMapSwizzle swizzle) {\n"
+     << "    cuuint32_t box_cols, cuuint32_t box_rows, CUtensorMapSwizzle swizzle,\n"
+     << "    CUtensorMapDataType type) {\n"
      << "  cuuint64_t dims[2], strides[1];\n"
      << "  cuuint32_t box[2], unit[2] = {1, 1};\n"
-     << "  CUtensorMapDataType type = element_bytes == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8\n"
-     << "      : element_bytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16\n"
-     << "      : element_bytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32 : "
-        "CU_TENSOR_MAP_DATA_TYPE_UINT64;\n"
      << "  dims[0] = row_elements;\n  dims[1] = rows;\n"
      << "  strides[0] = row_elements * element_bytes;\n"
      << "  box[0] = box_cols;\n  box[1] = box_rows;\n"
      << "  return fn(map, type, 2, (void *)(size_t)base, dims,\n"
      << "      strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,\n"
      << "      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);\n}\n\n";
+}
+
+/// The CUtensorMapDataType enumerator of value `type` (cuda.h's order).
+static std::string dataTypeName(int64_t type) {
+  static const char *const names[] = {"UINT8",   "UINT16",      "UINT32",   "INT32",
+                                      "UINT64",  "INT64",       "FLOAT16",  "FLOAT32",
+                                      "FLOAT64", "BFLOAT16",    "FLOAT32_FTZ", "TFLOAT32",
+                                      "TFLOAT32_FTZ"};
+  if (type < 0 || type >= static_cast<int64_t>(std::size(names)))
+    return "(CUtensorMapDataType)" + std::to_string(type);
+  return std::string("CU_TENSOR_MAP_DATA_TYPE_") + names[type];
 }
 
 /// `NAME_cluster_config(...)` (a launch in clusters) and, for persistent
@@ -292,7 +301,7 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
        << "_loaded_t *loaded, int k, CUtensorMap *map,\n"
        << "    CUdeviceptr base, cuuint32_t element_bytes, cuuint64_t row_elements,\n"
        << "    cuuint64_t rows, cuuint32_t box_cols, cuuint32_t box_rows,\n"
-       << "    CUtensorMapSwizzle swizzle) {\n"
+       << "    CUtensorMapSwizzle swizzle, CUtensorMapDataType type) {\n"
        << "  int i;\n  CUresult r;\n"
        << "  for (i = 0; i < " << n << "_MAP_CACHE; ++i) {\n"
        << "    if (loaded->maps[k][i].valid && loaded->maps[k][i].base == base" 
@@ -304,7 +313,7 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
        << "  i = loaded->map_next[k];\n"
        << "  loaded->map_next[k] = (i + 1) % " << n << "_MAP_CACHE;\n"
        << "  r = " << n << "_tensor_map(loaded->encode, &loaded->maps[k][i].map, base,\n"
-       << "      element_bytes, row_elements, rows, box_cols, box_rows, swizzle);\n"
+       << "      element_bytes, row_elements, rows, box_cols, box_rows, swizzle, type);\n"
        << "  loaded->maps[k][i].valid = r == CUDA_SUCCESS;\n"
        << "  if (r != CUDA_SUCCESS) return r;\n"
        << "  loaded->maps[k][i].base = base;\n";
@@ -386,7 +395,7 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
          << (m.swizzleBytes == 128  ? "CU_TENSOR_MAP_SWIZZLE_128B"
              : m.swizzleBytes == 64 ? "CU_TENSOR_MAP_SWIZZLE_64B"
                                     : "CU_TENSOR_MAP_SWIZZLE_NONE")
-         << ");\n";
+         << ", " << dataTypeName(m.encodedDataType()) << ");\n";
     os << "    pthread_mutex_unlock(&" << n << "_state.lock);\n"
        << "    if (pallas_r != CUDA_SUCCESS) return pallas_r;\n";
     launchCall("    ", "pallas_all");

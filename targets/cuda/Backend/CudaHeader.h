@@ -13,10 +13,19 @@ namespace mlir::pallas {
 /// A CUtensorMap parameter: array parameter `param` viewed as `rows` rows
 /// of `rowElements` elements of `elemBytes` bytes, read in boxes of
 /// boxRows x boxCols elements with the 128- or 64-byte swizzle
-/// (`swizzleBytes` 128, 64) or none (0).
+/// (`swizzleBytes` 128, 64) or none (0); the elements as CUtensorMapDataType
+/// `dataType` (-1: unsigned integers of elemBytes).
 struct CudaTensorMap {
   int64_t param = 0, rows = 0, rowElements = 0, elemBytes = 0, boxRows = 0, boxCols = 0;
   int64_t swizzleBytes = 128;
+  int64_t dataType = -1;
+
+  /// The CUtensorMapDataType the launch encodes the map with.
+  int64_t encodedDataType() const {
+    if (dataType >= 0)
+      return dataType;
+    return elemBytes == 1 ? 0 : elemBytes == 2 ? 1 : elemBytes == 4 ? 2 : 4;
+  }
 };
 
 /// One architecture's machine code.

@@ -127,7 +127,10 @@ LogicalResult RingReadOp::verify() {
 }
 
 LogicalResult MBarriersType::verify(function_ref<InFlightDiagnostic()> emitError, int64_t count,
-                                    int64_t arrivals) {
+                                    int64_t arrivals, int64_t ctas) {
+  // (A cluster has at most 16 CTAs.)
+  if (ctas < 1 || ctas > 16)
+    return emitError() << "mbarriers shared by 1 to 16 CTAs, got " << ctas;
   if (count < 1)
     return emitError() << "mbarriers need a count of at least 1, got " << count;
   // (An mbarrier's pending count is 20 bits.)

@@ -49,10 +49,6 @@ Value mbarrierAddress(OpBuilder &b, Location loc, const SimtState &s, Value offs
   return smemByteAddress(b, loc, s.ringBase, bytes);
 }
 
-Value isThreadZero(OpBuilder &b, Location loc, const SimtState &s) {
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s.tid, constI32(b, loc, 0));
-}
-
 /// The one thread of the warpgroup that issues a copy: a lane elect.sync
 /// picks in its first warp (the warp index read through a shuffle, so
 /// that ptxas sees it warp-uniform). Issue predicated on it needs no loop
@@ -84,8 +80,16 @@ struct AllocMBarriersLowering : SimtPattern<pgpu::AllocMBarriersOp> {
                                    mbarrierAddress(rw, loc, state, offset, constI32(rw, loc, i)),
                                    constI32(rw, loc, op.getType().getArrivals()), first);
     fenceAsyncShared(rw, loc);
-    // Every warpgroup waits for the initialization: barrier 0, the CTA's.
-    NVVM::BarrierOp::create(rw, loc, Type(), constI32(rw, loc, 0), Value(), {}, Value());
+    if (state.cluster > 1) {
+      // The cluster's other CTAs arrive on these barriers and multicast
+      // copies signal them: all of them wait for every CTA's
+      // initialization.
+      NVVM::FenceMbarrierInitOp::create(rw, loc);
+      clusterBarrier(rw, loc);
+    } else {
+      // Every warpgroup waits for the initialization: barrier 0, the CTA's.
+      NVVM::BarrierOp::create(rw, loc, Type(), constI32(rw, loc, 0), Value(), {}, Value());
+    }
     rw.replaceOp(op, offset);
     return success();
   }
@@ -97,9 +101,38 @@ struct MBarrierWaitLowering : SimtPattern<pgpu::MBarrierWaitOp> {
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
     Value bar = mbarrierAddress(rw, loc, state, a.getBarriers(), a.getIndex());
+    if (op.getBarriers().getType().getCtas() > 1) {
+      // Arrived on by the cluster's CTAs: what they did before arriving
+      // (reading a buffer this CTA's copies refill in all of them) happens
+      // before what this thread does next.
+      inlinePtx(rw, loc, Type(),
+                ValueRange{LLVM::PtrToIntOp::create(rw, loc, rw.getI32Type(), bar), a.getPhase()},
+                "{\n.reg .pred p;\nwait_cluster:\n"
+                "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [$0], $1, 10000000;\n"
+                "@!p bra wait_cluster;\n}",
+                "r,r");
+      rw.eraseOp(op);
+      return success();
+    }
     // The suspend-time hint CUDA's own pipelines use (ns).
     NVVM::MBarrierTryWaitParityOp::create(rw, loc, bar, a.getPhase(), constI32(rw, loc, 0x989680));
     rw.eraseOp(op);
+    return success();
+  }
+};
+
+struct MBarrierTestLowering : SimtPattern<pgpu::MBarrierTestOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::MBarrierTestOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    Value bar = mbarrierAddress(rw, loc, state, a.getBarriers(), a.getIndex());
+    // (Arrived on by the cluster's CTAs: their accesses are seen too.)
+    auto scope = op.getBarriers().getType().getCtas() > 1
+                     ? NVVM::MemScopeKind::CLUSTER
+                     : NVVM::MemScopeKind::CTA;
+    rw.replaceOpWithNewOp<NVVM::MBarrierTestWaitOp>(op, rw.getI1Type(), bar, a.getPhase(), scope,
+                                                    false);
     return success();
   }
 };
@@ -113,18 +146,35 @@ struct MBarrierArriveLowering : SimtPattern<pgpu::MBarrierArriveOp> {
   LogicalResult matchAndRewrite(pgpu::MBarrierArriveOp op, OpAdaptor a,
                                 ConversionPatternRewriter &rw) const override {
     Location loc = op.getLoc();
-    Value issue;
+    int64_t ctas = op.getBarriers().getType().getCtas();
+    // Lane (or thread) r < ctas arrives, on CTA r's barrier of a cluster
+    // barrier.
+    Value issue, rank;
     if (op.getPerWarp()) {
       // Lane 0 of each warp, once the warp's lanes are done.
       NVVM::SyncWarpOp::create(rw, loc, constI32(rw, loc, -1));
-      Value lane = arith::AndIOp::create(rw, loc, state.tid, constI32(rw, loc, 31));
-      issue = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, lane, constI32(rw, loc, 0));
+      rank = arith::AndIOp::create(rw, loc, state.tid, constI32(rw, loc, 31));
     } else {
       barrier(rw, loc);
-      issue = isThreadZero(rw, loc, state);
+      rank = state.tid;
     }
-    predicatedArrive(rw, loc, issue,
-                     mbarrierAddress(rw, loc, state, a.getBarriers(), a.getIndex()));
+    Value bar = mbarrierAddress(rw, loc, state, a.getBarriers(), a.getIndex());
+    if (ctas == 1) {
+      issue = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, rank, constI32(rw, loc, 0));
+      predicatedArrive(rw, loc, issue, bar);
+      rw.eraseOp(op);
+      return success();
+    }
+    // (Release at CTA scope, as the ring pipelines' remote releases:
+    // what is released are reads already complete.)
+    issue = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ult, rank, constI32(rw, loc, ctas));
+    Value p = arith::ExtUIOp::create(rw, loc, rw.getI32Type(), issue);
+    inlinePtx(rw, loc, Type(),
+              ValueRange{p, LLVM::PtrToIntOp::create(rw, loc, rw.getI32Type(), bar), rank},
+              "{\n.reg .pred p;\n.reg .b32 r;\nsetp.ne.b32 p, $0, 0;\n"
+              "@p mapa.shared::cluster.u32 r, $1, $2;\n"
+              "@p mbarrier.arrive.shared::cluster.b64 _, [r];\n}",
+              "r,r,r");
     rw.eraseOp(op);
     return success();
   }
@@ -150,11 +200,31 @@ struct TmaLoadLowering : SimtPattern<pgpu::TmaLoadOp> {
         rw, loc, Type(), bar,
         constI32(rw, loc, tile.getNumElements() * p->layout.elemBytes),
         NVVM::MemScopeKindAttr(), BoolAttr(), issue);
+    // A multicast's boxes go round the cluster's n CTAs: box j is CTA
+    // j % n's to fetch, for all of them (where the boxes do not divide
+    // evenly, CTA 0 fetches them all).
+    int64_t n = op.getMulticast() ? state.cluster : 1;
+    int64_t boxes = llvm::divideCeil(tile.getDimSize(1), kmap->map.getBoxCols());
+    Value mask, rank;
+    if (n > 1) {
+      mask = arith::ConstantIntOp::create(rw, loc, rw.getI16Type(), (1 << n) - 1);
+      rank = NVVM::ClusterId::create(rw, loc, rw.getI32Type());
+    }
+    int64_t box = 0;
     forEachBox(rw, loc, *kmap, base, p->layout, origin, tile.getDimSize(1),
                /*clusterAddress=*/true, [&](Value dst, ValueRange coords) {
+                 Value mine = issue;
+                 if (n > 1) {
+                   int64_t owner = boxes % n == 0 ? box % n : 0;
+                   mine = arith::AndIOp::create(
+                       rw, loc, issue,
+                       arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, rank,
+                                             constI32(rw, loc, owner)));
+                 }
+                 ++box;
                  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-                     rw, loc, dst, kmap->param, coords, bar, ValueRange{}, Value(), Value(),
-                     NVVM::TMALoadModeAttr(), BoolAttr(), NVVM::CTAGroupKindAttr(), issue);
+                     rw, loc, dst, kmap->param, coords, bar, ValueRange{}, mask, Value(),
+                     NVVM::TMALoadModeAttr(), BoolAttr(), NVVM::CTAGroupKindAttr(), mine);
                });
     rw.eraseOp(op);
     return success();
@@ -232,10 +302,27 @@ struct TmaStoreBufferLowering : SimtPattern<pgpu::TmaStoreBufferOp> {
           arith::MulIOp::create(rw, loc, a.getRow(), constI32(rw, loc, p->layout.rowBytes)));
     std::pair<Value, Value> origin = boxAt(rw, loc, *kmap, a.getOrigin());
     Value issue = issuingThread(rw, loc, state);
+    std::optional<NVVM::TMAReduxKind> reduce;
+    if (std::optional<StringRef> kind = op.getReduce()) {
+      reduce = NVVM::symbolizeTMAReduxKind(*kind);
+      if (!reduce)
+        return op.emitError("internal error: unknown TMA reduction '") << *kind << "'";
+    }
     forEachBox(rw, loc, *kmap, base, p->layout, origin, tile.getDimSize(1),
                /*clusterAddress=*/false, [&](Value src, ValueRange coords) {
-                 NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-                     rw, loc, kmap->param, src, coords, Value(), NVVM::TMAStoreMode::TILE, issue);
+                 if (!reduce) {
+                   NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+                       rw, loc, kmap->param, src, coords, Value(), NVVM::TMAStoreMode::TILE,
+                       issue);
+                   return;
+                 }
+                 // (No predicate operand: a branch around it.)
+                 auto ifOp = scf::IfOp::create(rw, loc, issue, /*withElse=*/false);
+                 OpBuilder::InsertionGuard g(rw);
+                 rw.setInsertionPointToStart(ifOp.thenBlock());
+                 NVVM::CpAsyncBulkTensorReduceOp::create(rw, loc, kmap->param, src, *reduce,
+                                                         NVVM::TMAStoreMode::TILE, coords,
+                                                         Value());
                });
     rw.eraseOp(op);
     return success();
@@ -295,7 +382,8 @@ struct SetMaxRegistersLowering : SimtPattern<pgpu::SetMaxRegistersOp> {
 
 void cuda::populateUserSchedulePatterns(const TypeConverter &tc, RewritePatternSet &patterns,
                                         SimtState &state) {
-  patterns.add<AllocMBarriersLowering, MBarrierWaitLowering, MBarrierArriveLowering,
+  patterns.add<AllocMBarriersLowering, MBarrierWaitLowering, MBarrierTestLowering,
+               MBarrierArriveLowering,
                TmaLoadLowering, RingWriteLowering, CommitSmemLowering, TmaStoreBufferLowering,
                BulkCommitLowering, BulkWaitLowering, WarpgroupIdLowering,
                SetMaxRegistersLowering>(tc, patterns.getContext(), state);

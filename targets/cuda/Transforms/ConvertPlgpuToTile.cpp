@@ -26,6 +26,7 @@
 #include "pallas/Mgpu/Mgpu.h"
 #include "pallas/Passes/KernelWalker.h"
 #include "pallas/Spec/LaunchAttributes.h"
+#include "pallas/Tile/ProgramGrid.h"
 #include "pallas/Tile/TileLowering.h"
 
 namespace mlir::pallas {
@@ -172,6 +173,42 @@ FailureOr<pgpu::SharedLayoutKind> smemBufferKind(RefType ref, SmemBufferUse use,
   return pgpu::SharedLayoutKind::row_major;
 }
 
+/// The CUtensorMapDataType a TMA store reducing `elem`s by `kind` names
+/// (CUDA's cuTensorMapEncodeTiled), where the TMA does that reduction.
+std::optional<int64_t> tmaReductionDataType(Type elem, StringRef kind) {
+  enum : int64_t { kInt32 = 3, kUint64 = 4, kInt64 = 5, kFloat16 = 6, kFloat32 = 7, kBfloat16 = 9 };
+  int64_t bits = elem.getIntOrFloatBitWidth();
+  bool isInt = isa<IntegerType>(elem);
+  if (kind == "add") {
+    if (elem.isF16())
+      return kFloat16;
+    if (elem.isBF16())
+      return kBfloat16;
+    if (elem.isF32())
+      return kFloat32;
+    if (isInt && bits == 32)
+      return kInt32;
+    if (isInt && bits == 64) // (two's complement: the same sum)
+      return kUint64;
+    return std::nullopt;
+  }
+  if (kind == "min" || kind == "max") {
+    if (elem.isF16())
+      return kFloat16;
+    if (elem.isBF16())
+      return kBfloat16;
+    if (isInt && bits == 32)
+      return kInt32;
+    return std::nullopt;
+  }
+  if (kind == "and" || kind == "or" || kind == "xor") {
+    if (isInt && (bits == 32 || bits == 64))
+      return bits == 32 ? kInt32 : kInt64;
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 std::optional<UserScheduleGap> cuda::userScheduleGap(KernelOp kernel) {
@@ -183,8 +220,18 @@ std::optional<UserScheduleGap> cuda::userScheduleGap(KernelOp kernel) {
     return UserScheduleGap{kernel, "more than 15 Pallas threads (warpgroups)"};
   bool threads = mesh.getNumThreads() > 1;
   StringRef threadName = mesh.getThreadName().getValue();
-  if (mesh.getClusterSize() > 1)
-    return UserScheduleGap{kernel, "kernels launched in clusters"};
+  // Clusters along the first grid axis, launched as clusters of CUDA
+  // blocks along x (blocks of one cluster are consecutive there).
+  if (mesh.getClusterSize() > 1) {
+    ArrayRef<int64_t> cluster = mesh.getCluster();
+    if (llvm::any_of(cluster.drop_front(), [](int64_t c) { return c > 1; }) ||
+        mesh.getGrid().empty())
+      return UserScheduleGap{kernel, "clusters along other than the first grid axis"};
+    if (cluster.front() > 8)
+      return UserScheduleGap{kernel, "clusters of more than 8 blocks (CUDA's portable size)"};
+    if (LaunchAttr launch = getLaunch(kernel); launch && programGridOf(launch).folded)
+      return UserScheduleGap{kernel, "clusters in a grid that folds into one launch axis"};
+  }
   std::optional<UserScheduleGap> gap;
   int64_t accRows = 0;
   llvm::DenseMap<Value, SmemBufferUse> smemUses = smemBufferUses(kernel);
@@ -269,17 +316,20 @@ std::optional<UserScheduleGap> cuda::userScheduleGap(KernelOp kernel) {
     if (auto copy = dyn_cast<plgpu::CopyGmemToSmemOp>(op)) {
       if (!copy.getBarrier())
         return refuse(op, "copies into SMEM without a barrier");
-      if (copy.getCollectiveAxes() || copy.getPartitioned())
-        return refuse(op, "collective (multicast) copies");
+      if (copy.getPartitioned())
+        return refuse(op, "partitioned collective copies");
       return WalkResult::advance();
     }
     if (auto copy = dyn_cast<plgpu::CopySmemToGmemOp>(op)) {
-      if (copy.getReduction())
-        return refuse(op, "reducing copies into GMEM");
+      if (std::optional<StringRef> kind = copy.getReduction()) {
+        Type elem = cast<RefType>(copy.getSrc().getType()).getElementType();
+        if (!tmaReductionDataType(elem, *kind))
+          return refuse(op, "reducing copies into GMEM other than add of f16, bf16, f32, "
+                            "i32 or i64; min and max of f16, bf16 or i32; and, or and xor of "
+                            "i32 or i64 (what the TMA reduces)");
+      }
       return WalkResult::advance();
     }
-    if (isa<plgpu::BarrierTestOp>(op))
-      return refuse(op, "barrier_test");
     if (auto axis = dyn_cast<plgpu::AxisIndexOp>(op)) {
       auto which = mesh.lookupAxis(axis.getAxis());
       if (!which)
@@ -375,8 +425,12 @@ LogicalResult UserScheduleLowering::lower(RunScopedOp op) {
                      llvm::none_of(a.getUsers(), llvm::IsaPred<plgpu::CopyGmemToSmemOp>);
       if (perWarp)
         arrivedPerWarp.insert(a);
+      // A cluster barrier: every CTA of the cluster arrives on each one's
+      // (the own schedule takes clusters along one axis: all its CTAs).
+      int64_t ctas = bar.getCollectiveAxes() ? plgpu::getMesh(kernel).getClusterSize() : 1;
       auto type = pgpu::MBarriersType::get(b.getContext(), bar.getNumBarriers(),
-                                           bar.getNumArrivals() * (perWarp ? 4 : 1));
+                                           bar.getNumArrivals() * (perWarp ? 4 : 1) * ctas,
+                                           ctas);
       barriers[a] = pgpu::AllocMBarriersOp::create(b, loc, type);
       scratch[a] = i32(0);
       scoped.push_back(a);
@@ -607,12 +661,15 @@ LogicalResult UserScheduleLowering::lowerPlgpu(Operation *op) {
     if (!which)
       return op->emitOpError("reads an axis the kernel's mesh does not have");
     Value id;
-    // (A cluster axis: kernels launched in clusters of one block only, so
-    // far.)
+    // The grid counts clusters: program id a runs over grid[a] x
+    // cluster[a] blocks, the cluster's fastest (as the in-order lowering).
+    ArrayRef<int64_t> cluster = plgpu::getMesh(kernel).getCluster();
+    int64_t size = which->second < cluster.size() ? cluster[which->second] : 1;
     if (which->first == plgpu::MeshAttr::AxisKind::cluster)
-      id = i32(0);
+      id = size == 1 ? i32(0) : (Value)arith::RemUIOp::create(b, loc, pids[which->second], i32(size));
     else if (which->first == plgpu::MeshAttr::AxisKind::grid)
-      id = pids[which->second];
+      id = size == 1 ? pids[which->second]
+                     : (Value)arith::DivUIOp::create(b, loc, pids[which->second], i32(size));
     else if (plgpu::getMesh(kernel).getNumThreads() > 1)
       id = pgpu::WarpgroupIdOp::create(b, loc, b.getI32Type());
     else
@@ -628,8 +685,10 @@ LogicalResult UserScheduleLowering::lowerPlgpu(Operation *op) {
     auto [bars, index] = barrierOf(copy.getBarrier(), copy.getBarrierIndex());
     if (!bars)
       return noBarrier(op);
+    // A collective copy: the cluster's CTAs (all of them along its one
+    // axis) share one fetch.
     pgpu::TmaLoadOp::create(b, loc, src->first, src->second, dst->ring, dst->slot, bars, index,
-                            /*tensor_map=*/-1);
+                            /*tensor_map=*/-1, /*multicast=*/bool(copy.getCollectiveAxes()));
     return success();
   }
   if (auto copy = dyn_cast<plgpu::CopySmemToGmemOp>(op)) {
@@ -638,7 +697,8 @@ LogicalResult UserScheduleLowering::lowerPlgpu(Operation *op) {
     if (failed(src) || failed(dst))
       return failure();
     pgpu::TmaStoreBufferOp::create(b, loc, src->ring, src->slot, src->row, dst->first,
-                                   dst->second, /*tensor_map=*/-1);
+                                   dst->second, /*tensor_map=*/-1,
+                                   copy.getReductionAttr());
     if (copy.getCommitGroup())
       pgpu::BulkCommitOp::create(b, loc);
     return success();
@@ -666,6 +726,22 @@ LogicalResult UserScheduleLowering::lowerPlgpu(Operation *op) {
                                          i32(1));
     pgpu::MBarrierWaitOp::create(b, loc, bars, index, parity);
     bits = arith::XOrIOp::create(b, loc, bits, arith::ShLIOp::create(b, loc, i32(1), index));
+    return success();
+  }
+  if (auto test = dyn_cast<plgpu::BarrierTestOp>(op)) {
+    auto [bars, index] = barrierOf(test.getBarrier(), test.getIndex());
+    if (!bars)
+      return noBarrier(op);
+    // As a wait that returns at once: where the phase completed, the
+    // thread's next wait is for the phase after it (JAX's barrier.test).
+    Value &bits = scratch[test.getBarrier()];
+    Value parity = arith::AndIOp::create(b, loc, arith::ShRUIOp::create(b, loc, bits, index),
+                                         i32(1));
+    Value done = pgpu::MBarrierTestOp::create(b, loc, b.getI1Type(), bars, index, parity);
+    Value flipped =
+        arith::XOrIOp::create(b, loc, bits, arith::ShLIOp::create(b, loc, i32(1), index));
+    bits = arith::SelectOp::create(b, loc, done, flipped, bits);
+    values.map(test.getCompleted(), done);
     return success();
   }
   if (auto arrive = dyn_cast<plgpu::BarrierArriveOp>(op)) {
@@ -748,7 +824,8 @@ LogicalResult UserScheduleLowering::lowerPlgpu(Operation *op) {
 /// (swizzled tiles) or by the whole row (dense rows).
 LogicalResult UserScheduleLowering::assignTensorMaps(tt::FuncOp fn) {
   AxisInfoAnalysis axis;
-  auto assign = [&](Operation *op, Value ptrs, pgpu::RingType ring) -> LogicalResult {
+  auto assign = [&](Operation *op, Value ptrs, pgpu::RingType ring,
+                    StringAttr reduce = {}) -> LogicalResult {
     // The box is the window (some rows of the tile, for a store of rows).
     RankedTensorType tile = ring.getTile();
     auto window = RankedTensorType::get(cast<RankedTensorType>(ptrs.getType()).getShape(),
@@ -759,6 +836,18 @@ LogicalResult UserScheduleLowering::assignTensorMaps(tt::FuncOp fn) {
       return op->emitOpError("copies a GMEM window the TMA cannot address: it takes windows of "
                              "whole contiguous rows of the array's last dimension, a multiple "
                              "of 16 bytes apart, starting 16-byte aligned, of at most 256 rows");
+    // A reducing store's map says what the elements are (the TMA adds
+    // them as such).
+    if (reduce) {
+      std::optional<int64_t> type =
+          tmaReductionDataType(tile.getElementType(), reduce.getValue());
+      if (!type)
+        return op->emitOpError("internal error: a TMA reduction of unsupported type");
+      map = pgpu::TensorMapAttr::get(b.getContext(), map->getParam(), map->getRows(),
+                                     map->getRowElements(), map->getElemBytes(),
+                                     map->getBoxRows(), map->getBoxCols(),
+                                     map->getSwizzleBytes(), *type);
+    }
     op->setAttr("tensor_map", b.getI64IntegerAttr(tensorMapIndex(fn, *map)));
     return success();
   };
@@ -767,7 +856,7 @@ LogicalResult UserScheduleLowering::assignTensorMaps(tt::FuncOp fn) {
       return failed(assign(op, load.getPtr(), load.getRing().getType())) ? WalkResult::interrupt()
                                                                         : WalkResult::advance();
     if (auto store = dyn_cast<pgpu::TmaStoreBufferOp>(op))
-      return failed(assign(op, store.getPtr(), store.getRing().getType()))
+      return failed(assign(op, store.getPtr(), store.getRing().getType(), store.getReduceAttr()))
                  ? WalkResult::interrupt()
                  : WalkResult::advance();
     return WalkResult::advance();
@@ -789,6 +878,8 @@ LogicalResult UserScheduleLowering::lowerKernel() {
     return kernel.emitOpError("internal error: the lowered function is missing");
   if (int64_t threads = plgpu::getMesh(kernel).getNumThreads(); threads > 1)
     fn->setAttr(pgpu::kWarpgroupsAttrName, b.getI64IntegerAttr(threads));
+  if (int64_t ctas = plgpu::getMesh(kernel).getClusterSize(); ctas > 1)
+    fn->setAttr(pgpu::kClusterAttrName, b.getI64IntegerAttr(ctas));
   return assignTensorMaps(fn);
 }
 

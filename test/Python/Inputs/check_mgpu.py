@@ -78,6 +78,7 @@ CASES = {
     "pipelined_add": (mgpu_cases, lambda r: [_uniform(r, (256, 128), f32),
                                              _uniform(r, (256, 128), f32)],
                       lambda x, y: x + y, 0),
+    "reduce_store": (mgpu_cases, lambda r: [_uniform(r, (128, 64), f32)], lambda x: 2 * x, 0),
     "warp_specialized": (mgpu_cases, lambda r: [_uniform(r, (64, 64), f16)],
                          lambda x: _matmul(x, x.T), 2e-3),
     "attention": (mgpu_shipped, _attention_inputs, _attention(False), 2e-3),
@@ -86,6 +87,9 @@ CASES = {
     "hopper_matmul": (mgpu_shipped, lambda r: [_uniform(r, (256, 512), bf16),
                                                _uniform(r, (512, 512), bf16)],
                       lambda a, b: _matmul(a, b, bf16), 1e-2),
+    "hopper_matmul_cluster": (mgpu_shipped, lambda r: [_uniform(r, (512, 256), bf16),
+                                                       _uniform(r, (256, 512), bf16)],
+                              lambda a, b: _matmul(a, b, bf16), 1e-2),
     "hopper_mixed_type_matmul": (
         mgpu_shipped, lambda r: [(r.integers(1, 9, (256, 256)) *
                                   r.choice([-1, 1], (256, 256))).astype(np.int8),

@@ -142,6 +142,27 @@ def warp_specialized(x):
                      plgpu.Barrier(num_arrivals=1, num_barriers=2)])(x)
 
 
+def reduce_store(x):
+  """Each block stores its rows of x, then adds them again with a reducing
+  TMA store (ordered by wait_smem_to_gmem): the output is 2 x."""
+  rows = x.shape[0] // 2
+
+  def body(x_gmem, o_gmem, smem, bar):
+    i = lax.axis_index("i")
+    tile = pl.ds(i * rows, rows)
+    plgpu.copy_gmem_to_smem(x_gmem.at[tile], smem, bar)
+    plgpu.barrier_wait(bar)
+    plgpu.copy_smem_to_gmem(smem, o_gmem.at[tile])
+    plgpu.wait_smem_to_gmem(0)
+    plgpu.copy_smem_to_gmem(smem, o_gmem.at[tile], reduction_op="add")
+    plgpu.wait_smem_to_gmem(0)
+  return plgpu.kernel(
+      body, out_type=jax.ShapeDtypeStruct(x.shape, x.dtype),
+      grid=(2,), grid_names=("i",),
+      scratch_types=[plgpu.SMEM((rows, x.shape[1]), x.dtype),
+                     plgpu.Barrier(num_arrivals=1)])(x)
+
+
 def cluster_ops(x):
   """A cluster: a multicast copy, barrier_test, program ids over the mesh,
   plgpu.ACC.init (run_state), a WGMMA with its LHS in registers, a copy

@@ -7,13 +7,14 @@ from mgpu_cases import add_one
 
 
 def cluster_barrier(x):
-  # Cluster barriers have no pallas type yet.
+  # Cluster barriers only the leader block tracks have no pallas type yet.
   def body(x_gmem, o_gmem, bar):
     plgpu.barrier_arrive(bar)
   return plgpu.kernel(
       body, out_type=jax.ShapeDtypeStruct(x.shape, x.dtype),
       cluster=(2,), cluster_names=("c",),
-      scratch_types=[plgpu.ClusterBarrier(collective_axes=("c",))])(x)
+      scratch_types=[plgpu.ClusterBarrier(collective_axes=("c",),
+                                          leader_tracked=True)])(x)
 
 
 def blackwell_commit(x):

@@ -95,6 +95,24 @@ def hopper_matmul(a, b):
   return hopper_matmul_mgpu.matmul(a, b, None, config)
 
 
+def hopper_matmul_cluster(a, b):
+  """hopper_matmul in clusters of two blocks along M: the pair shares each
+  B tile, fetched once and multicast to both, and releases it through a
+  ClusterBarrier (an arrival on both blocks' barriers)."""
+  config = hopper_matmul_mgpu.TuningConfig(
+      tile_m=128, tile_n=128, tile_k=64, max_concurrent_steps=2,
+      cluster_dimension=hopper_matmul_mgpu.MatmulDimension.M)
+  return hopper_matmul_mgpu.matmul(a, b, None, config)
+
+
+def hopper_matmul_cluster_bench(a, b):
+  """hopper_matmul_bench's configuration in clusters of two along M."""
+  config = hopper_matmul_mgpu.TuningConfig(
+      tile_m=128, tile_n=128, tile_k=64, max_concurrent_steps=4, grid_tile_width=8,
+      cluster_dimension=hopper_matmul_mgpu.MatmulDimension.M)
+  return hopper_matmul_mgpu.matmul(a, b, None, config)
+
+
 def hopper_matmul_bench(a, b):
   """A configuration of the ones JAX's own benchmark of hopper_matmul_mgpu
   tries (128x128 tiles per warpgroup pair, four concurrent steps, grid
