@@ -104,6 +104,9 @@ struct CopyInOrder : OpRewritePattern<CopyOpT> {
       : OpRewritePattern<CopyOpT>(ctx), keepBarriers(keepBarriers) {}
   LogicalResult matchAndRewrite(CopyOpT op, PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    if constexpr (std::is_same_v<CopyOpT, CopyGmemToSmemOp>)
+      if (op.getPartitioned())
+        return rewriter.notifyMatchFailure(op, "partitioned"); // (reported below)
     Value v = LoadOp::create(rewriter, loc, op.getSrc());
     if constexpr (std::is_same_v<CopyOpT, CopySmemToGmemOp>) {
       if (std::optional<StringRef> kind = op.getReduction()) {
@@ -241,14 +244,18 @@ struct ConvertPlgpuToPallas
     walkAndApplyPatterns(module, std::move(patterns));
 
     // What no pattern took (a reduction the copy engine has but arith
-    // lacks in order, a cluster axis past the grid's rank) is reported
-    // where the user wrote it.
+    // lacks in order, a partitioned copy) is reported where the user
+    // wrote it.
     WalkResult left = module.walk([&](Operation *op) {
       if (!isa<PlgpuDialect>(op->getDialect()))
         return WalkResult::advance();
       if (keepBarriers && isa<AxisIndexOp, BarrierArriveOp, BarrierWaitOp, BarrierTestOp>(op))
         return WalkResult::advance();
-      op->emitOpError("cannot run in order on this target");
+      if (auto copy = dyn_cast<CopyGmemToSmemOp>(op); copy && copy.getPartitioned())
+        op->emitOpError("partitions its window over the cluster (leader_tracked), which no "
+                        "target runs yet (Blackwell's CTA-pair copies)");
+      else
+        op->emitOpError("cannot run in order on this target");
       return WalkResult::interrupt();
     });
     if (left.wasInterrupted())

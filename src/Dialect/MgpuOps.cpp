@@ -111,7 +111,7 @@ LogicalResult CopyGmemToSmemOp::verify() {
     return emitOpError("source must be a GMEM ref, got ") << src;
   if (dst.getMemorySpace() != MemorySpace::smem)
     return emitOpError("destination must be an SMEM ref, got ") << dst;
-  if (failed(verifySameWindow(*this, src, dst)))
+  if (!getPartitionedAttr() && failed(verifySameWindow(*this, src, dst)))
     return failure();
   if (getBarrierIndex() && !getBarrier())
     return emitOpError("has a barrier index but no barrier");
@@ -134,11 +134,27 @@ LogicalResult CopyGmemToSmemOp::verify() {
   }
   if (auto attr = getPartitionedAttr()) {
     int64_t p = attr.getInt();
-    if (!getCollectiveAxesAttr())
-      return emitOpError("a partitioned copy needs collective axes");
+    if (!getCollectiveAxesAttr() || getCollectiveAxesAttr().size() != 1)
+      return emitOpError("a partitioned copy needs one collective axis");
     if (p < 0 || p >= static_cast<int64_t>(dst.getShape().size()))
       return emitOpError("partitioned dimension ") << p << " is out of range for rank "
                                                    << dst.getShape().size();
+    // Block r of the n along the axis receives slice r of the source.
+    auto axis = mesh ? mesh.lookupAxis(cast<StringAttr>(getCollectiveAxesAttr()[0]).getValue())
+                     : std::nullopt;
+    if (axis) {
+      int64_t n = mesh.getCluster()[axis->second];
+      SmallVector<int64_t> part(src.getShape());
+      part[p] = part[p] % n == 0 ? part[p] / n : -1;
+      if (part[p] < 0 || ArrayRef<int64_t>(part) != dst.getShape() ||
+          src.getElementType() != dst.getElementType())
+        return emitOpError("partitions a ")
+               << shapeText(src.getShape()) << " source over " << n
+               << " blocks along dimension " << p << ": each block's destination must be "
+               << (part[p] < 0 ? std::string("a whole share (the dimension does not divide)")
+                               : shapeText(part) + " of the source's element type")
+               << ", got " << dst;
+    }
   }
   return success();
 }

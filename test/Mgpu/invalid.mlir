@@ -330,3 +330,14 @@ pallas.kernel @k(%x: !pallas.ref<8xf32, gmem>) attributes {plgpu.mesh = #mesh} {
 
 // expected-error @+1 {{!plgpu.barrier collective axes must be a non-empty array of cluster axis names, got []}}
 func.func private @f(!plgpu.barrier<1, arrivals = 1, collective = []>)
+
+// -----
+
+#mesh = #plgpu.mesh<grid = [2], grid_names = ["g"], cluster = [2], cluster_names = ["c"], num_threads = 1, thread_name = "">
+pallas.kernel @k(%x: !pallas.ref<128x64xf16, gmem>) attributes {plgpu.mesh = #mesh} {
+  pallas.run_scoped (%s: !pallas.ref<128x64xf16, smem>, %b: !plgpu.barrier<1, arrivals = 1>) {
+    // expected-error @+1 {{'plgpu.copy_gmem_to_smem' op partitions a [128, 64] source over 2 blocks along dimension 0: each block's destination must be [64, 64] of the source's element type, got '!pallas.ref<128x64xf16, smem>'}}
+    plgpu.copy_gmem_to_smem %x -> %s, %b {collective_axes = ["c"], partitioned = 0} : !pallas.ref<128x64xf16, gmem>, !pallas.ref<128x64xf16, smem>, !plgpu.barrier<1, arrivals = 1>
+  }
+  pallas.return
+}

@@ -27,8 +27,9 @@ pallas.kernel @matmul(%a: !pallas.ref<256x256xf16, gmem>, %b: !pallas.ref<256x25
     %win = pallas.ref_slice %a[ds(%row, 128), ds(0, 64)] : !pallas.ref<256x256xf16, gmem> -> !pallas.ref<128x64xf16, gmem>
     // CHECK: plgpu.copy_gmem_to_smem %{{.*}} -> %{{.*}}, %{{.*}}[%{{.*}}] : !pallas.ref<128x64xf16, gmem>, !pallas.ref<128x64xf16, smem>, !plgpu.barrier<2, arrivals = 2>, i32
     plgpu.copy_gmem_to_smem %win -> %slot, %bar[%c0] : !pallas.ref<128x64xf16, gmem>, !pallas.ref<128x64xf16, smem>, !plgpu.barrier<2, arrivals = 2>, i32
-    // CHECK: plgpu.copy_gmem_to_smem %{{.*}} -> %{{.*}}, %{{.*}} {collective_axes = ["c"], partitioned = 0 : i64} : !pallas.ref<128x64xf16, gmem>, !pallas.ref<128x64xf16, smem>, !plgpu.barrier<1, arrivals = 1>
-    plgpu.copy_gmem_to_smem %win -> %slot, %one {collective_axes = ["c"], partitioned = 0} : !pallas.ref<128x64xf16, gmem>, !pallas.ref<128x64xf16, smem>, !plgpu.barrier<1, arrivals = 1>
+    // CHECK: plgpu.copy_gmem_to_smem %{{.*}} -> %{{.*}}, %{{.*}} {collective_axes = ["c"], partitioned = 0 : i64} : !pallas.ref<128x64xf16, gmem>, !pallas.ref<64x64xf16, smem>, !plgpu.barrier<1, arrivals = 1>
+    %half = pallas.ref_slice %slot[ds(0, 64), :] : !pallas.ref<128x64xf16, smem> -> !pallas.ref<64x64xf16, smem>
+    plgpu.copy_gmem_to_smem %win -> %half, %one {collective_axes = ["c"], partitioned = 0} : !pallas.ref<128x64xf16, gmem>, !pallas.ref<64x64xf16, smem>, !plgpu.barrier<1, arrivals = 1>
     // CHECK: plgpu.copy_gmem_to_smem %{{.*}} -> %{{.*}} : !pallas.ref<128x64xf16, gmem>, !pallas.ref<128x64xf16, smem>
     plgpu.copy_gmem_to_smem %win -> %slot : !pallas.ref<128x64xf16, gmem>, !pallas.ref<128x64xf16, smem>
     // CHECK: plgpu.barrier_arrive %{{.*}}[%{{.*}}] : !plgpu.barrier<2, arrivals = 2>, i32

@@ -100,3 +100,14 @@ pallas.kernel @inc(%x: !pallas.ref<64xf32, gmem>) attributes {plgpu.mesh = #plgp
   }
   pallas.return
 }
+
+// -----
+
+// A partitioned copy (leader_tracked) has no in-order form.
+pallas.kernel @part(%x: !pallas.ref<128x64xf16, gmem>) attributes {plgpu.mesh = #plgpu.mesh<grid = [2], grid_names = ["g"], cluster = [2], cluster_names = ["c"], num_threads = 1, thread_name = "">} {
+  pallas.run_scoped (%s: !pallas.ref<64x64xf16, smem>, %b: !plgpu.barrier<1, arrivals = 1>) {
+    // expected-error @+1 {{'plgpu.copy_gmem_to_smem' op partitions its window over the cluster (leader_tracked), which no target runs yet (Blackwell's CTA-pair copies)}}
+    plgpu.copy_gmem_to_smem %x -> %s, %b {collective_axes = ["c"], partitioned = 0} : !pallas.ref<128x64xf16, gmem>, !pallas.ref<64x64xf16, smem>, !plgpu.barrier<1, arrivals = 1>
+  }
+  pallas.return
+}

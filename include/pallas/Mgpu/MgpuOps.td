@@ -149,8 +149,12 @@ def Plgpu_CopyGmemToSmemOp : Plgpu_Op<"copy_gmem_to_smem", [AttrSizedOperandSegm
     With a barrier, the copy arrives on it once and the barrier's phase
     completes only when the bytes have landed (TMA, complete_tx). Without
     one, the copy is awaited by plgpu.wait_gmem_to_smem. `collective_axes`
-    multicasts the copy to the blocks of those cluster axes; `partitioned`
-    splits it along that dimension between them.
+    multicasts the copy to the blocks of those cluster axes (each receives the
+    whole window). `partitioned = d` (JAX's leader_tracked=PARTITIONED(d),
+    one collective axis of n blocks) splits the window along dimension d
+    instead: block r receives slice r of n (the destination's shape), and
+    the copy arrives on the first block's barrier only, for all n slices'
+    bytes (Blackwell's CTA-pair MMA reads them there).
   }];
   let arguments = (ins Pallas_AnyRef:$src, Pallas_AnyRef:$dst,
                        Optional<Plgpu_BarrierType>:$barrier,
