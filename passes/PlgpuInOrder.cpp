@@ -41,22 +41,21 @@ struct AxisIndexInOrder : OpRewritePattern<AxisIndexOp> {
     switch (axis->first) {
     case MeshAttr::AxisKind::grid:
     case MeshAttr::AxisKind::cluster: {
-      // The grid counts clusters: program id a runs over grid[a] x
-      // cluster[a] blocks (LaunchAttributes.cpp), the cluster's fastest.
-      ArrayRef<int64_t> cluster = mesh.getCluster();
-      unsigned a = axis->second;
-      int64_t size = a < cluster.size() ? cluster[a] : 1;
+      // The program ids are the launch's (MeshAttr::launchGrid): along
+      // each, the grid index is the id over the cluster's size there, the
+      // cluster index the remainder.
+      MeshAttr::LaunchAxis at = mesh.launchAxisOf(axis->first, axis->second);
       bool isCluster = axis->first == MeshAttr::AxisKind::cluster;
-      if (size == 1 && isCluster) {
+      if (at.clusterSize == 1 && isCluster) {
         rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(op, 0, 32);
         return success();
       }
-      Value id = ProgramIdOp::create(rewriter, loc, rewriter.getI32Type(), a);
-      if (size == 1) {
+      Value id = ProgramIdOp::create(rewriter, loc, rewriter.getI32Type(), at.axis);
+      if (at.clusterSize == 1) {
         rewriter.replaceOp(op, id);
         return success();
       }
-      Value c = arith::ConstantIntOp::create(rewriter, loc, size, 32);
+      Value c = arith::ConstantIntOp::create(rewriter, loc, at.clusterSize, 32);
       if (isCluster)
         rewriter.replaceOpWithNewOp<arith::RemUIOp>(op, id, c);
       else

@@ -77,6 +77,29 @@ MeshAttr::lookupAxis(StringRef name) const {
   return std::nullopt;
 }
 
+SmallVector<int64_t> MeshAttr::launchGrid(ArrayRef<int64_t> grid, ArrayRef<int64_t> cluster) {
+  size_t rank = std::max(grid.size(), cluster.size());
+  SmallVector<int64_t> launch;
+  for (size_t k = 0; k < rank; ++k) {
+    size_t p = rank - 1 - k; // the padded axis
+    int64_t g = p >= rank - grid.size() ? grid[p - (rank - grid.size())] : 1;
+    int64_t c = p >= rank - cluster.size() ? cluster[p - (rank - cluster.size())] : 1;
+    launch.push_back(ShapedType::isDynamic(g) ? g : g * c);
+  }
+  return launch;
+}
+
+MeshAttr::LaunchAxis MeshAttr::launchAxisOf(AxisKind kind, unsigned index) const {
+  size_t g = getGrid().size(), c = getCluster().size();
+  size_t rank = std::max(g, c);
+  if (kind == AxisKind::cluster)
+    return {unsigned(c - 1 - index), getCluster()[index]};
+  // Grid axis i is padded axis i + rank - g, launch axis g - 1 - i.
+  size_t p = index + rank - g;
+  int64_t size = p >= rank - c ? getCluster()[p - (rank - c)] : 1;
+  return {unsigned(g - 1 - index), size};
+}
+
 /// `name = [1, 2]`
 static ParseResult parseIntList(AsmParser &p, StringRef name, SmallVector<int64_t> &out) {
   if (p.parseKeyword(name) || p.parseEqual())

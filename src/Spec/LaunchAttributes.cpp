@@ -1,5 +1,6 @@
 //===- LaunchAttributes.cpp - the launch spec as IR attributes ------------===//
 #include "pallas/Spec/LaunchAttributes.h"
+#include "pallas/Mgpu/Mgpu.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -40,23 +41,23 @@ void mlir::pallas::attachLaunchAttributes(KernelOp kernel,
   }
   if (llvm::all_of(multiples, [](int64_t m) { return m == 1; }))
     multiples.clear();
-  // A plgpu kernel's grid counts clusters (as JAX's does): each program
-  // id runs over the grid times the cluster along its axis (the in-order
-  // and own-schedule lowerings split it into the two mesh axes).
+  // A plgpu kernel's grid counts clusters and runs its last axis along
+  // CUDA's x, as JAX's does (MeshAttr::launchGrid): the program ids are
+  // the launch's, which the in-order and own-schedule lowerings map back
+  // onto the mesh's axes (MeshAttr::launchAxisOf).
   SmallVector<int64_t> grid(spec.grid);
   SmallVector<DimensionSemantics> semantics(spec.dimensionSemantics);
   std::vector<std::string> gridSizes(spec.gridSizes);
   if (spec.mesh) {
-    ArrayRef<int64_t> cluster = spec.mesh->cluster;
-    if (cluster.size() > grid.size() && !llvm::all_of(cluster, [](int64_t c) { return c == 1; }))
-      grid.resize(cluster.size(), 1);
-    for (auto [i, c] : llvm::enumerate(cluster))
-      if (i < grid.size() && !ShapedType::isDynamic(grid[i]))
-        grid[i] *= c;
-    if (!semantics.empty())
-      semantics.resize(grid.size(), DimensionSemantics::parallel);
-    if (!gridSizes.empty())
-      gridSizes.resize(grid.size());
+    grid = plgpu::MeshAttr::launchGrid(spec.grid, spec.mesh->cluster);
+    semantics.clear(); // (all parallel)
+    // Launch axis k is grid axis G - 1 - k (past G: the cluster's alone).
+    if (!gridSizes.empty()) {
+      std::vector<std::string> launchSizes(grid.size());
+      for (size_t k = 0; k < spec.gridSizes.size(); ++k)
+        launchSizes[k] = spec.gridSizes[spec.gridSizes.size() - 1 - k];
+      gridSizes = std::move(launchSizes);
+    }
   }
   setLaunch(kernel, LaunchAttr::get(ctx, spec.name, grid,
                                     semantics, batchAxes,

@@ -150,11 +150,13 @@ void Checker::checkMesh() {
   else if (m.threadName != mesh.getThreadName().getValue())
     error("mesh.thread_name", kernel.getLoc()) << "'" << m.threadName
                                                << "' differs from the kernel's mesh " << mesh;
-  // The grid counts clusters: blocks launched are grid x cluster per axis.
-  for (auto [i, c] : llvm::enumerate(mesh.getCluster())) {
-    if (c > 1 && i < spec.grid.size() && ShapedType::isDynamic(spec.grid[i]))
+  // The grid counts clusters: blocks launched are grid x cluster per axis
+  // (the two aligned at their last axes, as JAX's).
+  for (size_t i = 0; i < spec.grid.size(); ++i) {
+    int64_t c = mesh.launchAxisOf(plgpu::MeshAttr::AxisKind::grid, i).clusterSize;
+    if (c > 1 && ShapedType::isDynamic(spec.grid[i]))
       error("mesh.cluster", kernel.getLoc())
-          << "cluster axis " << i << " of size " << c << " runs along grid axis " << i
+          << "a cluster of " << c << " runs along grid axis " << i
           << ", whose size is symbolic (clusters need a static grid axis)";
   }
 }

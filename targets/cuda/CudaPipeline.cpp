@@ -18,6 +18,8 @@ static void buildUserSchedulePipeline(OpPassManager &pm, const CudaPipelineOptio
   pm.addPass(createPallasExpandGrid());
   pm.addPass(createConvertPlgpuToTile());
   pm.addPass(createCanonicalizerPass());
+  // (Arithmetic only: softmax exponentials as exp2 of one FMA.)
+  pm.addPass(createPallasFoldExpScale());
   pm.addPass(createCSEPass());
   pm.addPass(createPallasProgramLimits());
   // One Pallas thread is one warpgroup: its accumulator may span several

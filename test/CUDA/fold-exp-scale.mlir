@@ -85,3 +85,36 @@ tt.func @masked_softmax(%x: tensor<64x64xf32>, %keep: tensor<64x64xi1>) -> tenso
   %p = math.exp %d : tensor<64x64xf32>
   tt.return %p : tensor<64x64xf32>
 }
+
+// exp2 of scaled scores less a row vector (Pallas:MGPU's attention takes
+// exp2 itself, log2(e) in its scale): one FMA against the negated row, the
+// exp2's attributes kept.
+// CHECK-LABEL: tt.func @exp2_row_shifted
+// CHECK: %[[C:.*]] = arith.constant dense<0.180336{{[0-9]*}}> : tensor<64x128xf32>
+// CHECK: %[[N:.*]] = arith.negf %arg1 : tensor<64xf32>
+// CHECK: %[[E:.*]] = tt.expand_dims %[[N]]
+// CHECK: %[[B:.*]] = tt.broadcast %[[E]]
+// CHECK: %[[F:.*]] = math.fma %arg0, %[[C]], %[[B]] : tensor<64x128xf32>
+// CHECK: math.exp2 %[[F]] fastmath<afn> : tensor<64x128xf32>
+// CHECK-NOT: arith.subf
+tt.func @exp2_row_shifted(%x: tensor<64x128xf32>, %m: tensor<64xf32>) -> tensor<64x128xf32> {
+  %c = arith.constant dense<0.180336878> : tensor<64x128xf32>
+  %s = arith.mulf %x, %c : tensor<64x128xf32>
+  %e = tt.expand_dims %m {axis = 1 : i32} : tensor<64xf32> -> tensor<64x1xf32>
+  %b = tt.broadcast %e : tensor<64x1xf32> -> tensor<64x128xf32>
+  %d = arith.subf %s, %b : tensor<64x128xf32>
+  %p = math.exp2 %d fastmath<afn> : tensor<64x128xf32>
+  tt.return %p : tensor<64x128xf32>
+}
+
+// Unscaled scores stay as they are (no multiply to fold).
+// CHECK-LABEL: tt.func @exp2_unscaled
+// CHECK: arith.subf
+// CHECK-NOT: math.fma
+tt.func @exp2_unscaled(%x: tensor<64x128xf32>, %m: tensor<64xf32>) -> tensor<64x128xf32> {
+  %e = tt.expand_dims %m {axis = 1 : i32} : tensor<64xf32> -> tensor<64x1xf32>
+  %b = tt.broadcast %e : tensor<64x1xf32> -> tensor<64x128xf32>
+  %d = arith.subf %x, %b : tensor<64x128xf32>
+  %p = math.exp2 %d : tensor<64x128xf32>
+  tt.return %p : tensor<64x128xf32>
+}

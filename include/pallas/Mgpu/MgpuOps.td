@@ -75,6 +75,19 @@ def Plgpu_MeshAttr : AttrDef<Plgpu_Dialect, "Mesh"> {
     /// Which axis `name` is: a grid axis, a cluster axis or the thread axis.
     enum class AxisKind { grid, cluster, thread };
     std::optional<std::pair<AxisKind, unsigned>> lookupAxis(::llvm::StringRef name) const;
+
+    /// The launch, as JAX's: the grid counts clusters, and both are
+    /// aligned at their last axes (padded with 1s in front to one rank L)
+    /// and reversed, so that launch axis 0 (CUDA's x) is the grid's and
+    /// the cluster's last axis. Launch axis k runs over grid x cluster
+    /// blocks of that pair of axes, the cluster's fastest.
+    static ::llvm::SmallVector<int64_t> launchGrid(::llvm::ArrayRef<int64_t> grid,
+                                                   ::llvm::ArrayRef<int64_t> cluster);
+    /// Where grid or cluster axis `index` is in the launch: its launch
+    /// axis and the cluster's size along that axis (the grid index is the
+    /// launch index divided by it, the cluster index the remainder).
+    struct LaunchAxis { unsigned axis; int64_t clusterSize; };
+    LaunchAxis launchAxisOf(AxisKind kind, unsigned index) const;
   }];
 }
 

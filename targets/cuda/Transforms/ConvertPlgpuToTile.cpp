@@ -220,13 +220,12 @@ std::optional<UserScheduleGap> cuda::userScheduleGap(KernelOp kernel) {
     return UserScheduleGap{kernel, "more than 15 Pallas threads (warpgroups)"};
   bool threads = mesh.getNumThreads() > 1;
   StringRef threadName = mesh.getThreadName().getValue();
-  // Clusters along the first grid axis, launched as clusters of CUDA
-  // blocks along x (blocks of one cluster are consecutive there).
+  // Clusters along the last cluster axis, launched as clusters of CUDA
+  // blocks along x (launch axis 0: MeshAttr::launchGrid).
   if (mesh.getClusterSize() > 1) {
     ArrayRef<int64_t> cluster = mesh.getCluster();
-    if (llvm::any_of(cluster.drop_front(), [](int64_t c) { return c > 1; }) ||
-        mesh.getGrid().empty())
-      return UserScheduleGap{kernel, "clusters along other than the first grid axis"};
+    if (llvm::any_of(cluster.drop_back(), [](int64_t c) { return c > 1; }))
+      return UserScheduleGap{kernel, "clusters along other than one axis (the last)"};
     if (cluster.front() > 8)
       return UserScheduleGap{kernel, "clusters of more than 8 blocks (CUDA's portable size)"};
     if (LaunchAttr launch = getLaunch(kernel); launch && programGridOf(launch).folded)
@@ -661,19 +660,24 @@ LogicalResult UserScheduleLowering::lowerPlgpu(Operation *op) {
     if (!which)
       return op->emitOpError("reads an axis the kernel's mesh does not have");
     Value id;
-    // The grid counts clusters: program id a runs over grid[a] x
-    // cluster[a] blocks, the cluster's fastest (as the in-order lowering).
-    ArrayRef<int64_t> cluster = plgpu::getMesh(kernel).getCluster();
-    int64_t size = which->second < cluster.size() ? cluster[which->second] : 1;
-    if (which->first == plgpu::MeshAttr::AxisKind::cluster)
-      id = size == 1 ? i32(0) : (Value)arith::RemUIOp::create(b, loc, pids[which->second], i32(size));
-    else if (which->first == plgpu::MeshAttr::AxisKind::grid)
-      id = size == 1 ? pids[which->second]
-                     : (Value)arith::DivUIOp::create(b, loc, pids[which->second], i32(size));
-    else if (plgpu::getMesh(kernel).getNumThreads() > 1)
+    // The program ids are the launch's (MeshAttr::launchGrid), as in the
+    // in-order lowering: the grid index over the cluster's size, the
+    // cluster index the remainder.
+    plgpu::MeshAttr mesh = plgpu::getMesh(kernel);
+    if (which->first != plgpu::MeshAttr::AxisKind::thread) {
+      plgpu::MeshAttr::LaunchAxis at = mesh.launchAxisOf(which->first, which->second);
+      Value pid = pids[at.axis];
+      if (which->first == plgpu::MeshAttr::AxisKind::cluster)
+        id = at.clusterSize == 1 ? i32(0)
+                                 : (Value)arith::RemUIOp::create(b, loc, pid, i32(at.clusterSize));
+      else
+        id = at.clusterSize == 1 ? pid
+                                 : (Value)arith::DivUIOp::create(b, loc, pid, i32(at.clusterSize));
+    } else if (mesh.getNumThreads() > 1) {
       id = pgpu::WarpgroupIdOp::create(b, loc, b.getI32Type());
-    else
+    } else {
       id = i32(0);
+    }
     values.map(axis.getResult(), id);
     return success();
   }

@@ -5,7 +5,9 @@
 // multiply per element before the ex2; folding c and log2(e) into one FMA
 // against the row vector `m * -log2e` leaves one FMA, as flash attention
 // kernels write it by hand. A row max of `x * c` (c > 0) is the row max of x
-// times c, so x * c itself is no longer needed.
+// times c, so x * c itself is no longer needed. Kernels that take exp2
+// themselves (Pallas:MGPU's attention: `exp2(s * c - m)`, c holding
+// log2(e)) get the same FMA against `-m`.
 //
 //===----------------------------------------------------------------------===//
 #include "pallas/Cuda/CudaPasses.h"
@@ -142,13 +144,45 @@ struct ExpOfRowShifted : OpRewritePattern<math::ExpOp> {
   }
 };
 
+/// exp2(x * c - broadcast(expand_dims(m)))  ->
+///   exp2(fma(x, c, broadcast(expand_dims(-m)))): one FMA per element
+/// where there were a multiply and a subtraction (the row's negation is
+/// once per row).
+struct Exp2OfRowShifted : OpRewritePattern<math::Exp2Op> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::Exp2Op op, PatternRewriter &rw) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !type.getElementType().isF32())
+      return failure();
+    auto sub = op.getOperand().getDefiningOp<arith::SubFOp>();
+    auto bcast = sub ? sub.getRhs().getDefiningOp<tt::BroadcastOp>() : tt::BroadcastOp();
+    auto expand = bcast ? bcast.getSrc().getDefiningOp<tt::ExpandDimsOp>() : tt::ExpandDimsOp();
+    std::optional<std::pair<Value, double>> scaled =
+        expand ? asScaled(sub.getLhs()) : std::nullopt;
+    if (!scaled)
+      return failure();
+    Location loc = op.getLoc();
+    Value m = expand.getSrc();
+    Value negated = arith::NegFOp::create(rw, loc, m);
+    IRMapping map;
+    map.map(m, negated);
+    Value row = rw.clone(*expand, map)->getResult(0);
+    map.map(expand.getResult(), row);
+    Value shifted = rw.clone(*bcast, map)->getResult(0);
+    Value arg = math::FmaOp::create(rw, loc, scaled->first,
+                                    splatLike(rw, loc, type, scaled->second), shifted);
+    rw.modifyOpInPlace(op, [&] { op->setOperand(0, arg); });
+    return success();
+  }
+};
+
 struct FoldExpScalePass : pallas::impl::PallasFoldExpScaleBase<FoldExpScalePass> {
   void runOnOperation() override {
     // Masks first: the other rewrites must see the scale behind them.
     RewritePatternSet masks(&getContext());
     masks.add<SelectOfScaled>(&getContext());
     RewritePatternSet patterns(&getContext());
-    patterns.add<MaxOfScaled, ExpOfRowShifted>(&getContext());
+    patterns.add<MaxOfScaled, ExpOfRowShifted, Exp2OfRowShifted>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(masks))) ||
         failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
