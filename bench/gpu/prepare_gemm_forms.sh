@@ -40,6 +40,9 @@ rm -rf "$root/.device/gemm_forms_epilogue"
 "$bin/pallasc" "$root/bench/kernels/gemm_bf16_4096_bias_gelu/kernel.mlir" \
   --spec "$root/bench/kernels/gemm_bf16_4096_bias_gelu/spec.json" -t sm_90a \
   -o "$root/.device/gemm_forms_epilogue/sm_90a"
+"$bin/pallasc" "$root/bench/kernels/gemm_bf16_4096_bias_relu/kernel.mlir" \
+  --spec "$root/bench/kernels/gemm_bf16_4096_bias_relu/spec.json" -t sm_90a \
+  -o "$root/.device/gemm_forms_epilogue/relu"
 python3 - "$root/bench/kernels/gemm_bf16_4096_bias_gelu/spec.json" "$small/gelu_spec.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))

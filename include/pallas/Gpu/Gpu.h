@@ -38,6 +38,11 @@ constexpr llvm::StringLiteral kAsyncDotAttrName = "pallas_gpu.async";
 /// exponentials, whose results lie in (0, 1] and whose subnormal results
 /// weigh nothing beside the row's largest term, 1.
 constexpr llvm::StringLiteral kFlushDenormalsAttrName = "pallas_gpu.flush_denormals";
+/// Unit attribute on an f32 math.tanh whose result reaches memory only as
+/// bf16 (convert-tile-to-nvvm sets it): tanh.approx.f32 (one MUFU.TANH,
+/// relative error about 2^-11, an eighth of bf16's precision) instead of
+/// libdevice's exp2, reciprocal and range checks.
+constexpr llvm::StringLiteral kApproxTanhAttrName = "pallas_gpu.approx_tanh";
 /// On a tile-IR function: the #pallas_gpu.tensor_map array its
 /// pallas_gpu.tma_copy ops index, in parameter order.
 constexpr llvm::StringLiteral kTensorMapsAttrName = "pallas_gpu.tensor_maps";

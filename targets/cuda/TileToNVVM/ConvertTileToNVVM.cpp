@@ -153,20 +153,31 @@ struct ProgramIdLowering : SimtPattern<tt::GetProgramIdOp> {
 
 /// 2^x for each f32 of `x` (a vector or a scalar) by ex2.approx.ftz: a
 /// single MUFU.EX2, subnormal results flushed to zero.
+/// `one` on each element of `x` (f32 or a vector of f32).
+Value perElement(OpBuilder &b, Location loc, Value x, function_ref<Value(Value)> one) {
+  auto vt = dyn_cast<VectorType>(x.getType());
+  if (!vt)
+    return one(x);
+  Value out = arith::ConstantOp::create(b, loc, vt, b.getZeroAttr(vt));
+  for (int64_t i = 0; i < vt.getNumElements(); ++i)
+    out = vector::InsertOp::create(b, loc, one(vector::ExtractOp::create(b, loc, x, i)), out, i);
+  return out;
+}
+
 Value flushingExp2(OpBuilder &b, Location loc, Value x) {
-  auto ex2 = [&](Value e) -> Value {
+  return perElement(b, loc, x, [&](Value e) -> Value {
     return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
                                          b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f32"),
                                          ValueRange{e})
         .getResult(0);
-  };
-  auto vt = dyn_cast<VectorType>(x.getType());
-  if (!vt)
-    return ex2(x);
-  Value out = arith::ConstantOp::create(b, loc, vt, b.getZeroAttr(vt));
-  for (int64_t i = 0; i < vt.getNumElements(); ++i)
-    out = vector::InsertOp::create(b, loc, ex2(vector::ExtractOp::create(b, loc, x, i)), out, i);
-  return out;
+  });
+}
+
+/// tanh.approx.f32 (no LLVM intrinsic of its own).
+Value approxTanh(OpBuilder &b, Location loc, Value x) {
+  return perElement(b, loc, x, [&](Value e) {
+    return inlinePtx(b, loc, b.getF32Type(), {e}, "tanh.approx.f32 $0, $1;", "=f,f");
+  });
 }
 
 /// f32 exp and division as the GPU's approximate instructions (ex2.approx,
@@ -192,7 +203,35 @@ Value fastMath(Operation *op, ArrayRef<Value> operands, TypeRange types,
     return arith::DivFOp::create(rw, loc, operands[0], operands[1], flags);
   if (isa<math::Exp2Op>(op) && op->hasAttr(pgpu::kFlushDenormalsAttrName))
     return flushingExp2(rw, loc, operands[0]);
+  if (isa<math::TanhOp>(op) && op->hasAttr(pgpu::kApproxTanhAttrName))
+    return approxTanh(rw, loc, operands[0]);
   return {};
+}
+
+/// Whether f32 `v` reaches anything but arithmetic only through a
+/// truncation to bf16 (a GEMM epilogue's activation stored as bf16).
+bool narrowedToBF16(Value v) {
+  SmallVector<Value> work{v};
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value x = work.pop_back_val();
+    if (!seen.insert(x).second)
+      continue;
+    if (seen.size() > 64)
+      return false;
+    for (Operation *user : x.getUsers()) {
+      if (auto trunc = dyn_cast<arith::TruncFOp>(user)) {
+        if (!getElementTypeOrSelf(trunc.getType()).isBF16())
+          return false;
+        continue;
+      }
+      if (!isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::NegFOp, math::FmaOp,
+               arith::SelectOp, arith::MaximumFOp, arith::MinimumFOp>(user))
+        return false;
+      work.push_back(user->getResult(0));
+    }
+  }
+  return true;
 }
 
 /// Pairs of int8 (a vector of an even count) to bf16 in the bf16 pipe,
@@ -1104,6 +1143,11 @@ struct ConvertTileToNVVMPass
       if (failed(kernel) || failed(splitProducer(*kernel, state)))
         return signalPassFailure();
 
+      // Activations stored as bf16 take the GPU's approximate tanh.
+      kernel->walk([&](math::TanhOp tanh) {
+        if (getElementTypeOrSelf(tanh.getType()).isF32() && narrowedToBF16(tanh.getResult()))
+          tanh->setAttr(pgpu::kApproxTanhAttrName, UnitAttr::get(ctx));
+      });
       SimtTypeConverter tc(ctx, state.threads);
       ConversionTarget target(*ctx);
       target.addIllegalDialect<tt::TTDialect, pgpu::PallasGpuDialect>();
