@@ -2,7 +2,9 @@
 //
 // Tracks which block dims travel together through the kernel (a union-find
 // over (value, dim) pairs) and splits the dims that are never reduced over
-// nor reshaped into pieces handled by the programs of a new grid axis.
+// nor reshaped into pieces handled by the programs of a new grid axis. A
+// batched dot's batch dim may be split into pieces of one and dropped
+// (squeezed): the dots become 2-D.
 //
 //===----------------------------------------------------------------------===//
 #include "pallas/Dialect/Pallas.h"
@@ -60,6 +62,14 @@ public:
         blocked.push_back(classes.getLeaderValue(slot(v, d)));
   }
   Slot leader(Value v, unsigned d) { return classes.getLeaderValue(slot(v, d)); }
+  /// Dim d of v is a dot's batch dim.
+  void markBatch(Value v, unsigned d) { batch.push_back(slot(v, d)); }
+  bool isBatch(Slot leaderSlot) {
+    for (Slot b : batch)
+      if (classes.getLeaderValue(b) == leaderSlot)
+        return true;
+    return false;
+  }
   bool isBlocked(Slot leaderSlot) {
     for (Slot b : blocked)
       if (classes.getLeaderValue(b) == leaderSlot)
@@ -70,7 +80,7 @@ public:
 private:
   static Slot slot(Value v, unsigned d) { return {v.getAsOpaquePointer(), d}; }
   llvm::EquivalenceClasses<Slot> classes;
-  SmallVector<Slot> blocked;
+  SmallVector<Slot> blocked, batch;
 };
 
 struct SplitProgramsPass
@@ -162,6 +172,21 @@ struct SplitProgramsPass
             dims.joinAll(dot.getResult(), dot.getAcc());
           return;
         }
+        if (dot.getResult().getType().getRank() == 3) {
+          // [B, M, K] x [B, K, N]: the batch dim of all three, M and N as
+          // for a 2-D dot, one past the batch.
+          unsigned m = dot.getTransposeLhs() ? 2 : 1, n = dot.getTransposeRhs() ? 1 : 2;
+          dims.join(dot.getResult(), 0, dot.getLhs(), 0);
+          dims.join(dot.getResult(), 0, dot.getRhs(), 0);
+          dims.join(dot.getResult(), 1, dot.getLhs(), m);
+          dims.join(dot.getResult(), 2, dot.getRhs(), n);
+          dims.block(dot.getLhs(), 3 - m);
+          dims.block(dot.getRhs(), 3 - n);
+          if (dot.getAcc())
+            dims.joinAll(dot.getResult(), dot.getAcc());
+          dims.markBatch(dot.getResult(), 0);
+          return;
+        }
       } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
         dims.add(reduce.getInput());
         unsigned out = 0;
@@ -233,9 +258,26 @@ struct SplitProgramsPass
     if (!analyse(kernel, dims))
       return;
     Block &entry = kernel.getBody().front();
-    // Candidate classes: those holding an output dim, not blocked, too big.
-    SmallVector<Slot> chosen;
+    // Candidate classes: dots' batch dims (with unbatch-dots: pieces of
+    // one, squeezed away), then those holding an output dim, not blocked,
+    // too big.
+    SmallVector<Slot> chosen, squeezed;
     SmallVector<int64_t> factors;
+    for (BlockArgument arg : entry.getArguments()) {
+      BlockSpecAttr spec = getBlockSpec(kernel, arg.getArgNumber());
+      if (!unbatchDots || !spec || spec.getRole() != ArgRole::output)
+        continue;
+      ArrayRef<int64_t> shape = shapeOf(arg.getType());
+      for (unsigned d = 0; d < shape.size(); ++d) {
+        Slot leader = dims.leader(arg, d);
+        if (llvm::is_contained(chosen, leader) || !dims.isBatch(leader) ||
+            dims.isBlocked(leader) || ShapedType::isDynamic(shape[d]))
+          continue;
+        chosen.push_back(leader);
+        squeezed.push_back(leader);
+        factors.push_back(shape[d]);
+      }
+    }
     for (BlockArgument arg : entry.getArguments()) {
       BlockSpecAttr spec = getBlockSpec(kernel, arg.getArgNumber());
       if (!spec || spec.getRole() != ArgRole::output)
@@ -265,22 +307,53 @@ struct SplitProgramsPass
     unsigned p = launch.numLeadingParallelAxes();
     int64_t batch = launch.getBatchAxes();
 
-    // Grid and semantics gain the new (parallel) axis at p.
-    SmallVector<int64_t> grid(launch.getGrid());
-    grid.insert(grid.begin() + p, total);
-    SmallVector<DimensionSemantics> semantics(launch.getDimensionSemantics());
-    if (launch.hasDimensionSemantics())
-      semantics.insert(semantics.begin() + p, DimensionSemantics::parallel);
-    setLaunch(kernel, launch.withGrid(grid, semantics));
-    kernel.walk([&](Operation *op) {
-      if (auto pid = dyn_cast<ProgramIdOp>(op)) {
-        if (pid.getAxis() + batch >= p)
-          pid.setAxis(pid.getAxis() + 1);
-      } else if (auto n = dyn_cast<NumProgramsOp>(op)) {
-        if (n.getAxis() + batch >= p)
-          n.setAxis(n.getAxis() + 1);
-      }
-    });
+    // Grid and semantics gain the new (parallel) axis at p (none where the
+    // only change is squeezing batch dims of one).
+    bool newAxis = total > 1;
+    if (newAxis) {
+      SmallVector<int64_t> grid(launch.getGrid());
+      grid.insert(grid.begin() + p, total);
+      SmallVector<DimensionSemantics> semantics(launch.getDimensionSemantics());
+      if (launch.hasDimensionSemantics())
+        semantics.insert(semantics.begin() + p, DimensionSemantics::parallel);
+      setLaunch(kernel, launch.withGrid(grid, semantics));
+      kernel.walk([&](Operation *op) {
+        if (auto pid = dyn_cast<ProgramIdOp>(op)) {
+          if (pid.getAxis() + batch >= p)
+            pid.setAxis(pid.getAxis() + 1);
+        } else if (auto n = dyn_cast<NumProgramsOp>(op)) {
+          if (n.getAxis() + batch >= p)
+            n.setAxis(n.getAxis() + 1);
+        }
+      });
+    }
+    auto isSqueezed = [&](Value v, unsigned d) {
+      return llvm::is_contained(squeezed, dims.leader(v, d));
+    };
+    // What dim d of v becomes once its squeezed dims are gone.
+    auto keptIndex = [&](Value v, int64_t d) {
+      int64_t k = 0;
+      for (int64_t e = 0; e < d; ++e)
+        k += !isSqueezed(v, e);
+      return k;
+    };
+    // Ops that name dims: their attributes follow (before types change).
+    if (!squeezed.empty())
+      kernel.walk([&](Operation *op) {
+        if (auto reduce = dyn_cast<ReduceOp>(op)) {
+          SmallVector<int64_t> axes;
+          for (int64_t a : reduce.getAxes())
+            axes.push_back(keptIndex(reduce.getInput(), a));
+          reduce.setAxes(axes);
+        } else if (auto br = dyn_cast<BroadcastOp>(op);
+                   br && isa<RankedTensorType>(br.getInput().getType())) {
+          SmallVector<int64_t> map = br.getInputToResultDims(), kept;
+          for (auto [i, d] : llvm::enumerate(map))
+            if (!isSqueezed(br.getInput(), i))
+              kept.push_back(keptIndex(br.getResult(), d));
+          br.setDimsAttr(DenseI64ArrayAttr::get(ctx, kept));
+        }
+      });
 
     auto factorOf = [&](Value v, unsigned d) -> std::pair<int64_t, int64_t> {
       Slot leader = dims.leader(v, d);
@@ -291,13 +364,17 @@ struct SplitProgramsPass
     };
     auto shrink = [&](Value v) {
       Type t = v.getType();
-      SmallVector<int64_t> shape(shapeOf(t));
+      SmallVector<int64_t> shape;
       bool changed = false;
-      for (unsigned d = 0; d < shape.size(); ++d)
-        if (int64_t f = factorOf(v, d).first; f > 1) {
-          shape[d] /= f;
+      for (auto [d, n] : llvm::enumerate(shapeOf(t))) {
+        if (isSqueezed(v, d)) {
           changed = true;
+          continue;
         }
+        int64_t f = factorOf(v, d).first;
+        changed |= f > 1;
+        shape.push_back(f > 1 ? n / f : n);
+      }
       if (!changed)
         return;
       if (auto ref = dyn_cast<RefType>(t))
@@ -320,19 +397,27 @@ struct SplitProgramsPass
         for (AffineExpr e : m.getResults())
           results.push_back(e.replaceDims(shifted));
         SmallVector<int64_t> blockDims(spec.getBlock());
+        SmallVector<int64_t> squeezedDims(spec.getSqueezed());
         unsigned refDim = 0;
         for (unsigned k = 0; k < blockDims.size(); ++k) {
           if (spec.isSqueezed(k))
             continue;
+          // (A dot's batch dim, cut into pieces of one, leaves the ref.)
+          if (isSqueezed(arg, refDim))
+            squeezedDims.push_back(k);
           auto [f, stride] = factorOf(arg, refDim++);
           if (f == 1)
             continue;
           blockDims[k] /= f;
           results[k] = results[k] * f + (piece.floorDiv(stride) % f);
         }
+        llvm::sort(squeezedDims);
+        AffineMap map =
+            newAxis ? AffineMap::get(m.getNumDims() + 1, 0, results, ctx) : spec.getIndexMap();
         setBlockSpec(kernel, i,
-                     spec.withBlock(blockDims, AffineMap::get(m.getNumDims() + 1,
-                                                              0, results, ctx)));
+                     BlockSpecAttr::get(ctx, spec.getRole(), spec.getName(), spec.getShape(),
+                                        blockDims, squeezedDims, map, FlatSymbolRefAttr(),
+                                        spec.getSizeNames()));
       }
       shrink(arg);
     }

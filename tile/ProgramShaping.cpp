@@ -9,13 +9,14 @@ using namespace mlir;
 using namespace mlir::pallas;
 
 void mlir::pallas::addProgramShaping(OpPassManager &pm, int64_t maxElements,
-                                     bool keepSequentialDots) {
+                                     bool keepSequentialDots, bool unbatchDots) {
   pm.addPass(createInlinerPass());
   // plgpu kernels of one warpgroup, in program order, as pallas ops.
   pm.addPass(createConvertPlgpuToPallas());
   // One program holds one CTA's worth of data: cut big output tiles over
   // more programs and stream long dot contractions.
-  pm.addPass(createPallasSplitPrograms({/*maxTile=*/128, maxElements, keepSequentialDots}));
+  pm.addPass(
+      createPallasSplitPrograms({/*maxTile=*/128, maxElements, keepSequentialDots, unbatchDots}));
   pm.addPass(createPallasStreamDotK({/*kChunk=*/64}));
   // Programs sharing input blocks run side by side (L2 reuse).
   pm.addPass(createPallasProgramOrder());

@@ -38,8 +38,10 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
     return buildUserSchedulePipeline(pm, options);
   // CUDA CTAs keep blocks of up to 16K elements whole (128 per thread),
   // and the blocks of a K loop written as a sequential grid axis (staged as
-  // a tiled GEMM's in-kernel loop is).
-  addProgramShaping(pm, /*maxElements=*/16384, /*keepSequentialDots=*/true);
+  // a tiled GEMM's in-kernel loop is); a batched dot runs a slice per
+  // program, as a 2-D dot on the tensor cores.
+  addProgramShaping(pm, /*maxElements=*/16384, /*keepSequentialDots=*/true,
+                    /*unbatchDots=*/true);
   pm.addPass(createConvertPallasToTile({/*tritonDotLimits=*/false,
                                         /*logicalProgramIds=*/true}));
   pm.addPass(createCanonicalizerPass());

@@ -54,7 +54,8 @@ def PallasSplitPrograms : Pass<"pallas-split-programs", "::mlir::ModuleOp"> {
     one per program of a new parallel grid axis placed after the leading
     parallel axes: blocks, scratch and tensors shrink, index maps pick the
     piece. Dims that feed a reduction, a dot's K, a reshape, a transpose or a
-    partial access are left alone.
+    partial access are left alone. With `unbatch-dots`, a 3-D dot's batch
+    dim is cut into pieces of 1 and squeezed away.
   }];
   let options = [Option<"maxTile", "max-tile", "int64_t", "64",
                         "largest tile kept along a split dim">,
@@ -66,7 +67,11 @@ def PallasSplitPrograms : Pass<"pallas-split-programs", "::mlir::ModuleOp"> {
                         "sequential grid axis accumulating dots, or a dot of "
                         "whole blocks over K > 128) whose output blocks fit "
                         "128 elements per thread: the CUDA pipeline stages "
-                        "them as a tiled GEMM's in-kernel loop">];
+                        "them as a tiled GEMM's in-kernel loop">,
+                 Option<"unbatchDots", "unbatch-dots", "bool", "false",
+                        "split a dot's leading batch dim over programs, one "
+                        "slice each, and drop it (squeezed block dims): the "
+                        "dots become 2-D, which tensor cores run">];
 }
 
 def PallasStreamDotK : Pass<"pallas-stream-dot-k", "::mlir::ModuleOp"> {

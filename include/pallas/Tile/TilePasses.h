@@ -23,7 +23,7 @@ namespace mlir::pallas {
 /// stay whole (0: split by tile size alone); `keepSequentialDots`: so do
 /// the programs of a sequential grid axis that accumulates dots.
 void addProgramShaping(OpPassManager &pm, int64_t maxElements,
-                       bool keepSequentialDots = false);
+                       bool keepSequentialDots = false, bool unbatchDots = false);
 
 } // namespace mlir::pallas
 
