@@ -6,6 +6,7 @@
 #include "mlir/IR/Diagnostics.h"
 
 #include <nlohmann/json.hpp>
+#include <set>
 
 using namespace mlir;
 using namespace mlir::pallas;
@@ -93,6 +94,45 @@ struct JsonErrorFinder : json::json_sax_t {
 };
 } // namespace
 
+/// The first key that repeats within one object, and the byte offset of
+/// that repeat in the text.
+static std::optional<std::pair<std::string, size_t>> duplicateKey(StringRef text) {
+  std::vector<std::set<std::string>> open;
+  std::optional<std::string> repeated;
+  size_t keys = 0; // keys in document order, up to the repeat
+  auto onEvent = [&](int, json::parse_event_t event, json &parsed) {
+    if (repeated)
+      return true;
+    if (event == json::parse_event_t::object_start) {
+      open.emplace_back();
+    } else if (event == json::parse_event_t::object_end) {
+      open.pop_back();
+    } else if (event == json::parse_event_t::key && !open.empty()) {
+      ++keys;
+      if (!open.back().insert(parsed.get<std::string>()).second)
+        repeated = parsed.get<std::string>();
+    }
+    return true;
+  };
+  (void)json::parse(text.begin(), text.end(), onEvent, /*allow_exceptions=*/false);
+  if (!repeated)
+    return std::nullopt;
+  // The keys-th string followed by a colon is that repeat.
+  size_t seen = 0;
+  for (size_t at = 0; at < text.size(); ++at) {
+    if (text[at] != '"')
+      continue;
+    size_t end = at + 1;
+    while (end < text.size() && text[end] != '"')
+      end += text[end] == '\\' ? 2 : 1;
+    if (text.drop_front(std::min(end + 1, text.size())).ltrim().starts_with(":") &&
+        ++seen == keys)
+      return std::make_pair(*repeated, at);
+    at = end;
+  }
+  return std::make_pair(*repeated, size_t{0});
+}
+
 FailureOr<LaunchSpec> mlir::pallas::loadLaunchSpec(StringRef filename,
                                                    StringRef text,
                                                    MLIRContext *ctx) {
@@ -127,6 +167,15 @@ FailureOr<LaunchSpec> mlir::pallas::loadLaunchSpec(StringRef filename,
       what = what.substr(cut + 2);
     emitError(FileLineColLoc::get(ctx, filename, line, col))
         << "invalid JSON: " << (what.empty() ? "syntax error" : what);
+    return failure();
+  }
+  if (std::optional<std::pair<std::string, size_t>> dup = duplicateKey(text)) {
+    StringRef before = text.take_front(dup->second);
+    unsigned line = 1 + before.count('\n');
+    size_t nl = before.rfind('\n');
+    unsigned col = nl == StringRef::npos ? dup->second + 1 : dup->second - nl;
+    emitError(FileLineColLoc::get(ctx, filename, line, col))
+        << "duplicate key '" << dup->first << "' (JSON readers disagree on which one counts)";
     return failure();
   }
   spec.locator = std::make_shared<JsonLocator>(text);

@@ -25,6 +25,9 @@ bool SpecReader::checkKeys(const json &obj, const std::string &path,
     const std::string &key = it.key();
     if (llvm::any_of(allowed, [&](const char *a) { return key == a; }))
       continue;
+    // JSON Schema's annotations may stand in any object.
+    if (key == "$schema" || key == "$comment")
+      continue;
     std::string known;
     for (const char *a : allowed)
       known += (known.empty() ? "" : ", ") + std::string(a);

@@ -134,13 +134,22 @@ const std::vector<TargetDescription> &mlir::pallas::builtinTargets() {
 }
 
 llvm::Expected<TargetDescription> mlir::pallas::lookupTarget(llvm::StringRef name) {
-  std::string known;
+  std::string known, nearest;
+  unsigned best = 2; // suggest only names one edit away
   for (const TargetDescription &t : builtinTargets()) {
     if (t.name == name)
       return t;
     known += (known.empty() ? "" : ", ") + t.name;
+    // (A name the user's is the start of comes first: sm_90 -> sm_90a.)
+    unsigned d = llvm::StringRef(t.name).edit_distance(name, /*AllowReplacements=*/true, best);
+    if (d < best || (d == best && !nearest.empty() && llvm::StringRef(t.name).starts_with(name) &&
+                     !llvm::StringRef(nearest).starts_with(name))) {
+      best = d;
+      nearest = t.name;
+    }
   }
+  std::string hint = nearest.empty() ? "" : "; did you mean '" + nearest + "'?";
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "unknown target '%s' (known: %s)",
-                                 name.str().c_str(), known.c_str());
+                                 "unknown target '%s'%s (known: %s)", name.str().c_str(),
+                                 hint.c_str(), known.c_str());
 }

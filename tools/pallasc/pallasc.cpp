@@ -46,6 +46,11 @@ static void listTargets(llvm::raw_ostream &os) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   CLI::App app{"pallasc: ahead-of-time compiler for Pallas kernels"};
+  app.footer("Environment:\n"
+             "  PALLAS_PTXAS         CUDA targets: the ptxas to run (default "
+             "/usr/local/cuda/bin/ptxas, then PATH); libdevice is read from its toolkit\n"
+             "  PALLAS_HOST_THREADS  host artifacts, at run time: threads that run the "
+             "programs (default: the CPUs)\n");
   app.set_version_flag("--version", std::string("pallasc ") + PALLAS_VERSION +
                                         " (LLVM/MLIR " LLVM_VERSION_STRING ")");
   CompileOptions options;
@@ -126,6 +131,8 @@ int main(int argc, char **argv) {
     return usage("no kernel file given");
   if (options.specFile.empty())
     return usage("no launch spec given (--spec)");
+  if (options.kernelFile == "-" && options.specFile == "-")
+    return usage("the kernel and the spec cannot both be read from stdin ('-')");
   if (options.target.empty())
     return usage("no target given (--target; see --list-targets)");
   if (outDir.empty())
