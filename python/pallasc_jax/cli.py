@@ -4,6 +4,7 @@ with -t compiles it."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import os
 import re
@@ -17,27 +18,48 @@ from .errors import ExportError
 from .export import export
 from .mlir_text import NUMPY_DTYPES
 
-_ARG = re.compile(r"^([A-Za-z0-9]+)\[([0-9, ]*)\]$")
+_ARG = re.compile(r"^([A-Za-z0-9_]+)\[([0-9, ]*)\]$")
+# NumPy's and JAX's names for the pallas element types.
+_DTYPE_ALIASES = {
+    "float64": "f64", "float32": "f32", "float16": "f16", "bfloat16": "bf16",
+    "float8_e4m3fn": "f8E4M3FN", "float8_e5m2": "f8E5M2", "bool": "i1",
+    "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
+}
 
 
 def parse_arg(text: str) -> jax.ShapeDtypeStruct:
-  """`f32[128,256]` (pallas element type names; `f32[]` is a scalar)."""
+  """`f32[128,256]` or `float32[128,256]` (pallas or NumPy element type
+  names; `f32[]` is a scalar)."""
   m = _ARG.match(text.strip())
-  if not m or m.group(1) not in NUMPY_DTYPES:
+  dtype = m and _DTYPE_ALIASES.get(m.group(1), m.group(1))
+  if not m or dtype not in NUMPY_DTYPES:
     raise argparse.ArgumentTypeError(
         f"'{text}' is not DTYPE[DIMS] with DTYPE one of "
-        f"{', '.join(NUMPY_DTYPES)}, e.g. f32[128,256]")
+        f"{', '.join(NUMPY_DTYPES)} (or NumPy's name: float32, ...), "
+        f"e.g. f32[128,256]")
   dims = tuple(int(d) for d in m.group(2).split(",") if d.strip())
-  return jax.ShapeDtypeStruct(dims, NUMPY_DTYPES[m.group(1)])
+  return jax.ShapeDtypeStruct(dims, NUMPY_DTYPES[dtype])
 
 
 def load_function(target: str):
+  """The function MODULE:FUNCTION names; an ExportError (one line) where
+  the module or the function is not there."""
   module_name, _, attr = target.partition(":")
-  if not attr:
+  if not module_name or not attr:
     raise ExportError(f"'{target}' is not MODULE:FUNCTION")
-  fn = importlib.import_module(module_name)
+  try:
+    fn = importlib.import_module(module_name)
+  except ModuleNotFoundError as e:
+    if e.name and module_name.startswith(e.name):
+      raise ExportError(f"no module named '{module_name}' (looked in the current "
+                        "directory and on PYTHONPATH)") from None
+    raise
   for part in attr.split("."):
+    if not hasattr(fn, part):
+      raise ExportError(f"module '{module_name}' has no function '{attr}'")
     fn = getattr(fn, part)
+  if not callable(fn):
+    raise ExportError(f"'{target}' is not a function")
   return fn
 
 
@@ -64,10 +86,16 @@ def main(argv=None) -> int:
                       "this target, into DIR/TARGET/")
   parser.add_argument("--pallasc", help="the pallasc binary (default: "
                       "$PALLASC, then PATH)")
+  parser.add_argument("--name", help="the artifacts' name (the spec's "
+                      "\"name\"; default: the kernel's, as JAX named it)")
   args = parser.parse_args(argv)
   sys.path.insert(0, os.getcwd())
   try:
     exported = export(load_function(args.function), *args.arg)
+    if args.name:
+      spec = {"kernel": exported.spec["kernel"], "name": args.name,
+              **{k: v for k, v in exported.spec.items() if k not in ("kernel", "name")}}
+      exported = dataclasses.replace(exported, spec=spec)
     mlir_path, spec_path = exported.write(args.output)
     if args.target:
       cmd = [find_pallasc(args.pallasc), mlir_path, "--spec", spec_path,
