@@ -31,7 +31,8 @@ std::string mlir::pallas::depfileText(StringRef target,
   };
   std::string text = escape(target) + ":";
   for (const std::string &p : prerequisites)
-    text += " \\\n  " + escape(p);
+    if (p != "-") // (stdin is no file make can watch)
+      text += " \\\n  " + escape(p);
   return text + "\n";
 }
 

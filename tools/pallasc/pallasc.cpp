@@ -160,6 +160,14 @@ int main(int argc, char **argv) {
         llvm::find_if(artifacts, [](const Artifact &a) { return a.kind == "manifest"; });
     SmallString<256> target(outDir);
     llvm::sys::path::append(target, manifest->filename);
+    // Make has no way to write a newline in a file name.
+    for (StringRef path : llvm::concat<const std::string>(inputs, ArrayRef<std::string>{
+                                                                      target.str().str()}))
+      if (path.contains('\n') || path.contains('\r')) {
+        llvm::errs() << "pallasc: error: --depfile: the path '" << path
+                     << "' holds a line break, which a Makefile cannot name\n";
+        return 1;
+      }
     besides.push_back({depfile, depfileText(target, inputs), "depfile"});
   }
   if (failed(writeArtifacts(outDir, artifacts, llvm::errs(), besides)))

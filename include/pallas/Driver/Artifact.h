@@ -27,7 +27,8 @@ LogicalResult writeArtifacts(StringRef dir, ArrayRef<Artifact> artifacts,
                              llvm::raw_ostream &errs, ArrayRef<Artifact> besides = {});
 
 /// A Makefile-syntax depfile: `target` depends on each of `prerequisites`
-/// (spaces, `#` and `$` escaped as Make and Ninja read them).
+/// (spaces, `#` and `$` escaped as Make and Ninja read them; `-`, stdin,
+/// left out).
 std::string depfileText(StringRef target, ArrayRef<std::string> prerequisites);
 
 /// Lower-case hex sha256 of `data`.
