@@ -2,10 +2,13 @@
 #include "pallas/Driver/Artifact.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/ADT/StringExtras.h"
+
+#include <nlohmann/json.hpp>
 
 using namespace mlir;
 using namespace mlir::pallas;
@@ -14,6 +17,37 @@ std::string mlir::pallas::sha256Hex(StringRef data) {
   std::array<uint8_t, 32> hash = llvm::SHA256::hash(
       ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(data.data()), data.size()));
   return llvm::toHex(hash, /*LowerCase=*/true);
+}
+
+std::vector<std::string> mlir::pallas::staleArtifacts(StringRef dir, StringRef manifest,
+                                                      ArrayRef<Artifact> artifacts) {
+  SmallString<256> path(dir);
+  llvm::sys::path::append(path, manifest);
+  auto old = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!old)
+    return {};
+  nlohmann::json doc = nlohmann::json::parse((*old)->getBuffer().begin(),
+                                             (*old)->getBuffer().end(), nullptr,
+                                             /*allow_exceptions=*/false);
+  if (!doc.is_object() || !doc.contains("artifacts") || !doc["artifacts"].is_object())
+    return {};
+  std::vector<std::string> stale;
+  for (auto item : doc["artifacts"].items()) {
+    const std::string &name = item.key();
+    const nlohmann::json &entry = item.value();
+    // Only plain names of files beside the manifest.
+    if (name.empty() || name.find('/') != std::string::npos || name == "." || name == ".." ||
+        !entry.is_object() || !entry.contains("sha256") || !entry["sha256"].is_string())
+      continue;
+    if (llvm::any_of(artifacts, [&](const Artifact &a) { return a.filename == name; }))
+      continue;
+    SmallString<256> file(dir);
+    llvm::sys::path::append(file, name);
+    auto contents = llvm::MemoryBuffer::getFile(file, false, false);
+    if (contents && sha256Hex((*contents)->getBuffer()) == entry["sha256"].get<std::string>())
+      stale.push_back(file.str().str());
+  }
+  return stale;
 }
 
 std::string mlir::pallas::depfileText(StringRef target,

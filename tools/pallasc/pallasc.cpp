@@ -15,6 +15,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -170,7 +171,15 @@ int main(int argc, char **argv) {
       }
     besides.push_back({depfile, depfileText(target, inputs), "depfile"});
   }
+  // What a build of the same name for another target left there goes
+  // (the old manifest lists it; files changed since stay).
+  std::vector<std::string> stale;
+  if (auto manifest = llvm::find_if(artifacts, [](const Artifact &a) { return a.kind == "manifest"; });
+      manifest != artifacts.end())
+    stale = staleArtifacts(outDir, manifest->filename, artifacts);
   if (failed(writeArtifacts(outDir, artifacts, llvm::errs(), besides)))
     return 1;
+  for (const std::string &file : stale)
+    (void)llvm::sys::fs::remove(file);
   return 0;
 }

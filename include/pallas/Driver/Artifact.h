@@ -26,6 +26,13 @@ struct Artifact {
 LogicalResult writeArtifacts(StringRef dir, ArrayRef<Artifact> artifacts,
                              llvm::raw_ostream &errs, ArrayRef<Artifact> besides = {});
 
+/// What an earlier build left in `dir` that this one does not write: the
+/// files the manifest of the same name there lists (`manifest`, the new
+/// one's filename) that `artifacts` lacks and that still hold what that
+/// build wrote (their sha256 matches; a file changed since is kept).
+std::vector<std::string> staleArtifacts(StringRef dir, StringRef manifest,
+                                        ArrayRef<Artifact> artifacts);
+
 /// A Makefile-syntax depfile: `target` depends on each of `prerequisites`
 /// (spaces, `#` and `$` escaped as Make and Ninja read them; `-`, stdin,
 /// left out).
