@@ -195,6 +195,35 @@ static LogicalResult checkOptionsApply(const CompileOptions &options,
   return success();
 }
 
+/// A diagnostic as one JSON object: severity, where (the first file
+/// location it names), message, and its notes the same way.
+static nlohmann::json diagnosticJson(const Diagnostic &d) {
+  const char *severity = d.getSeverity() == DiagnosticSeverity::Error     ? "error"
+                         : d.getSeverity() == DiagnosticSeverity::Warning ? "warning"
+                         : d.getSeverity() == DiagnosticSeverity::Remark  ? "remark"
+                                                                          : "note";
+  nlohmann::json out = {{"severity", severity}, {"message", d.str()}};
+  FileLineColLoc at;
+  d.getLocation()->walk([&](Location l) {
+    if (auto f = dyn_cast<FileLineColLoc>(l)) {
+      at = f;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (at) {
+    out["file"] = at.getFilename().str();
+    out["line"] = at.getLine();
+    out["column"] = at.getColumn();
+  }
+  nlohmann::json notes = nlohmann::json::array();
+  for (const Diagnostic &note : d.getNotes())
+    notes.push_back(diagnosticJson(note));
+  if (!notes.empty())
+    out["notes"] = notes;
+  return out;
+}
+
 LogicalResult mlir::pallas::compileWithDiagnostics(const CompileOptions &options,
                                                   std::vector<Artifact> &artifacts,
                                                   std::vector<std::string> *inputs) {
@@ -206,6 +235,13 @@ LogicalResult mlir::pallas::compileWithDiagnostics(const CompileOptions &options
   // (in generic form) means nothing to its author.
   ctx.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
+  if (options.diagnosticsFormat == "json") {
+    ScopedDiagnosticHandler handler(&ctx, [](Diagnostic &d) {
+      llvm::errs() << diagnosticJson(d).dump() << "\n";
+      return success();
+    });
+    return compile(ctx, sourceMgr, options, artifacts, inputs);
+  }
   SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
   return compile(ctx, sourceMgr, options, artifacts, inputs);
 }

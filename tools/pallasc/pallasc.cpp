@@ -74,6 +74,11 @@ int main(int argc, char **argv) {
                  "also write a Makefile-syntax depfile here: the manifest depends on "
                  "every file read (kernel, spec, libdevice)");
   app.add_flag("--list-targets", list, "print the known targets and exit");
+  app.add_option("--diagnostics-format", options.diagnosticsFormat,
+                 "how errors are written to stderr: text (file:line:col: error: ..., the "
+                 "default) or json (one object a line: severity, file, line, column, "
+                 "message, notes)")
+      ->check(CLI::IsMember({"text", "json"}));
   app.add_flag("--print-ir-after-all", options.printIRAfterAll,
                "print the module after every pass, to stderr");
   bool timePasses = false;

@@ -63,6 +63,10 @@ struct CompileOptions {
   /// generation, no ptxas): what the whole-driver fuzzer runs. The
   /// artifacts that come out hold no code.
   bool stopBeforeCodegen = false;
+  /// How diagnostics are written to stderr: "text" (file:line:col: error:
+  /// ..., with the source line) or "json" (one object per line: severity,
+  /// file, line, column, message, notes), as build tools and IDEs read.
+  std::string diagnosticsFormat = "text";
 };
 
 /// What a backend hands back: its files and what the manifest should say
