@@ -1,5 +1,6 @@
 # pallasc_add_kernel(<lib> KERNEL <file.mlir> SPEC <spec.json>
-#                    TARGET <host | sm_XX[,sm_YY] | triton>)
+#                    TARGET <host | sm_XX[,sm_YY] | triton>
+#                    [OPTIONS <pallasc options>...])
 #
 # Compiles a Pallas kernel with pallasc at build time, into
 # <build dir>/<lib>.pallasc/, and defines library target <lib>: its include
@@ -7,12 +8,14 @@
 # "name", else its "kernel"). For host, <lib> is a static library holding
 # the kernel's object, linked with threads and libm; for CUDA targets (and
 # triton), an interface library linking CUDA::cuda_driver (the header
-# embeds the cubins). The kernel is recompiled exactly when the kernel, the
-# spec, pallasc, or another file pallasc read (its --depfile) changes.
+# embeds the cubins). OPTIONS go to pallasc as they are (--no-persistent,
+# --host-cpu native, ...). The kernel is recompiled exactly when the kernel,
+# the spec, pallasc, or another file pallasc read (its --depfile) changes.
+# The project may enable C or C++ or both.
 include_guard(GLOBAL)
 
 function(pallasc_add_kernel lib)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "KERNEL;SPEC;TARGET" "")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "KERNEL;SPEC;TARGET" "OPTIONS")
   foreach(required KERNEL SPEC TARGET)
     if(NOT arg_${required})
       message(FATAL_ERROR "pallasc_add_kernel(${lib}): ${required} is required")
@@ -44,7 +47,7 @@ function(pallasc_add_kernel lib)
   add_custom_command(
     OUTPUT ${outputs}
     COMMAND pallasc::pallasc "${kernel}" --spec "${spec}" -t ${arg_TARGET} -o "${out}"
-            --depfile "${out}/${name}.d"
+            --depfile "${out}/${name}.d" ${arg_OPTIONS}
     DEPENDS "${kernel}" "${spec}" pallasc::pallasc
     DEPFILE "${out}/${name}.d"
     COMMENT "pallasc: ${name} for ${arg_TARGET}"
@@ -54,7 +57,17 @@ function(pallasc_add_kernel lib)
   if(arg_TARGET STREQUAL "host")
     set_source_files_properties("${out}/${name}.o" PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
     add_library(${lib} STATIC "${out}/${name}.o" "${out}/${name}.h")
-    set_target_properties(${lib} PROPERTIES LINKER_LANGUAGE C)
+    # An archive of one object: whichever of C and C++ the project enabled
+    # can create it.
+    get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+    if("C" IN_LIST languages)
+      set_target_properties(${lib} PROPERTIES LINKER_LANGUAGE C)
+    elseif("CXX" IN_LIST languages)
+      set_target_properties(${lib} PROPERTIES LINKER_LANGUAGE CXX)
+    else()
+      message(FATAL_ERROR "pallasc_add_kernel(${lib}): the project enables neither C nor CXX "
+                          "(project(... LANGUAGES C) or CXX), which link the kernel's library")
+    endif()
     target_link_libraries(${lib} INTERFACE Threads::Threads m)
   else()
     add_custom_target(${lib}_pallasc DEPENDS ${outputs})
