@@ -2,6 +2,7 @@
 #include "pallas/Driver/Backend.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Pass/PassManager.h"
 
 #include <deque>
 
@@ -44,15 +45,28 @@ void mlir::pallas::addMlirArtifact(BackendResult &result,
   result.artifacts.push_back({std::move(filename), std::move(text), "mlir"});
 }
 
+namespace {
+/// --print-ir-after-all: the module after every pass, each dump preceded
+/// by the chip it is for where a backend lowers once per chip.
+struct ChipIRPrinter : PassManager::IRPrinterConfig {
+  explicit ChipIRPrinter(std::string chip)
+      : IRPrinterConfig(/*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false),
+        chip(std::move(chip)) {}
+  void printAfterIfEnabled(Pass *, Operation *, PrintCallbackFn print) override {
+    if (!chip.empty())
+      llvm::errs() << "// chip: " << chip << "\n";
+    print(llvm::errs());
+  }
+  std::string chip;
+};
+} // namespace
+
 LogicalResult mlir::pallas::runPasses(Operation *op, const CompileOptions &options,
                                      function_ref<void(OpPassManager &)> build) {
   PassManager pm(op->getContext(), op->getName().getStringRef());
   if (options.printIRAfterAll) {
     pm.getContext()->disableMultithreading();
-    pm.enableIRPrinting([](Pass *, Operation *) { return false; },
-                        [](Pass *, Operation *) { return true; },
-                        /*printModuleScope=*/true,
-                        /*printAfterOnlyOnChange=*/false);
+    pm.enableIRPrinting(std::make_unique<ChipIRPrinter>(options.irDumpChip));
   }
   if (options.timing)
     pm.enableTiming(*options.timing);

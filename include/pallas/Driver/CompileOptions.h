@@ -26,6 +26,9 @@ struct CompileOptions {
   /// Extra artifacts: "mlir" (the lowered module), "llvm" (LLVM IR).
   std::vector<std::string> emit;
   bool printIRAfterAll = false;
+  /// Set by backends that lower once per chip: what each IR dump of
+  /// `printIRAfterAll` names as its chip (empty: none).
+  std::string irDumpChip;
   /// Where the passes and tools of a compile report their time (the root
   /// scope of `--time-passes`'s report); null: not timed.
   TimingScope *timing = nullptr;

@@ -202,6 +202,9 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
   // differs (wgmma on sm_90a), the launch geometry does not.
   auto buildChip = [&](const TargetDescription &t, ChipBuild &out) -> LogicalResult {
     bool wgmma = t.has("tensor_cores", "wgmma");
+    // (IR dumps name the chip they are for.)
+    CompileOptions passOptions = options;
+    passOptions.irDumpChip = t.name;
     int64_t limit = t.getInt("shared_memory_per_block", 49152);
     // Lowers a copy of the kernel; `ringBytes` is the shared memory
     // pallas-stage-loads may stage blocks in.
@@ -224,7 +227,7 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
       chipOptions.persistentCtas = persistentCtas;
       chipOptions.cluster = spec.cluster;
       chipOptions.userSchedule = userSchedule;
-      if (failed(runPasses(*copy, options, [&](OpPassManager &pm) {
+      if (failed(runPasses(*copy, passOptions, [&](OpPassManager &pm) {
             buildCudaPipeline(pm, chipOptions);
           })))
         return failure();
@@ -333,7 +336,7 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
     gpuModule.setTargetsAttr(ArrayAttr::get(ctx, {target}));
     auto run = [&](const std::string &pipeline) -> LogicalResult {
       LogicalResult parsed = success();
-      LogicalResult ran = runPasses(*chipModule, options, [&](OpPassManager &pm) {
+      LogicalResult ran = runPasses(*chipModule, passOptions, [&](OpPassManager &pm) {
         parsed = parsePassPipeline(pipeline, pm, llvm::errs());
       });
       if (failed(parsed))
