@@ -167,8 +167,9 @@ int main(int argc, char **argv) {
     SmallString<256> target(outDir);
     llvm::sys::path::append(target, manifest->filename);
     // Make has no way to write a newline in a file name.
-    for (StringRef path : llvm::concat<const std::string>(inputs, ArrayRef<std::string>{
-                                                                      target.str().str()}))
+    std::vector<std::string> named(inputs);
+    named.push_back(target.str().str());
+    for (StringRef path : named)
       if (path.contains('\n') || path.contains('\r')) {
         llvm::errs() << "pallasc: error: --depfile: the path '" << path
                      << "' holds a line break, which a Makefile cannot name\n";
