@@ -17,6 +17,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "CommandLine.h"
@@ -51,7 +52,9 @@ int main(int argc, char **argv) {
              "  PALLAS_PTXAS         CUDA targets: the ptxas to run (default "
              "/usr/local/cuda/bin/ptxas, then PATH); libdevice is read from its toolkit\n"
              "  PALLAS_HOST_THREADS  host artifacts, at run time: threads that run the "
-             "programs (default: the CPUs)\n");
+             "programs (default: the CPUs)\n"
+             "  NO_COLOR             set (to anything): no color in diagnostics unless "
+             "--color=always\n");
   app.set_version_flag("--version", std::string("pallasc ") + PALLAS_VERSION +
                                         " (LLVM/MLIR " LLVM_VERSION_STRING ")");
   CompileOptions options;
@@ -74,6 +77,11 @@ int main(int argc, char **argv) {
                  "also write a Makefile-syntax depfile here: the manifest depends on "
                  "every file read (kernel, spec, libdevice)");
   app.add_flag("--list-targets", list, "print the known targets and exit");
+  std::string color = "auto";
+  app.add_option("--color", color,
+                 "color in diagnostics: auto (where stderr is a terminal and NO_COLOR is "
+                 "unset; the default), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_option("--diagnostics-format", options.diagnosticsFormat,
                  "how errors are written to stderr: text (file:line:col: error: ..., the "
                  "default) or json (one object a line: severity, file, line, column, "
@@ -116,6 +124,13 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember({"auto", "kernel", "in-order"}));
   if (std::optional<int> code = pallas_rt::parseCommandLine(app, argc, argv, "pallasc"))
     return *code;
+  // NO_COLOR (no-color.org): any value turns auto off.
+  // (Diagnostics color through llvm::WithColor, whose detection decides.)
+  const char *noColor = std::getenv("NO_COLOR");
+  if (color == "always")
+    llvm::WithColor::setAutoDetectFunction([](const llvm::raw_ostream &) { return true; });
+  else if (color == "never" || (noColor && *noColor))
+    llvm::WithColor::setAutoDetectFunction([](const llvm::raw_ostream &) { return false; });
   options.warpgroupTurns = !noTurns;
   options.warpSpecialize = !noProducer;
   options.persistent = !noPersistent;
