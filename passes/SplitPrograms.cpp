@@ -162,29 +162,24 @@ struct SplitProgramsPass
           return;
         }
       } else if (auto dot = dyn_cast<DotOp>(op)) {
-        if (dot.getResult().getType().getRank() == 2) {
-          unsigned m = dot.getTransposeLhs() ? 1 : 0, n = dot.getTransposeRhs() ? 0 : 1;
-          dims.join(dot.getResult(), 0, dot.getLhs(), m);
-          dims.join(dot.getResult(), 1, dot.getRhs(), n);
-          dims.block(dot.getLhs(), 1 - m);
-          dims.block(dot.getRhs(), 1 - n);
+        int64_t rank = dot.getResult().getType().getRank();
+        if (rank == 2 || rank == 3) {
+          // [M, K] x [K, N], or [B, M, K] x [B, K, N]: the batch dim of all
+          // three, then M and N (K is the other dim of each operand).
+          unsigned batch = rank - 2;
+          unsigned m = batch + (dot.getTransposeLhs() ? 1 : 0);
+          unsigned n = batch + (dot.getTransposeRhs() ? 0 : 1);
+          if (batch) {
+            dims.join(dot.getResult(), 0, dot.getLhs(), 0);
+            dims.join(dot.getResult(), 0, dot.getRhs(), 0);
+            dims.markBatch(dot.getResult(), 0);
+          }
+          dims.join(dot.getResult(), batch, dot.getLhs(), m);
+          dims.join(dot.getResult(), batch + 1, dot.getRhs(), n);
+          dims.block(dot.getLhs(), 2 * batch + 1 - m);
+          dims.block(dot.getRhs(), 2 * batch + 1 - n);
           if (dot.getAcc())
             dims.joinAll(dot.getResult(), dot.getAcc());
-          return;
-        }
-        if (dot.getResult().getType().getRank() == 3) {
-          // [B, M, K] x [B, K, N]: the batch dim of all three, M and N as
-          // for a 2-D dot, one past the batch.
-          unsigned m = dot.getTransposeLhs() ? 2 : 1, n = dot.getTransposeRhs() ? 1 : 2;
-          dims.join(dot.getResult(), 0, dot.getLhs(), 0);
-          dims.join(dot.getResult(), 0, dot.getRhs(), 0);
-          dims.join(dot.getResult(), 1, dot.getLhs(), m);
-          dims.join(dot.getResult(), 2, dot.getRhs(), n);
-          dims.block(dot.getLhs(), 3 - m);
-          dims.block(dot.getRhs(), 3 - n);
-          if (dot.getAcc())
-            dims.joinAll(dot.getResult(), dot.getAcc());
-          dims.markBatch(dot.getResult(), 0);
           return;
         }
       } else if (auto reduce = dyn_cast<ReduceOp>(op)) {

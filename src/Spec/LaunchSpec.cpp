@@ -94,44 +94,47 @@ struct JsonErrorFinder : json::json_sax_t {
 };
 } // namespace
 
-/// The first key that repeats within one object, and the byte offset of
-/// that repeat in the text.
-static std::optional<std::pair<std::string, size_t>> duplicateKey(StringRef text) {
+/// Watches a parse (its callback) for the first key that repeats within
+/// one object; `offset` finds that repeat in the text.
+struct DuplicateKeys {
   std::vector<std::set<std::string>> open;
   std::optional<std::string> repeated;
   size_t keys = 0; // keys in document order, up to the repeat
-  auto onEvent = [&](int, json::parse_event_t event, json &parsed) {
-    if (repeated)
+
+  json::parser_callback_t callback() {
+    return [this](int, json::parse_event_t event, json &parsed) {
+      if (repeated)
+        return true;
+      if (event == json::parse_event_t::object_start) {
+        open.emplace_back();
+      } else if (event == json::parse_event_t::object_end) {
+        open.pop_back();
+      } else if (event == json::parse_event_t::key && !open.empty()) {
+        ++keys;
+        if (!open.back().insert(parsed.get<std::string>()).second)
+          repeated = parsed.get<std::string>();
+      }
       return true;
-    if (event == json::parse_event_t::object_start) {
-      open.emplace_back();
-    } else if (event == json::parse_event_t::object_end) {
-      open.pop_back();
-    } else if (event == json::parse_event_t::key && !open.empty()) {
-      ++keys;
-      if (!open.back().insert(parsed.get<std::string>()).second)
-        repeated = parsed.get<std::string>();
-    }
-    return true;
-  };
-  (void)json::parse(text.begin(), text.end(), onEvent, /*allow_exceptions=*/false);
-  if (!repeated)
-    return std::nullopt;
-  // The keys-th string followed by a colon is that repeat.
-  size_t seen = 0;
-  for (size_t at = 0; at < text.size(); ++at) {
-    if (text[at] != '"')
-      continue;
-    size_t end = at + 1;
-    while (end < text.size() && text[end] != '"')
-      end += text[end] == '\\' ? 2 : 1;
-    if (text.drop_front(std::min(end + 1, text.size())).ltrim().starts_with(":") &&
-        ++seen == keys)
-      return std::make_pair(*repeated, at);
-    at = end;
+    };
   }
-  return std::make_pair(*repeated, size_t{0});
-}
+
+  /// The byte offset of the repeat: the keys-th string followed by a colon.
+  size_t offset(StringRef text) const {
+    size_t seen = 0;
+    for (size_t at = 0; at < text.size(); ++at) {
+      if (text[at] != '"')
+        continue;
+      size_t end = at + 1;
+      while (end < text.size() && text[end] != '"')
+        end += text[end] == '\\' ? 2 : 1;
+      if (text.drop_front(std::min(end + 1, text.size())).ltrim().starts_with(":") &&
+          ++seen == keys)
+        return at;
+      at = end;
+    }
+    return 0;
+  }
+};
 
 FailureOr<LaunchSpec> mlir::pallas::loadLaunchSpec(StringRef filename,
                                                    StringRef text,
@@ -142,7 +145,16 @@ FailureOr<LaunchSpec> mlir::pallas::loadLaunchSpec(StringRef filename,
   // Parse without exceptions: besides syntax errors (parse_error), nlohmann
   // fails on numbers out of range (out_of_range.406, e.g. 1e400), and only
   // its SAX interface tells where.
-  json doc = json::parse(text.begin(), text.end(), /*cb=*/nullptr,
+  // Byte `offset` of the text as a location.
+  auto locationAt = [&](size_t offset) {
+    StringRef before = text.take_front(offset);
+    unsigned line = 1 + before.count('\n');
+    size_t nl = before.rfind('\n');
+    unsigned col = nl == StringRef::npos ? offset + 1 : offset - nl;
+    return FileLineColLoc::get(ctx, filename, line, col);
+  };
+  DuplicateKeys duplicates;
+  json doc = json::parse(text.begin(), text.end(), duplicates.callback(),
                          /*allow_exceptions=*/false);
   if (doc.is_discarded()) {
     JsonErrorFinder finder;
@@ -153,10 +165,6 @@ FailureOr<LaunchSpec> mlir::pallas::loadLaunchSpec(StringRef filename,
     if (finder.id == 406 && finder.position >= finder.token.size())
       offset = finder.position - finder.token.size();
     offset = std::min(offset, text.size());
-    StringRef before = text.take_front(offset);
-    unsigned line = 1 + before.count('\n');
-    size_t nl = before.rfind('\n');
-    unsigned col = nl == StringRef::npos ? offset + 1 : offset - nl;
     std::string what = finder.message;
     // Drop nlohmann's "[json.exception.parse_error.101] parse error at ...: "
     // or "[json.exception.out_of_range.406] ".
@@ -165,17 +173,12 @@ FailureOr<LaunchSpec> mlir::pallas::loadLaunchSpec(StringRef filename,
                      : what.find("] ");
     if (cut != std::string::npos)
       what = what.substr(cut + 2);
-    emitError(FileLineColLoc::get(ctx, filename, line, col))
-        << "invalid JSON: " << (what.empty() ? "syntax error" : what);
+    emitError(locationAt(offset)) << "invalid JSON: " << (what.empty() ? "syntax error" : what);
     return failure();
   }
-  if (std::optional<std::pair<std::string, size_t>> dup = duplicateKey(text)) {
-    StringRef before = text.take_front(dup->second);
-    unsigned line = 1 + before.count('\n');
-    size_t nl = before.rfind('\n');
-    unsigned col = nl == StringRef::npos ? dup->second + 1 : dup->second - nl;
-    emitError(FileLineColLoc::get(ctx, filename, line, col))
-        << "duplicate key '" << dup->first << "' (JSON readers disagree on which one counts)";
+  if (duplicates.repeated) {
+    emitError(locationAt(duplicates.offset(text))) << "duplicate key '" << *duplicates.repeated
+        << "' (JSON readers disagree on which one counts)";
     return failure();
   }
   spec.locator = std::make_shared<JsonLocator>(text);

@@ -131,3 +131,22 @@ SmallVector<Value> cuda::combine(OpBuilder &b, Location loc, Region &region,
     out.push_back(map.lookupOrDefault(v));
   return out;
 }
+
+void cuda::predicatedRemoteArrive(OpBuilder &b, Location loc, Value pred, Value bar, Value rank) {
+  Value p = arith::ExtUIOp::create(b, loc, b.getI32Type(), pred);
+  inlinePtx(b, loc, Type(),
+            ValueRange{p, LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), bar), rank},
+            "{\n.reg .pred p;\n.reg .b32 r;\nsetp.ne.b32 p, $0, 0;\n"
+            "@p mapa.shared::cluster.u32 r, $1, $2;\n"
+            "@p mbarrier.arrive.shared::cluster.b64 _, [r];\n}",
+            "r,r,r");
+}
+
+void cuda::waitAtClusterScope(OpBuilder &b, Location loc, Value bar, Value phase) {
+  inlinePtx(b, loc, Type(),
+            ValueRange{LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), bar), phase},
+            "{\n.reg .pred p;\nwait_released:\n"
+            "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [$0], $1, 10000000;\n"
+            "@!p bra wait_released;\n}",
+            "r,r");
+}

@@ -40,6 +40,15 @@ void fenceAsyncShared(OpBuilder &b, Location loc);
 /// threads where `pred` (i1) holds, as predicated inline PTX (no branch:
 /// it may stand between a wgmma and its wait).
 void predicatedArrive(OpBuilder &b, Location loc, Value pred, Value bar);
+/// `mbarrier.arrive` on the mbarrier at `bar`'s place in cluster CTA `rank`
+/// (i32; mapa) by the threads where `pred` (i1) holds, predicated as above.
+/// Release at CTA scope: the ring pipelines release reads already complete
+/// (release at cluster scope made the 4096^3 GEMM 0.63x as fast).
+void predicatedRemoteArrive(OpBuilder &b, Location loc, Value pred, Value bar, Value rank);
+/// Waits until the mbarrier at `bar` completed its phase of parity `phase`
+/// (i32), acquiring at cluster scope: what the cluster's CTAs did before
+/// arriving happens before what this thread does next.
+void waitAtClusterScope(OpBuilder &b, Location loc, Value bar, Value phase);
 /// `v` (i32) as lane 0 of the warp holds it (shfl.sync.idx): the same in
 /// every lane, which ptxas then knows.
 Value fromLaneZero(OpBuilder &b, Location loc, Value v);

@@ -602,12 +602,7 @@ struct WaitSlotLowering : SimtPattern<Op> {
     if (Released && this->state.releasingCtas(op.getBarriers().getDefiningOp()) > 1) {
       // Released by the cluster's CTAs: their reads happen before the
       // copies this thread issues next into their shared memory.
-      inlinePtx(rw, loc, Type(),
-                ValueRange{LLVM::PtrToIntOp::create(rw, loc, rw.getI32Type(), bar), a.getPhase()},
-                "{\n.reg .pred p;\nwait_released:\n"
-                "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [$0], $1, 10000000;\n"
-                "@!p bra wait_released;\n}",
-                "r,r");
+      waitAtClusterScope(rw, loc, bar, a.getPhase());
       rw.eraseOp(op);
       return success();
     }
@@ -658,13 +653,7 @@ struct ReleaseSlotLowering : SimtPattern<pgpu::ReleaseSlotOp> {
       arrives = arith::AndIOp::create(rw, loc, arrives, a.getPred());
     Value bar = barrierOfSlot(rw, loc, state, op, a, true);
     if (n > 1) {
-      Value p = arith::ExtUIOp::create(rw, loc, rw.getI32Type(), arrives);
-      inlinePtx(rw, loc, Type(),
-                ValueRange{p, LLVM::PtrToIntOp::create(rw, loc, rw.getI32Type(), bar), lane},
-                "{\n.reg .pred p;\n.reg .b32 r;\nsetp.ne.b32 p, $0, 0;\n"
-                "@p mapa.shared::cluster.u32 r, $1, $2;\n"
-                "@p mbarrier.arrive.shared::cluster.b64 _, [r];\n}",
-                "r,r,r");
+      predicatedRemoteArrive(rw, loc, arrives, bar, lane);
     } else {
       predicatedArrive(rw, loc, arrives, bar);
     }

@@ -105,12 +105,7 @@ struct MBarrierWaitLowering : SimtPattern<pgpu::MBarrierWaitOp> {
       // Arrived on by the cluster's CTAs: what they did before arriving
       // (reading a buffer this CTA's copies refill in all of them) happens
       // before what this thread does next.
-      inlinePtx(rw, loc, Type(),
-                ValueRange{LLVM::PtrToIntOp::create(rw, loc, rw.getI32Type(), bar), a.getPhase()},
-                "{\n.reg .pred p;\nwait_cluster:\n"
-                "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [$0], $1, 10000000;\n"
-                "@!p bra wait_cluster;\n}",
-                "r,r");
+      waitAtClusterScope(rw, loc, bar, a.getPhase());
       rw.eraseOp(op);
       return success();
     }
@@ -165,16 +160,8 @@ struct MBarrierArriveLowering : SimtPattern<pgpu::MBarrierArriveOp> {
       rw.eraseOp(op);
       return success();
     }
-    // (Release at CTA scope, as the ring pipelines' remote releases:
-    // what is released are reads already complete.)
     issue = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ult, rank, constI32(rw, loc, ctas));
-    Value p = arith::ExtUIOp::create(rw, loc, rw.getI32Type(), issue);
-    inlinePtx(rw, loc, Type(),
-              ValueRange{p, LLVM::PtrToIntOp::create(rw, loc, rw.getI32Type(), bar), rank},
-              "{\n.reg .pred p;\n.reg .b32 r;\nsetp.ne.b32 p, $0, 0;\n"
-              "@p mapa.shared::cluster.u32 r, $1, $2;\n"
-              "@p mbarrier.arrive.shared::cluster.b64 _, [r];\n}",
-              "r,r,r");
+    predicatedRemoteArrive(rw, loc, issue, bar, rank);
     rw.eraseOp(op);
     return success();
   }

@@ -398,6 +398,15 @@ private:
   /// (i32) of its first element in the array.
   FailureOr<std::pair<Value, Value>> window(Operation *op, Value ref);
   LogicalResult assignTensorMaps(tt::FuncOp fn);
+  /// A thread's phase bits of a barrier array (i32, bit i barrier i's):
+  /// the parity it waits for next on barrier `index`, and the bits once
+  /// that phase completed.
+  Value nextParity(Value bits, Value index) {
+    return arith::AndIOp::create(b, loc, arith::ShRUIOp::create(b, loc, bits, index), i32(1));
+  }
+  Value afterPhase(Value bits, Value index) {
+    return arith::XOrIOp::create(b, loc, bits, arith::ShLIOp::create(b, loc, i32(1), index));
+  }
 
   /// How the kernel uses each SMEM buffer (its layout follows).
   llvm::DenseMap<Value, SmemBufferUse> smemUses = smemBufferUses(kernel);
@@ -726,10 +735,8 @@ LogicalResult UserScheduleLowering::lowerPlgpu(Operation *op) {
     // The parity this thread waits for next on barrier `index` is bit
     // `index` of its phase bits, which flips once the wait returns.
     Value &bits = scratch[wait.getBarrier()];
-    Value parity = arith::AndIOp::create(b, loc, arith::ShRUIOp::create(b, loc, bits, index),
-                                         i32(1));
-    pgpu::MBarrierWaitOp::create(b, loc, bars, index, parity);
-    bits = arith::XOrIOp::create(b, loc, bits, arith::ShLIOp::create(b, loc, i32(1), index));
+    pgpu::MBarrierWaitOp::create(b, loc, bars, index, nextParity(bits, index));
+    bits = afterPhase(bits, index);
     return success();
   }
   if (auto test = dyn_cast<plgpu::BarrierTestOp>(op)) {
@@ -739,12 +746,9 @@ LogicalResult UserScheduleLowering::lowerPlgpu(Operation *op) {
     // As a wait that returns at once: where the phase completed, the
     // thread's next wait is for the phase after it (JAX's barrier.test).
     Value &bits = scratch[test.getBarrier()];
-    Value parity = arith::AndIOp::create(b, loc, arith::ShRUIOp::create(b, loc, bits, index),
-                                         i32(1));
-    Value done = pgpu::MBarrierTestOp::create(b, loc, b.getI1Type(), bars, index, parity);
-    Value flipped =
-        arith::XOrIOp::create(b, loc, bits, arith::ShLIOp::create(b, loc, i32(1), index));
-    bits = arith::SelectOp::create(b, loc, done, flipped, bits);
+    Value done = pgpu::MBarrierTestOp::create(b, loc, b.getI1Type(), bars, index,
+                                              nextParity(bits, index));
+    bits = arith::SelectOp::create(b, loc, done, afterPhase(bits, index), bits);
     values.map(test.getCompleted(), done);
     return success();
   }

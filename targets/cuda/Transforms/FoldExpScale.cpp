@@ -108,6 +108,31 @@ struct MaxOfScaled : OpRewritePattern<tt::ReduceOp> {
   }
 };
 
+/// `x - broadcast(expand_dims(m))`: a row vector m taken from every row.
+struct RowShifted {
+  Value x;
+  tt::ExpandDimsOp expand;
+  tt::BroadcastOp broadcast;
+  Value row() { return expand.getSrc(); }
+};
+std::optional<RowShifted> asRowShifted(Value v) {
+  auto sub = v.getDefiningOp<arith::SubFOp>();
+  auto bcast = sub ? sub.getRhs().getDefiningOp<tt::BroadcastOp>() : tt::BroadcastOp();
+  auto expand = bcast ? bcast.getSrc().getDefiningOp<tt::ExpandDimsOp>() : tt::ExpandDimsOp();
+  if (!expand)
+    return std::nullopt;
+  return RowShifted{sub.getLhs(), expand, bcast};
+}
+
+/// Row vector `row` (the shape of `shift`'s) broadcast as `shift`'s is.
+Value broadcastLike(PatternRewriter &rw, RowShifted &shift, Value row) {
+  IRMapping map;
+  map.map(shift.row(), row);
+  Value expanded = rw.clone(*shift.expand, map)->getResult(0);
+  map.map(shift.expand.getResult(), expanded);
+  return rw.clone(*shift.broadcast, map)->getResult(0);
+}
+
 /// exp(x * c - broadcast(expand_dims(m)))  ->
 ///   exp2(fma(x, c * log2e, broadcast(expand_dims(m * -log2e)))).
 struct ExpOfRowShifted : OpRewritePattern<math::ExpOp> {
@@ -116,23 +141,17 @@ struct ExpOfRowShifted : OpRewritePattern<math::ExpOp> {
     auto type = dyn_cast<RankedTensorType>(op.getType());
     if (!type || !type.getElementType().isF32())
       return failure();
-    auto sub = op.getOperand().getDefiningOp<arith::SubFOp>();
-    auto bcast = sub ? sub.getRhs().getDefiningOp<tt::BroadcastOp>() : tt::BroadcastOp();
-    auto expand = bcast ? bcast.getSrc().getDefiningOp<tt::ExpandDimsOp>() : tt::ExpandDimsOp();
-    if (!expand)
+    std::optional<RowShifted> shift = asRowShifted(op.getOperand());
+    if (!shift)
       return failure();
-    Value x = sub.getLhs();
+    Value x = shift->x;
     double c = 1;
     if (std::optional<std::pair<Value, double>> scaled = asScaled(x))
       std::tie(x, c) = *scaled;
     Location loc = op.getLoc();
-    Value m = expand.getSrc();
-    Value shift = arith::MulFOp::create(rw, loc, m, splatLike(rw, loc, m.getType(), -kLog2e));
-    IRMapping map;
-    map.map(m, shift);
-    Value row = rw.clone(*expand, map)->getResult(0);
-    map.map(expand.getResult(), row);
-    Value shifted = rw.clone(*bcast, map)->getResult(0);
+    Value m = shift->row();
+    Value shifted = broadcastLike(
+        rw, *shift, arith::MulFOp::create(rw, loc, m, splatLike(rw, loc, m.getType(), -kLog2e)));
     Value arg = math::FmaOp::create(rw, loc, x, splatLike(rw, loc, type, c * kLog2e), shifted);
     auto flags = arith::FastMathFlagsAttr::get(
         rw.getContext(), arith::FastMathFlags::afn | arith::FastMathFlags::arcp);
@@ -154,21 +173,13 @@ struct Exp2OfRowShifted : OpRewritePattern<math::Exp2Op> {
     auto type = dyn_cast<RankedTensorType>(op.getType());
     if (!type || !type.getElementType().isF32())
       return failure();
-    auto sub = op.getOperand().getDefiningOp<arith::SubFOp>();
-    auto bcast = sub ? sub.getRhs().getDefiningOp<tt::BroadcastOp>() : tt::BroadcastOp();
-    auto expand = bcast ? bcast.getSrc().getDefiningOp<tt::ExpandDimsOp>() : tt::ExpandDimsOp();
+    std::optional<RowShifted> shift = asRowShifted(op.getOperand());
     std::optional<std::pair<Value, double>> scaled =
-        expand ? asScaled(sub.getLhs()) : std::nullopt;
+        shift ? asScaled(shift->x) : std::nullopt;
     if (!scaled)
       return failure();
     Location loc = op.getLoc();
-    Value m = expand.getSrc();
-    Value negated = arith::NegFOp::create(rw, loc, m);
-    IRMapping map;
-    map.map(m, negated);
-    Value row = rw.clone(*expand, map)->getResult(0);
-    map.map(expand.getResult(), row);
-    Value shifted = rw.clone(*bcast, map)->getResult(0);
+    Value shifted = broadcastLike(rw, *shift, arith::NegFOp::create(rw, loc, shift->row()));
     Value arg = math::FmaOp::create(rw, loc, scaled->first,
                                     splatLike(rw, loc, type, scaled->second), shifted);
     rw.modifyOpInPlace(op, [&] { op->setOperand(0, arg); });
