@@ -63,6 +63,10 @@ static bool isNonNegative(Value v, int depth = 0) {
   if (isa<tt::SplatOp, tt::BroadcastOp, tt::ExpandDimsOp, arith::ExtSIOp, arith::ExtUIOp,
           arith::IndexCastOp>(def))
     return isNonNegative(def->getOperand(0), depth + 1);
+  // An unsigned min with a non-negative value is at most that value.
+  if (isa<arith::MinUIOp>(def))
+    return isNonNegative(def->getOperand(0), depth + 1) ||
+           isNonNegative(def->getOperand(1), depth + 1);
   if (isa<arith::AddIOp, arith::MulIOp, arith::DivSIOp, arith::DivUIOp, arith::CeilDivSIOp,
           arith::FloorDivSIOp, arith::RemSIOp, arith::RemUIOp, arith::MinSIOp, arith::MaxSIOp>(
           def))
@@ -432,8 +436,23 @@ LogicalResult TileLowering::lowerForWithScratch(scf::ForOp op,
 //===----------------------------------------------------------------------===//
 
 LogicalResult TileLowering::lower(BlockOp op) {
-  return addBlockView(b, loc, views, op,
-                      [&](Value i) { return toI32(values.lookupOrDefault(i)); });
+  // A block index computed from data (a scalar-prefetch index map) may be
+  // anything. One outside the array becomes the first block past its end
+  // (an unsigned min: negative ones too), which keeps it outside (loads
+  // read zeros, stores are dropped) while its offset stays non-negative
+  // and in i32: so the TMA's bounds can stand for the bounds mask.
+  auto refType = cast<RefType>(op.getRef().getType());
+  bool ofArray = isa<BlockArgument>(op.getRef());
+  ArrayRef<int64_t> blockShape = op.getBlockShape();
+  unsigned d = 0;
+  return addBlockView(b, loc, views, op, [&](Value i) {
+    Value index = toI32(values.lookupOrDefault(i));
+    int64_t size = refType.getShape()[d], block = blockShape[d];
+    ++d;
+    if (!ofArray || ShapedType::isDynamic(size) || block <= 0 || isNonNegative(index))
+      return index;
+    return (Value)arith::MinUIOp::create(b, loc, index, i32(llvm::divideCeil(size, block)));
+  });
 }
 
 LogicalResult TileLowering::lower(RefSliceOp op) {

@@ -141,6 +141,35 @@ def layernorm_ref(x, w, b):
     return [(x64 - mean) / np.sqrt(var + 1e-5) * w + b]
 
 
+def grouped_matmul_inputs(r, m=520, k=256, n=512, groups=5, tm=128):
+    """examples/grouped_matmul: uneven group sizes (group 1 empty, so tiles
+    straddle groups), the scalar-prefetch tables for them (every (group,
+    row tile) pair; the rest name group `groups`, which stores nothing),
+    then x and w as bf16 bits."""
+    cuts = np.sort(r.choice(np.arange(1, m), groups - 2, replace=False))
+    offsets = np.concatenate([[0, cuts[0]], cuts, [m]]).astype(np.int32)  # group 1 empty
+    gids, mtiles = [], []
+    for g in range(groups):
+        lo, hi = offsets[g], offsets[g + 1]
+        for t in range(lo // tm, -(-hi // tm)) if hi > lo else ():
+            gids.append(g)
+            mtiles.append(t)
+    tiles = -(-m // tm) + groups - 1
+    gids += [groups] * (tiles - len(gids))
+    mtiles += [0] * (tiles - len(mtiles))
+    return [np.array(gids, np.int32), np.array(mtiles, np.int32), offsets,
+            bf16_bits(nonzero_normal(r, (m, k))), bf16_bits(nonzero_normal(r, (groups, k, n)))]
+
+
+def grouped_matmul_ref(gids, mtiles, offsets, x, w):
+    """Each group's rows times its matrix, in float64, rounded to bf16."""
+    x64, w64 = from_bf16_bits(x).astype(np.float64), from_bf16_bits(w).astype(np.float64)
+    out = np.zeros((x.shape[0], w.shape[2]))
+    for g in range(w.shape[0]):
+        out[offsets[g]:offsets[g + 1]] = x64[offsets[g]:offsets[g + 1]] @ w64[g]
+    return [out.astype(np.float32).astype(BF16).astype(np.float32)]
+
+
 # name: (folder, spec, inputs(rng), reference(*inputs), rtol, atol, decode)
 CASES = {
     "add_vectors": (os.path.join(CONFORMANCE, "add_vectors"), "spec.json",
@@ -240,6 +269,8 @@ CASES = {
     "semaphore_flow": (os.path.join(ROOT, "test", "Triton", "Inputs", "semaphore_flow"),
                        "spec.json", lambda r: [r.integers(1, 1000, (4, 4)).astype(np.int32)],
                        semaphore_flow_ref, 0, 0, None),
+    "grouped_matmul": (os.path.join(EXAMPLES, "grouped_matmul"), "spec.json",
+                       grouped_matmul_inputs, grouped_matmul_ref, 1e-2, 1e-2, from_bf16_bits),
     "ops_tour": (os.path.join(EXAMPLES, "ops_tour"), "spec.json",
                  lambda r: [nonzero_normal(r, (16, 32))], ops_tour_ref,
                  1e-5, 1e-5, None),

@@ -456,6 +456,34 @@ std::pair<Value, Value> nextSlot(OpBuilder &b, Location loc, Value slot, Value p
 /// kernel's start; none when one of them cannot be recomputed there (it
 /// has effects or regions, or the loop is not in the function's entry
 /// block).
+/// Whether `op` reads one element of an array the kernel never writes (a
+/// scalar-prefetch table a data-dependent index map reads): reading it
+/// again gives the same value, so a producer may recompute it.
+bool isReadOnlyScalarLoad(Operation *op, tt::FuncOp func) {
+  auto load = dyn_cast<tt::LoadOp>(op);
+  if (!load || isa<RankedTensorType>(load.getType()) || load.getIsVolatile())
+    return false;
+  BlockArgument array = rootArgument(load.getPtr());
+  if (!array)
+    return false;
+  bool written = false;
+  func.walk([&](Operation *inner) {
+    Value ptr;
+    if (auto store = dyn_cast<tt::StoreOp>(inner))
+      ptr = store.getPtr();
+    else if (auto rmw = dyn_cast<tt::AtomicRMWOp>(inner))
+      ptr = rmw.getPtr();
+    else if (auto cas = dyn_cast<tt::AtomicCASOp>(inner))
+      ptr = cas.getPtr();
+    else if (isa<pgpu::TmaStoreOp>(inner) || isa<CallOpInterface>(inner))
+      written = true; // (conservatively: a write through another path)
+    if (ptr && rootArgument(ptr) != array && rootArgument(ptr))
+      return;
+    written |= bool(ptr);
+  });
+  return !written;
+}
+
 std::optional<SmallVector<Operation *>> producerInputs(scf::ForOp loop,
                                                        ArrayRef<Operation *> slice) {
   auto func = loop->getParentOfType<tt::FuncOp>();
@@ -478,7 +506,8 @@ std::optional<SmallVector<Operation *>> producerInputs(scf::ForOp loop,
     }
     if (inSlice.contains(def) || inputs.contains(def))
       continue;
-    if (def->getBlock() != entry || !isMemoryEffectFree(def) || def->getNumRegions())
+    if (def->getBlock() != entry || def->getNumRegions() ||
+        !(isMemoryEffectFree(def) || isReadOnlyScalarLoad(def, func)))
       return std::nullopt;
     inputs.insert(def);
     worklist.append(def->operand_begin(), def->operand_end());
