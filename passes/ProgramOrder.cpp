@@ -12,6 +12,7 @@
 #include "pallas/Spec/LaunchAttributes.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 namespace mlir::pallas {
@@ -39,13 +40,24 @@ SmallVector<int64_t> sharedBytesPerAxis(KernelOp kernel, unsigned axes) {
   for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
     BlockSpecAttr spec = getBlockSpec(kernel, i);
     auto type = dyn_cast<RefType>(kernel.getArgument(i).getType());
-    // Index functions may read anything: they share nothing we can see.
-    if (!spec || spec.getRole() != ArgRole::input || !spec.getIndexMap() || !type ||
+    if (!spec || spec.getRole() != ArgRole::input || !type ||
         !type.getElementType().isIntOrFloat())
       continue;
-    AffineMap map = spec.getIndexMap();
-    for (unsigned a = 0; a < axes && a < map.getNumDims(); ++a)
-      if (llvm::none_of(map.getResults(), [&](AffineExpr e) { return e.isFunctionOfDim(a); }))
+    if (AffineMap map = spec.getIndexMap()) {
+      for (unsigned a = 0; a < axes && a < map.getNumDims(); ++a)
+        if (llvm::none_of(map.getResults(), [&](AffineExpr e) { return e.isFunctionOfDim(a); }))
+          score[a] += blockBytes(spec, type);
+      continue;
+    }
+    // An index function (a scalar-prefetch map): what it reads from its
+    // tables is unknown, but a grid index it never uses changes nothing.
+    auto fn = spec.getIndexFn()
+                  ? SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(kernel, spec.getIndexFn())
+                  : func::FuncOp();
+    if (!fn || fn.isExternal())
+      continue;
+    for (unsigned a = 0; a < axes && a < fn.getNumArguments(); ++a)
+      if (fn.getArgument(a).use_empty())
         score[a] += blockBytes(spec, type);
   }
   return score;
