@@ -34,10 +34,11 @@ BlockView BlockView::block(OpBuilder &b, Location loc, ValueRange indices,
   BlockView out = *this;
   out.dims.clear();
   for (auto [d, vd] : llvm::enumerate(dims)) {
-    // Block i starts at element i * size along the view dim.
-    Value start = arith::MulIOp::create(b, loc, indices[d],
-                                        constant(b, loc, blockShape[d] * vd.stride));
-    Value offset = arith::AddIOp::create(b, loc, vd.offset, start);
+    // Block i starts at element i * size along the view dim. (Folded where
+    // constant: a whole-array block's offsets stay a visible 0.)
+    Value start = b.createOrFold<arith::MulIOp>(loc, indices[d],
+                                                constant(b, loc, blockShape[d] * vd.stride));
+    Value offset = b.createOrFold<arith::AddIOp>(loc, vd.offset, start);
     if (llvm::is_contained(squeezed, static_cast<int64_t>(d)))
       out.fixed[vd.arrayDim] = offset;
     else

@@ -14,14 +14,29 @@ using namespace mlir;
 using namespace mlir::pallas;
 
 namespace {
-/// A whole, unmasked 2-D load used only by `user`.
-static LoadOp wholeLoadOnlyFor(Value v, Operation *user) {
+/// An unmasked 2-D load of a 2-D ref used only by `user` that reads all of
+/// dim `kDim` (the dot's K) and a unit-stride slice, or all, of the other
+/// (`x_ref[...]`, `x_ref[pl.ds(i, bm), :]`): its indexers, expanded.
+static std::optional<IndexerList> kWholeLoadOnlyFor(Value v, Operation *user, unsigned kDim) {
   auto load = v.getDefiningOp<LoadOp>();
-  if (!load || !load.getIndexers().empty() || load.getMask() ||
-      !load->hasOneUse() || *load->user_begin() != user ||
+  if (!load || load.getMask() || !load->hasOneUse() || *load->user_begin() != user ||
       cast<RankedTensorType>(load.getResult().getType()).getRank() != 2)
-    return {};
-  return load;
+    return std::nullopt;
+  auto ref = cast<RefType>(load.getRef().getType());
+  if (ref.getRank() != 2)
+    return std::nullopt;
+  IndexerList list = IndexerList::decode(load.getIndexers()).expandedFor(2);
+  ArrayRef<Indexer> items = list.get();
+  const Indexer &k = items[kDim], &other = items[1 - kDim];
+  bool wholeK = k.kind == IndexerKind::Full ||
+                (k.kind == IndexerKind::SliceConst && k.start == 0 && k.stride == 1 &&
+                 k.size == ref.getShape()[kDim]);
+  bool sliceOther = other.kind == IndexerKind::Full ||
+                    ((other.kind == IndexerKind::Slice || other.kind == IndexerKind::SliceConst) &&
+                     other.stride == 1);
+  if (!wholeK || !sliceOther)
+    return std::nullopt;
+  return list;
 }
 
 struct StreamDot : OpRewritePattern<DotOp> {
@@ -30,12 +45,16 @@ struct StreamDot : OpRewritePattern<DotOp> {
   LogicalResult matchAndRewrite(DotOp dot, PatternRewriter &rewriter) const override {
     if (dot.getTransposeLhs() || dot.getTransposeRhs())
       return failure();
-    LoadOp a = wholeLoadOnlyFor(dot.getLhs(), dot), b = wholeLoadOnlyFor(dot.getRhs(), dot);
-    if (!a || !b || a == b)
+    std::optional<IndexerList> aList = kWholeLoadOnlyFor(dot.getLhs(), dot, 1);
+    std::optional<IndexerList> bList = kWholeLoadOnlyFor(dot.getRhs(), dot, 0);
+    if (!aList || !bList)
+      return failure();
+    auto a = dot.getLhs().getDefiningOp<LoadOp>(), b = dot.getRhs().getDefiningOp<LoadOp>();
+    if (a == b)
       return failure();
     auto aType = cast<RankedTensorType>(a.getResult().getType());
     auto bType = cast<RankedTensorType>(b.getResult().getType());
-    int64_t m = aType.getDimSize(0), k = aType.getDimSize(1), n = bType.getDimSize(1);
+    int64_t k = aType.getDimSize(1);
     if (k <= chunk || k % chunk != 0)
       return failure();
     // The loads move to the dot: nothing between may write their refs.
@@ -65,25 +84,34 @@ struct StreamDot : OpRewritePattern<DotOp> {
     Value steps = arith::ConstantIntOp::create(rewriter, loc, k / chunk, 32);
     Value c1 = arith::ConstantIntOp::create(rewriter, loc, 1, 32);
     Value cChunk = arith::ConstantIntOp::create(rewriter, loc, chunk, 32);
-    auto aRef = cast<RefType>(a.getRef().getType());
-    auto bRef = cast<RefType>(b.getRef().getType());
     auto loop = scf::ForOp::create(
         rewriter, loc, c0, steps, c1, ValueRange{init},
         [&](OpBuilder &ob, Location l, Value iv, ValueRange iter) {
           Value off = arith::MulIOp::create(ob, l, iv, cChunk);
-          IndexerList aIdx, bIdx;
-          aIdx.push({IndexerKind::Full});
-          aIdx.push({IndexerKind::Slice, 0, chunk, 1});
-          bIdx.push({IndexerKind::Slice, 0, chunk, 1});
-          bIdx.push({IndexerKind::Full});
-          (void)aRef;
-          (void)bRef;
-          auto la = LoadOp::create(
-              ob, l, RankedTensorType::get({m, chunk}, aType.getElementType()), a.getRef(),
-              ValueRange{off}, ob.getDenseI64ArrayAttr(aIdx.encode()), Value(), Value());
-          auto lb = LoadOp::create(
-              ob, l, RankedTensorType::get({chunk, n}, bType.getElementType()), b.getRef(),
-              ValueRange{off}, ob.getDenseI64ArrayAttr(bIdx.encode()), Value(), Value());
+          // The same rows (columns) as before, K in chunks.
+          auto chunked = [&](LoadOp load, const IndexerList &list, unsigned kDim,
+                             RankedTensorType type) {
+            IndexerList idx;
+            SmallVector<Value> operands;
+            for (unsigned d = 0; d < 2; ++d) {
+              const Indexer &i = list.get()[d];
+              if (d == kDim) {
+                idx.push({IndexerKind::Slice, 0, chunk, 1});
+                operands.push_back(off);
+              } else {
+                idx.push(i);
+                if (i.takesOperand())
+                  operands.push_back(load.getIndices().front());
+              }
+            }
+            SmallVector<int64_t> shape(type.getShape());
+            shape[kDim] = chunk;
+            return LoadOp::create(ob, l, RankedTensorType::get(shape, type.getElementType()),
+                                  load.getRef(), operands, ob.getDenseI64ArrayAttr(idx.encode()),
+                                  Value(), Value());
+          };
+          auto la = chunked(a, *aList, 1, aType);
+          auto lb = chunked(b, *bList, 0, bType);
           auto part = DotOp::create(ob, l, resultType, la, lb, iter[0],
                                     dot.getPrecisionAttr(), dot.getTransposeLhsAttr(),
                                     dot.getTransposeRhsAttr());

@@ -491,8 +491,22 @@ LogicalResult TileLowering::access(Operation *op, Value ref,
   IndexerList::ResultLayout layout = list.resultLayout(advanced.size());
   SmallVector<Value> coords;
   unsigned next = 0;
+  // A slice of the array's first dim from a start the kernel computed
+  // from data (`x_ref[pl.ds(first_row[t], bm), :]`) may start anywhere:
+  // clamped to [-size, rows] it lies wholly outside exactly where it did,
+  // and its offset stays in i32, so the TMA's bounds (which read zeros
+  // above the first row too) can stand for the bounds mask.
+  bool outerClamped = false;
   for (auto [d, i] : llvm::enumerate(list.get())) {
     Value operand = i.takesOperand() ? operands[next++] : Value();
+    if (i.kind == IndexerKind::Slice && d < view.dims.size() && view.dims[d].arrayDim == 0 &&
+        view.dims[d].stride == 1 && matchPattern(view.dims[d].offset, m_Zero()) &&
+        !ShapedType::isDynamic(view.arrayShape[0]) && !isNonNegative(toI32(operand))) {
+      Value start = toI32(operand);
+      start = arith::MinSIOp::create(b, loc, start, i32(view.arrayShape[0]));
+      operand = arith::MaxSIOp::create(b, loc, start, i32(-i.size * i.stride));
+      outerClamped = true;
+    }
     switch (i.kind) {
     case IndexerKind::Full:
     case IndexerKind::Slice:
@@ -538,7 +552,10 @@ LogicalResult TileLowering::access(Operation *op, Value ref,
       c = arith::MulIOp::create(b, loc, c, splat(i32(vd.stride), shape));
     index[vd.arrayDim] = arith::AddIOp::create(b, loc, splat(vd.offset, shape), c);
   }
-  nonNegative = llvm::all_of(index, [](Value i) { return i && isNonNegative(i); });
+  // (TMA box coordinates are signed: the first dim may lie above row 0.)
+  nonNegative = llvm::all_of(llvm::enumerate(index), [&](auto k) {
+    return k.value() && (isNonNegative(k.value()) || (k.index() == 0 && outerClamped));
+  });
   mask = Value();
   Value linear;
   // Row-major strides: a constant while the dims behind are numbers, a

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Grouped-GEMM check, step 2 (step 1: bench/gpu/prepare_grouped.sh): the
-grouped GEMMs of bench/kernels (grouped_gemm_bf16_g*: a mixture of
+grouped GEMMs of bench/kernels (grouped_gemm[_rows]_bf16_g*: a mixture of
 experts' layer, M = 16384 tokens in uneven groups, K = N = 4096, group
-sizes and tiles by scalar prefetch) against torch._grouped_mm in the same
+sizes and tiles by scalar prefetch; _rows tiles each group from its own
+first row) against torch._grouped_mm in the same
 run, and against one dense cuBLAS GEMM of the same M, N, K (torch.matmul)
 for scale. Our sm_90a build and our sm_80 code (its PTX assembled for
 sm_90) both run. Every element is checked against a float64 product per
@@ -10,8 +11,9 @@ group first (and that it was written: the output starts as NaN); timing
 rotates four input sets with bench.py's method. Prints a markdown table,
 and writes it to $OUT/grouped_gemm.md when OUT is set.
 
-GROUPED_SMALL=1: only correctness, on the small build (.device/grouped/
-small, 520 rows in 5 groups, one empty), for compute-sanitizer.
+GROUPED_SMALL=1: only correctness, on the small builds (.device/grouped/
+small*: examples/grouped_matmul, _rows and _sequential, 520 rows in
+5 groups, one empty), for compute-sanitizer.
 """
 import json
 import os
@@ -38,16 +40,19 @@ def group_sizes(m, groups, gen, empty=()):
   return [int(s) for s in sizes]
 
 
-def metadata(sizes, tm, tiles):
-  """The scalar-prefetch tables: group_ids and m_tile_ids for each visited
-  (group, row tile) pair, padded to `tiles` with group len(sizes) (no
-  group: its blocks lie outside w and it stores nothing); group_offsets."""
+def metadata(sizes, tm, tiles, own_rows):
+  """The scalar-prefetch tables: group_ids and, per tile, m_tile_ids (the
+  128-row tiles each group touches, `own_rows` false) or first_rows (each
+  group tiled from its own first row), padded to `tiles` with group
+  len(sizes) (no group: its blocks lie outside w and it stores nothing);
+  group_offsets."""
   offsets = [0]
   for s in sizes:
     offsets.append(offsets[-1] + s)
   gids, mtiles = [], []
   for g, (lo, hi) in enumerate(zip(offsets, offsets[1:])):
-    for t in range(lo // tm, -(-hi // tm)) if hi > lo else ():
+    starts = range(lo, hi, tm) if own_rows else range(lo // tm, -(-hi // tm)) if hi > lo else ()
+    for t in starts:
       gids.append(g)
       mtiles.append(t)
   assert len(gids) <= tiles, (len(gids), tiles)
@@ -75,11 +80,12 @@ def case(drv, name, rows, small=False):
   ins = {p["name"]: p for p in spec["inputs"]}
   m, k = ins["x"]["shape"]
   groups, _, n = ins["w"]["shape"]
-  tm = ins["x"]["block_shape"][0]
+  own_rows = "first_rows" in ins
+  tm = 128 if own_rows else ins["x"]["block_shape"][0]
   tiles = ins["group_ids"]["shape"][0]
   gen = torch.Generator().manual_seed(groups)
   sizes = group_sizes(m, groups, gen, empty=(1,) if small else ())
-  gids, mtiles, offsets = metadata(sizes, tm, tiles)
+  gids, mtiles, offsets = metadata(sizes, tm, tiles, own_rows)
   g = torch.Generator(device="cuda").manual_seed(0)
   sets = []
   for _ in range(1 if small else 4):
@@ -130,7 +136,7 @@ def main():
   small = os.environ.get("GROUPED_SMALL") == "1"
   rows, ok = [], True
   for name in sorted(os.listdir(DIR)):
-    if os.path.isdir(os.path.join(DIR, name)) and (name == "small") == small:
+    if os.path.isdir(os.path.join(DIR, name)) and name.startswith("small") == small:
       ok &= case(drv, name, rows, small)
   if rows:
     bench.ratio_table(rows, "vs torch._grouped_mm", "x", "grouped_gemm.md")

@@ -80,12 +80,14 @@ pallas.kernel @one_axis(%x: !pallas.ref<128x128xf32> {pallas.block_spec = #palla
 
 // -----
 
+// An index function that never uses j gives the same block along j (the
+// grouped GEMM's row blocks): j runs fastest, as for an affine map.
 func.func private @rows(%i: i32, %j: i32) -> (i32, i32) {
   %c0 = arith.constant 0 : i32
   return %i, %c0 : i32, i32
 }
 // CHECK-LABEL: pallas.kernel @index_fn
-// CHECK-SAME: pallas.launch = #pallas.launch<symbol = "index_fn", grid = [8, 8]>}
+// CHECK-SAME: pallas.launch = #pallas.launch<symbol = "index_fn", grid = [8, 8], program_order = [1, 0]>}
 pallas.kernel @index_fn(%x: !pallas.ref<128x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [1024, 128], block = [128, 128], index_fn = @rows>},
                         %z: !pallas.ref<128x128xf32> {pallas.block_spec = #pallas.block_spec<output, shape = [1024, 1024], block = [128, 128], index_map = affine_map<(i, j) -> (i, j)>>})
     attributes {pallas.launch = #pallas.launch<symbol = "index_fn", grid = [8, 8]>} {
@@ -111,5 +113,24 @@ pallas.kernel @causal(%q: !pallas.ref<128x128xbf16> {pallas.block_spec = #pallas
   %n = arith.addi %i, %c1 : i32
   scf.for %j = %c0 to %n step %c1 : i32 {
   }
+  pallas.return
+}
+
+// -----
+
+// One that uses both grid indices (j through a table) may give a new block
+// for every program: the order stays.
+func.func private @table_rows(%i: i32, %j: i32, %t: !pallas.ref<8xi32, smem>) -> (i32, i32) {
+  %r = pallas.load %t[%j] : !pallas.ref<8xi32, smem>, i32 -> i32
+  %c0 = arith.constant 0 : i32
+  %s = arith.addi %r, %i : i32
+  return %s, %c0 : i32, i32
+}
+// CHECK-LABEL: pallas.kernel @index_fn_table
+// CHECK-SAME: pallas.launch = #pallas.launch<symbol = "index_fn_table", grid = [8, 8]>}
+pallas.kernel @index_fn_table(%t: !pallas.ref<8xi32, smem> {pallas.block_spec = #pallas.block_spec<prefetch "t", shape = [8], block = [8], index_map = affine_map<(i, j) -> (0)>>},
+                              %x: !pallas.ref<128x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [1024, 128], block = [128, 128], index_fn = @table_rows>},
+                              %z: !pallas.ref<128x128xf32> {pallas.block_spec = #pallas.block_spec<output, shape = [1024, 1024], block = [128, 128], index_map = affine_map<(i, j) -> (i, j)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "index_fn_table", grid = [8, 8]>} {
   pallas.return
 }

@@ -161,6 +161,21 @@ def grouped_matmul_inputs(r, m=520, k=256, n=512, groups=5, tm=128):
             bf16_bits(nonzero_normal(r, (m, k))), bf16_bits(nonzero_normal(r, (groups, k, n)))]
 
 
+def grouped_matmul_rows_inputs(r, m=520, k=256, n=512, groups=5, tm=128):
+    """examples/grouped_matmul_rows: as grouped_matmul_inputs, but each
+    group tiled from its own first row (first_rows for m_tile_ids)."""
+    gids, _, offsets, x, w = grouped_matmul_inputs(r, m, k, n, groups, tm)
+    gids, firsts = [], []
+    for g in range(groups):
+        for first in range(offsets[g], offsets[g + 1], tm):
+            gids.append(g)
+            firsts.append(first)
+    tiles = m // tm + groups
+    gids += [groups] * (tiles - len(gids))
+    firsts += [0] * (tiles - len(firsts))
+    return [np.array(gids, np.int32), np.array(firsts, np.int32), offsets, x, w]
+
+
 def grouped_matmul_ref(gids, mtiles, offsets, x, w):
     """Each group's rows times its matrix, in float64, rounded to bf16."""
     x64, w64 = from_bf16_bits(x).astype(np.float64), from_bf16_bits(w).astype(np.float64)
@@ -271,6 +286,12 @@ CASES = {
                        semaphore_flow_ref, 0, 0, None),
     "grouped_matmul": (os.path.join(EXAMPLES, "grouped_matmul"), "spec.json",
                        grouped_matmul_inputs, grouped_matmul_ref, 1e-2, 1e-2, from_bf16_bits),
+    "grouped_matmul_sequential": (os.path.join(EXAMPLES, "grouped_matmul_sequential"),
+                                  "spec.json", grouped_matmul_inputs, grouped_matmul_ref,
+                                  1e-2, 1e-2, from_bf16_bits),
+    "grouped_matmul_rows": (os.path.join(EXAMPLES, "grouped_matmul_rows"), "spec.json",
+                            grouped_matmul_rows_inputs, grouped_matmul_ref, 1e-2, 1e-2,
+                            from_bf16_bits),
     "ops_tour": (os.path.join(EXAMPLES, "ops_tour"), "spec.json",
                  lambda r: [nonzero_normal(r, (16, 32))], ops_tour_ref,
                  1e-5, 1e-5, None),

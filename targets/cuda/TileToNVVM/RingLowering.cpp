@@ -121,13 +121,22 @@ FailureOr<std::pair<Value, Value>> cuda::boxOrigin(OpBuilder &b, Location loc, O
   Value row = arith::DivUIOp::create(b, loc, index64, c64(cols));
   Value col = arith::RemUIOp::create(b, loc, index64, c64(cols));
   Value back = arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, row, rowElements), col);
+  // Signed: a block may start above the array's first row (a slice of it
+  // from a computed start), where the TMA reads zeros as the mask would.
   Value bytes = arith::SubIOp::create(b, loc, extractSlot(b, loc, ptrs, 0), m.arrayBase);
   Value start =
-      arith::SubIOp::create(b, loc, arith::DivUIOp::create(b, loc, bytes, c64(eb)), back);
+      arith::SubIOp::create(b, loc, arith::DivSIOp::create(b, loc, bytes, c64(eb)), back);
   auto i32 = [&](Value v) { return arith::TruncIOp::create(b, loc, b.getI32Type(), v); };
-  Value r0 = i32(arith::DivUIOp::create(b, loc, start, rowElements));
-  Value c0 = i32(arith::RemUIOp::create(b, loc, start, rowElements));
-  return std::make_pair(c0, r0);
+  // (Rounded down: start - (rowElements - 1) where negative.)
+  Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, start, c64(0));
+  Value down = arith::SelectOp::create(
+      b, loc, negative,
+      arith::SubIOp::create(b, loc, start,
+                            arith::SubIOp::create(b, loc, rowElements, c64(1))),
+      start);
+  Value r0 = arith::DivSIOp::create(b, loc, down, rowElements);
+  Value c0 = arith::SubIOp::create(b, loc, start, arith::MulIOp::create(b, loc, r0, rowElements));
+  return std::make_pair(Value(i32(c0)), Value(i32(r0)));
 }
 
 namespace {
