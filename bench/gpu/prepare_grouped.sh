@@ -29,8 +29,8 @@ m["launch"]["cubins"] = {"sm_90": "kernel.sm_80_as_sm_90.cubin"}
 json.dump(m, open(path, "w"), indent=2)
 PY
 }
-for k in grouped_gemm_bf16_g8 grouped_gemm_bf16_g64 grouped_gemm_rows_bf16_g8 \
-         grouped_gemm_rows_bf16_g64; do
+for k in grouped_gemm_bf16_g8 grouped_gemm_bf16_g64 grouped_gemm_rows_bf16_g8 grouped_gemm_rows_loop_bf16_g8 \
+         grouped_gemm_rows_bf16_g64 grouped_gemm_rows_loop_bf16_g64; do
   build "$root/bench/kernels/$k" "$root/bench/kernels/$k/spec.json" "$out/$k"
 done
 # The small one (examples/grouped_matmul: 520 x 512 x 256, 5 groups, so
