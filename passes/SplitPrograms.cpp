@@ -8,11 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pallas/Dialect/Pallas.h"
+#include "pallas/Passes/BlockDims.h"
 #include "pallas/Passes/Passes.h"
 #include "pallas/Spec/LaunchAttributes.h"
 
 #include "mlir/IR/Builders.h"
-#include "llvm/ADT/EquivalenceClasses.h"
 
 namespace mlir::pallas {
 #define GEN_PASS_DEF_PALLASSPLITPROGRAMS
@@ -23,65 +23,6 @@ using namespace mlir;
 using namespace mlir::pallas;
 
 namespace {
-
-using Slot = std::pair<void *, unsigned>; // (value, dim)
-
-static ArrayRef<int64_t> shapeOf(Type t) {
-  if (auto r = dyn_cast<RefType>(t))
-    return r.getShape();
-  if (auto r = dyn_cast<RankedTensorType>(t))
-    return r.getShape();
-  return {};
-}
-
-class DimClasses {
-public:
-  void add(Value v) {
-    for (unsigned d = 0; d < shapeOf(v.getType()).size(); ++d)
-      classes.insert(slot(v, d));
-  }
-  void join(Value a, unsigned da, Value b, unsigned db) {
-    add(a);
-    add(b);
-    classes.unionSets(slot(a, da), slot(b, db));
-  }
-  /// Same shape: dim i with dim i.
-  void joinAll(Value a, Value b) {
-    if (shapeOf(a.getType()) != shapeOf(b.getType())) {
-      block(a);
-      block(b);
-      return;
-    }
-    for (unsigned d = 0; d < shapeOf(a.getType()).size(); ++d)
-      join(a, d, b, d);
-  }
-  void block(Value v, int dim = -1) {
-    add(v);
-    for (unsigned d = 0; d < shapeOf(v.getType()).size(); ++d)
-      if (dim < 0 || static_cast<int>(d) == dim)
-        blocked.push_back(classes.getLeaderValue(slot(v, d)));
-  }
-  Slot leader(Value v, unsigned d) { return classes.getLeaderValue(slot(v, d)); }
-  /// Dim d of v is a dot's batch dim.
-  void markBatch(Value v, unsigned d) { batch.push_back(slot(v, d)); }
-  bool isBatch(Slot leaderSlot) {
-    for (Slot b : batch)
-      if (classes.getLeaderValue(b) == leaderSlot)
-        return true;
-    return false;
-  }
-  bool isBlocked(Slot leaderSlot) {
-    for (Slot b : blocked)
-      if (classes.getLeaderValue(b) == leaderSlot)
-        return true;
-    return false;
-  }
-
-private:
-  static Slot slot(Value v, unsigned d) { return {v.getAsOpaquePointer(), d}; }
-  llvm::EquivalenceClasses<Slot> classes;
-  SmallVector<Slot> blocked, batch;
-};
 
 struct SplitProgramsPass
     : public pallas::impl::PallasSplitProgramsBase<SplitProgramsPass> {
@@ -123,134 +64,9 @@ struct SplitProgramsPass
     return true;
   }
 
-  /// Collects the constraints; returns false if the kernel must not be split
-  /// at all (side effects that would repeat in every piece).
-  bool analyse(KernelOp kernel, DimClasses &dims) {
-    bool ok = true;
-    Block &entry = kernel.getBody().front();
-    for (BlockArgument arg : entry.getArguments()) {
-      dims.add(arg);
-      BlockSpecAttr spec = getBlockSpec(kernel, arg.getArgNumber());
-      if (!spec || spec.getRole() == ArgRole::prefetch ||
-          (spec.getRole() != ArgRole::scratch && !spec.getIndexMap()))
-        dims.block(arg);
-    }
-    kernel.walk([&](Operation *op) {
-      if (isa<AtomicRMWOp, AtomicCASOp, DebugPrintOp, AsyncCopyOp, DMAWaitOp,
-              SemaphoreSignalOp, SemaphoreWaitOp, RunScopedOp>(op)) {
-        ok = false;
-        return;
-      }
-      auto isArg = [&](Value ref) {
-        auto a = dyn_cast<BlockArgument>(ref);
-        return a && a.getOwner() == &entry;
-      };
-      if (auto load = dyn_cast<LoadOp>(op)) {
-        if (load.getIndexers().empty() && isArg(load.getRef())) {
-          dims.joinAll(load.getRef(), load.getResult());
-          if (load.getMask())
-            dims.joinAll(load.getResult(), load.getMask());
-          if (load.getOther())
-            dims.joinAll(load.getResult(), load.getOther());
-          return;
-        }
-      } else if (auto store = dyn_cast<StoreOp>(op)) {
-        if (store.getIndexers().empty() && isArg(store.getRef())) {
-          dims.joinAll(store.getRef(), store.getValue());
-          if (store.getMask())
-            dims.joinAll(store.getValue(), store.getMask());
-          return;
-        }
-      } else if (auto dot = dyn_cast<DotOp>(op)) {
-        int64_t rank = dot.getResult().getType().getRank();
-        if (rank == 2 || rank == 3) {
-          // [M, K] x [K, N], or [B, M, K] x [B, K, N]: the batch dim of all
-          // three, then M and N (K is the other dim of each operand).
-          unsigned batch = rank - 2;
-          unsigned m = batch + (dot.getTransposeLhs() ? 1 : 0);
-          unsigned n = batch + (dot.getTransposeRhs() ? 0 : 1);
-          if (batch) {
-            dims.join(dot.getResult(), 0, dot.getLhs(), 0);
-            dims.join(dot.getResult(), 0, dot.getRhs(), 0);
-            dims.markBatch(dot.getResult(), 0);
-          }
-          dims.join(dot.getResult(), batch, dot.getLhs(), m);
-          dims.join(dot.getResult(), batch + 1, dot.getRhs(), n);
-          dims.block(dot.getLhs(), 2 * batch + 1 - m);
-          dims.block(dot.getRhs(), 2 * batch + 1 - n);
-          if (dot.getAcc())
-            dims.joinAll(dot.getResult(), dot.getAcc());
-          return;
-        }
-      } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
-        dims.add(reduce.getInput());
-        unsigned out = 0;
-        for (unsigned d = 0; d < reduce.getInput().getType().getRank(); ++d) {
-          if (llvm::is_contained(reduce.getAxes(), static_cast<int64_t>(d)))
-            dims.block(reduce.getInput(), d);
-          else
-            dims.join(reduce.getInput(), d, reduce.getResult(), out++);
-        }
-        return;
-      } else if (auto br = dyn_cast<BroadcastOp>(op)) {
-        auto in = dyn_cast<RankedTensorType>(br.getInput().getType());
-        dims.add(br.getResult());
-        if (!in)
-          return;
-        auto out = br.getResult().getType();
-        SmallVector<int64_t> map = br.getInputToResultDims();
-        for (auto [i, d] : llvm::enumerate(map)) {
-          if (in.getDimSize(i) == out.getDimSize(d))
-            dims.join(br.getInput(), i, br.getResult(), d);
-          else
-            dims.block(br.getResult(), d);
-        }
-        return;
-      } else if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
-        auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
-        if (!dense || dense.isSplat())
-          return;
-      } else if (op->hasTrait<OpTrait::Elementwise>() ||
-                 isa<arith::SelectOp>(op)) {
-        for (Value v : op->getOperands())
-          if (isa<RankedTensorType>(v.getType()))
-            for (Value r : op->getResults())
-              dims.joinAll(v, r);
-        return;
-      } else if (auto yield = dyn_cast<scf::YieldOp>(op)) {
-        Operation *parent = op->getParentOp();
-        for (auto [v, r] : llvm::zip(yield.getOperands(), parent->getResults()))
-          if (isa<RankedTensorType>(v.getType()))
-            dims.joinAll(v, r);
-        if (auto loop = dyn_cast<scf::ForOp>(parent))
-          for (auto [v, a] : llvm::zip(yield.getOperands(), loop.getRegionIterArgs()))
-            if (isa<RankedTensorType>(v.getType()))
-              dims.joinAll(v, a);
-        return;
-      } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
-        for (auto [init, a] : llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs()))
-          if (isa<RankedTensorType>(init.getType()))
-            dims.joinAll(init, a);
-        return;
-      } else if (isa<scf::IfOp, ProgramIdOp, NumProgramsOp, ReturnOp>(op)) {
-        return;
-      }
-      auto isShaped = [](Type t) { return isa<RankedTensorType, RefType>(t); };
-      if (llvm::none_of(op->getOperandTypes(), isShaped) &&
-          llvm::none_of(op->getResultTypes(), isShaped))
-        return;
-      // Anything else pins every dim it touches.
-      for (Value v : op->getOperands())
-        dims.block(v);
-      for (Value v : op->getResults())
-        dims.block(v);
-    });
-    return ok;
-  }
-
   void split(KernelOp kernel, LaunchAttr launch) {
     DimClasses dims;
-    if (!analyse(kernel, dims))
+    if (!analyseBlockDims(kernel, dims))
       return;
     Block &entry = kernel.getBody().front();
     // Candidate classes: dots' batch dims (with unbatch-dots: pieces of

@@ -9,10 +9,15 @@ using namespace mlir;
 using namespace mlir::pallas;
 
 void mlir::pallas::addProgramShaping(OpPassManager &pm, int64_t maxElements,
-                                     bool keepSequentialDots, bool unbatchDots) {
+                                     bool keepSequentialDots, bool unbatchDots,
+                                     bool mergeGemmTiles) {
   pm.addPass(createInlinerPass());
   // plgpu kernels of one warpgroup, in program order, as pallas ops.
   pm.addPass(createConvertPlgpuToPallas());
+  // 128 x 128 GEMM tiles run as 128 x 256 where a producer warpgroup takes
+  // a CTA's share of the SM.
+  if (mergeGemmTiles)
+    pm.addPass(createPallasMergePrograms());
   // One program holds one CTA's worth of data: cut big output tiles over
   // more programs and stream long dot contractions.
   pm.addPass(

@@ -15,12 +15,18 @@ out="$root/.device/gemm_forms"
 rm -rf "$out" && mkdir -p "$out"
 for k in gemm_bf16_4096_grid_k gemm_f16_4096_grid_k gemm_bf16_8192_grid_k gemm_bf16_4000_grid_k \
          gemm_bf16_4096_whole_k gemm_f16_8192_whole_k \
-         gemm_f16_4096 gemm_bf16_8192; do
+         gemm_f16_4096 gemm_bf16_8192 matmul_kloop_4stages; do
   for t in sm_90a sm_80; do
     "$bin/pallasc" "$root/bench/kernels/$k/kernel.mlir" --spec "$root/bench/kernels/$k/spec.json" \
       -t "$t" -o "$out/$k/$t"
   done
 done
+# The conformance GEMM of 128 x 128 tiles (its spec copied beside it).
+conf="${PALLAS_SHARED_DIR:-$root/../shared}/conformance/matmul_kloop"
+for t in sm_90a sm_80; do
+  "$bin/pallasc" "$conf/kernel.mlir" --spec "$conf/spec.json" -t "$t" -o "$out/matmul_kloop/$t"
+done
+cp "$conf/spec.json" "$out/matmul_kloop/spec.json"
 # A small one with overhanging blocks (520^3) for compute-sanitizer:
 # bench/gpu/gemm_forms_sanitize.py.
 small="$root/.device/gemm_forms_small"
@@ -35,6 +41,16 @@ json.dump(s, open(sys.argv[2], "w"), indent=1)
 PY
 "$bin/pallasc" "$root/bench/kernels/gemm_bf16_4000_grid_k/kernel.mlir" --spec "$small/spec.json" \
   -t sm_90a -o "$small/sm_90a"
+# The conformance GEMM at 512 x 512 x 4096 (two of its 128 x 128 programs
+# merged into each 128 x 256 one) for compute-sanitizer too.
+python3 - "$conf/spec.json" "$small/kloop_spec.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["inputs"][0]["shape"], s["inputs"][1]["shape"] = [512, 4096], [4096, 512]
+s["outputs"][0]["shape"], s["grid"] = [512, 512], [4, 4]
+json.dump(s, open(sys.argv[2], "w"), indent=1)
+PY
+"$bin/pallasc" "$conf/kernel.mlir" --spec "$small/kloop_spec.json" -t sm_90a -o "$small/kloop"
 # The fused-epilogue GEMM (bench/gpu/gemm_epilogue.py).
 rm -rf "$root/.device/gemm_forms_epilogue"
 "$bin/pallasc" "$root/bench/kernels/gemm_bf16_4096_bias_gelu/kernel.mlir" \

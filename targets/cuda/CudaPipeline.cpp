@@ -41,7 +41,8 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
   // a tiled GEMM's in-kernel loop is); a batched dot runs a slice per
   // program, as a 2-D dot on the tensor cores.
   addProgramShaping(pm, /*maxElements=*/16384, /*keepSequentialDots=*/true,
-                    /*unbatchDots=*/true);
+                    /*unbatchDots=*/true,
+                    /*mergeGemmTiles=*/options.wgmma && options.tma && options.producer);
   pm.addPass(createConvertPallasToTile({/*tritonDotLimits=*/false,
                                         /*logicalProgramIds=*/true}));
   pm.addPass(createCanonicalizerPass());

@@ -74,6 +74,27 @@ def PallasSplitPrograms : Pass<"pallas-split-programs", "::mlir::ModuleOp"> {
                         "dots become 2-D, which tensor cores run">];
 }
 
+def PallasMergePrograms : Pass<"pallas-merge-programs", "::mlir::ModuleOp"> {
+  let summary = "run pairs of a GEMM's programs as one program of twice the tile";
+  let description = [{
+    Runs on kernels with launch attributes, before pallas-expand-grid, for
+    the sm_90a pipeline with a producer warpgroup: a GEMM whose programs
+    each compute a 128 x 128 f32 tile from 16- or 8-bit operands runs
+    under-occupied there (one CTA per SM, small wgmma). Two programs
+    neighbouring along a parallel grid axis become one whose blocks are
+    twice as wide along the dot's N dim (128 x 256: the tile the tuned
+    GEMMs run), when that is exactly what they computed: the N dim travels
+    through the kernel unmixed (pallas-split-programs' analysis, slicing
+    loads included: only their whole dims follow), every block along it is
+    indexed by that grid axis alone and no other block by it, the axis's
+    extent is even, and the kernel neither reads its program id nor has
+    side effects. Index maps stay; blocks, scratch and tensors double along
+    the class, and the axis's extent halves.
+  }];
+  let options = [Option<"warps", "warps", "int64_t", "8",
+                        "the num_warps a kernel must have to be merged">];
+}
+
 def PallasStreamDotK : Pass<"pallas-stream-dot-k", "::mlir::ModuleOp"> {
   let summary = "turn a dot of two whole blocks into a loop over K chunks";
   let description = [{
@@ -110,8 +131,9 @@ def PallasProgramOrder : Pass<"pallas-program-order", "::mlir::ModuleOp"> {
 
     Sets the launch's `program_order` (and `program_group`) when that order
     differs from the grid's own; leaves kernels with one parallel axis, more
-    than three, index functions (`index_fn`) only, or more than 2^31 - 1
-    programs alone.
+    than three, or more than 2^31 - 1 programs alone. An index function
+    (`index_fn`, a scalar-prefetch map) counts for the grid indices it
+    never uses: what it reads from its tables is unknown.
   }];
   let options = [Option<"group", "group", "int64_t", "8",
                         "programs per group along the fastest axis when two "

@@ -21,9 +21,12 @@ namespace mlir::pallas {
 /// to one CTA's worth, dots streamed over K, programs ordered, the grid
 /// expanded. `maxElements`: output blocks of at most this many elements
 /// stay whole (0: split by tile size alone); `keepSequentialDots`: so do
-/// the programs of a sequential grid axis that accumulates dots.
+/// the programs of a sequential grid axis that accumulates dots;
+/// `mergeGemmTiles`: pairs of 128 x 128 GEMM programs run as one 128 x 256
+/// (pallas-merge-programs).
 void addProgramShaping(OpPassManager &pm, int64_t maxElements,
-                       bool keepSequentialDots = false, bool unbatchDots = false);
+                       bool keepSequentialDots = false, bool unbatchDots = false,
+                       bool mergeGemmTiles = false);
 
 } // namespace mlir::pallas
 

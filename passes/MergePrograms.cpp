@@ -1,0 +1,208 @@
+//===- MergePrograms.cpp - pairs of small GEMM programs become one --------===//
+//
+// The inverse of pallas-split-programs for one case: a GEMM of 128 x 128
+// tiles runs as 128 x 256 tiles, two of its programs along the grid axis
+// that picks the N blocks per program. The kernel is retyped in place:
+// blocks, scratch and tensors of the N dim's class double, the axis's
+// extent halves, index maps stay (block b of twice the width covers what
+// blocks 2b and 2b + 1 did).
+//
+//===----------------------------------------------------------------------===//
+#include "pallas/Dialect/Pallas.h"
+#include "pallas/Passes/BlockDims.h"
+#include "pallas/Passes/Passes.h"
+#include "pallas/Spec/LaunchAttributes.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::pallas {
+#define GEN_PASS_DEF_PALLASMERGEPROGRAMS
+#include "pallas/Passes/Passes.h.inc"
+} // namespace mlir::pallas
+
+using namespace mlir;
+using namespace mlir::pallas;
+
+namespace {
+
+struct MergeProgramsPass : public pallas::impl::PallasMergeProgramsBase<MergeProgramsPass> {
+  using PallasMergeProgramsBase::PallasMergeProgramsBase;
+
+  void runOnOperation() override {
+    for (KernelOp kernel : getOperation().getOps<KernelOp>())
+      if (LaunchAttr launch = getLaunch(kernel);
+          launch && !launch.getExpanded() && launch.getSizes().empty() &&
+          launch.getNumWarps() == warps && launch.getProgramOrder().empty())
+        merge(kernel, launch);
+  }
+
+  /// The kernel's one dot, when it is a GEMM tile worth merging: 2-D,
+  /// 128 x 128 f32 from operands of at most 16 bits, B not transposed.
+  static DotOp gemmTile(KernelOp kernel) {
+    DotOp dot;
+    int dots = 0;
+    kernel.walk([&](DotOp d) {
+      dot = d;
+      ++dots;
+    });
+    if (dots != 1 || dot.getTransposeRhs())
+      return {};
+    auto result = dot.getResult().getType();
+    auto lhs = cast<RankedTensorType>(dot.getLhs().getType());
+    if (result.getRank() != 2 || result.getDimSize(0) != 128 || result.getDimSize(1) != 128 ||
+        !result.getElementType().isF32() || lhs.getElementTypeBitWidth() > 16)
+      return {};
+    return dot;
+  }
+
+  void merge(KernelOp kernel, LaunchAttr launch) {
+    DotOp dot = gemmTile(kernel);
+    if (!dot)
+      return;
+    DimClasses dims;
+    if (!analyseBlockDims(kernel, dims, /*partialAccesses=*/true))
+      return;
+    Slot n = dims.leader(dot.getResult(), 1);
+    if (dims.isBlocked(n))
+      return;
+    Block &entry = kernel.getBody().front();
+    MLIRContext *ctx = kernel.getContext();
+    auto inClass = [&](Value v, unsigned d) { return dims.leader(v, d) == n; };
+
+    // The grid axis: the one index expression of every block dim in the
+    // class; no other index expression may use it.
+    std::optional<unsigned> axis;
+    bool ok = true, output = false;
+    for (BlockArgument arg : entry.getArguments()) {
+      BlockSpecAttr spec = getBlockSpec(kernel, arg.getArgNumber());
+      if (!spec)
+        return;
+      if (spec.getRole() == ArgRole::scratch)
+        continue;
+      AffineMap map = spec.getIndexMap();
+      if (!map)
+        return; // (index functions: what they read is unknown)
+      unsigned refDim = 0;
+      for (unsigned k = 0; k < spec.getBlock().size(); ++k) {
+        AffineExpr e = map.getResult(k);
+        bool classDim = !spec.isSqueezed(k) && inClass(arg, refDim);
+        if (!spec.isSqueezed(k))
+          ++refDim;
+        if (!classDim)
+          continue;
+        auto d = dyn_cast<AffineDimExpr>(e);
+        if (!d || (axis && *axis != d.getPosition()))
+          return;
+        axis = d.getPosition();
+        output |= spec.getRole() == ArgRole::output;
+      }
+    }
+    if (!axis || !output)
+      return;
+    unsigned a = *axis;
+    ArrayRef<int64_t> grid = launch.getGrid();
+    if (a < launch.getBatchAxes() || a >= launch.numLeadingParallelAxes() || grid[a] % 2)
+      return;
+    for (BlockArgument arg : entry.getArguments()) {
+      BlockSpecAttr spec = getBlockSpec(kernel, arg.getArgNumber());
+      if (spec.getRole() == ArgRole::scratch)
+        continue;
+      unsigned refDim = 0;
+      for (unsigned k = 0; k < spec.getBlock().size(); ++k) {
+        bool classDim = !spec.isSqueezed(k) && inClass(arg, refDim);
+        if (!spec.isSqueezed(k))
+          ++refDim;
+        if (!classDim && spec.getIndexMap().getResult(k).isFunctionOfDim(a))
+          ok = false;
+      }
+    }
+    // The kernel may not tell its programs apart along the axis.
+    unsigned kernelAxis = a - launch.getBatchAxes();
+    kernel.walk([&](Operation *op) {
+      if (auto pid = dyn_cast<ProgramIdOp>(op); pid && pid.getAxis() == kernelAxis)
+        ok = false;
+      if (auto np = dyn_cast<NumProgramsOp>(op); np && np.getAxis() == kernelAxis)
+        ok = false;
+    });
+    if (!ok)
+      return;
+
+    auto grow = [&](Value v) {
+      Type t = v.getType();
+      SmallVector<int64_t> shape(shapeOf(t));
+      bool changed = false;
+      for (unsigned d = 0; d < shape.size(); ++d)
+        if (inClass(v, d)) {
+          shape[d] *= 2;
+          changed = true;
+        }
+      if (!changed)
+        return false;
+      if (auto ref = dyn_cast<RefType>(t))
+        v.setType(ref.withShape(shape));
+      else
+        v.setType(RankedTensorType::get(shape, cast<RankedTensorType>(t).getElementType()));
+      return true;
+    };
+    // Every tensor the merged program holds must still fit a CTA's
+    // registers as a tuned GEMM's do: 128 elements per thread.
+    int64_t limit = 128 * 32 * warps;
+    WalkResult fits = kernel.walk([&](Operation *op) {
+      for (Value v : op->getResults()) {
+        auto t = dyn_cast<RankedTensorType>(v.getType());
+        if (!t)
+          continue;
+        int64_t elements = t.getNumElements();
+        for (unsigned d = 0; d < t.getRank(); ++d)
+          if (dims.leader(v, d) == n)
+            elements *= 2;
+        if (elements > limit)
+          return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (fits.wasInterrupted())
+      return;
+
+    // Blocks double along the class; index maps stay.
+    for (BlockArgument arg : entry.getArguments()) {
+      unsigned i = arg.getArgNumber();
+      BlockSpecAttr spec = getBlockSpec(kernel, i);
+      SmallVector<int64_t> blockDims(spec.getBlock());
+      unsigned refDim = 0;
+      for (unsigned k = 0; k < blockDims.size(); ++k) {
+        if (spec.isSqueezed(k))
+          continue;
+        if (inClass(arg, refDim++))
+          blockDims[k] *= 2;
+      }
+      // (Scratch has no index map: its type is all there is.)
+      if (grow(arg) && spec.getRole() != ArgRole::scratch)
+        setBlockSpec(kernel, i,
+                     BlockSpecAttr::get(ctx, spec.getRole(), spec.getName(), spec.getShape(),
+                                        blockDims, spec.getSqueezed(), spec.getIndexMap(),
+                                        spec.getIndexFn(), spec.getSizeNames()));
+    }
+    kernel.setFunctionTypeAttr(TypeAttr::get(FunctionType::get(ctx, entry.getArgumentTypes(), {})));
+    kernel.walk([&](Operation *op) {
+      for (Region &r : op->getRegions())
+        for (Block &blk : r)
+          for (BlockArgument arg : blk.getArguments())
+            if (isa<RankedTensorType>(arg.getType()))
+              grow(arg);
+      for (Value v : op->getResults()) {
+        if (!isa<RankedTensorType>(v.getType()) || !grow(v))
+          continue;
+        if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
+          auto dense = cast<DenseElementsAttr>(cst.getValue());
+          cst.setValueAttr(DenseElementsAttr::get(cast<ShapedType>(v.getType()),
+                                                  dense.getSplatValue<Attribute>()));
+        }
+      }
+    });
+    SmallVector<int64_t> newGrid(grid);
+    newGrid[a] /= 2;
+    setLaunch(kernel, launch.withGrid(newGrid, launch.getDimensionSemantics()));
+  }
+};
+} // namespace
