@@ -339,6 +339,12 @@ LogicalResult TileLowering::lowerOtherOp(Operation *op) {
   for (Value v : op->getOperands())
     if (isa<RefType>(v.getType()))
       return op->emitOpError("passes a ref to an op ") << target() << " cannot lower";
+  // A scalar splat into a tensor is a broadcast (pallas.broadcast's).
+  if (auto splat = dyn_cast<tensor::SplatOp>(op); splat && splat.getType().hasStaticShape()) {
+    values.map(splat.getResult(),
+               tt::SplatOp::create(b, loc, splat.getType(), values.lookupOrDefault(splat.getInput())));
+    return success();
+  }
   // Tile IR holds arith, math and scf beside its own ops (a static slice
   // of a value, lax.slice, runs on the host only so far).
   if (isa_and_nonnull<tensor::TensorDialect>(op->getDialect()))
