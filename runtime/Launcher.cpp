@@ -428,8 +428,16 @@ static bool launchHost(const Json &m, const LaunchRequest &r,
   int64_t threads = r.threads;
   if (threads <= 0) {
     const char *env = std::getenv("PALLAS_HOST_THREADS");
-    threads = env && std::atoi(env) > 0 ? std::atoi(env)
-                                        : std::thread::hardware_concurrency();
+    threads = std::thread::hardware_concurrency();
+    if (env && *env) {
+      char *end = nullptr;
+      long n = std::strtol(env, &end, 10);
+      if (*end != '\0' || n <= 0) {
+        error = std::string("PALLAS_HOST_THREADS='") + env + "' is not a whole number above 0";
+        return false;
+      }
+      threads = n;
+    }
   }
   threads = std::max<int64_t>(1, std::min<int64_t>(threads, items));
   auto run = [&] {

@@ -260,11 +260,22 @@ static void addPoolThreads(llvm::raw_ostream &os, StringRef name) {
 extern int $_getaffinity(int pid, size_t size, void *mask) __asm__("sched_getaffinity");
 #endif
 
-/* PALLAS_HOST_THREADS if set (> 0), else the CPUs this process may run on;
- * at most $_MAX_THREADS. */
+/* PALLAS_HOST_THREADS if set (a whole number > 0), else the CPUs this
+ * process may run on; at most $_MAX_THREADS. Another value is named on
+ * stderr (once: the pool reads it once) and the CPUs used. */
 static int $_pool_cpus(void) {
   const char *env = getenv("PALLAS_HOST_THREADS");
-  long n = env ? atol(env) : 0;
+  long n = 0;
+  if (env && *env) {
+    char *end = 0;
+    n = strtol(env, &end, 10);
+    if (*end != '\0' || n <= 0) {
+      static const char msg[] = "$: PALLAS_HOST_THREADS is not a whole number above 0; "
+                                "running on this process's CPUs\n";
+      if (write(2, msg, sizeof msg - 1) < 0) {}
+      n = 0;
+    }
+  }
   if (n <= 0) {
 #if defined(__linux__) && (defined(__GNUC__) || defined(__clang__))
     unsigned long mask[128 / sizeof(unsigned long)] = {0};
