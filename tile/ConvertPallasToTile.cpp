@@ -75,6 +75,71 @@ static bool isNonNegative(Value v, int depth = 0) {
   return false;
 }
 
+/// The largest value integer (or integer tensor) `v` may take, by how it is
+/// made (constants, ranges, program ids below their grid, loop induction
+/// variables below a bounded end, and sums, products, quotients, mins,
+/// maxes and selects of such), or none.
+static std::optional<int64_t> upperBound(Value v, int depth = 0) {
+  if (depth > 24)
+    return std::nullopt;
+  APInt c;
+  if (matchPattern(v, m_ConstantInt(&c)))
+    return c.getSExtValue();
+  DenseIntElementsAttr dense;
+  if (matchPattern(v, m_Constant(&dense)) && dense.isSplat())
+    return dense.getSplatValue<APInt>().getSExtValue();
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    APInt step;
+    if (!loop || arg != loop.getInductionVar() ||
+        !matchPattern(loop.getStep(), m_ConstantInt(&step)) || !step.isStrictlyPositive())
+      return std::nullopt;
+    std::optional<int64_t> end = upperBound(loop.getUpperBound(), depth + 1);
+    return end ? std::optional<int64_t>(*end - 1) : std::nullopt;
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (auto range = dyn_cast<tt::MakeRangeOp>(def))
+    return static_cast<int64_t>(range.getEnd()) - 1;
+  if (isa<tt::GetProgramIdOp>(def)) {
+    auto n = def->getAttrOfType<IntegerAttr>(tt::kProgramsAttrName);
+    return n && n.getInt() > 0 ? std::optional<int64_t>(n.getInt() - 1) : std::nullopt;
+  }
+  if (isa<tt::SplatOp, tt::BroadcastOp, tt::ExpandDimsOp, arith::ExtSIOp, arith::IndexCastOp>(def))
+    return upperBound(def->getOperand(0), depth + 1);
+  auto both = [&]() -> std::optional<std::pair<int64_t, int64_t>> {
+    std::optional<int64_t> a = upperBound(def->getOperand(0), depth + 1);
+    std::optional<int64_t> b = a ? upperBound(def->getOperand(1), depth + 1) : std::nullopt;
+    if (!a || !b)
+      return std::nullopt;
+    return std::make_pair(*a, *b);
+  };
+  if (isa<arith::AddIOp>(def)) {
+    auto ab = both();
+    return ab ? std::optional<int64_t>(ab->first + ab->second) : std::nullopt;
+  }
+  if (isa<arith::MulIOp>(def) && isNonNegative(def->getOperand(0)) &&
+      isNonNegative(def->getOperand(1))) {
+    auto ab = both();
+    return ab ? std::optional<int64_t>(ab->first * ab->second) : std::nullopt;
+  }
+  if (isa<arith::MaxSIOp, arith::SelectOp>(def)) {
+    unsigned first = isa<arith::SelectOp>(def) ? 1 : 0;
+    std::optional<int64_t> a = upperBound(def->getOperand(first), depth + 1);
+    std::optional<int64_t> b = a ? upperBound(def->getOperand(first + 1), depth + 1) : std::nullopt;
+    return a && b ? std::optional<int64_t>(std::max(*a, *b)) : std::nullopt;
+  }
+  if (isa<arith::MinSIOp>(def)) {
+    std::optional<int64_t> a = upperBound(def->getOperand(0), depth + 1);
+    std::optional<int64_t> b = upperBound(def->getOperand(1), depth + 1);
+    if (a && b)
+      return std::min(*a, *b);
+    return a ? a : b;
+  }
+  return std::nullopt;
+}
+
 static bool isPow2Shape(Type t) {
   auto tensor = dyn_cast<RankedTensorType>(t);
   return !tensor || llvm::all_of(tensor.getShape(), [](int64_t d) {
@@ -558,9 +623,19 @@ LogicalResult TileLowering::access(Operation *op, Value ref,
       c = arith::MulIOp::create(b, loc, c, splat(i32(vd.stride), shape));
     index[vd.arrayDim] = arith::AddIOp::create(b, loc, splat(vd.offset, shape), c);
   }
-  // (TMA box coordinates are signed: the first dim may lie above row 0.)
+  // (TMA box coordinates are signed: the first dim may lie above row 0.
+  // The TMA sees an array as rows of its last dim: a dim between the first
+  // and the last may not overhang, or its rows would be the next matrix's.)
   nonNegative = llvm::all_of(llvm::enumerate(index), [&](auto k) {
-    return k.value() && (isNonNegative(k.value()) || (k.index() == 0 && outerClamped));
+    if (!k.value())
+      return false;
+    size_t d = k.index();
+    if (d > 0 && d + 1 < index.size()) {
+      std::optional<int64_t> top = upperBound(k.value());
+      if (ShapedType::isDynamic(view.arrayShape[d]) || !top || *top >= view.arrayShape[d])
+        return false;
+    }
+    return isNonNegative(k.value()) || (d == 0 && outerClamped);
   });
   mask = Value();
   Value linear;
