@@ -2,8 +2,9 @@
 """GEMM-forms check, step 2 (step 1: bench/gpu/prepare_gemm_forms.sh): each
 GEMM of bench/kernels as users write it (a sequential grid axis with a
 scratch accumulator, *_grid_k) and the in-kernel K loop, our sm_90a build
-against cuBLAS (torch.matmul) in the same run (the sm_80 builds are
-compiled, not run: sm_80 machine code does not run on this GPU).
+against cuBLAS (torch.matmul) in the same run, and our sm_80
+code (its PTX assembled for sm_90 by prepare_gemm_forms.sh: mma.sync and
+cp.async on the H100).
 GEMM_FORMS_DIR: another directory of builds laid out the same way (a
 variant's, for comparison). Every element is checked against a float64 product first (and
 that the output was written: it starts as NaN); timing rotates four input
@@ -44,7 +45,9 @@ def case(drv, name, rows):
   want = (a.double() @ b.double())
   ok = True
   times = {}
-  for target in ("sm_90a",):
+  for target in ("sm_90a", "sm_80_on_sm_90"):
+    if not os.path.isdir(os.path.join(DIR, name, target)):
+      continue
     kern = bench.OurKernel(drv, os.path.join(DIR, name, target))
     launches = [kern.bind(*s) for s in sets]
     launches[0]()
@@ -59,7 +62,10 @@ def case(drv, name, rows):
   times["cublas"] = bench.time_stream(
       [lambda a=a, b=b, c=c: torch.matmul(a, b, out=c) for a, b, c in sets], 10)
   cublas = statistics.median(times["cublas"])
-  for impl, label in (("sm_90a", "ours, sm_90a"), ("cublas", "cuBLAS (torch.matmul)")):
+  for impl, label in (("sm_90a", "ours, sm_90a"), ("sm_80_on_sm_90", "ours, sm_80 code"),
+                      ("cublas", "cuBLAS (torch.matmul)")):
+    if impl not in times:
+      continue
     med = statistics.median(times[impl])
     rows.append((f"{name} ({m}x{n}x{k})", label, med, 2 * m * n * k / med / 1e9, cublas / med))
   return ok
