@@ -235,14 +235,20 @@ LogicalResult mlir::pallas::compileWithDiagnostics(const CompileOptions &options
   // (in generic form) means nothing to its author.
   ctx.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
+  // --quiet: warnings stop here (a handler registered later runs first).
+  auto quiet = [&](Diagnostic &d) {
+    return success(options.quiet && d.getSeverity() == DiagnosticSeverity::Warning);
+  };
   if (options.diagnosticsFormat == "json") {
     ScopedDiagnosticHandler handler(&ctx, [](Diagnostic &d) {
       llvm::errs() << diagnosticJson(d).dump() << "\n";
       return success();
     });
+    ScopedDiagnosticHandler quietHandler(&ctx, quiet);
     return compile(ctx, sourceMgr, options, artifacts, inputs);
   }
   SourceMgrDiagnosticHandler handler(sourceMgr, &ctx);
+  ScopedDiagnosticHandler quietHandler(&ctx, quiet);
   return compile(ctx, sourceMgr, options, artifacts, inputs);
 }
 

@@ -557,7 +557,8 @@ static std::string headerText(const LaunchSpec &spec, int64_t workItems) {
 
 /// Links `object` into shared library `soname` with the C compiler: $CC
 /// (a program name or path), else cc, else clang-22.
-static FailureOr<std::string> linkShared(StringRef object, StringRef soname, Location loc) {
+static FailureOr<std::string> linkShared(StringRef object, StringRef soname, Location loc,
+                                         const CompileOptions &options) {
   llvm::ErrorOr<std::string> cc = std::make_error_code(std::errc::no_such_file_or_directory);
   if (const char *env = std::getenv("CC"); env && *env) {
     cc = llvm::sys::findProgramByName(env);
@@ -585,6 +586,7 @@ static FailureOr<std::string> linkShared(StringRef object, StringRef soname, Loc
   std::string err;
   std::string sonameFlag = ("-Wl,-soname," + soname).str();
   StringRef args[] = {*cc, "-shared", sonameFlag, "-o", soPath, objPath, "-lm", "-lpthread"};
+  reportCommand(options, args);
   int rc = llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &err);
   llvm::sys::fs::remove(objPath);
   auto so = llvm::MemoryBuffer::getFile(soPath, /*IsText=*/false);
@@ -684,7 +686,7 @@ static LogicalResult emitHost(const BackendInput &in, BackendResult &result) {
       return emitError(loc) << "the LLVM backend cannot emit objects", failure();
     codegen.run(*llvmModule);
   }
-  FailureOr<std::string> shared = linkShared(object, name + ".so", loc);
+  FailureOr<std::string> shared = linkShared(object, name + ".so", loc, options);
   if (failed(shared))
     return failure();
 

@@ -87,6 +87,12 @@ int main(int argc, char **argv) {
                  "default) or json (one object a line: severity, file, line, column, "
                  "message, notes)")
       ->check(CLI::IsMember({"text", "json"}));
+  CLI::Option *verbose = app.add_flag(
+      "-v,--verbose", options.verbose,
+      "name each tool run (ptxas, the C compiler) with its arguments and each file written, "
+      "to stderr");
+  app.add_flag("-q,--quiet", options.quiet, "report no warnings (errors still are)")
+      ->excludes(verbose);
   app.add_flag("--print-ir-after-all", options.printIRAfterAll,
                "print the module after every pass, to stderr");
   bool timePasses = false;
@@ -200,7 +206,17 @@ int main(int argc, char **argv) {
     stale = staleArtifacts(outDir, manifest->filename, artifacts);
   if (failed(writeArtifacts(outDir, artifacts, llvm::errs(), besides)))
     return 1;
+  if (options.verbose) {
+    for (const Artifact &a : artifacts) {
+      SmallString<256> path(outDir);
+      llvm::sys::path::append(path, a.filename);
+      llvm::errs() << "pallasc: wrote " << path << "\n";
+    }
+    for (const Artifact &a : besides)
+      llvm::errs() << "pallasc: wrote " << a.filename << "\n";
+  }
   for (const std::string &file : stale)
-    (void)llvm::sys::fs::remove(file);
+    if (!llvm::sys::fs::remove(file) && options.verbose)
+      llvm::errs() << "pallasc: removed " << file << " (another target's build left it)\n";
   return 0;
 }

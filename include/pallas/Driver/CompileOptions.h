@@ -10,9 +10,11 @@
 #include "pallas/Driver/Artifact.h"
 
 #include "mlir/Support/Timing.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <nlohmann/json.hpp>
 
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -70,6 +72,11 @@ struct CompileOptions {
   /// ..., with the source line) or "json" (one object per line: severity,
   /// file, line, column, message, notes), as build tools and IDEs read.
   std::string diagnosticsFormat = "text";
+  /// -v: each tool pallasc runs (ptxas, the C compiler) is named on stderr
+  /// with its arguments, and each file written or removed.
+  bool verbose = false;
+  /// --quiet: warnings are not reported (errors are).
+  bool quiet = false;
 };
 
 /// What a backend hands back: its files and what the manifest should say
@@ -80,6 +87,21 @@ struct BackendResult {
   /// Files the backend read besides the kernel and the spec (libdevice).
   std::vector<std::string> inputs;
 };
+
+/// With `options.verbose`, names the command `args` (program first) on
+/// stderr, as `pallasc: running: ARGS...`.
+/// (One write per line: the chips of a build run their tools side by side.)
+inline void reportCommand(const CompileOptions &options, llvm::ArrayRef<llvm::StringRef> args) {
+  if (!options.verbose)
+    return;
+  std::string line = "pallasc: running:";
+  for (llvm::StringRef a : args)
+    line += " " + a.str();
+  line += "\n";
+  static std::mutex lock;
+  std::lock_guard<std::mutex> hold(lock);
+  llvm::errs() << line;
+}
 
 } // namespace mlir::pallas
 

@@ -49,7 +49,7 @@ static std::optional<std::string> findPtxas() {
 
 /// Assembles `ptx` for `chip` into `cubin`; ptxas's messages on failure.
 static LogicalResult runPtxas(Location loc, StringRef ptxas, StringRef chip,
-                              StringRef ptx, std::string &cubin) {
+                              StringRef ptx, std::string &cubin, const CompileOptions &options) {
   SmallString<128> in, out, err;
   int fd;
   if (llvm::sys::fs::createTemporaryFile("pallas", "ptx", fd, in) ||
@@ -62,6 +62,7 @@ static LogicalResult runPtxas(Location loc, StringRef ptxas, StringRef chip,
   }
   std::string arch = ("-arch=" + chip).str();
   SmallVector<StringRef> args = {ptxas, arch, "-O3", "-o", out, in};
+  reportCommand(options, args);
   std::optional<StringRef> redirects[] = {std::nullopt, err, err};
   std::string execError;
   int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects, 0, 0, &execError);
@@ -407,7 +408,7 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
     {
       TimingScope ptxasTime = options.timing ? options.timing->nest("ptxas " + chip)
                                              : TimingScope();
-      if (failed(runPtxas(loc, *ptxas, img.chip, img.ptx, img.cubin)))
+      if (failed(runPtxas(loc, *ptxas, img.chip, img.ptx, img.cubin, options)))
         return failure();
     }
     out.image = std::move(img);
