@@ -82,7 +82,7 @@ struct MergeProgramsPass : public pallas::impl::PallasMergeProgramsBase<MergePro
       AffineMap map = spec.getIndexMap();
       if (!map)
         return; // (index functions: what they read is unknown)
-      unsigned refDim = 0;
+      unsigned refDim = 0, classDims = 0;
       for (unsigned k = 0; k < spec.getBlock().size(); ++k) {
         AffineExpr e = map.getResult(k);
         bool classDim = !spec.isSqueezed(k) && inClass(arg, refDim);
@@ -90,6 +90,10 @@ struct MergeProgramsPass : public pallas::impl::PallasMergeProgramsBase<MergePro
           ++refDim;
         if (!classDim)
           continue;
+        // (Two dims of one block in the class, both picked by the axis:
+        // doubling both would cover blocks no program wrote.)
+        if (++classDims > 1)
+          return;
         auto d = dyn_cast<AffineDimExpr>(e);
         if (!d || (axis && *axis != d.getPosition()))
           return;
@@ -126,6 +130,14 @@ struct MergeProgramsPass : public pallas::impl::PallasMergeProgramsBase<MergePro
     });
     if (!ok)
       return;
+    // pallas-split-programs, which runs next, must leave the merged
+    // program whole: a K loop as written, or an N dim it cannot split
+    // (it does not follow slicing loads).
+    if (!isKLoopAsWritten(kernel, launch)) {
+      DimClasses plain;
+      if (!analyseBlockDims(kernel, plain) || !plain.isBlocked(plain.leader(dot.getResult(), 1)))
+        return;
+    }
 
     auto grow = [&](Value v) {
       Type t = v.getType();

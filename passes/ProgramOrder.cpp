@@ -35,7 +35,7 @@ int64_t blockBytes(BlockSpecAttr spec, RefType type) {
 
 /// Per leading parallel axis: the bytes of input blocks that stay the same
 /// along it.
-SmallVector<int64_t> sharedBytesPerAxis(KernelOp kernel, unsigned axes) {
+SmallVector<int64_t> sharedBytesPerAxis(KernelOp kernel, unsigned axes, unsigned batchAxes) {
   SmallVector<int64_t> score(axes, 0);
   for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
     BlockSpecAttr spec = getBlockSpec(kernel, i);
@@ -56,8 +56,9 @@ SmallVector<int64_t> sharedBytesPerAxis(KernelOp kernel, unsigned axes) {
                   : func::FuncOp();
     if (!fn || fn.isExternal())
       continue;
-    for (unsigned a = 0; a < axes && a < fn.getNumArguments(); ++a)
-      if (fn.getArgument(a).use_empty())
+    // (It takes the grid indices after vmap's batch axes.)
+    for (unsigned a = batchAxes; a < axes && a - batchAxes < fn.getNumArguments(); ++a)
+      if (fn.getArgument(a - batchAxes).use_empty())
         score[a] += blockBytes(spec, type);
   }
   return score;
@@ -107,7 +108,7 @@ struct ProgramOrderPass : pallas::impl::PallasProgramOrderBase<ProgramOrderPass>
         programs *= launch.getGrid()[a];
       if (programs > (int64_t{1} << 31) - 1)
         return;
-      SmallVector<int64_t> score = sharedBytesPerAxis(kernel, axes);
+      SmallVector<int64_t> score = sharedBytesPerAxis(kernel, axes, launch.getBatchAxes());
       // Best first; ties keep the grid's order.
       SmallVector<int64_t> order = llvm::to_vector(llvm::seq<int64_t>(0, axes));
       llvm::sort(order, [&](int64_t a, int64_t b) {

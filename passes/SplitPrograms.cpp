@@ -37,33 +37,6 @@ struct SplitProgramsPass
         split(kernel, launch);
   }
 
-  /// Whether `kernel` is a K loop as written: a sequential grid axis runs
-  /// a dot per program (its programs become one loop), or a dot of whole
-  /// blocks contracts a K that pallas-stream-dot-k turns into a loop
-  /// (longer than 128); and a CTA holds its output blocks in registers
-  /// (128 elements per thread, a tiled GEMM's 128 x 256 over 8 warps).
-  static bool isKLoopAsWritten(KernelOp kernel, LaunchAttr launch) {
-    bool sequential = llvm::any_of(launch.getDimensionSemantics(), [](DimensionSemantics s) {
-      return s == DimensionSemantics::arbitrary;
-    });
-    bool dots = false, longK = false;
-    kernel.walk([&](DotOp dot) {
-      dots = true;
-      auto a = cast<RankedTensorType>(dot.getLhs().getType());
-      longK |= a.getRank() == 2 && a.getDimSize(1) > 128;
-    });
-    if (!dots || !(sequential || longK))
-      return false;
-    int64_t threads = 32 * std::max<int64_t>(1, launch.getNumWarps());
-    for (BlockArgument arg : kernel.getBody().front().getArguments()) {
-      BlockSpecAttr spec = getBlockSpec(kernel, arg.getArgNumber());
-      if (spec && spec.getRole() == ArgRole::output &&
-          ShapedType::getNumElements(shapeOf(arg.getType())) > 128 * threads)
-        return false;
-    }
-    return true;
-  }
-
   void split(KernelOp kernel, LaunchAttr launch) {
     DimClasses dims;
     if (!analyseBlockDims(kernel, dims))

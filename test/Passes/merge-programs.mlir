@@ -1,4 +1,5 @@
 // RUN: pallas-opt %s -pallas-merge-programs -split-input-file | FileCheck %s
+// RUN: pallas-opt %s -pallas-merge-programs=warps=16 -split-input-file | FileCheck %s --check-prefix=W16
 
 // A GEMM of 128 x 128 tiles (conformance matmul_kloop's form: slicing loads
 // in a K loop) runs as 128 x 256: y's and z's blocks double along N, which
@@ -111,5 +112,75 @@ pallas.kernel @wide(%x: !pallas.ref<128x256xbf16> {pallas.block_spec = #pallas.b
   %b = pallas.load %y[...] : !pallas.ref<256x256xbf16> -> tensor<256x256xbf16>
   %p = pallas.dot %a, %b : tensor<128x256xbf16>, tensor<256x256xbf16> -> tensor<128x256xf32>
   pallas.store %z[...], %p : !pallas.ref<128x256xf32>, tensor<128x256xf32>
+  pallas.return
+}
+
+// -----
+
+// A while loop carries a block-shaped tensor the analysis does not follow:
+// its dims stay, so the N dim they meet does too (no crash, no merge).
+// CHECK-LABEL: pallas.kernel @while_carry
+// CHECK-SAME: grid = [32, 32]
+pallas.kernel @while_carry(%x: !pallas.ref<128x256xbf16> {pallas.block_spec = #pallas.block_spec<input, shape = [4096, 256], block = [128, 256], index_map = affine_map<(i, j) -> (i, 0)>>},
+                           %y: !pallas.ref<256x128xbf16> {pallas.block_spec = #pallas.block_spec<input, shape = [256, 4096], block = [256, 128], index_map = affine_map<(i, j) -> (0, j)>>},
+                           %z: !pallas.ref<128x128xf32> {pallas.block_spec = #pallas.block_spec<output, shape = [4096, 4096], block = [128, 128], index_map = affine_map<(i, j) -> (i, j)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "while_carry", grid = [32, 32], num_warps = 8>} {
+  %a = pallas.load %x[...] : !pallas.ref<128x256xbf16> -> tensor<128x256xbf16>
+  %b = pallas.load %y[...] : !pallas.ref<256x128xbf16> -> tensor<256x128xbf16>
+  %p = pallas.dot %a, %b : tensor<128x256xbf16>, tensor<256x128xbf16> -> tensor<128x128xf32>
+  %c0 = arith.constant 0 : i32
+  %c3 = arith.constant 3 : i32
+  %r:2 = scf.while (%i = %c0, %t = %p) : (i32, tensor<128x128xf32>) -> (i32, tensor<128x128xf32>) {
+    %go = arith.cmpi slt, %i, %c3 : i32
+    scf.condition(%go) %i, %t : i32, tensor<128x128xf32>
+  } do {
+  ^bb0(%i2: i32, %t2: tensor<128x128xf32>):
+    %c1 = arith.constant 1 : i32
+    %n = arith.addi %i2, %c1 : i32
+    %d = arith.addf %t2, %p : tensor<128x128xf32>
+    scf.yield %n, %d : i32, tensor<128x128xf32>
+  }
+  pallas.store %z[...], %r#1 : !pallas.ref<128x128xf32>, tensor<128x128xf32>
+  pallas.return
+}
+
+// -----
+
+// Rows and columns in one class (a dot added to its own transpose's
+// layout through broadcasts), both picked by the one axis: doubling both
+// would cover blocks no program wrote: left alone.
+// W16-LABEL: pallas.kernel @diagonal
+// W16-SAME: grid = [32, 32]
+pallas.kernel @diagonal(%x: !pallas.ref<128x4096xbf16> {pallas.block_spec = #pallas.block_spec<input, shape = [4096, 4096], block = [128, 4096], index_map = affine_map<(i, j) -> (j, 0)>>},
+                        %y: !pallas.ref<4096x128xbf16> {pallas.block_spec = #pallas.block_spec<input, shape = [4096, 4096], block = [4096, 128], index_map = affine_map<(i, j) -> (0, j)>>},
+                        %v: !pallas.ref<128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [4096], block = [128], index_map = affine_map<(i, j) -> (j)>>},
+                        %z: !pallas.ref<128x128xf32> {pallas.block_spec = #pallas.block_spec<output, shape = [4096, 4096], block = [128, 128], index_map = affine_map<(i, j) -> (j, j)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "diagonal", grid = [32, 32], num_warps = 16>} {
+  %a = pallas.load %x[...] : !pallas.ref<128x4096xbf16> -> tensor<128x4096xbf16>
+  %b = pallas.load %y[...] : !pallas.ref<4096x128xbf16> -> tensor<4096x128xbf16>
+  %p = pallas.dot %a, %b : tensor<128x4096xbf16>, tensor<4096x128xbf16> -> tensor<128x128xf32>
+  %vv = pallas.load %v[...] : !pallas.ref<128xf32> -> tensor<128xf32>
+  %r = pallas.broadcast %vv dims [0] : tensor<128xf32> -> tensor<128x128xf32>
+  %c = pallas.broadcast %vv dims [1] : tensor<128xf32> -> tensor<128x128xf32>
+  %s = arith.addf %p, %r : tensor<128x128xf32>
+  %t = arith.addf %s, %c : tensor<128x128xf32>
+  pallas.store %z[...], %t : !pallas.ref<128x128xf32>, tensor<128x128xf32>
+  pallas.return
+}
+
+// -----
+
+// A one-step dot of whole blocks (K = 128, no loop): pallas-split-programs
+// would cut a 128 x 256 program back into two: left alone.
+// CHECK-LABEL: pallas.kernel @short_k
+// CHECK-SAME: grid = [32, 32]
+pallas.kernel @short_k(%x: !pallas.ref<128x128xbf16> {pallas.block_spec = #pallas.block_spec<input, shape = [4096, 128], block = [128, 128], index_map = affine_map<(i, j) -> (i, 0)>>},
+                       %y: !pallas.ref<128x128xbf16> {pallas.block_spec = #pallas.block_spec<input, shape = [128, 4096], block = [128, 128], index_map = affine_map<(i, j) -> (0, j)>>},
+                       %z: !pallas.ref<128x128xf32> {pallas.block_spec = #pallas.block_spec<output, shape = [4096, 4096], block = [128, 128], index_map = affine_map<(i, j) -> (i, j)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "short_k", grid = [32, 32], num_warps = 8>} {
+  %a = pallas.load %x[...] : !pallas.ref<128x128xbf16> -> tensor<128x128xbf16>
+  %b = pallas.load %y[...] : !pallas.ref<128x128xbf16> -> tensor<128x128xbf16>
+  %p = pallas.dot %a, %b : tensor<128x128xbf16>, tensor<128x128xbf16> -> tensor<128x128xf32>
+  pallas.store %z[...], %p : !pallas.ref<128x128xf32>, tensor<128x128xf32>
   pallas.return
 }

@@ -29,7 +29,12 @@ public:
   void joinAll(Value a, Value b);
   /// Dim `dim` of v (every dim: -1) may not change.
   void block(Value v, int dim = -1);
-  Slot leader(Value v, unsigned d) { return classes.getLeaderValue(slot(v, d)); }
+  /// The class of dim d of v (a class of its own where the analysis never
+  /// met v: a dead value, an op it does not follow).
+  Slot leader(Value v, unsigned d) {
+    classes.insert(slot(v, d));
+    return classes.getLeaderValue(slot(v, d));
+  }
   /// Dim d of v is a dot's batch dim.
   void markBatch(Value v, unsigned d) { batch.push_back(slot(v, d)); }
   bool isBatch(Slot leaderSlot);
@@ -47,6 +52,13 @@ private:
 /// store that slices its ref ties the ref's whole (`:`) dims to the value's
 /// and blocks the sliced ones; without, it blocks every dim it touches.
 bool analyseBlockDims(KernelOp kernel, DimClasses &dims, bool partialAccesses = false);
+
+/// Whether `kernel` is a K loop as written: a sequential grid axis runs a
+/// dot per program, or a dot of whole blocks contracts a K longer than 128
+/// (which pallas-stream-dot-k turns into a loop); and a CTA holds its
+/// output blocks in registers (128 elements per thread). pallas-split-
+/// programs leaves such programs whole (keep-sequential-dots).
+bool isKLoopAsWritten(KernelOp kernel, LaunchAttr launch);
 
 } // namespace mlir::pallas
 

@@ -466,6 +466,11 @@ bool isReadOnlyScalarLoad(Operation *op, tt::FuncOp func) {
   BlockArgument array = rootArgument(load.getPtr());
   if (!array)
     return false;
+  // (An input and the output sharing its buffer are both pallas.aliased:
+  // a write to either may change the other.)
+  auto aliased = [&](BlockArgument a) {
+    return func.getArgAttr(a.getArgNumber(), PallasDialect::kAliasedAttrName) != nullptr;
+  };
   bool written = false;
   func.walk([&](Operation *inner) {
     Value ptr;
@@ -477,9 +482,10 @@ bool isReadOnlyScalarLoad(Operation *op, tt::FuncOp func) {
       ptr = cas.getPtr();
     else if (isa<pgpu::TmaStoreOp>(inner) || isa<CallOpInterface>(inner))
       written = true; // (conservatively: a write through another path)
-    if (ptr && rootArgument(ptr) != array && rootArgument(ptr))
+    if (!ptr)
       return;
-    written |= bool(ptr);
+    BlockArgument root = rootArgument(ptr);
+    written |= !root || root == array || (aliased(root) && aliased(array));
   });
   return !written;
 }
