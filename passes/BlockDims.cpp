@@ -253,3 +253,30 @@ bool mlir::pallas::isKLoopAsWritten(KernelOp kernel, LaunchAttr launch) {
   }
   return true;
 }
+
+void mlir::pallas::setShape(Value v, ArrayRef<int64_t> shape) {
+  Type t = v.getType();
+  if (auto ref = dyn_cast<RefType>(t))
+    v.setType(ref.withShape(shape));
+  else
+    v.setType(RankedTensorType::get(shape, cast<RankedTensorType>(t).getElementType()));
+}
+
+void mlir::pallas::retypeTensors(KernelOp kernel, function_ref<bool(Value)> retype) {
+  kernel.walk([&](Operation *op) {
+    for (Region &r : op->getRegions())
+      for (Block &blk : r)
+        for (BlockArgument a : blk.getArguments())
+          if (isa<RankedTensorType>(a.getType()))
+            retype(a);
+    for (Value v : op->getResults()) {
+      if (!isa<RankedTensorType>(v.getType()) || !retype(v))
+        continue;
+      if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
+        auto dense = cast<DenseElementsAttr>(cst.getValue());
+        cst.setValueAttr(DenseElementsAttr::get(cast<ShapedType>(v.getType()),
+                                                dense.getSplatValue<Attribute>()));
+      }
+    }
+  });
+}

@@ -68,6 +68,15 @@ struct MergeProgramsPass : public pallas::impl::PallasMergeProgramsBase<MergePro
     Block &entry = kernel.getBody().front();
     MLIRContext *ctx = kernel.getContext();
     auto inClass = [&](Value v, unsigned d) { return dims.leader(v, d) == n; };
+    // Per dim of `arg`'s block: whether it is in the class (squeezed dims,
+    // which the ref lacks, never are).
+    auto classBlockDims = [&](BlockArgument arg, BlockSpecAttr spec) {
+      SmallVector<bool> in;
+      unsigned refDim = 0;
+      for (unsigned k = 0; k < spec.getBlock().size(); ++k)
+        in.push_back(!spec.isSqueezed(k) && inClass(arg, refDim++));
+      return in;
+    };
 
     // The grid axis: the one index expression of every block dim in the
     // class; no other index expression may use it.
@@ -82,19 +91,15 @@ struct MergeProgramsPass : public pallas::impl::PallasMergeProgramsBase<MergePro
       AffineMap map = spec.getIndexMap();
       if (!map)
         return; // (index functions: what they read is unknown)
-      unsigned refDim = 0, classDims = 0;
-      for (unsigned k = 0; k < spec.getBlock().size(); ++k) {
-        AffineExpr e = map.getResult(k);
-        bool classDim = !spec.isSqueezed(k) && inClass(arg, refDim);
-        if (!spec.isSqueezed(k))
-          ++refDim;
-        if (!classDim)
+      SmallVector<bool> in = classBlockDims(arg, spec);
+      // (Two dims of one block in the class, both picked by the axis:
+      // doubling both would cover blocks no program wrote.)
+      if (llvm::count(in, true) > 1)
+        return;
+      for (unsigned k = 0; k < in.size(); ++k) {
+        if (!in[k])
           continue;
-        // (Two dims of one block in the class, both picked by the axis:
-        // doubling both would cover blocks no program wrote.)
-        if (++classDims > 1)
-          return;
-        auto d = dyn_cast<AffineDimExpr>(e);
+        auto d = dyn_cast<AffineDimExpr>(map.getResult(k));
         if (!d || (axis && *axis != d.getPosition()))
           return;
         axis = d.getPosition();
@@ -111,14 +116,10 @@ struct MergeProgramsPass : public pallas::impl::PallasMergeProgramsBase<MergePro
       BlockSpecAttr spec = getBlockSpec(kernel, arg.getArgNumber());
       if (spec.getRole() == ArgRole::scratch)
         continue;
-      unsigned refDim = 0;
-      for (unsigned k = 0; k < spec.getBlock().size(); ++k) {
-        bool classDim = !spec.isSqueezed(k) && inClass(arg, refDim);
-        if (!spec.isSqueezed(k))
-          ++refDim;
-        if (!classDim && spec.getIndexMap().getResult(k).isFunctionOfDim(a))
+      SmallVector<bool> in = classBlockDims(arg, spec);
+      for (unsigned k = 0; k < in.size(); ++k)
+        if (!in[k] && spec.getIndexMap().getResult(k).isFunctionOfDim(a))
           ok = false;
-      }
     }
     // The kernel may not tell its programs apart along the axis.
     unsigned kernelAxis = a - launch.getBatchAxes();
@@ -148,13 +149,9 @@ struct MergeProgramsPass : public pallas::impl::PallasMergeProgramsBase<MergePro
           shape[d] *= 2;
           changed = true;
         }
-      if (!changed)
-        return false;
-      if (auto ref = dyn_cast<RefType>(t))
-        v.setType(ref.withShape(shape));
-      else
-        v.setType(RankedTensorType::get(shape, cast<RankedTensorType>(t).getElementType()));
-      return true;
+      if (changed)
+        setShape(v, shape);
+      return changed;
     };
     // Every tensor the merged program holds must still fit a CTA's
     // registers as a tuned GEMM's do: 128 elements per thread.
@@ -181,13 +178,9 @@ struct MergeProgramsPass : public pallas::impl::PallasMergeProgramsBase<MergePro
       unsigned i = arg.getArgNumber();
       BlockSpecAttr spec = getBlockSpec(kernel, i);
       SmallVector<int64_t> blockDims(spec.getBlock());
-      unsigned refDim = 0;
-      for (unsigned k = 0; k < blockDims.size(); ++k) {
-        if (spec.isSqueezed(k))
-          continue;
-        if (inClass(arg, refDim++))
+      for (auto [k, in] : llvm::enumerate(classBlockDims(arg, spec)))
+        if (in)
           blockDims[k] *= 2;
-      }
       // (Scratch has no index map: its type is all there is.)
       if (grow(arg) && spec.getRole() != ArgRole::scratch)
         setBlockSpec(kernel, i,
@@ -196,22 +189,8 @@ struct MergeProgramsPass : public pallas::impl::PallasMergeProgramsBase<MergePro
                                         spec.getIndexFn(), spec.getSizeNames()));
     }
     kernel.setFunctionTypeAttr(TypeAttr::get(FunctionType::get(ctx, entry.getArgumentTypes(), {})));
-    kernel.walk([&](Operation *op) {
-      for (Region &r : op->getRegions())
-        for (Block &blk : r)
-          for (BlockArgument arg : blk.getArguments())
-            if (isa<RankedTensorType>(arg.getType()))
-              grow(arg);
-      for (Value v : op->getResults()) {
-        if (!isa<RankedTensorType>(v.getType()) || !grow(v))
-          continue;
-        if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
-          auto dense = cast<DenseElementsAttr>(cst.getValue());
-          cst.setValueAttr(DenseElementsAttr::get(cast<ShapedType>(v.getType()),
-                                                  dense.getSplatValue<Attribute>()));
-        }
-      }
-    });
+    // Tensors: results and block arguments grow; splat constants follow.
+    retypeTensors(kernel, grow);
     SmallVector<int64_t> newGrid(grid);
     newGrid[a] /= 2;
     setLaunch(kernel, launch.withGrid(newGrid, launch.getDimensionSemantics()));

@@ -159,12 +159,9 @@ struct SplitProgramsPass
         changed |= f > 1;
         shape.push_back(f > 1 ? n / f : n);
       }
-      if (!changed)
-        return;
-      if (auto ref = dyn_cast<RefType>(t))
-        v.setType(ref.withShape(shape));
-      else
-        v.setType(RankedTensorType::get(shape, cast<RankedTensorType>(t).getElementType()));
+      if (changed)
+        setShape(v, shape);
+      return changed;
     };
 
     // Arguments: index maps pick the piece, blocks shrink.
@@ -209,24 +206,7 @@ struct SplitProgramsPass
         FunctionType::get(ctx, entry.getArgumentTypes(), {})));
 
     // Tensors: results and block arguments shrink; splat constants follow.
-    kernel.walk([&](Operation *op) {
-      for (Region &r : op->getRegions())
-        for (Block &blk : r)
-          for (BlockArgument a : blk.getArguments())
-            if (isa<RankedTensorType>(a.getType()))
-              shrink(a);
-      for (Value v : op->getResults()) {
-        if (!isa<RankedTensorType>(v.getType()))
-          continue;
-        Type before = v.getType();
-        shrink(v);
-        if (auto cst = dyn_cast<arith::ConstantOp>(op); cst && v.getType() != before) {
-          auto dense = cast<DenseElementsAttr>(cst.getValue());
-          cst.setValueAttr(DenseElementsAttr::get(cast<ShapedType>(v.getType()),
-                                                  dense.getSplatValue<Attribute>()));
-        }
-      }
-    });
+    retypeTensors(kernel, shrink);
   }
 };
 } // namespace

@@ -39,12 +39,9 @@ using namespace mlir::pallas;
 static bool isNonNegative(Value v, int depth = 0) {
   if (depth > 24)
     return false;
-  APInt c;
+  APInt c; // (m_ConstantInt matches splat tensors too)
   if (matchPattern(v, m_ConstantInt(&c)))
     return !c.isNegative();
-  DenseIntElementsAttr dense;
-  if (matchPattern(v, m_Constant(&dense)))
-    return dense.isSplat() && !dense.getSplatValue<APInt>().isNegative();
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     // A size (an integer argument of the function: at least 1).
     if (isa<tt::FuncOp>(arg.getOwner()->getParentOp()))
@@ -82,12 +79,9 @@ static bool isNonNegative(Value v, int depth = 0) {
 static std::optional<int64_t> upperBound(Value v, int depth = 0) {
   if (depth > 24)
     return std::nullopt;
-  APInt c;
+  APInt c; // (m_ConstantInt matches splat tensors too)
   if (matchPattern(v, m_ConstantInt(&c)))
     return c.getSExtValue();
-  DenseIntElementsAttr dense;
-  if (matchPattern(v, m_Constant(&dense)) && dense.isSplat())
-    return dense.getSplatValue<APInt>().getSExtValue();
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
     APInt step;

@@ -53,6 +53,16 @@ private:
 /// and blocks the sliced ones; without, it blocks every dim it touches.
 bool analyseBlockDims(KernelOp kernel, DimClasses &dims, bool partialAccesses = false);
 
+/// Gives `v` (a ref or a ranked tensor) shape `shape`, its element type
+/// (and memory space) kept.
+void setShape(Value v, ArrayRef<int64_t> shape);
+
+/// Retypes the tensors of `kernel`'s body after its blocks changed shape:
+/// `retype` is called on each tensor argument of a nested block and each
+/// tensor result, and says whether it changed the type; a splat constant
+/// whose type changed holds its value in the new type.
+void retypeTensors(KernelOp kernel, function_ref<bool(Value)> retype);
+
 /// Whether `kernel` is a K loop as written: a sequential grid axis runs a
 /// dot per program, or a dot of whole blocks contracts a K longer than 128
 /// (which pallas-stream-dot-k turns into a loop); and a CTA holds its

@@ -249,12 +249,9 @@ std::optional<Steps> steps(Value v, int depth) {
 std::optional<int64_t> mlir::pallas::cuda::splatIntConstant(Value v) {
   if (auto splat = v.getDefiningOp<tt::SplatOp>())
     v = splat.getSrc();
-  APInt c;
+  APInt c; // (m_ConstantInt matches splat tensors too)
   if (matchPattern(v, m_ConstantInt(&c)))
     return c.getSExtValue();
-  DenseIntElementsAttr dense;
-  if (matchPattern(v, m_Constant(&dense)) && dense.isSplat())
-    return dense.getSplatValue<APInt>().getSExtValue();
   return std::nullopt;
 }
 

@@ -86,6 +86,13 @@ static BlockArgument rootArgument(Value ptr) {
   return arg && isa<tt::FuncOp>(arg.getOwner()->getParentOp()) ? arg : BlockArgument();
 }
 
+/// Whether function argument `a` shares its buffer with another (an input
+/// and the output aliasing it are both pallas.aliased).
+static bool isAliased(BlockArgument a) {
+  auto fn = cast<tt::FuncOp>(a.getOwner()->getParentOp());
+  return fn.getArgAttr(a.getArgNumber(), PallasDialect::kAliasedAttrName) != nullptr;
+}
+
 bool cuda::storesMayFeedLoads(Operation *op) {
   SmallVector<BlockArgument> stored, loaded;
   bool unknown = false;
@@ -107,15 +114,11 @@ bool cuda::storesMayFeedLoads(Operation *op) {
     return false;
   if (unknown)
     return true;
-  auto aliased = [](BlockArgument a) {
-    auto fn = cast<tt::FuncOp>(a.getOwner()->getParentOp());
-    return fn.getArgAttr(a.getArgNumber(), PallasDialect::kAliasedAttrName) != nullptr;
-  };
   // Distinct arrays are distinct memory, except an input and the output
-  // that shares its buffer (both pallas.aliased).
+  // that shares its buffer.
   for (BlockArgument s : stored)
     for (BlockArgument l : loaded)
-      if (!l || s == l || (aliased(s) && aliased(l)))
+      if (!l || s == l || (isAliased(s) && isAliased(l)))
         return true;
   return false;
 }
@@ -466,11 +469,6 @@ bool isReadOnlyScalarLoad(Operation *op, tt::FuncOp func) {
   BlockArgument array = rootArgument(load.getPtr());
   if (!array)
     return false;
-  // (An input and the output sharing its buffer are both pallas.aliased:
-  // a write to either may change the other.)
-  auto aliased = [&](BlockArgument a) {
-    return func.getArgAttr(a.getArgNumber(), PallasDialect::kAliasedAttrName) != nullptr;
-  };
   bool written = false;
   func.walk([&](Operation *inner) {
     Value ptr;
@@ -485,7 +483,8 @@ bool isReadOnlyScalarLoad(Operation *op, tt::FuncOp func) {
     if (!ptr)
       return;
     BlockArgument root = rootArgument(ptr);
-    written |= !root || root == array || (aliased(root) && aliased(array));
+    // (A write to an input's aliasing output may change it.)
+    written |= !root || root == array || (isAliased(root) && isAliased(array));
   });
   return !written;
 }
