@@ -32,27 +32,9 @@ mkdir -p "$out/third_party" && cp -r /usr/include/nlohmann /usr/include/CLI "$ou
 "$bin/pallasc" --version >"$out/COMPILER" 2>&1
 git -C "$root" rev-parse HEAD >>"$out/COMPILER" 2>/dev/null
 
-# The sm_80 code (mma.sync, cp.async) on the sm_90 machines: its PTX
-# assembled for sm_90 (PTX runs on later chips) beside it, in sm_80_on_sm_90/
-# with a manifest naming that cubin, which check.py runs like the sm_90a
-# artifact.
-ptxas="${PALLAS_PTXAS:-/usr/local/cuda/bin/ptxas}"
-sm80_on_hopper() { # the sm_80 artifact's directory
-  local from=$1 to=${1%/sm_80}/sm_80_on_sm_90 ptx
-  ptx=$(ls "$from"/*.sm_80.ptx 2>/dev/null | head -1)
-  [ -n "$ptx" ] && [ -x "$ptxas" ] || return 0
-  rm -rf "$to" && mkdir -p "$to" && cp "$from"/*.manifest.json "$to"/ &&
-    "$ptxas" -arch=sm_90 -O3 -o "$to/$(basename "${ptx%.sm_80.ptx}").sm_80_as_sm_90.cubin" "$ptx" &&
-    python3 - "$to" <<'PY' || rm -rf "$to"
-import glob, json, os, sys
-to = sys.argv[1]
-path = glob.glob(os.path.join(to, "*.manifest.json"))[0]
-m = json.load(open(path))
-cubin = os.path.basename(glob.glob(os.path.join(to, "*.cubin"))[0])
-m["launch"]["cubins"] = {"sm_90": cubin}
-json.dump(m, open(path, "w"), indent=2)
-PY
-}
+# The sm_80 code (mma.sync, cp.async) on the sm_90 machines, in
+# sm_80_on_sm_90/, which check.py runs like the sm_90a artifact.
+. "$root/bench/gpu/sm80_on_hopper.sh"
 
 compile() { # case dir spec
   local case=$1 dir=$2 spec=$3 t

@@ -29,18 +29,9 @@ done
 cp "$conf/spec.json" "$out/matmul_kloop/spec.json"
 # Each sm_80 build's PTX also assembled for sm_90 (sm_80_on_sm_90/): our
 # sm_80 code (mma.sync, cp.async) runs on the H100 too.
-ptxas="${PALLAS_PTXAS:-/usr/local/cuda/bin/ptxas}"
+. "$root/bench/gpu/sm80_on_hopper.sh"
 for dir in "$out"/*/sm_80; do
-  to="${dir%/sm_80}/sm_80_on_sm_90"
-  mkdir -p "$to" && cp "$dir"/*.manifest.json "$to/"
-  "$ptxas" -arch=sm_90 -O3 -o "$to/kernel.sm_80_as_sm_90.cubin" "$dir"/*.sm_80.ptx
-  python3 - "$to" <<'PY'
-import glob, json, os, sys
-path = glob.glob(os.path.join(sys.argv[1], "*.manifest.json"))[0]
-m = json.load(open(path))
-m["launch"]["cubins"] = {"sm_90": "kernel.sm_80_as_sm_90.cubin"}
-json.dump(m, open(path, "w"), indent=2)
-PY
+  sm80_on_hopper "$dir" && [ -d "${dir%/sm_80}/sm_80_on_sm_90" ]
 done
 # A small one with overhanging blocks (520^3) for compute-sanitizer:
 # bench/gpu/gemm_forms_sanitize.py.

@@ -11,23 +11,14 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 bin="${PALLAS_BUILD_DIR:-$root/build}/bin"
-ptxas="${PALLAS_PTXAS:-/usr/local/cuda/bin/ptxas}"
+. "$root/bench/gpu/sm80_on_hopper.sh"
 out="$root/.device/grouped"
 rm -rf "$out" && mkdir -p "$out"
 build() { # kernel directory, spec, destination
   "$bin/pallasc" "$1/kernel.mlir" --spec "$2" -t sm_90a -o "$3/sm_90a"
   "$bin/pallasc" "$1/kernel.mlir" --spec "$2" -t sm_80 -o "$3/sm_80"
   [ "$2" -ef "$3/spec.json" ] || cp "$2" "$3/spec.json"
-  mkdir -p "$3/sm_80_on_sm_90" && cp "$3"/sm_80/*.manifest.json "$3/sm_80_on_sm_90/"
-  "$ptxas" -arch=sm_90 -O3 -o "$3/sm_80_on_sm_90/kernel.sm_80_as_sm_90.cubin" \
-    "$3"/sm_80/*.sm_80.ptx
-  python3 - "$3/sm_80_on_sm_90" <<'PY'
-import glob, json, os, sys
-path = glob.glob(os.path.join(sys.argv[1], "*.manifest.json"))[0]
-m = json.load(open(path))
-m["launch"]["cubins"] = {"sm_90": "kernel.sm_80_as_sm_90.cubin"}
-json.dump(m, open(path, "w"), indent=2)
-PY
+  sm80_on_hopper "$3/sm_80" && [ -d "$3/sm_80_on_sm_90" ]
 }
 for k in grouped_gemm_bf16_g8 grouped_gemm_bf16_g64 grouped_gemm_rows_bf16_g8 grouped_gemm_rows_loop_bf16_g8 \
          grouped_gemm_rows_bf16_g64 grouped_gemm_rows_loop_bf16_g64; do
