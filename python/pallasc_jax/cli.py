@@ -1,6 +1,7 @@
 """`python3 -m pallasc_jax MODULE:FUNCTION --arg f32[128,256] ... -o DIR
-[-t TARGET]`: exports the function's pallas_call (or plgpu.kernel), and
-with -t compiles it."""
+[-t TARGET] [--vjp]`: exports the function's pallas_call (or
+plgpu.kernel), or with --vjp every kernel of its forward pass and VJP, and
+with -t compiles them."""
 from __future__ import annotations
 
 import argparse
@@ -17,6 +18,7 @@ import jax
 from .errors import ExportError
 from .export import export
 from .mlir_text import NUMPY_DTYPES
+from .vjp import export_vjp
 
 _ARG = re.compile(r"^([A-Za-z0-9_]+)\[([0-9, ]*)\]$")
 # NumPy's and JAX's names for the pallas element types.
@@ -71,6 +73,23 @@ def find_pallasc(given: str | None) -> str:
   return path
 
 
+def _export_chain(args) -> int:
+  chain = export_vjp(load_function(args.function), *args.arg)
+  chain.write(args.output)
+  if not args.target:
+    return 0
+  pallasc = find_pallasc(args.pallasc)
+  for kernel in chain.kernels:
+    directory = os.path.join(args.output, kernel.directory)
+    cmd = [pallasc, os.path.join(directory, "kernel.mlir"), "--spec",
+           os.path.join(directory, "spec.json"), "-t", args.target, "-o",
+           os.path.join(directory, args.target)]
+    rc = subprocess.run(cmd, check=False).returncode
+    if rc:
+      return rc
+  return 0
+
+
 def main(argv=None) -> int:
   parser = argparse.ArgumentParser(
       prog="python3 -m pallasc_jax",
@@ -86,11 +105,20 @@ def main(argv=None) -> int:
                       "this target, into DIR/TARGET/")
   parser.add_argument("--pallasc", help="the pallasc binary (default: "
                       "$PALLASC, then PATH)")
+  parser.add_argument("--vjp", action="store_true", help="export every "
+                      "kernel that the forward pass and jax.vjp of the "
+                      "function run (its custom_vjp rules' backward "
+                      "kernels), each into DIR/KERNEL/, and how they chain "
+                      "into DIR/chain.json")
   parser.add_argument("--name", help="the artifacts' name (the spec's "
                       "\"name\"; default: the kernel's, as JAX named it)")
   args = parser.parse_args(argv)
   sys.path.insert(0, os.getcwd())
+  if args.vjp and args.name:
+    parser.error("--name names one kernel; --vjp exports several")
   try:
+    if args.vjp:
+      return _export_chain(args)
     exported = export(load_function(args.function), *args.arg)
     if args.name:
       spec = {"kernel": exported.spec["kernel"], "name": args.name,

@@ -90,7 +90,11 @@ def export(fn, *example_args) -> Exported:
     # kernels do not.
     from .mgpu import export_mgpu
     return Exported(*export_mgpu(closed))
-  eqn = find_pallas_call(closed)
+  return export_pallas_call(find_pallas_call(closed))
+
+
+def export_pallas_call(eqn) -> Exported:
+  """The kernel module and spec of one pallas_call equation."""
   gm = eqn.params["grid_mapping"]
   jaxpr = eqn.params["jaxpr"]
   kernel = _kernel_name(eqn, jaxpr)

@@ -63,7 +63,12 @@ def find_pallas_call(closed: core.ClosedJaxpr) -> core.JaxprEqn:
   if len(calls) != 1:
     raise ExportError(f"the function must hold exactly one pallas_call, it "
                       f"holds {len(calls)}")
-  (eqn,) = calls
+  return check_exportable(calls[0])
+
+
+def check_exportable(eqn: core.JaxprEqn) -> core.JaxprEqn:
+  """`eqn` (a pallas_call), or an ExportError where its grid is sized at
+  run time or its kernel captures refs from outside."""
   gm = eqn.params["grid_mapping"]
   if gm.num_dynamic_grid_bounds:
     raise ExportError("a pallas_call with a grid sized at run time")

@@ -314,3 +314,54 @@ CASES = {
     "when_fori_dot": (when_fori_dot, [S((32, 32), jnp.float32),
                                       S((64, 64), jnp.float32)], 1e-4),
 }
+
+
+# -- Training: functions differentiated with jax.vjp ------------------------
+
+def _mha_train(q, k, v, interpret=False, causal=False):
+  """JAX's mha with its Pallas backward (backward_pass_impl="triton",
+  the default) on 64 x 64 blocks in every pass."""
+  blocks = attention.BlockSizes(block_q=64, block_k=64, block_q_dkv=64,
+                                block_kv_dkv=64, block_q_dq=64,
+                                block_kv_dq=64)
+  return attention.mha(q, k, v, None, sm_scale=0.125, causal=causal,
+                       block_sizes=blocks, interpret=interpret)
+
+
+def mha_train_f16(q, k, v, interpret=False):
+  return _mha_train(q, k, v, interpret)
+
+
+def mha_train_causal_bf16(q, k, v, interpret=False):
+  return _mha_train(q, k, v, interpret, causal=True)
+
+
+def mha_train_causal_d128_f16(q, k, v, interpret=False):
+  return _mha_train(q, k, v, interpret, causal=True)
+
+
+def layer_norm_train_f32(x, weight, bias, interpret=False):
+  return layer_norm.layer_norm(x, weight, bias, interpret=interpret)
+
+
+def rms_norm_train_f32(x, weight, bias, interpret=False):
+  return rms_norm.rms_norm(x, weight, bias, interpret=interpret)
+
+
+VJP_CASES = {
+    # name: (function, example args, tolerance on the outputs and gradients)
+    "mha_train_f16": (mha_train_f16, [S((1, 256, 2, 64), jnp.float16)] * 3,
+                      5e-3),
+    "mha_train_causal_bf16": (mha_train_causal_bf16,
+                              [S((1, 256, 2, 64), jnp.bfloat16)] * 3, 3e-2),
+    "mha_train_causal_d128_f16": (mha_train_causal_d128_f16,
+                           [S((2, 128, 1, 128), jnp.float16)] * 3, 5e-3),
+    "layer_norm_train_f32": (layer_norm_train_f32,
+                             [S((2, 4, 200), jnp.float32),
+                              S((200,), jnp.float32),
+                              S((200,), jnp.float32)], 1e-4),
+    "rms_norm_train_f32": (rms_norm_train_f32,
+                           [S((2, 4, 200), jnp.float32),
+                            S((200,), jnp.float32),
+                            S((200,), jnp.float32)], 1e-4),
+}

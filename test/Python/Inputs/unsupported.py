@@ -21,3 +21,27 @@ def no_kernel(x):
 
 def two_kernels(x):
   return cummax_rows(cummax_rows(x))
+
+
+def _double_kernel(x_ref, o_ref):
+  o_ref[...] = x_ref[...] * 2.0
+
+
+def _double(x):
+  return pl.pallas_call(_double_kernel,
+                        out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype))(x)
+
+
+def no_vjp(x):
+  # A pallas_call without a custom_vjp rule: JAX cannot differentiate it.
+  return _double(x)
+
+
+@jax.custom_vjp
+def xla_backward(x):
+  # The backward rule runs in XLA, outside any kernel.
+  return _double(x)
+
+
+xla_backward.defvjp(lambda x: (_double(x), None),
+                    lambda _, ct: (ct * 2.0,))

@@ -1,0 +1,59 @@
+"""Running an exported chain (chain.json, written by `export_vjp`): the
+kernels in order, each given the arrays its manifest entry names. Pure
+Python over any array type with `.reshape` (NumPy, torch), so that a
+launcher without JAX (a GPU machine's, a C++ program's port of it) follows
+the same rules."""
+from __future__ import annotations
+
+import json
+import os
+from typing import Callable, Sequence
+
+
+def load(directory: str) -> dict:
+  with open(os.path.join(directory, "chain.json")) as f:
+    return json.load(f)
+
+
+def run(manifest: dict, inputs: Sequence, cotangents: Sequence,
+        run_kernel: Callable[[dict, list], list],
+        roles: tuple[str, ...] = ("forward", "backward")) -> dict:
+  """Runs the manifest's kernels of `roles` in order. `run_kernel(entry,
+  operands)` runs one (entry: the manifest's kernel entry; its
+  "directory" holds kernel.mlir and spec.json) and returns its outputs.
+  Returns {"outputs": [...], "gradients": [...] (None for an integer
+  argument or where a role was not run), "kernels": {directory: outputs}}."""
+  if len(inputs) != len(manifest["inputs"]):
+    raise ValueError(f"{len(inputs)} inputs for a chain of "
+                     f"{len(manifest['inputs'])}")
+  if len(cotangents) != len(manifest["cotangents"]):
+    raise ValueError(f"{len(cotangents)} cotangents for a chain of "
+                     f"{len(manifest['cotangents'])}")
+  results: dict[str, list] = {}
+
+  def value(src: dict | None):
+    if src is None:
+      return None
+    if "input" in src:
+      x = inputs[src["input"]]
+    elif "cotangent" in src:
+      x = cotangents[src["cotangent"]]
+    else:
+      outs = results.get(src["kernel"])
+      if outs is None:
+        return None  # a kernel of a role not run
+      x = outs[src["output"]]
+    return x.reshape(tuple(src["shape"])) if "shape" in src else x
+
+  for entry in manifest["kernels"]:
+    if entry["role"] not in roles:
+      continue
+    operands = [value(s) for s in entry["operands"]]
+    missing = [k for k, x in enumerate(operands) if x is None]
+    if missing:
+      raise ValueError(f"kernel {entry['directory']} takes operand "
+                       f"{missing[0]} from a kernel that was not run")
+    results[entry["directory"]] = list(run_kernel(entry, operands))
+  return {"outputs": [value(s) for s in manifest["outputs"]],
+          "gradients": [value(s) for s in manifest["gradients"]],
+          "kernels": results}

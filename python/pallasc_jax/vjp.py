@@ -1,0 +1,274 @@
+"""`export_vjp(fn, *example_args)`: every pallas_call that the forward pass
+and the VJP of `fn` run (jax.vjp: the forward kernels, then the backward
+kernels of its custom_vjp rules), one kernel and spec each, and a chain
+manifest saying where each kernel's operands come from: an argument of
+`fn`, a cotangent of one of its outputs, or an output of an earlier kernel
+(possibly reshaped: a row-major reshape shares the bytes).
+
+Between kernels only such views are exported; a VJP that computes anything
+else outside its kernels (XLA math on residuals, say) is an ExportError
+naming the primitive."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+
+import jax
+from jax._src import core
+
+from .errors import ExportError
+from .export import Exported, export_pallas_call
+from .mlir_text import element_type, identifier
+from .trace import check_exportable
+
+# Primitives whose result is its operand's bytes, read with another shape.
+_VIEWS = {"reshape", "squeeze", "expand_dims", "copy", "copy_p"}
+# Primitives that call one jaxpr with their operands and return its results.
+_CALLS = {"pjit", "jit", "closed_call", "core_call", "custom_vjp_call",
+          "custom_vjp_call_jaxpr", "custom_jvp_call", "remat", "checkpoint",
+          "named_call"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Source:
+  """Where a value comes from: ("input", i), ("cotangent", i),
+  ("kernel", k-th kernel, output i), or ("computed", primitive) for a value
+  no kernel or view made. `shape` is the value's (a view may reshape)."""
+  kind: str
+  index: int
+  shape: tuple
+  kernel: int = -1
+  primitive: str = ""
+
+  def reshaped(self, shape) -> "Source":
+    return dataclasses.replace(self, shape=tuple(int(d) for d in shape))
+
+  def to_json(self, kernels: list, natural_shapes: dict) -> dict:
+    """`natural_shapes`: "input" and "cotangent" -> their shapes."""
+    if self.kind == "kernel":
+      entry = {"kernel": kernels[self.kernel].directory, "output": self.index}
+      natural = kernels[self.kernel].exported.spec["outputs"][self.index]["shape"]
+    else:
+      entry = {self.kind: self.index}
+      natural = natural_shapes[self.kind][self.index]
+    if list(self.shape) != list(natural):
+      entry["shape"] = list(self.shape)
+    return entry
+
+
+@dataclasses.dataclass
+class ChainKernel:
+  exported: Exported
+  directory: str           # under the chain's directory; the kernel's name
+  role: str                # "forward" | "backward"
+  operands: list[Source]
+
+
+@dataclasses.dataclass(frozen=True)
+class ExportedChain:
+  manifest: dict
+  kernels: list[ChainKernel]
+
+  def write(self, directory: str) -> str:
+    """Writes DIR/chain.json and DIR/KERNEL/{kernel.mlir,spec.json};
+    returns the manifest's path."""
+    os.makedirs(directory, exist_ok=True)
+    for k in self.kernels:
+      k.exported.write(os.path.join(directory, k.directory))
+    path = os.path.join(directory, "chain.json")
+    with open(path, "w") as f:
+      f.write(_manifest_json(self.manifest, "") + "\n")
+    return path
+
+
+def _arrays(fn_name: str, what: str, tree) -> list:
+  leaves = jax.tree.leaves(tree)
+  for leaf in leaves:
+    if not hasattr(leaf, "shape") or not hasattr(leaf, "dtype"):
+      raise ExportError(f"{fn_name}: {what} {leaf!r} is not an array")
+  return leaves
+
+
+def _called_jaxpr(eqn):
+  """The one jaxpr a call-like equation runs with its operands, else None."""
+  if eqn.primitive.name not in _CALLS:
+    return None
+  subs = list(core.jaxprs_in_params(eqn.params))
+  if not subs:
+    return None
+  sub = subs[0]
+  if len(sub.invars) != len(eqn.invars) or len(sub.outvars) != len(eqn.outvars):
+    return None
+  return sub
+
+
+class _Walk:
+  """Follows values through the traced forward+VJP function."""
+
+  def __init__(self):
+    self.kernels: list[ChainKernel] = []
+
+  def source(self, env: dict, atom) -> Source:
+    if isinstance(atom, core.Literal):
+      return Source("computed", 0, tuple(getattr(atom.aval, "shape", ())),
+                    primitive="a constant")
+    return env[atom]
+
+  def jaxpr(self, jaxpr: core.Jaxpr, sources: list[Source]) -> list[Source]:
+    env = dict(zip(jaxpr.invars, sources, strict=True))
+    for var in jaxpr.constvars:
+      env[var] = Source("computed", 0, tuple(var.aval.shape),
+                        primitive="a captured constant")
+    for eqn in jaxpr.eqns:
+      ins = [self.source(env, v) for v in eqn.invars]
+      name = eqn.primitive.name
+      sub = _called_jaxpr(eqn)
+      if name == "pallas_call":
+        outs = self.kernel(eqn, ins)
+      elif sub is not None:
+        outs = self.jaxpr(sub, ins)
+      elif name in _VIEWS and len(ins) == 1 and ins[0].kind != "computed":
+        outs = [ins[0].reshaped(eqn.outvars[0].aval.shape)]
+      elif (name == "convert_element_type" and ins[0].kind != "computed"
+            and eqn.invars[0].aval.dtype == eqn.outvars[0].aval.dtype):
+        outs = [ins[0]]
+      else:
+        outs = [Source("computed", 0, tuple(getattr(v.aval, "shape", ())),
+                       primitive=name) for v in eqn.outvars]
+      for var, src in zip(eqn.outvars, outs, strict=True):
+        if not isinstance(var, core.DropVar):
+          env[var] = src
+    return [self.source(env, v) for v in jaxpr.outvars]
+
+  def kernel(self, eqn, ins: list[Source]) -> list[Source]:
+    exported = export_pallas_call(check_exportable(eqn))
+    for k, src in enumerate(ins):
+      _require_exported(src, f"operand {k} of kernel {exported.kernel}")
+    backward = any(self.depends_on_cotangent(s) for s in ins)
+    taken = {k.directory for k in self.kernels}
+    directory, n = exported.kernel, 2
+    while directory in taken:
+      directory, n = f"{exported.kernel}_{n}", n + 1
+    self.kernels.append(ChainKernel(exported, directory,
+                                    "backward" if backward else "forward",
+                                    ins))
+    index = len(self.kernels) - 1
+    return [Source("kernel", i, tuple(v.aval.shape), kernel=index)
+            for i, v in enumerate(eqn.outvars)]
+
+  def depends_on_cotangent(self, src: Source) -> bool:
+    if src.kind == "cotangent":
+      return True
+    return src.kind == "kernel" and self.kernels[src.kernel].role == "backward"
+
+
+def _require_exported(src: Source, what: str):
+  if src.kind == "computed":
+    raise ExportError(f"{what} is computed outside any pallas_call "
+                      f"({src.primitive}); between kernels only reshapes "
+                      "are exported")
+
+
+def export_vjp(fn, *example_args) -> ExportedChain:
+  fn_name = getattr(fn, "__name__", "function")
+  for k, a in enumerate(example_args):
+    _arrays(fn_name, f"argument {k}", a)
+  try:
+    out_shapes = jax.eval_shape(fn, *example_args)
+  except Exception as e:  # Tracing runs user code: report what it raised.
+    raise ExportError(f"tracing {fn_name} failed: {type(e).__name__}: "
+                      f"{e}") from e
+  cotangents = _arrays(fn_name, "output", out_shapes)
+  n_args = len(example_args)
+
+  def forward_and_vjp(*args):
+    primals, cts = args[:n_args], args[n_args:]
+    out, vjp = jax.vjp(fn, *primals)
+    treedef = jax.tree.structure(out)
+    return jax.tree.leaves(out), vjp(jax.tree.unflatten(treedef, list(cts)))
+
+  try:
+    closed = jax.make_jaxpr(forward_and_vjp)(*example_args, *cotangents)
+  except Exception as e:
+    raise ExportError(f"differentiating {fn_name} failed: "
+                      f"{type(e).__name__}: {e}") from e
+
+  walk = _Walk()
+  sources = [Source("input", k, tuple(a.shape)) for k, a in
+             enumerate(example_args)]
+  sources += [Source("cotangent", k, tuple(c.shape)) for k, c in
+              enumerate(cotangents)]
+  results = walk.jaxpr(closed.jaxpr, sources)
+  if not walk.kernels:
+    raise ExportError(f"{fn_name} runs no pallas_call")
+  n_out = len(cotangents)
+  outputs, gradients = results[:n_out], results[n_out:]
+  if len(gradients) != n_args:
+    raise ExportError(f"{fn_name}: an argument that is not one array (the "
+                      f"VJP returns {len(gradients)} gradients for "
+                      f"{n_args} arguments)")
+  for k, src in enumerate(outputs):
+    _require_exported(src, f"output {k} of {fn_name}")
+  for k, (src, arg) in enumerate(zip(gradients, example_args)):
+    if _differentiable(arg):
+      _require_exported(src, f"the gradient of argument {k} of {fn_name}")
+
+  names = _argument_names(fn, n_args)
+  natural = {"input": [list(a.shape) for a in example_args],
+             "cotangent": [list(c.shape) for c in cotangents]}
+
+  def where(src: Source) -> dict:
+    return src.to_json(walk.kernels, natural)
+
+  manifest = {
+      "function": fn_name,
+      "inputs": [_array_entry(n, a) for n, a in zip(names, example_args)],
+      "cotangents": [_array_entry(f"d_out{k}" if n_out > 1 else "d_out", c)
+                     for k, c in enumerate(cotangents)],
+      "kernels": [{"name": k.exported.kernel, "directory": k.directory,
+                   "role": k.role,
+                   "operands": [where(s) for s in k.operands]}
+                  for k in walk.kernels],
+      "outputs": [where(s) for s in outputs],
+      # Integer arguments have no gradient (null).
+      "gradients": [where(s) if _differentiable(a) else None
+                    for s, a in zip(gradients, example_args)],
+  }
+  return ExportedChain(manifest, walk.kernels)
+
+
+def _differentiable(aval) -> bool:
+  return jax.numpy.issubdtype(aval.dtype, jax.numpy.inexact)
+
+
+def _argument_names(fn, n: int) -> list[str]:
+  code = getattr(fn, "__code__", None)
+  given = list(code.co_varnames[:code.co_argcount]) if code else []
+  names = []
+  for k in range(n):
+    name = identifier(given[k] if k < len(given) else "", f"arg{k}")
+    while name in names:
+      name += "_"
+    names.append(name)
+  return names
+
+
+def _array_entry(name: str, aval) -> dict:
+  return {"name": name, "shape": [int(d) for d in aval.shape],
+          "dtype": element_type(aval.dtype)}
+
+
+def _manifest_json(x, indent: str) -> str:
+  """JSON with each flat object (an array, a value's source) on one line."""
+  inner = indent + "  "
+  flat = lambda v: not isinstance(v, (dict, list)) or (
+      isinstance(v, list) and all(not isinstance(e, (dict, list)) for e in v))
+  if isinstance(x, dict) and not all(flat(v) for v in x.values()):
+    items = [f"{inner}{json.dumps(k)}: {_manifest_json(v, inner)}"
+             for k, v in x.items()]
+    return "{\n" + ",\n".join(items) + f"\n{indent}}}"
+  if isinstance(x, list) and not all(flat(v) for v in x):
+    return "[\n" + ",\n".join(inner + _manifest_json(v, inner) for v in x) \
+        + f"\n{indent}]"
+  return json.dumps(x)

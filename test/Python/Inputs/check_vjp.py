@@ -1,0 +1,92 @@
+"""Exports the forward and backward kernels of VJP cases of cases.py
+(pallasc_jax.export_vjp), runs the chain on the host (pallas-run, one
+kernel at a time, as chain.json connects them) on random non-zero inputs
+and cotangents, and compares every element of the outputs and gradients
+with jax.vjp of the same function in interpret mode. Each case's files go
+to OUT_DIR/CASE/.
+
+usage: check_vjp.py OUT_DIR CASE...
+"""
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, "..", "..", "..", "python")]
+import jax  # noqa: E402
+import ml_dtypes  # noqa: E402
+from cases import VJP_CASES  # noqa: E402
+from pallasc_jax import chain, export_vjp  # noqa: E402
+from pallasc_jax.mlir_text import NUMPY_DTYPES  # noqa: E402
+
+
+def npy(x):
+  """pallas-run reads and writes bf16 as its <u2 bit patterns."""
+  return x.view(np.uint16) if x.dtype == ml_dtypes.bfloat16 else x
+
+
+def host_runner(out_dir: str):
+  def run_kernel(entry, operands):
+    kdir = os.path.join(out_dir, entry["directory"])
+    with open(os.path.join(kdir, "spec.json")) as f:
+      import json
+      outputs = json.load(f)["outputs"]
+    ins = []
+    for k, x in enumerate(operands):
+      ins.append(os.path.join(kdir, f"in{k}.npy"))
+      np.save(ins[-1], npy(np.ascontiguousarray(x)))
+    outs = [os.path.join(kdir, f"out{k}.npy") for k in range(len(outputs))]
+    subprocess.run(["pallas-run", os.path.join(kdir, "kernel.mlir"), "--spec",
+                    os.path.join(kdir, "spec.json"), "--inputs", *ins,
+                    "--outputs", *outs], check=True)
+    results = []
+    for path, spec in zip(outs, outputs):
+      x = np.load(path)
+      if spec["dtype"] == "bf16":
+        x = x.view(ml_dtypes.bfloat16)
+      results.append(x)
+    return results
+  return run_kernel
+
+
+def random_like(rng, s):
+  """Non-zero, either sign."""
+  x = rng.uniform(0.5, 2.0, s.shape) * rng.choice([-1, 1], s.shape)
+  return x.astype(s.dtype)
+
+
+def check(case: str, out_dir: str):
+  fn, example, tol = VJP_CASES[case]
+  exported = export_vjp(fn, *example)
+  exported.write(out_dir)
+  manifest = chain.load(out_dir)
+  rng = np.random.default_rng(0)
+  inputs = [random_like(rng, s) for s in example]
+  cotangents = [random_like(rng, jax.ShapeDtypeStruct(
+      c["shape"], NUMPY_DTYPES[c["dtype"]])) for c in manifest["cotangents"]]
+  got = chain.run(manifest, inputs, cotangents, host_runner(out_dir))
+
+  out, vjp = jax.vjp(lambda *a: fn(*a, interpret=True), *inputs)
+  want = {"outputs": jax.tree.leaves(out),
+          "gradients": list(vjp(jax.tree.unflatten(jax.tree.structure(out),
+                                                   cotangents)))}
+  roles = ", ".join(f"{k['role']} {k['name']}" for k in manifest["kernels"])
+  print(f"{case}: kernels {roles}")
+  for what in ("outputs", "gradients"):
+    for k, (g, w) in enumerate(zip(got[what], want[what], strict=True)):
+      w = np.asarray(w)
+      assert g.shape == w.shape and g.dtype == w.dtype, (
+          what, k, g.shape, g.dtype, w.shape, w.dtype)
+      g, w = g.astype(np.float64), w.astype(np.float64)
+      assert np.all(np.isfinite(g)), f"{case} {what} {k}: non-finite elements"
+      err = np.max(np.abs(g - w) / (1 + np.abs(w)))
+      assert err <= tol, f"{case} {what} {k}: max error {err:.2e} > {tol:.0e}"
+      print(f"{case}: {what[:-1]} {k} matches jax.vjp in interpret mode on "
+            f"all {w.size} elements (max error {err:.1e})")
+
+
+out_root, *cases = sys.argv[1:]
+for name in cases:
+  check(name, os.path.join(out_root, name))
