@@ -209,6 +209,12 @@ std::optional<Split> splitBody(scf::ForOp loop) {
     if (!ok)
       return std::nullopt;
   }
+  // A block loaded in the body that stage 1 reads too (attention
+  // backward's Q for dK, besides Q K^T) would be carried to the next
+  // iteration in registers, where pallas-stage-loads cannot stream it.
+  for (Value v : s.carried)
+    if (v.getDefiningOp<tt::LoadOp>())
+      return std::nullopt;
   return s;
 }
 

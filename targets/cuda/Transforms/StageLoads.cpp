@@ -154,7 +154,10 @@ std::optional<pgpu::TensorMapAttr> cuda::tmaView(Operation *access, RankedTensor
   // bounds do (loads read zeros outside, stores skip it).
   if (mask && !access->hasAttr(tt::kBoundsMaskAttrName))
     return std::nullopt;
-  return tmaViewOfPointers(ptr, tile, axis);
+  // An unmasked block lies inside its array, so it may be a box of a view
+  // whose rows span the dims after the first (a head of q[b, s, h, :]):
+  // no bounds of that view stand for the array's.
+  return tmaViewOfPointers(ptr, tile, axis, /*interiorRows=*/!mask);
 }
 
 std::optional<pgpu::TensorMapAttr> cuda::tmaViewOfPointers(Value ptr, RankedTensorType tile,
@@ -286,12 +289,20 @@ std::optional<pgpu::SharedLayoutKind> stagedLayoutForUse(OpOperand &use, Block *
   return dotOperandKind(dot, use.getOperandNumber());
 }
 
-/// How a block loaded in `loop`'s body and used only by a tensor-core dot
-/// there is staged (stagedLayoutForUse), or none.
+/// How a block loaded in `loop`'s body and used only by tensor-core dots
+/// there is staged (stagedLayoutForUse, the same for every use: attention
+/// backward's Q block is dQ's A operand and dK's B operand), or none.
 std::optional<pgpu::SharedLayoutKind> stagedLayout(tt::LoadOp load, scf::ForOp loop) {
-  if (!stageableLoad(load) || !load->hasOneUse())
+  if (!stageableLoad(load) || load->use_empty())
     return std::nullopt;
-  return stagedLayoutForUse(*load->getUses().begin(), loop.getBody());
+  std::optional<pgpu::SharedLayoutKind> kind;
+  for (OpOperand &use : load->getUses()) {
+    std::optional<pgpu::SharedLayoutKind> k = stagedLayoutForUse(use, loop.getBody());
+    if (!k || (kind && *kind != *k))
+      return std::nullopt;
+    kind = k;
+  }
+  return kind;
 }
 
 /// How a block loaded before `loop` is staged once for the dots reading
@@ -304,10 +315,15 @@ std::optional<pgpu::SharedLayoutKind> invariantStagedLayout(tt::LoadOp load, scf
   bool inLoop = false;
   for (OpOperand &use : load->getUses()) {
     Operation *user = use.getOwner();
-    bool inBody = user->getBlock() == loop.getBody();
-    if (!inBody && !(user->getBlock() == loop->getBlock() && user->isBeforeInBlock(loop)))
+    // (A transpose hoisted out of the loop reads for a dot inside it.)
+    Operation *reader = user;
+    if (isa<tt::TransOp>(user) && user->hasOneUse())
+      reader = *user->getUsers().begin();
+    bool inBody = reader->getBlock() == loop.getBody();
+    if (!inBody && !(user->getBlock() == loop->getBlock() && user->isBeforeInBlock(loop) &&
+                     reader->getBlock() == loop->getBlock()))
       return std::nullopt;
-    std::optional<pgpu::SharedLayoutKind> k = stagedLayoutForUse(use, user->getBlock());
+    std::optional<pgpu::SharedLayoutKind> k = stagedLayoutForUse(use, reader->getBlock());
     if (!k || (kind && *kind != *k))
       return std::nullopt;
     kind = k;
@@ -331,15 +347,6 @@ void collectLoadsAhead(scf::ForOp loop, function_ref<bool(tt::LoadOp)> accept,
   }
 }
 
-/// The dot reading a staged block (`load`'s only use, directly or through
-/// the transpose wgmma reads K-major).
-tt::DotOp stagedReader(tt::LoadOp load) {
-  Operation *user = *load->getUsers().begin();
-  if (isa<tt::TransOp>(user))
-    user = *user->getUsers().begin();
-  return cast<tt::DotOp>(user);
-}
-
 /// The pallas_gpu.dot_wait taking an asynchronous dot's result, if any.
 pgpu::DotWaitOp dotWaitOf(tt::DotOp dot) {
   if (!dot->hasAttr(pgpu::kAsyncDotAttrName))
@@ -356,6 +363,30 @@ Operation *stagedReadDone(tt::DotOp reader) {
   if (pgpu::DotWaitOp wait = dotWaitOf(reader))
     return wait;
   return reader;
+}
+
+/// The dot whose read of a staged block is done last (the block's uses
+/// are dots, directly or through the transpose wgmma reads K-major): its
+/// slot is free once that one is.
+tt::DotOp stagedReader(tt::LoadOp load) {
+  tt::DotOp last;
+  for (Operation *user : load->getUsers()) {
+    if (isa<tt::TransOp>(user))
+      user = *user->getUsers().begin();
+    auto dot = cast<tt::DotOp>(user);
+    if (!last || stagedReadDone(last)->isBeforeInBlock(stagedReadDone(dot)))
+      last = dot;
+  }
+  return last;
+}
+
+/// The first op of the body reading a staged block.
+Operation *firstUser(tt::LoadOp load) {
+  Operation *first = nullptr;
+  for (Operation *user : load->getUsers())
+    if (!first || user->isBeforeInBlock(first))
+      first = user;
+  return first;
 }
 
 /// Whether the first copies of a ring may be issued before `op` instead of
@@ -797,7 +828,7 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
     // without waiting for each other). The refill does not need this
     // iteration's release: before an asynchronous reader, it goes out
     // ahead of the dots instead of after waiting for them.
-    b.setInsertionPoint(*load->getUsers().begin());
+    b.setInsertionPoint(firstUser(load));
     auto filled = pgpu::WaitFilledOp::create(b, loc, barriers[i], slot, phase);
     load.getResult().replaceAllUsesWith(
         pgpu::RingReadOp::create(b, loc, load.getType(), rings[i], slot));

@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""Attention training check, step 2 (step 1: bench/gpu/prepare_attention_bwd.sh):
+the backward pass of JAX's flash attention (mha, exported with its
+Pallas backward by pallasc_jax --vjp; bf16, B=4 H=16 S=4096, D=128 and 64,
+causal and not) as chain.json connects our kernels (forward, then the
+delta preprocessing and the fused dK/dV + dQ kernel), beside torch SDPA's
+backward with the cuDNN and flash backends pinned, and JAX's own build of
+the same function (Triton), in the same run.
+
+Checked: dQ, dK and dV of ours against float64 autograd of plain
+attention on four (batch, head) pairs, normwise 2e-2 (bf16 gradients), and
+every element finite (outputs start as NaN). Timed: our two backward
+kernels (preprocess + backward) as one step, SDPA's autograd backward
+(torch.autograd.grad of its output), JAX's jitted VJP minus nothing (its
+backward kernels and its XLA glue); bench.py's events around batches, L2
+flushed by the inputs' size. Work: 2.5x the forward's 4*B*H*S^2*D
+(half of it causal). Prints a markdown table; $OUT/attention_bwd.md.
+"""
+import importlib.util
+import json
+import math
+import os
+import statistics
+import sys
+import time
+
+import torch
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import bench  # noqa: E402
+
+bench.REPS = int(os.environ.get("REPS", "10"))
+
+# The chain runner alone (pallasc_jax's package imports JAX's internals).
+_spec = importlib.util.spec_from_file_location(
+    "pallas_chain", os.path.join(ROOT, "python", "pallasc_jax", "chain.py"))
+chain = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(chain)
+
+DIR = os.path.join(ROOT, ".device", "attn_bwd")
+B, H, L = 4, 16, 4096
+TORCH_DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32}
+
+
+def our_chain(drv, case_dir, target):
+  """run_kernel for chain.run: each kernel's outputs allocated NaN-filled,
+  its launcher kept (entry directory -> launcher) for timing."""
+  launchers = {}
+
+  def run_kernel(entry, operands):
+    kdir = os.path.join(case_dir, entry["directory"])
+    spec = json.load(open(os.path.join(kdir, "spec.json")))
+    outs = [torch.full(o["shape"], float("nan"), device="cuda",
+                       dtype=TORCH_DTYPES[o["dtype"]]) for o in spec["outputs"]]
+    tensors = [t.contiguous() for t in operands] + outs
+    if target == "sm_90a":
+      f = bench.OurKernel(drv, os.path.join(kdir, "sm_90a")).bind(*tensors)
+    else:
+      f, _ = bench.ours_triton(os.path.join(kdir, "triton"), *tensors)
+    f()
+    launchers[entry["directory"]] = f
+    return outs
+  return run_kernel, launchers
+
+
+def reference(q, k, v, do, causal, pairs):
+  """float64 dQ, dK, dV of plain attention for (batch, head) pairs."""
+  out = []
+  for b, h in pairs:
+    qs, ks, vs = (t[b, :, h, :].double().requires_grad_() for t in (q, k, v))
+    s = qs @ ks.T / math.sqrt(q.shape[-1])
+    if causal:
+      s = s.masked_fill(torch.ones_like(s, dtype=torch.bool).triu(1), float("-inf"))
+    o = torch.softmax(s, -1) @ vs
+    out.append(torch.autograd.grad(o, (qs, ks, vs), do[b, :, h, :].double()))
+  return out
+
+
+def report(times, label, t):
+  times[label] = t
+  print(f"  {label}: {statistics.median(t):.3f} ms (median of {len(t)})", flush=True)
+
+
+def main():
+  import attention_train
+  print(open(os.path.join(DIR, "COMPILER")).read().strip(), torch.cuda.get_device_name())
+  drv = bench.Driver()
+  rows, ok = [], True
+  cases = os.environ.get("CASES", " ".join(attention_train.CASES)).split()
+  for case in cases:
+    fn, D, causal = attention_train.CASES[case]
+    section = f"attention backward bf16 {'causal ' if causal else ''}B*H={B * H} S={L} D={D} ({case})"
+    print(f"\n{section}", flush=True)
+    flops = 2.5 * 4 * B * H * L * L * D / (2 if causal else 1)
+    g = torch.Generator(device="cuda").manual_seed(0)
+    q, k, v, do = (torch.randn(B, L, H, D, device="cuda", generator=g).to(torch.bfloat16)
+                   for _ in range(4))
+    pairs = [(0, 0), (1, 5), (2, 10), (3, 15)]
+    t0 = time.time()
+    want = reference(q, k, v, do, causal, pairs)
+    print(f"  float64 reference: {time.time() - t0:.1f} s", flush=True)
+    times = {}
+    case_dir = os.path.join(DIR, case)
+    manifest = chain.load(case_dir)
+    for target in ("sm_90a", "triton"):
+      label = "ours (pallasc sm_90a)" if target == "sm_90a" else "ours via triton target"
+      try:
+        run_kernel, launchers = our_chain(drv, case_dir, target)
+        got = chain.run(manifest, [q, k, v], [do], run_kernel)
+        torch.cuda.synchronize()
+        errs = []
+        for name, grad in zip("QKV", got["gradients"]):
+          if not torch.isfinite(grad.float()).all():
+            errs.append(float("inf"))
+            continue
+          for (b, h), w in zip(pairs, want):
+            errs.append(bench.normwise(grad[b, :, h, :], w["QKV".index(name)]))
+        err = max(errs)
+        good = err <= 2e-2
+        ok &= good or target != "sm_90a"
+        print(f"  {label}: dQ dK dV max normwise error {err:.1e} vs float64 "
+              f"({'ok' if good else 'MISMATCH'})", flush=True)
+        backward = [launchers[e["directory"]] for e in manifest["kernels"]
+                    if e["role"] == "backward"]
+        step = lambda: [f() for f in backward]
+        report(times, label, bench.time_stream([step], 3))
+      except Exception as e:  # noqa: BLE001 (a failure is reported)
+        print(f"  {label}: {type(e).__name__}: {str(e)[:300]}", flush=True)
+        ok &= target != "sm_90a"
+
+    qt, kt, vt = (t.transpose(1, 2).detach().requires_grad_() for t in (q, k, v))
+    dot = do.transpose(1, 2)
+    for backend, name in [(SDPBackend.CUDNN_ATTENTION, "cuDNN"),
+                          (SDPBackend.FLASH_ATTENTION, "flash")]:
+      label = f"torch SDPA {name} backward"
+      try:
+        with sdpa_kernel(backend):
+          o = torch.nn.functional.scaled_dot_product_attention(qt, kt, vt, is_causal=causal)
+          f = lambda: torch.autograd.grad(o, (qt, kt, vt), dot, retain_graph=True)
+          grads = f()
+          err = max(bench.normwise(grads[i].transpose(1, 2)[b, :, h, :], w[i])
+                    for i in range(3) for (b, h), w in zip(pairs, want))
+          print(f"  {label}: max normwise error {err:.1e}", flush=True)
+          report(times, label, bench.time_stream([f], 3))
+      except Exception as e:  # noqa: BLE001
+        print(f"  {label}: {type(e).__name__}: {str(e)[:200]}", flush=True)
+    del qt, kt, vt, o
+
+    label = "JAX Pallas (Triton backend) backward"
+    try:
+      import jax
+      jq, jk, jv, jdo = (bench.to_jax(t) for t in (q, k, v, do))
+      _, vjp = jax.vjp(fn, jq, jk, jv)
+      bwd = jax.jit(lambda ct: vjp(ct))
+      grads = bwd(jdo)
+      err = max(bench.normwise(bench.from_jax(grads[i])[b, :, h, :], w[i])
+                for i in range(3) for (b, h), w in zip(pairs, want))
+      print(f"  {label}: max normwise error {err:.1e}", flush=True)
+      batch, bargs = bench.jax_chain(lambda ct: vjp(ct), [(jdo,)], 3)
+      report(times, label, bench.time_jax(batch, bargs))
+    except Exception as e:  # noqa: BLE001
+      print(f"  {label}: {type(e).__name__}: {str(e)[:200]}", flush=True)
+
+    cudnn = times.get("torch SDPA cuDNN backward")
+    for label, t in times.items():
+      med = statistics.median(t)
+      rows.append((section, label, med, flops / med / 1e9,
+                   (cudnn and statistics.median(cudnn) / med) or float("nan")))
+    del q, k, v, do, want
+    torch.cuda.empty_cache()
+  bench.ratio_table(rows, "vs SDPA cuDNN backward", "x", "attention_bwd.md")
+  sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+  main()

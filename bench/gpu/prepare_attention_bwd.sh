@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Step 1 of the attention training check, where pallasc is built: exports
+# the forward and backward kernels of each function of
+# bench/gpu/attention_train.py (pallasc_jax --vjp, bf16, B=4 S=4096 H=16)
+# and compiles each for sm_90a and the triton target, into
+# .device/attn_bwd/CASE/ (chain.json, KERNEL/{sm_90a,triton}/).
+# Step 2, on the GPU machine with .device/attn_bwd carried:
+# python3 bench/gpu/attention_bwd.py
+#
+#   PALLAS_BUILD_DIR   pallasc's build directory (default: build/)
+#   CASES              the functions to export (default: all)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+bin="${PALLAS_BUILD_DIR:-$root/build}/bin"
+out="$root/.device/attn_bwd"
+cases="${CASES:-$(cd "$root/bench/gpu" && python3 -c 'import attention_train as a; print(" ".join(a.CASES))')}"
+rm -rf "$out" && mkdir -p "$out"
+for c in $cases; do
+  d=$(cd "$root/bench/gpu" && python3 -c "import attention_train as a; print(a.CASES['$c'][1])")
+  arg="bf16[4,4096,16,$d]"
+  for t in sm_90a triton; do
+    (cd "$root/bench/gpu" && PYTHONPATH="$root/python" python3 -m pallasc_jax \
+      "attention_train:$c" --vjp --arg "$arg" --arg "$arg" --arg "$arg" \
+      -o "$out/$c" -t "$t" --pallasc "$bin/pallasc")
+  done
+done
+"$bin/pallasc" --version >"$out/COMPILER"
