@@ -905,13 +905,50 @@ bool scratchWhileLive(Operation *alloc) {
   return false;
 }
 
-/// Places the function's rings one after another at the start of shared
-/// memory, each buffer in the layout its tile's #pallas_gpu.shared
-/// encoding says (pallas-stage-loads chose it for the dot that reads it). The scratch
-/// area overlaps them unless something may use it while a ring is live
-/// (pallas-stage-loads waits for every copy after the loop; a barrier comes
-/// before the first copy).
+/// Where a ring is live: from its allocation to the last op of the
+/// allocation's block that uses it, and the waits right after (the copies
+/// still in flight after a loop end there: pallas-stage-loads).
+struct RingLiveRange {
+  Block *block;
+  Operation *first, *last;
+  int64_t begin, end; ///< [begin, end) bytes
+  /// Whether it is live where `other` is (rings of different blocks may
+  /// be; rings in a loop's body are live again in its next iteration).
+  bool overlaps(const RingLiveRange &other) const {
+    if (!block || block != other.block || !isa<tt::FuncOp>(block->getParentOp()))
+      return true;
+    return !(last->isBeforeInBlock(other.first) || other.last->isBeforeInBlock(first));
+  }
+};
+
+RingLiveRange liveRange(pgpu::AllocRingOp alloc) {
+  Block *block = alloc->getBlock();
+  Operation *last = alloc;
+  for (Operation *user : alloc->getUsers()) {
+    Operation *inBlock = block->findAncestorOpInBlock(*user);
+    if (!inBlock)
+      return {nullptr, alloc, alloc, 0, 0};
+    if (last->isBeforeInBlock(inBlock))
+      last = inBlock;
+  }
+  while (Operation *next = last->getNextNode()) {
+    if (!isa<pgpu::AsyncWaitOp, pgpu::TurnsEndOp, pgpu::DotWaitOp>(next))
+      break;
+    last = next;
+  }
+  return {block, alloc, last, 0, 0};
+}
+
+/// Places the function's rings at the start of shared memory, each buffer
+/// in the layout its tile's #pallas_gpu.shared encoding says
+/// (pallas-stage-loads chose it for the dot that reads it): one after
+/// another, except that a ring allocated after an earlier one is done may
+/// take its memory (the second loop of attention backward streams into
+/// the first's). The scratch area overlaps them unless something may use
+/// it while a ring is live (pallas-stage-loads waits for every copy after
+/// the loop; a barrier comes before the first copy).
 void placeRings(tt::FuncOp func, SimtState &state) {
+  SmallVector<RingLiveRange> placed;
   func->walk([&](pgpu::AllocRingOp alloc) {
     pgpu::RingType ring = alloc.getType();
     RingPlacement p;
@@ -919,10 +956,28 @@ void placeRings(tt::FuncOp func, SimtState &state) {
     // wgmma reads the swizzled and core-matrix layouts (through the async
     // proxy); mma.sync the padded rows.
     p.feedsWgmma = p.layout.swizzled || p.layout.coreMatrices;
-    // Swizzled buffers start on 1024 bytes (the swizzle repeats there).
-    p.offset = (state.ringBytes + 1023) / 1024 * 1024;
+    int64_t bytes = ring.getStages() * p.layout.bytes;
+    RingLiveRange range = liveRange(alloc);
+    // The lowest offset (swizzled buffers start on 1024 bytes: the swizzle
+    // repeats there) clear of every ring live at the same time.
+    auto clearAt = [&](int64_t offset) {
+      return llvm::none_of(placed, [&](const RingLiveRange &r) {
+        return r.overlaps(range) && offset < r.end && r.begin < offset + bytes;
+      });
+    };
+    SmallVector<int64_t> candidates = {0};
+    for (const RingLiveRange &r : placed)
+      candidates.push_back((r.end + 1023) / 1024 * 1024);
+    llvm::sort(candidates);
+    p.offset = *llvm::find_if(candidates, clearAt);
+    p.reusesMemory = llvm::any_of(placed, [&](const RingLiveRange &r) {
+      return p.offset < r.end && r.begin < p.offset + bytes;
+    });
+    range.begin = p.offset;
+    range.end = p.offset + bytes;
+    placed.push_back(range);
     state.rings[alloc] = p;
-    state.ringBytes = p.offset + ring.getStages() * p.layout.bytes;
+    state.ringBytes = std::max(state.ringBytes, range.end);
     state.scratchAfterRings |= scratchWhileLive(alloc);
   });
   // Slot barriers (8-byte mbarriers, filled then released ones) after them.

@@ -151,7 +151,7 @@ struct AllocRingLowering : SimtPattern<pgpu::AllocRingOp> {
     // Rings sharing memory with the exchange area: whoever read an exchange
     // before (a loop earlier, or the last iteration of an enclosing loop)
     // is done before the first copy lands.
-    if (!state.scratchAfterRings)
+    if (!state.scratchAfterRings || it->second.reusesMemory)
       barrier(rw, op.getLoc());
     rw.replaceOp(op, constI32(rw, op.getLoc(), it->second.offset));
     return success();

@@ -26,6 +26,9 @@ struct RingPlacement {
   OperandSmemLayout layout;
   /// Whether wgmma reads it (through the async proxy).
   bool feedsWgmma = false;
+  /// Whether it takes memory a ring read earlier had (a barrier at its
+  /// allocation lets every thread finish with that one first).
+  bool reusesMemory = false;
 };
 
 /// Per-kernel state shared by the patterns.
