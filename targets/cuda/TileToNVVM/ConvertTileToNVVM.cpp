@@ -924,7 +924,14 @@ struct RingLiveRange {
 RingLiveRange liveRange(pgpu::AllocRingOp alloc) {
   Block *block = alloc->getBlock();
   Operation *last = alloc;
-  for (Operation *user : alloc->getUsers()) {
+  // The ring's users, and the readers of what a ring_read returns (a view
+  // of the buffer: a dot reads it where it stands, maybe through a
+  // transpose hoisted out of the loop the dot is in).
+  SmallVector<Operation *> users(alloc->getUsers().begin(), alloc->getUsers().end());
+  for (size_t i = 0; i < users.size(); ++i) {
+    Operation *user = users[i];
+    if (isa<pgpu::RingReadOp, tt::TransOp, tensor::CastOp>(user))
+      users.append(user->getUsers().begin(), user->getUsers().end());
     Operation *inBlock = block->findAncestorOpInBlock(*user);
     if (!inBlock)
       return {nullptr, alloc, alloc, 0, 0};
