@@ -74,7 +74,7 @@ def find_pallasc(given: str | None) -> str:
 
 
 def _export_chain(args) -> int:
-  chain = export_vjp(load_function(args.function), *args.arg)
+  chain = export_vjp(load_function(args.function), *args.arg, prefix=args.name)
   chain.write(args.output)
   if not args.target:
     return 0
@@ -111,11 +111,11 @@ def main(argv=None) -> int:
                       "kernels), each into DIR/KERNEL/, and how they chain "
                       "into DIR/chain.json")
   parser.add_argument("--name", help="the artifacts' name (the spec's "
-                      "\"name\"; default: the kernel's, as JAX named it)")
+                      "\"name\"; default: the kernel's, as JAX named it); "
+                      "with --vjp, their prefix (NAME_KERNEL; default: the "
+                      "function's name)")
   args = parser.parse_args(argv)
   sys.path.insert(0, os.getcwd())
-  if args.vjp and args.name:
-    parser.error("--name names one kernel; --vjp exports several")
   try:
     if args.vjp:
       return _export_chain(args)

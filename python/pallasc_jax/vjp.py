@@ -106,7 +106,8 @@ def _called_jaxpr(eqn):
 class _Walk:
   """Follows values through the traced forward+VJP function."""
 
-  def __init__(self):
+  def __init__(self, prefix: str):
+    self.prefix = prefix
     self.kernels: list[ChainKernel] = []
 
   def source(self, env: dict, atom) -> Source:
@@ -143,6 +144,9 @@ class _Walk:
 
   def kernel(self, eqn, ins: list[Source]) -> list[Source]:
     exported = export_pallas_call(check_exportable(eqn))
+    spec = {"kernel": exported.kernel, "name": f"{self.prefix}_{exported.kernel}",
+            **{k: v for k, v in exported.spec.items() if k not in ("kernel", "name")}}
+    exported = dataclasses.replace(exported, spec=spec)
     for k, src in enumerate(ins):
       _require_exported(src, f"operand {k} of kernel {exported.kernel}")
     backward = any(self.depends_on_cotangent(s) for s in ins)
@@ -170,8 +174,13 @@ def _require_exported(src: Source, what: str):
                       "are exported")
 
 
-def export_vjp(fn, *example_args) -> ExportedChain:
+def export_vjp(fn, *example_args, prefix: str | None = None) -> ExportedChain:
+  """`prefix` (default: the function's name) begins each kernel's
+  artifact name (its spec's "name", PREFIX_KERNEL): the ops of two
+  functions whose kernels JAX names alike (rms_norm's backward reuses
+  layer_norm's names) stay apart."""
   fn_name = getattr(fn, "__name__", "function")
+  prefix = identifier(prefix or fn_name, "f")
   for k, a in enumerate(example_args):
     _arrays(fn_name, f"argument {k}", a)
   try:
@@ -194,7 +203,7 @@ def export_vjp(fn, *example_args) -> ExportedChain:
     raise ExportError(f"differentiating {fn_name} failed: "
                       f"{type(e).__name__}: {e}") from e
 
-  walk = _Walk()
+  walk = _Walk(prefix)
   sources = [Source("input", k, tuple(a.shape)) for k, a in
              enumerate(example_args)]
   sources += [Source("cotangent", k, tuple(c.shape)) for k, c in
@@ -226,7 +235,8 @@ def export_vjp(fn, *example_args) -> ExportedChain:
       "inputs": [_array_entry(n, a) for n, a in zip(names, example_args)],
       "cotangents": [_array_entry(f"d_out{k}" if n_out > 1 else "d_out", c)
                      for k, c in enumerate(cotangents)],
-      "kernels": [{"name": k.exported.kernel, "directory": k.directory,
+      "kernels": [{"name": k.exported.spec["name"], "kernel": k.exported.kernel,
+                   "directory": k.directory,
                    "role": k.role,
                    "operands": [where(s) for s in k.operands]}
                   for k in walk.kernels],

@@ -90,6 +90,24 @@ LogicalResult mlir::pallas::writeArtifacts(StringRef dir,
     removeCreated();
     return failure();
   }
+  // Subdirectories artifacts are named in (DIR/FILE: a chain's kernels),
+  // removed before `dir` if anything fails.
+  for (const Artifact &a : artifacts) {
+    StringRef sub = llvm::sys::path::parent_path(a.filename);
+    if (sub.empty())
+      continue;
+    SmallString<256> path(dir);
+    llvm::sys::path::append(path, sub);
+    if (llvm::sys::fs::exists(path))
+      continue;
+    if (std::error_code ec = llvm::sys::fs::create_directories(path)) {
+      errs << "pallasc: error: cannot create output directory '" << path
+           << "': " << ec.message() << "\n";
+      removeCreated();
+      return failure();
+    }
+    created.insert(created.begin(), path.str().str());
+  }
   // Each file's final path and how an error names it.
   struct File {
     const Artifact *artifact;

@@ -7,6 +7,7 @@
 // written to OUTDIR.
 //
 //===----------------------------------------------------------------------===//
+#include "pallas/Driver/Chain.h"
 #include "pallas/Driver/Compile.h"
 #include "pallas/Driver/Registration.h"
 #include "pallas/Target/TargetDescription.h"
@@ -60,7 +61,9 @@ int main(int argc, char **argv) {
   CompileOptions options;
   std::string outDir;
   bool list = false;
-  app.add_option("kernel", options.kernelFile, "kernel in the pallas dialect (.mlir)");
+  app.add_option("kernel", options.kernelFile,
+                 "kernel in the pallas dialect (.mlir), or a chain manifest (chain.json, "
+                 "from pallasc_jax --vjp): its kernels, each with its spec");
   app.add_option("--spec", options.specFile, "launch spec (.json)");
   app.add_option("-t,--target", options.target,
                  "target name (see --list-targets); CUDA targets may be "
@@ -156,6 +159,28 @@ int main(int argc, char **argv) {
   };
   if (options.kernelFile.empty())
     return usage("no kernel file given");
+  if (isChainManifest(options.kernelFile)) {
+    // A chain manifest (pallasc_jax --vjp): each kernel with its own spec.
+    if (!options.specFile.empty())
+      return usage("a chain manifest names each kernel's spec: no --spec");
+    if (!depfile.empty())
+      return usage("--depfile takes a kernel, not a chain manifest");
+    if (options.target.empty())
+      return usage("no target given (--target; see --list-targets)");
+    if (outDir.empty())
+      return usage("no output directory given (-o)");
+    std::vector<Artifact> artifacts;
+    if (failed(compileChain(options, options.kernelFile, artifacts)) ||
+        failed(writeArtifacts(outDir, artifacts, llvm::errs())))
+      return 1;
+    if (options.verbose)
+      for (const Artifact &a : artifacts) {
+        SmallString<256> path(outDir);
+        llvm::sys::path::append(path, a.filename);
+        llvm::errs() << "pallasc: wrote " << path << "\n";
+      }
+    return 0;
+  }
   if (options.specFile.empty())
     return usage("no launch spec given (--spec)");
   if (options.kernelFile == "-" && options.specFile == "-")

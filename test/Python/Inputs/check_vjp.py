@@ -72,7 +72,7 @@ def check(case: str, out_dir: str):
   want = {"outputs": jax.tree.leaves(out),
           "gradients": list(vjp(jax.tree.unflatten(jax.tree.structure(out),
                                                    cotangents)))}
-  roles = ", ".join(f"{k['role']} {k['name']}" for k in manifest["kernels"])
+  roles = ", ".join(f"{k['role']} {k['kernel']}" for k in manifest["kernels"])
   print(f"{case}: kernels {roles}")
   for what in ("outputs", "gradients"):
     for k, (g, w) in enumerate(zip(got[what], want[what], strict=True)):

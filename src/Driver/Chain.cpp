@@ -1,0 +1,246 @@
+//===- Chain.cpp - compiling a chain manifest's kernels -------------------===//
+//
+// The manifest is checked before anything is compiled, each problem an
+// error naming the file and the entry (`chain.json: kernels[2].operands[1]:
+// ...`), so that a hand-edited or truncated manifest fails here and not as
+// a wrong gradient at run time.
+//
+//===----------------------------------------------------------------------===//
+#include "pallas/Driver/Chain.h"
+#include "pallas/Driver/Compile.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
+
+#include <nlohmann/json.hpp>
+
+using namespace mlir;
+using namespace mlir::pallas;
+using nlohmann::json;
+
+bool mlir::pallas::isChainManifest(StringRef path) {
+  return path.ends_with(".json");
+}
+
+namespace {
+
+/// Reports `message` about the manifest at `file` (where: a JSON path).
+struct ChainErrors {
+  StringRef file;
+  bool failed = false;
+  void operator()(const std::string &where, const std::string &message) {
+    llvm::WithColor::error(llvm::errs(), file) << (where.empty() ? "" : where + ": ") << message
+                                               << "\n";
+    failed = true;
+  }
+};
+
+bool isNonNegativeInt(const json &v) { return v.is_number_integer() && v.get<int64_t>() >= 0; }
+
+/// A plain file name: no separator, not "." or "..".
+bool isPlainName(const std::string &s) {
+  return !s.empty() && s != "." && s != ".." && s.find('/') == std::string::npos &&
+         s.find('\\') == std::string::npos;
+}
+
+bool isIdentifier(const std::string &s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])))
+    return false;
+  return llvm::all_of(s, [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+/// Checks one value's source: an input, a cotangent, or an output of a
+/// kernel in `earlier`, with an optional shape.
+void checkSource(const json &src, const std::string &where, const json &doc,
+                 const llvm::StringMap<size_t> &earlier, ChainErrors &error) {
+  if (!src.is_object()) {
+    error(where, "a source must be an object ({\"input\": i}, {\"cotangent\": i} or "
+                 "{\"kernel\": DIR, \"output\": i})");
+    return;
+  }
+  if (src.contains("shape")) {
+    const json &shape = src["shape"];
+    if (!shape.is_array() || !llvm::all_of(shape, isNonNegativeInt))
+      error(where + ".shape", "must be a list of non-negative integers");
+  }
+  for (const char *kind : {"input", "cotangent"})
+    if (src.contains(kind)) {
+      const json &list = doc[std::string(kind) + "s"];
+      if (!isNonNegativeInt(src[kind]) || src[kind].get<size_t>() >= list.size())
+        error(where, std::string(kind) + " " + src[kind].dump() + " is not one of the chain's " +
+                         std::to_string(list.size()) + " " + kind + "s");
+      return;
+    }
+  if (!src.contains("kernel")) {
+    error(where, "names no input, cotangent or kernel");
+    return;
+  }
+  if (!src["kernel"].is_string() || !earlier.count(src["kernel"].get<std::string>())) {
+    error(where, "kernel " + src["kernel"].dump() + " is not an earlier kernel of the chain");
+    return;
+  }
+  if (!src.contains("output") || !isNonNegativeInt(src["output"]))
+    error(where, "a kernel's output must be a non-negative integer (\"output\")");
+}
+
+/// Checks the manifest's shape; returns the kernels' directories in order.
+std::vector<std::string> checkManifest(const json &doc, bool torch, ChainErrors &error) {
+  std::vector<std::string> dirs;
+  if (!doc.is_object()) {
+    error("", "a chain manifest must be a JSON object");
+    return dirs;
+  }
+  for (const char *field : {"inputs", "cotangents", "kernels", "outputs", "gradients"})
+    if (!doc.contains(field) || !doc[field].is_array()) {
+      error("", std::string("\"") + field + "\" must be a list");
+      return dirs;
+    }
+  if (!doc.contains("function") || !doc["function"].is_string())
+    error("", "\"function\" must be a string");
+  if (doc["kernels"].empty())
+    error("kernels", "a chain must hold a kernel");
+  llvm::StringMap<size_t> earlier;
+  size_t forward = 0;
+  for (auto [k, kernel] : llvm::enumerate(doc["kernels"])) {
+    std::string where = "kernels[" + std::to_string(k) + "]";
+    if (!kernel.is_object()) {
+      error(where, "must be an object");
+      continue;
+    }
+    if (!kernel.contains("name") || !kernel["name"].is_string() ||
+        !isIdentifier(kernel["name"].get<std::string>()))
+      error(where + ".name", "must be the kernel's name (an identifier)");
+    if (!kernel.contains("directory") || !kernel["directory"].is_string() ||
+        !isPlainName(kernel["directory"].get<std::string>())) {
+      error(where + ".directory", "must be a directory name beside chain.json (no '/')");
+      continue;
+    }
+    std::string dir = kernel["directory"].get<std::string>();
+    if (earlier.count(dir))
+      error(where + ".directory", "'" + dir + "' is another kernel's too");
+    if (!kernel.contains("role") || !kernel["role"].is_string() ||
+        (kernel["role"] != "forward" && kernel["role"] != "backward"))
+      error(where + ".role", "must be \"forward\" or \"backward\"");
+    else if (kernel["role"] == "forward")
+      ++forward;
+    if (!kernel.contains("operands") || !kernel["operands"].is_array())
+      error(where + ".operands", "must be a list");
+    else
+      for (auto [i, src] : llvm::enumerate(kernel["operands"]))
+        checkSource(src, where + ".operands[" + std::to_string(i) + "]", doc, earlier, error);
+    earlier[dir] = k;
+    dirs.push_back(dir);
+  }
+  for (auto [i, src] : llvm::enumerate(doc["outputs"]))
+    checkSource(src, "outputs[" + std::to_string(i) + "]", doc, earlier, error);
+  if (doc["gradients"].size() != doc["inputs"].size())
+    error("gradients", "one per input (" + std::to_string(doc["inputs"].size()) + "), not " +
+                           std::to_string(doc["gradients"].size()));
+  for (auto [i, src] : llvm::enumerate(doc["gradients"]))
+    if (!src.is_null())
+      checkSource(src, "gradients[" + std::to_string(i) + "]", doc, earlier, error);
+  for (const char *field : {"inputs", "cotangents"})
+    for (auto [i, a] : llvm::enumerate(doc[field]))
+      if (!a.is_object() || !a.contains("shape") || !a["shape"].is_array() ||
+          !llvm::all_of(a["shape"], isNonNegativeInt))
+        error(std::string(field) + "[" + std::to_string(i) + "]",
+              "must be an object with a \"shape\" (a list of non-negative integers)");
+  if (error.failed || !torch)
+    return dirs;
+
+  // What the op with autograd needs: one forward kernel, taking the
+  // function's arguments as they are, and computing its outputs.
+  if (forward != 1) {
+    error("kernels", "--emit torch: the chain must hold one forward kernel, it holds " +
+                         std::to_string(forward));
+    return dirs;
+  }
+  const json *fwd = nullptr;
+  for (const json &kernel : doc["kernels"])
+    if (kernel["role"] == "forward")
+      fwd = &kernel;
+  std::vector<bool> taken(doc["inputs"].size(), false);
+  for (auto [i, src] : llvm::enumerate((*fwd)["operands"])) {
+    std::string where = "kernels[" + std::to_string(earlier[(*fwd)["directory"].get<std::string>()]) +
+                        "].operands[" + std::to_string(i) + "]";
+    if (!src.contains("input") || src.contains("shape")) {
+      error(where, "--emit torch: the forward kernel's operands must be the function's "
+                   "arguments as they are");
+      return dirs;
+    }
+    size_t input = src["input"].get<size_t>();
+    if (taken[input]) {
+      error(where, "--emit torch: the function's argument " + std::to_string(input) +
+                       " is two of the forward kernel's operands");
+      return dirs;
+    }
+    taken[input] = true;
+  }
+  for (auto [i, t] : llvm::enumerate(taken))
+    if (!t)
+      error("inputs[" + std::to_string(i) + "]",
+            "--emit torch: every argument must be an operand of the forward kernel");
+  for (auto [i, src] : llvm::enumerate(doc["outputs"]))
+    if (!src.contains("kernel") || src["kernel"] != (*fwd)["directory"])
+      error("outputs[" + std::to_string(i) + "]",
+            "--emit torch: the function's outputs must be the forward kernel's");
+  return dirs;
+}
+
+/// The function's name as a Python identifier.
+std::string pythonName(const std::string &function) {
+  std::string out;
+  for (char c : function)
+    out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0])))
+    out = "f_" + out;
+  return out;
+}
+
+} // namespace
+
+LogicalResult mlir::pallas::compileChain(CompileOptions options, StringRef chainFile,
+                                         std::vector<Artifact> &artifacts) {
+  ChainErrors error{chainFile};
+  auto buffer = llvm::MemoryBuffer::getFile(chainFile, /*IsText=*/true);
+  if (!buffer) {
+    error("", "cannot read: " + buffer.getError().message());
+    return failure();
+  }
+  StringRef text = (*buffer)->getBuffer();
+  json doc = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) {
+    error("", "not valid JSON");
+    return failure();
+  }
+  bool torch = llvm::is_contained(options.emit, "torch");
+  std::vector<std::string> dirs = checkManifest(doc, torch, error);
+  if (error.failed)
+    return failure();
+
+  StringRef chainDir = llvm::sys::path::parent_path(chainFile);
+  std::vector<Artifact> collected;
+  for (const std::string &dir : dirs) {
+    SmallString<256> kernel(chainDir), spec(chainDir);
+    llvm::sys::path::append(kernel, dir, "kernel.mlir");
+    llvm::sys::path::append(spec, dir, "spec.json");
+    options.kernelFile = kernel.str().str();
+    options.specFile = spec.str().str();
+    std::vector<Artifact> kernelArtifacts;
+    if (failed(compileWithDiagnostics(options, kernelArtifacts)))
+      return failure();
+    for (Artifact &a : kernelArtifacts) {
+      a.filename = dir + "/" + a.filename;
+      collected.push_back(std::move(a));
+    }
+  }
+  collected.push_back({"chain.json", text.str(), "chain"});
+  if (torch) {
+    std::string function = pythonName(doc["function"].get<std::string>());
+    collected.push_back({function + "_torch.py", chainTorchModule(function, text), "torch"});
+  }
+  artifacts = std::move(collected);
+  return success();
+}
