@@ -71,6 +71,12 @@ def main():
       bwd = lambda: torch.autograd.grad(y, (xi, wi, bi), dy, retain_graph=True)
       fwd = lambda: fn(xi, wi, bi)
       times[label] = (bench.time_stream([bwd], 5), bench.time_stream([fwd], 5))
+      if os.environ.get("PROFILE"):  # each kernel's time in the backward
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+          for _ in range(10):
+            bwd()
+          torch.cuda.synchronize()
+        print(prof.key_averages().table(sort_by="cuda_time_total", row_limit=6), flush=True)
       print(f"  {label}: backward {statistics.median(times[label][0]):.3f} ms, "
             f"forward {statistics.median(times[label][1]):.3f} ms", flush=True)
     tb = statistics.median(times["torch"][0])

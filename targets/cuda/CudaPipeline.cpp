@@ -51,6 +51,8 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createPallasProgramLimits());
   pm.addPass(createPallasFoldExpScale());
   pm.addPass(createPallasFoldDotAdd());
+  pm.addPass(createPallasSinkLoopReductions());
+  pm.addPass(createPallasBroadcastLoads());
   pm.addPass(createPallasFoldTrueMasks());
   pm.addPass(createPallasHeavyProgramsFirst());
   pm.addPass(createLoopInvariantCodeMotionPass());
@@ -63,6 +65,7 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
     pm.addPass(createPallasWarpgroupTurns());
   if (options.wgmma)
     pm.addPass(createPallasAsyncDots());
+  pm.addPass(createPallasUnrollLoadLoops());
   pm.addPass(createPallasStageLoads(
       {options.sharedBytes, options.wgmma && options.tma, options.wgmma && options.tma && options.producer}));
   if (options.wgmma && options.tma)

@@ -253,6 +253,50 @@ def PallasFoldDotAdd : Pass<"pallas-fold-dot-add", "::mlir::ModuleOp"> {
   }];
 }
 
+def PallasSinkLoopReductions : Pass<"pallas-sink-loop-reductions", "::mlir::ModuleOp"> {
+  let summary = "a loop that adds each iteration's reduction to a total reduces once, after it";
+  let description = [{
+    Runs on tile IR for CUDA targets, before pallas-assign-layouts. In an
+    scf.for whose carried `acc` only accumulates, `acc = acc + reduce(x)`
+    (a sum along an axis, or a max or min with the same op on both
+    sides), the loop carries the tile `t = t + x` instead and the
+    reduction runs once after it: `acc0 + reduce(t)`. A reduction across
+    threads goes through shared memory behind barriers; once per loop
+    instead of once per iteration (JAX's layer_norm backward dw/db kernel
+    reduces a 16 x 16 tile in each of 512 iterations). Sums are the same
+    up to the order of the additions; max and min exactly.
+  }];
+}
+
+def PallasBroadcastLoads : Pass<"pallas-broadcast-loads", "::mlir::ModuleOp"> {
+  let summary = "a loop's 1-D load read only broadcast into a small tile loads the tile";
+  let description = [{
+    Runs on tile IR for CUDA targets, before pallas-assign-layouts. In an
+    scf.for body, `broadcast(expand_dims(load(p)))` (maybe through an
+    element type conversion) becomes `load(broadcast(expand_dims(p)))`
+    where the tile holds at most 8 elements per thread: each thread loads
+    the values its elements take (the cache serves the repeats) instead of
+    the threads exchanging one load through shared memory behind
+    barriers, every iteration (JAX's layer_norm backward dw/db kernel
+    broadcasts each row's mean and 1/std over a 16 x 16 tile).
+  }];
+}
+
+def PallasUnrollLoadLoops : Pass<"pallas-unroll-load-loops", "::mlir::ModuleOp"> {
+  let summary = "unroll small loops of small loads, so that several iterations' loads are in flight";
+  let description = [{
+    Runs on tile IR for CUDA targets, before pallas-stage-loads. An
+    innermost scf.for without dots whose loads are a few elements per
+    thread and whose body is short waits for memory every iteration
+    (pallas-stage-loads issues the next iteration's loads one ahead):
+    unrolled by 4 (upstream's loopUnrollByFactor, with a remainder loop
+    where the trip count needs one), four iterations' loads go out
+    together, and the prefetch fetches four ahead (JAX's layer_norm
+    backward dw/db kernel reads one bf16 of x and dy per thread in each
+    of 512 iterations).
+  }];
+}
+
 def PallasUniformMasks : Pass<"pallas-uniform-masks", "::mlir::ModuleOp"> {
   let summary = "skip a loop's mask in the iterations where it keeps the whole tile";
   let description = [{

@@ -32,7 +32,7 @@
 // Other loads are issued one iteration ahead into registers:
 //
 //   a0 = load(p(lb))
-//   for k (a = a0): a' = load(p(min(k + step, ub - 1))); ... use(a); yield a'
+//   for k (a = a0): a' = load(p(min(k + step, last))); ... use(a); yield a'
 //
 // Only loads whose addresses and masks depend on the induction variable
 // and loop invariants through pure ops are moved, in loops that write no
@@ -254,6 +254,20 @@ int64_t cuda::tensorMapIndex(tt::FuncOp func, pgpu::TensorMapAttr map) {
 }
 
 namespace {
+
+/// The induction variable's last value, lb + (ub - lb - 1) / step * step
+/// (the loop runs at least once where it is used): the block an unrolled
+/// body reads at iv + step - 1 stays inside the iteration space too, where
+/// ub - 1 would not.
+Value lastIteration(OpBuilder &b, Location loc, Value lb, Value ub, Value step) {
+  Type t = lb.getType();
+  Value one = arith::ConstantIntOp::create(b, loc, t, 1);
+  if (matchPattern(step, m_One()))
+    return arith::SubIOp::create(b, loc, ub, one);
+  Value span = arith::SubIOp::create(b, loc, arith::SubIOp::create(b, loc, ub, lb), one);
+  Value trips = arith::DivSIOp::create(b, loc, span, step);
+  return arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, trips, step));
+}
 
 /// Clones the loads' slices and the loads with the induction variable
 /// replaced by `iv`.
@@ -707,7 +721,7 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
   Type i32 = b.getI32Type();
   auto c = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, i32, v); };
   Value lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
-  Value last = arith::SubIOp::create(b, loc, ub, c(1));
+  Value last = lastIteration(b, loc, lb, ub, step);
   SmallVector<Value> rings, barriers;
   for (RankedTensorType tile : tiles) {
     rings.push_back(pgpu::AllocRingOp::create(b, loc, pgpu::RingType::get(ctx, stages, tile)));
@@ -1022,12 +1036,11 @@ void pipeline(scf::ForOp loop, int64_t threads, int64_t registerBudget) {
   b.setInsertionPointToStart(newBody);
   Value iv = newLoop.getInductionVar();
   // The last iteration loads a block inside the iteration space again
-  // (min(iv + step, ub - 1)) rather than one past its end: no extra mask,
+  // (min(iv + step, last)) rather than one past its end: no extra mask,
   // and the index stays in the loop's range, so bounds checks that always
   // hold still fold away.
-  Value next = arith::MinSIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, iv, step),
-      arith::SubIOp::create(b, loc, ub, arith::ConstantIntOp::create(b, loc, iv.getType(), 1)));
+  Value next = arith::MinSIOp::create(b, loc, arith::AddIOp::create(b, loc, iv, step),
+                                      lastIteration(b, loc, lb, ub, step));
   // The slice ops now live in the new body; clone from them with iv -> next.
   SmallVector<Value> prefetched = cloneLoads(b, loads, ordered, newLoop, next);
   size_t numOld = loop.getNumRegionIterArgs();

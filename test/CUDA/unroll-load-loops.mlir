@@ -1,0 +1,56 @@
+// RUN: pallas-opt %s --pallas-unroll-load-loops | FileCheck %s
+
+// A loop of one bf16 load per thread (16 x 16 over 256 threads) and a
+// few adds: unrolled by 4, its four loads issued together.
+// CHECK-LABEL: tt.func @small_loads
+// CHECK: scf.for %{{.*}} = %c0_i32 to %c512_i32 step %c4_i32
+// CHECK-COUNT-4: tt.load
+// CHECK: scf.yield
+tt.func @small_loads(%ptrs: tensor<16x16x!tt.ptr<bf16>>, %x: tensor<16x16xf32>) -> tensor<16x16xf32>
+    attributes {pallas.launch = #pallas.launch<symbol = "k", grid = [1], num_warps = 8>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c512 = arith.constant 512 : i32
+  %c4096 = arith.constant 4096 : i32
+  %r = scf.for %i = %c0 to %c512 step %c1 iter_args(%acc = %x) -> (tensor<16x16xf32>) : i32 {
+    %o = arith.muli %i, %c4096 : i32
+    %s = tt.splat %o : i32 -> tensor<16x16xi32>
+    %p = tt.addptr %ptrs, %s : tensor<16x16x!tt.ptr<bf16>>, tensor<16x16xi32>
+    %v = tt.load %p : tensor<16x16x!tt.ptr<bf16>>
+    %f = arith.extf %v : tensor<16x16xbf16> to tensor<16x16xf32>
+    %n = arith.addf %acc, %f : tensor<16x16xf32>
+    scf.yield %n : tensor<16x16xf32>
+  }
+  tt.return %r : tensor<16x16xf32>
+}
+
+// Left alone: loads of more than 4 elements per thread (a row of 4096 on
+// 256 threads), and a loop of fewer than 8 iterations.
+// CHECK-LABEL: tt.func @left_alone
+// CHECK: scf.for %{{.*}} step %c1_i32
+// CHECK: scf.for %{{.*}} step %c1_i32
+tt.func @left_alone(%row: tensor<4096x!tt.ptr<bf16>>, %ptrs: tensor<16x16x!tt.ptr<bf16>>,
+                    %x: tensor<4096xf32>, %y: tensor<16x16xf32>) -> (tensor<4096xf32>, tensor<16x16xf32>)
+    attributes {pallas.launch = #pallas.launch<symbol = "k", grid = [1], num_warps = 8>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %c64 = arith.constant 64 : i32
+  %r = scf.for %i = %c0 to %c64 step %c1 iter_args(%acc = %x) -> (tensor<4096xf32>) : i32 {
+    %s = tt.splat %i : i32 -> tensor<4096xi32>
+    %p = tt.addptr %row, %s : tensor<4096x!tt.ptr<bf16>>, tensor<4096xi32>
+    %v = tt.load %p : tensor<4096x!tt.ptr<bf16>>
+    %f = arith.extf %v : tensor<4096xbf16> to tensor<4096xf32>
+    %n = arith.addf %acc, %f : tensor<4096xf32>
+    scf.yield %n : tensor<4096xf32>
+  }
+  %r2 = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %y) -> (tensor<16x16xf32>) : i32 {
+    %s = tt.splat %i : i32 -> tensor<16x16xi32>
+    %p = tt.addptr %ptrs, %s : tensor<16x16x!tt.ptr<bf16>>, tensor<16x16xi32>
+    %v = tt.load %p : tensor<16x16x!tt.ptr<bf16>>
+    %f = arith.extf %v : tensor<16x16xbf16> to tensor<16x16xf32>
+    %n = arith.addf %acc, %f : tensor<16x16xf32>
+    scf.yield %n : tensor<16x16xf32>
+  }
+  tt.return %r, %r2 : tensor<4096xf32>, tensor<16x16xf32>
+}
