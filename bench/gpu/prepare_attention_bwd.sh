@@ -9,6 +9,7 @@
 #
 #   PALLAS_BUILD_DIR   pallasc's build directory (default: build/)
 #   CASES              the functions to export (default: all)
+#   SHAPE              B,S,H (default 4,4096,16; 1,256,2 for compute-sanitizer)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 bin="${PALLAS_BUILD_DIR:-$root/build}/bin"
@@ -17,7 +18,8 @@ cases="${CASES:-$(cd "$root/bench/gpu" && python3 -c 'import attention_train as 
 rm -rf "$out" && mkdir -p "$out"
 for c in $cases; do
   d=$(cd "$root/bench/gpu" && python3 -c "import attention_train as a; print(a.CASES['$c'][1])")
-  arg="bf16[4,4096,16,$d]"
+  IFS=, read -r b s h <<<"${SHAPE:-4,4096,16}"
+  arg="bf16[$b,$s,$h,$d]"
   for t in sm_90a triton; do
     (cd "$root/bench/gpu" && PYTHONPATH="$root/python" python3 -m pallasc_jax \
       "attention_train:$c" --vjp --arg "$arg" --arg "$arg" --arg "$arg" \
@@ -25,3 +27,4 @@ for c in $cases; do
   done
 done
 "$bin/pallasc" --version >"$out/COMPILER"
+echo "${SHAPE:-4,4096,16}" >"$out/SHAPE"
