@@ -222,7 +222,7 @@ LogicalResult mlir::pallas::compileChain(CompileOptions options, StringRef chain
 
   StringRef chainDir = llvm::sys::path::parent_path(chainFile);
   std::vector<Artifact> collected;
-  for (const std::string &dir : dirs) {
+  for (auto [k, dir] : llvm::enumerate(dirs)) {
     SmallString<256> kernel(chainDir), spec(chainDir);
     llvm::sys::path::append(kernel, dir, "kernel.mlir");
     llvm::sys::path::append(spec, dir, "spec.json");
@@ -231,6 +231,17 @@ LogicalResult mlir::pallas::compileChain(CompileOptions options, StringRef chain
     std::vector<Artifact> kernelArtifacts;
     if (failed(compileWithDiagnostics(options, kernelArtifacts)))
       return failure();
+    // The op and the module FUNCTION_torch.py loads are named after the
+    // kernel's artifacts (its spec's "name"): the manifest must say that name.
+    std::string name = doc["kernels"][k]["name"].get<std::string>();
+    auto manifest = llvm::find_if(kernelArtifacts, [](const Artifact &a) { return a.kind == "manifest"; });
+    if (manifest != kernelArtifacts.end() && manifest->filename != name + ".manifest.json") {
+      error("kernels[" + std::to_string(k) + "].name",
+            "'" + name + "' is not the name of " + dir + "'s artifacts ('" +
+                StringRef(manifest->filename).drop_back(strlen(".manifest.json")).str() +
+                "', its spec's \"name\")");
+      return failure();
+    }
     for (Artifact &a : kernelArtifacts) {
       a.filename = dir + "/" + a.filename;
       collected.push_back(std::move(a));
