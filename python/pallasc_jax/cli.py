@@ -74,11 +74,15 @@ def find_pallasc(given: str | None) -> str:
 
 
 def _export_chain(args) -> int:
+  # (pallasc first: nothing is written where it is missing.)
+  pallasc = find_pallasc(args.pallasc) if args.target else None
   chain = export_vjp(load_function(args.function), *args.arg, prefix=args.name)
-  chain.write(args.output)
+  try:
+    chain.write(args.output)
+  except OSError as e:
+    raise ExportError(f"cannot write {args.output}: {e.strerror or e}") from None
   if not args.target:
     return 0
-  pallasc = find_pallasc(args.pallasc)
   for kernel in chain.kernels:
     directory = os.path.join(args.output, kernel.directory)
     cmd = [pallasc, os.path.join(directory, "kernel.mlir"), "--spec",

@@ -23,11 +23,11 @@ from .mlir_text import element_type, identifier
 from .trace import check_exportable
 
 # Primitives whose result is its operand's bytes, read with another shape.
-_VIEWS = {"reshape", "squeeze", "expand_dims", "copy", "copy_p"}
+_VIEWS = {"squeeze", "copy", "copy_p"}
 # Primitives that call one jaxpr with their operands and return its results.
 _CALLS = {"pjit", "jit", "closed_call", "core_call", "custom_vjp_call",
-          "custom_vjp_call_jaxpr", "custom_jvp_call", "remat", "checkpoint",
-          "named_call"}
+          "custom_vjp_call_jaxpr", "custom_jvp_call", "remat", "remat2",
+          "checkpoint", "named_call"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -90,6 +90,21 @@ def _arrays(fn_name: str, what: str, tree) -> list:
   return leaves
 
 
+def _is_view(eqn) -> bool:
+  """Whether `eqn`'s one result is its one operand's bytes read with
+  another shape: a row-major reshape (not one that transposes first:
+  `dimensions`), a squeeze, a copy, a conversion to the same dtype."""
+  name = eqn.primitive.name
+  if len(eqn.invars) != 1 or len(eqn.outvars) != 1:
+    return False
+  if name == "reshape":
+    dims = eqn.params.get("dimensions")
+    return dims is None or tuple(dims) == tuple(range(len(dims)))
+  if name == "convert_element_type":
+    return eqn.invars[0].aval.dtype == eqn.outvars[0].aval.dtype
+  return name in _VIEWS
+
+
 def _called_jaxpr(eqn):
   """The one jaxpr a call-like equation runs with its operands, else None."""
   if eqn.primitive.name not in _CALLS:
@@ -129,11 +144,11 @@ class _Walk:
         outs = self.kernel(eqn, ins)
       elif sub is not None:
         outs = self.jaxpr(sub, ins)
-      elif name in _VIEWS and len(ins) == 1 and ins[0].kind != "computed":
-        outs = [ins[0].reshaped(eqn.outvars[0].aval.shape)]
-      elif (name == "convert_element_type" and ins[0].kind != "computed"
-            and eqn.invars[0].aval.dtype == eqn.outvars[0].aval.dtype):
-        outs = [ins[0]]
+      elif _is_view(eqn):
+        # (A value computed outside keeps its primitive: the error names
+        # what computed it, not the view.)
+        outs = [ins[0] if ins[0].kind == "computed"
+                else ins[0].reshaped(eqn.outvars[0].aval.shape)]
       else:
         outs = [Source("computed", 0, tuple(getattr(v.aval, "shape", ())),
                        primitive=name) for v in eqn.outvars]
@@ -149,22 +164,30 @@ class _Walk:
     exported = dataclasses.replace(exported, spec=spec)
     for k, src in enumerate(ins):
       _require_exported(src, f"operand {k} of kernel {exported.kernel}")
-    backward = any(self.depends_on_cotangent(s) for s in ins)
     taken = {k.directory for k in self.kernels}
     directory, n = exported.kernel, 2
     while directory in taken:
       directory, n = f"{exported.kernel}_{n}", n + 1
-    self.kernels.append(ChainKernel(exported, directory,
-                                    "backward" if backward else "forward",
-                                    ins))
+    # Named after the directory (unique in the chain): kernels JAX names
+    # alike get ops of their own.
+    spec = dict(spec, name=f"{self.prefix}_{directory}")
+    exported = dataclasses.replace(exported, spec=spec)
+    # The role is settled once the outputs are known (`settle_roles`).
+    self.kernels.append(ChainKernel(exported, directory, "backward", ins))
     index = len(self.kernels) - 1
     return [Source("kernel", i, tuple(v.aval.shape), kernel=index)
             for i, v in enumerate(eqn.outvars)]
 
-  def depends_on_cotangent(self, src: Source) -> bool:
-    if src.kind == "cotangent":
-      return True
-    return src.kind == "kernel" and self.kernels[src.kernel].role == "backward"
+  def settle_roles(self, outputs: list[Source]):
+    """A kernel is "forward" where the function's outputs depend on it,
+    else "backward" (a VJP's kernels, recomputations included)."""
+    pending = [s.kernel for s in outputs if s.kind == "kernel"]
+    while pending:
+      k = pending.pop()
+      if self.kernels[k].role == "forward":
+        continue
+      self.kernels[k].role = "forward"
+      pending += [s.kernel for s in self.kernels[k].operands if s.kind == "kernel"]
 
 
 def _require_exported(src: Source, what: str):
@@ -182,7 +205,9 @@ def export_vjp(fn, *example_args, prefix: str | None = None) -> ExportedChain:
   fn_name = getattr(fn, "__name__", "function")
   prefix = identifier(prefix or fn_name, "f")
   for k, a in enumerate(example_args):
-    _arrays(fn_name, f"argument {k}", a)
+    if not hasattr(a, "shape") or not hasattr(a, "dtype"):
+      raise ExportError(f"{fn_name}: argument {k} ({type(a).__name__}) is not "
+                        "one array")
   try:
     out_shapes = jax.eval_shape(fn, *example_args)
   except Exception as e:  # Tracing runs user code: report what it raised.
@@ -217,8 +242,11 @@ def export_vjp(fn, *example_args, prefix: str | None = None) -> ExportedChain:
     raise ExportError(f"{fn_name}: an argument that is not one array (the "
                       f"VJP returns {len(gradients)} gradients for "
                       f"{n_args} arguments)")
+  if not outputs:
+    raise ExportError(f"{fn_name} returns no arrays")
   for k, src in enumerate(outputs):
     _require_exported(src, f"output {k} of {fn_name}")
+  walk.settle_roles(outputs)
   for k, (src, arg) in enumerate(zip(gradients, example_args)):
     if _differentiable(arg):
       _require_exported(src, f"the gradient of argument {k} of {fn_name}")

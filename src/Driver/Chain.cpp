@@ -37,6 +37,32 @@ struct ChainErrors {
   }
 };
 
+/// A value as an error message quotes it: a number or a string (at most
+/// 64 characters), else its type.
+std::string shortText(const json &v) {
+  if (v.is_number() || (v.is_string() && v.get<std::string>().size() <= 64))
+    return v.dump();
+  return std::string("(a ") + v.type_name() + ")";
+}
+
+/// The depth of nested arrays and objects in `v`, without recursion (a
+/// manifest nested 100000 deep must not exhaust the stack), up to `limit`.
+size_t nestingDepth(const json &v, size_t limit) {
+  std::vector<std::pair<const json *, size_t>> stack = {{&v, 1}};
+  size_t deepest = 0;
+  while (!stack.empty()) {
+    auto [node, depth] = stack.back();
+    stack.pop_back();
+    deepest = std::max(deepest, depth);
+    if (deepest > limit)
+      return deepest;
+    if (node->is_array() || node->is_object())
+      for (const json &child : *node)
+        stack.push_back({&child, depth + 1});
+  }
+  return deepest;
+}
+
 bool isNonNegativeInt(const json &v) { return v.is_number_integer() && v.get<int64_t>() >= 0; }
 
 /// A plain file name: no separator, not "." or "..".
@@ -69,7 +95,7 @@ void checkSource(const json &src, const std::string &where, const json &doc,
     if (src.contains(kind)) {
       const json &list = doc[std::string(kind) + "s"];
       if (!isNonNegativeInt(src[kind]) || src[kind].get<size_t>() >= list.size())
-        error(where, std::string(kind) + " " + src[kind].dump() + " is not one of the chain's " +
+        error(where, std::string(kind) + " " + shortText(src[kind]) + " is not one of the chain's " +
                          std::to_string(list.size()) + " " + kind + "s");
       return;
     }
@@ -78,7 +104,7 @@ void checkSource(const json &src, const std::string &where, const json &doc,
     return;
   }
   if (!src["kernel"].is_string() || !earlier.count(src["kernel"].get<std::string>())) {
-    error(where, "kernel " + src["kernel"].dump() + " is not an earlier kernel of the chain");
+    error(where, "kernel " + shortText(src["kernel"]) + " is not an earlier kernel of the chain");
     return;
   }
   if (!src.contains("output") || !isNonNegativeInt(src["output"]))
@@ -102,6 +128,7 @@ std::vector<std::string> checkManifest(const json &doc, bool torch, ChainErrors 
   if (doc["kernels"].empty())
     error("kernels", "a chain must hold a kernel");
   llvm::StringMap<size_t> earlier;
+  llvm::StringSet<> names;
   size_t forward = 0;
   for (auto [k, kernel] : llvm::enumerate(doc["kernels"])) {
     std::string where = "kernels[" + std::to_string(k) + "]";
@@ -112,6 +139,9 @@ std::vector<std::string> checkManifest(const json &doc, bool torch, ChainErrors 
     if (!kernel.contains("name") || !kernel["name"].is_string() ||
         !isIdentifier(kernel["name"].get<std::string>()))
       error(where + ".name", "must be the kernel's name (an identifier)");
+    else if (!names.insert(kernel["name"].get<std::string>()).second)
+      error(where + ".name", "'" + kernel["name"].get<std::string>() +
+                                 "' is another kernel's too (each kernel's op needs its own)");
     if (!kernel.contains("directory") || !kernel["directory"].is_string() ||
         !isPlainName(kernel["directory"].get<std::string>())) {
       error(where + ".directory", "must be a directory name beside chain.json (no '/')");
@@ -135,6 +165,9 @@ std::vector<std::string> checkManifest(const json &doc, bool torch, ChainErrors 
   }
   for (auto [i, src] : llvm::enumerate(doc["outputs"]))
     checkSource(src, "outputs[" + std::to_string(i) + "]", doc, earlier, error);
+  if (doc["cotangents"].size() != doc["outputs"].size())
+    error("cotangents", "one per output (" + std::to_string(doc["outputs"].size()) + "), not " +
+                            std::to_string(doc["cotangents"].size()));
   if (doc["gradients"].size() != doc["inputs"].size())
     error("gradients", "one per input (" + std::to_string(doc["inputs"].size()) + "), not " +
                            std::to_string(doc["gradients"].size()));
@@ -189,14 +222,104 @@ std::vector<std::string> checkManifest(const json &doc, bool torch, ChainErrors 
   return dirs;
 }
 
-/// The function's name as a Python identifier.
+/// Frees a deeply nested value without recursing (nlohmann's destructor
+/// recurses): its children are moved out level by level.
+void releaseIteratively(json &v) {
+  std::vector<json> pending;
+  pending.push_back(std::move(v));
+  while (!pending.empty()) {
+    json node = std::move(pending.back());
+    pending.pop_back();
+    if (node.is_array() || node.is_object())
+      for (json &child : node)
+        pending.push_back(std::move(child));
+  }
+}
+
+/// The function's name as a Python identifier that is neither a keyword
+/// nor a name the generated module uses itself.
 std::string pythonName(const std::string &function) {
   std::string out;
   for (char c : function)
     out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0])))
     out = "f_" + out;
+  static const llvm::StringSet<> taken = {
+      "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
+      "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
+      "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return",
+      "try", "while", "with", "yield", "match", "case", "type",
+      // The module's own names.
+      "importlib", "json", "os", "torch", "FUNCTION", "CHAIN", "load", "function",
+      "forward_operands"};
+  if (taken.contains(out) || out[0] == '_')
+    out += "_fn";
   return out;
+}
+
+/// The number of elements of a shape (a list of non-negative integers).
+uint64_t elements(const json &shape) {
+  uint64_t n = 1;
+  for (const json &d : shape)
+    n *= d.get<uint64_t>();
+  return n;
+}
+
+/// Checks kernel `k`'s entry against its spec (compiled, so well formed):
+/// as many operands as it takes, each source's element count the
+/// operand's, and every reference to its outputs in range.
+LogicalResult checkAgainstSpec(const json &doc, size_t k, StringRef specFile,
+                               ChainErrors &error) {
+  auto buffer = llvm::MemoryBuffer::getFile(specFile, /*IsText=*/true);
+  if (!buffer)
+    return failure();
+  json spec = json::parse((*buffer)->getBuffer().begin(), (*buffer)->getBuffer().end(), nullptr,
+                          /*allow_exceptions=*/false);
+  if (!spec.is_object() || !spec.contains("inputs") || !spec.contains("outputs"))
+    return failure();
+  const json &kernel = doc["kernels"][k];
+  std::string where = "kernels[" + std::to_string(k) + "]";
+  const json &operands = kernel["operands"];
+  if (operands.size() != spec["inputs"].size()) {
+    error(where + ".operands", std::to_string(operands.size()) + " operands for a kernel of " +
+                                   std::to_string(spec["inputs"].size()) + " inputs");
+    return failure();
+  }
+  // A source's own shape: its "shape", the input's or cotangent's, or the
+  // output's (known once its kernel's spec was read: `outputShapes`).
+  for (auto [i, src] : llvm::enumerate(operands)) {
+    const json *shape = src.contains("shape") ? &src["shape"] : nullptr;
+    if (!shape && src.contains("input"))
+      shape = &doc["inputs"][src["input"].get<size_t>()]["shape"];
+    if (!shape && src.contains("cotangent"))
+      shape = &doc["cotangents"][src["cotangent"].get<size_t>()]["shape"];
+    const json &want = spec["inputs"][i]["shape"];
+    if (shape && want.is_array() && llvm::all_of(want, isNonNegativeInt) &&
+        elements(*shape) != elements(want)) {
+      error(where + ".operands[" + std::to_string(i) + "]",
+            "holds " + std::to_string(elements(*shape)) + " elements where the kernel's input " +
+                std::to_string(i) + " takes " + std::to_string(elements(want)));
+      return failure();
+    }
+  }
+  // References to this kernel's outputs.
+  std::string dir = kernel["directory"].get<std::string>();
+  size_t outputs = spec["outputs"].size();
+  auto checkRefs = [&](const json &list, const std::string &name) {
+    for (auto [i, src] : llvm::enumerate(list))
+      if (src.is_object() && src.contains("kernel") && src["kernel"] == dir &&
+          src["output"].get<size_t>() >= outputs) {
+        error(name + "[" + std::to_string(i) + "]",
+              "output " + std::to_string(src["output"].get<size_t>()) + " of " + dir +
+                  ", which has " + std::to_string(outputs));
+        return false;
+      }
+    return true;
+  };
+  bool ok = checkRefs(doc["outputs"], "outputs") && checkRefs(doc["gradients"], "gradients");
+  for (size_t j = k + 1; ok && j < doc["kernels"].size(); ++j)
+    ok = checkRefs(doc["kernels"][j]["operands"], "kernels[" + std::to_string(j) + "].operands");
+  return success(ok);
 }
 
 } // namespace
@@ -213,6 +336,15 @@ LogicalResult mlir::pallas::compileChain(CompileOptions options, StringRef chain
   json doc = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) {
     error("", "not valid JSON");
+    return failure();
+  }
+  // A manifest is 4 deep; far deeper is not one (and would exhaust the
+  // stack of the recursive walks that print or free it).
+  constexpr size_t kMaxDepth = 16;
+  if (nestingDepth(doc, kMaxDepth) > kMaxDepth) {
+    error("", "arrays and objects nested more than " + std::to_string(kMaxDepth) +
+                  " deep: not a chain manifest");
+    releaseIteratively(doc);
     return failure();
   }
   bool torch = llvm::is_contained(options.emit, "torch");
@@ -233,6 +365,8 @@ LogicalResult mlir::pallas::compileChain(CompileOptions options, StringRef chain
       return failure();
     // The op and the module FUNCTION_torch.py loads are named after the
     // kernel's artifacts (its spec's "name"): the manifest must say that name.
+    if (failed(checkAgainstSpec(doc, k, spec, error)))
+      return failure();
     std::string name = doc["kernels"][k]["name"].get<std::string>();
     auto manifest = llvm::find_if(kernelArtifacts, [](const Artifact &a) { return a.kind == "manifest"; });
     if (manifest != kernelArtifacts.end() && manifest->filename != name + ".manifest.json") {

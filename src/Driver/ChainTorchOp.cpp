@@ -101,9 +101,9 @@ def load(directory=None):
     directory = directory or os.path.dirname(os.path.abspath(__file__))
     for entry in CHAIN["kernels"]:
         kdir = os.path.join(directory, entry["directory"])
-        if entry["name"] not in _modules:
-            _modules[entry["name"]] = _kernel_module(kdir, entry["name"])
-        _modules[entry["name"]].load(kdir)
+        if entry["directory"] not in _modules:
+            _modules[entry["directory"]] = _kernel_module(kdir, entry["name"])
+        _modules[entry["directory"]].load(kdir)
     if not _registered:
         torch.library.register_autograd(f"pallasc::{_FORWARD['name']}", _backward,
                                         setup_context=_setup_context)

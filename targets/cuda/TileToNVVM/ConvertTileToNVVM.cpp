@@ -885,12 +885,31 @@ bool mayUseScratch(Operation *op) {
 
 /// Whether an op between `alloc` (of a ring or slot barriers) and its last
 /// use may use scratch.
-bool scratchWhileLive(Operation *alloc) {
+/// The op of `alloc`'s block holding its last reader: its users and the
+/// readers of what a ring_read returns (a view of the buffer: a dot reads
+/// it where it stands, maybe through a transpose hoisted out of the loop
+/// the dot is in). Null where a reader lies outside the block.
+Operation *lastReaderInBlock(Operation *alloc) {
+  Block *block = alloc->getBlock();
   Operation *last = alloc;
-  for (Operation *user : alloc->getUsers())
-    if (Operation *inBlock = alloc->getBlock()->findAncestorOpInBlock(*user);
-        inBlock && last->isBeforeInBlock(inBlock))
+  SmallVector<Operation *> users(alloc->getUsers().begin(), alloc->getUsers().end());
+  for (size_t i = 0; i < users.size(); ++i) {
+    Operation *user = users[i];
+    if (isa<pgpu::RingReadOp, tt::TransOp, tensor::CastOp>(user))
+      users.append(user->getUsers().begin(), user->getUsers().end());
+    Operation *inBlock = block->findAncestorOpInBlock(*user);
+    if (!inBlock)
+      return nullptr;
+    if (last->isBeforeInBlock(inBlock))
       last = inBlock;
+  }
+  return last;
+}
+
+/// Whether an op between `alloc` (of a ring or slot barriers) and its last
+/// reader may use scratch.
+bool scratchWhileLive(Operation *alloc) {
+  Operation *last = lastReaderInBlock(alloc);
   for (Operation *op = alloc; op; op = op->getNextNode()) {
     bool found = false;
     op->walk([&](Operation *inner) {
@@ -923,25 +942,36 @@ struct RingLiveRange {
 
 RingLiveRange liveRange(pgpu::AllocRingOp alloc) {
   Block *block = alloc->getBlock();
-  Operation *last = alloc;
-  // The ring's users, and the readers of what a ring_read returns (a view
-  // of the buffer: a dot reads it where it stands, maybe through a
-  // transpose hoisted out of the loop the dot is in).
-  SmallVector<Operation *> users(alloc->getUsers().begin(), alloc->getUsers().end());
-  for (size_t i = 0; i < users.size(); ++i) {
-    Operation *user = users[i];
-    if (isa<pgpu::RingReadOp, tt::TransOp, tensor::CastOp>(user))
-      users.append(user->getUsers().begin(), user->getUsers().end());
-    Operation *inBlock = block->findAncestorOpInBlock(*user);
-    if (!inBlock)
-      return {nullptr, alloc, alloc, 0, 0};
-    if (last->isBeforeInBlock(inBlock))
-      last = inBlock;
+  RingLiveRange always = {nullptr, alloc, alloc, 0, 0};
+  // Only the rings pallas-stage-loads fills (cp.async, the TMA) and reads:
+  // a kernel's own buffers (Pallas:MGPU scopes) are read and written by
+  // copies that end at waits of their own (bulk stores, TMA loads).
+  bool cpAsync = false;
+  for (Operation *user : alloc->getUsers()) {
+    if (!isa<pgpu::AsyncCopyOp, pgpu::RingReadOp, pgpu::TmaCopyOp>(user))
+      return always;
+    cpAsync |= isa<pgpu::AsyncCopyOp>(user);
   }
+  Operation *last = lastReaderInBlock(alloc);
+  if (!last)
+    return always;
   while (Operation *next = last->getNextNode()) {
     if (!isa<pgpu::AsyncWaitOp, pgpu::TurnsEndOp, pgpu::DotWaitOp>(next))
       break;
     last = next;
+  }
+  // The copies a cp.async loop issues past its end (zero-filling, with a
+  // false predicate) land by the first wait for all of them, which a later
+  // ring's hoisted prologue may have moved down past other ops.
+  if (cpAsync) {
+    while (last) {
+      auto wait = dyn_cast<pgpu::AsyncWaitOp>(last);
+      if (wait && wait.getPending() == 0)
+        break;
+      last = last->getNextNode();
+    }
+    if (!last)
+      return always;
   }
   return {block, alloc, last, 0, 0};
 }
