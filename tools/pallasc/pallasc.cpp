@@ -52,6 +52,8 @@ int main(int argc, char **argv) {
   app.footer("Environment:\n"
              "  PALLAS_PTXAS         CUDA targets: the ptxas to run (default "
              "/usr/local/cuda/bin/ptxas, then PATH); libdevice is read from its toolkit\n"
+             "  PALLAS_LIBDEVICE     CUDA targets: the libdevice to link where --libdevice "
+             "names none\n"
              "  PALLAS_HOST_THREADS  host artifacts, at run time: threads that run the "
              "programs (default: the CPUs)\n"
              "  NO_COLOR             set (to anything): no color in diagnostics unless "
@@ -101,6 +103,10 @@ int main(int argc, char **argv) {
   bool timePasses = false;
   app.add_flag("--time-passes", timePasses,
                "report the time each pass (and ptxas, per chip) took, to stderr");
+  app.add_option("--libdevice", options.libdevice,
+                 "CUDA targets: the libdevice bitcode to link (math functions without an "
+                 "instruction); default: $PALLAS_LIBDEVICE, then the one beside ptxas "
+                 "(TOOLKIT/nvvm/libdevice/libdevice.10.bc)");
   app.add_option("--host-cpu", options.hostCpu,
                  "host target: CPU to generate code for (default from "
                  "targets/host.yaml; 'native' for this machine)");
@@ -140,6 +146,9 @@ int main(int argc, char **argv) {
     llvm::WithColor::setAutoDetectFunction([](const llvm::raw_ostream &) { return true; });
   else if (color == "never" || (noColor && *noColor))
     llvm::WithColor::setAutoDetectFunction([](const llvm::raw_ostream &) { return false; });
+  if (options.libdevice.empty())
+    if (const char *env = std::getenv("PALLAS_LIBDEVICE"); env && *env)
+      options.libdevice = env;
   options.warpgroupTurns = !noTurns;
   options.warpSpecialize = !noProducer;
   options.persistent = !noPersistent;

@@ -34,6 +34,9 @@ struct CompileOptions {
   /// Where the passes and tools of a compile report their time (the root
   /// scope of `--time-passes`'s report); null: not timed.
   TimingScope *timing = nullptr;
+  /// CUDA targets: the libdevice to link (--libdevice, PALLAS_LIBDEVICE);
+  /// empty: the one beside ptxas, in its toolkit.
+  std::string libdevice;
   /// Host target only: the CPU to generate code for ("native" for this
   /// machine). Empty: the target description's `cpu`.
   std::string hostCpu;

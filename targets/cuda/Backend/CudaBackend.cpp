@@ -167,11 +167,23 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
     return emitError(loc) << "ptxas '" << *ptxas << "' (PALLAS_PTXAS) is not an executable",
            failure();
   std::string toolkit = llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas)).str();
-  // The NVVM serialisation links it from there (a depfile names it).
-  SmallString<256> libdevice(toolkit);
-  llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
-  if (llvm::sys::fs::exists(libdevice))
-    result.inputs.push_back(libdevice.str().str());
+  // libdevice: the one named (--libdevice, PALLAS_LIBDEVICE), else the one
+  // in that toolkit, where there is one (a kernel that calls none needs
+  // none). A depfile names it.
+  SmallString<256> besidePtxas(toolkit);
+  llvm::sys::path::append(besidePtxas, "nvvm", "libdevice", "libdevice.10.bc");
+  std::string libdevice = options.libdevice;
+  if (!libdevice.empty()) {
+    if (!options.stopBeforeCodegen && !llvm::sys::fs::is_regular_file(libdevice))
+      return emitError(loc) << "libdevice '" << libdevice
+                            << "' (--libdevice or PALLAS_LIBDEVICE) does not exist or is "
+                               "not a file",
+             failure();
+  } else if (llvm::sys::fs::is_regular_file(besidePtxas)) {
+    libdevice = besidePtxas.str().str();
+  }
+  if (!libdevice.empty() && !options.stopBeforeCodegen)
+    result.inputs.push_back(libdevice);
 
   CudaLaunch launch;
   launch.function = spec.name;
@@ -399,10 +411,23 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
       TimingScope codegenTime =
           options.timing ? options.timing->nest("LLVM to PTX " + chip) : TimingScope();
       FailureOr<std::string> ptx =
-          cuda::serializeToPtx(gpuModule, target, toolkit, wgmmaCode);
+          cuda::serializeToPtx(gpuModule, target, libdevice, wgmmaCode);
       if (failed(ptx))
         return failure();
       img.ptx = std::move(*ptx);
+      // A libdevice function left undefined: there was none to link.
+      if (size_t at = img.ptx.find(".extern .func"); at != std::string::npos &&
+                                                    libdevice.empty()) {
+        size_t nv = img.ptx.find("__nv_", at);
+        StringRef name = nv == std::string::npos
+                             ? StringRef("a libdevice function")
+                             : StringRef(img.ptx).substr(nv).take_while(
+                                   [](char c) { return std::isalnum(c) || c == '_'; });
+        return emitError(loc) << "this kernel calls " << name << " from libdevice, which is not "
+                              << "beside ptxas (" << besidePtxas
+                              << "): pass --libdevice PATH or set PALLAS_LIBDEVICE",
+               failure();
+      }
     }
     img.ptx = cuda::placeFinalWgmmaWaits(img.ptx);
     {

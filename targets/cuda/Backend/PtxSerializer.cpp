@@ -84,13 +84,28 @@ void pairNarrowingConversions(llvm::Module &module) {
 class PtxSerializer : public NVVM::SerializeGPUModuleBase {
 public:
   PtxSerializer(Operation &module, NVVM::NVVMTargetAttr target,
-                const gpu::TargetOptions &options, bool wgmmaCode)
-      : SerializeGPUModuleBase(module, target, options), wgmmaCode(wgmmaCode) {}
+                const gpu::TargetOptions &options, bool wgmmaCode, StringRef libdevice)
+      : SerializeGPUModuleBase(module, target, options), wgmmaCode(wgmmaCode),
+        libdevice(libdevice.str()) {}
 
 private:
   bool wgmmaCode;
+  std::string libdevice;
 
 protected:
+  /// The libdevice pallasc chose (the base class looks for its own in a
+  /// toolkit of the environment's).
+  std::optional<SmallVector<std::unique_ptr<llvm::Module>>>
+  loadBitcodeFiles(llvm::Module &module) override {
+    SmallVector<std::unique_ptr<llvm::Module>> files;
+    if (libdevice.empty())
+      return files;
+    Attribute path = StringAttr::get(getOperation().getContext(), libdevice);
+    if (failed(loadBitcodeFilesFromList(module.getContext(), path, files, true)))
+      return std::nullopt;
+    return files;
+  }
+
   LogicalResult optimizeModule(llvm::Module &module, int optLevel) override {
     FailureOr<llvm::TargetMachine *> machine = getOrCreateTargetMachine();
     if (failed(machine))
@@ -172,10 +187,23 @@ protected:
 
 FailureOr<std::string> mlir::pallas::cuda::serializeToPtx(gpu::GPUModuleOp module,
                                                          NVVM::NVVMTargetAttr target,
-                                                         StringRef toolkit,
+                                                         StringRef libdevice,
                                                          bool wgmmaCode) {
   NVVM::SerializeGPUModuleBase::init();
-  PtxSerializer serializer(*module, target, gpu::TargetOptions(toolkit), wgmmaCode);
+  std::optional<PtxSerializer> made;
+  {
+    // The base class looks up a libdevice of its own (CUDA_ROOT, ...) as it
+    // is made, and reports one it does not find as an error: pallasc links
+    // the one it chose instead (loadBitcodeFiles), so that lookup says
+    // nothing.
+    ScopedDiagnosticHandler quiet(module.getContext(), [](Diagnostic &d) {
+      std::string text = d.str();
+      return success(StringRef(text).starts_with("LibDevice path:") ||
+                     StringRef(text).starts_with("CUDA path:"));
+    });
+    made.emplace(*module, target, gpu::TargetOptions(), wgmmaCode, libdevice);
+  }
+  PtxSerializer &serializer = *made;
   std::optional<SmallVector<char, 0>> ptx = serializer.run();
   if (!ptx)
     return failure();

@@ -9,13 +9,13 @@
 
 namespace mlir::pallas::cuda {
 
-/// The PTX of `module` for `target`'s chip, libdevice linked from
-/// `toolkit`: MLIR's NVVM serialisation (translation to LLVM IR, linking),
+/// The PTX of `module` for `target`'s chip, the bitcode at `libdevice`
+/// linked (none where empty): MLIR's NVVM serialisation (translation to LLVM IR, linking),
 /// with the LLVM optimisation the kernels want (the comment atop
 /// PtxSerializer.cpp), which differs for `wgmmaCode` (a kernel using
 /// wgmma). Errors are reported on the module.
 FailureOr<std::string> serializeToPtx(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target,
-                                      StringRef toolkit, bool wgmmaCode);
+                                      StringRef libdevice, bool wgmmaCode);
 
 } // namespace mlir::pallas::cuda
 
