@@ -159,9 +159,6 @@ class _Walk:
 
   def kernel(self, eqn, ins: list[Source]) -> list[Source]:
     exported = export_pallas_call(check_exportable(eqn))
-    spec = {"kernel": exported.kernel, "name": f"{self.prefix}_{exported.kernel}",
-            **{k: v for k, v in exported.spec.items() if k not in ("kernel", "name")}}
-    exported = dataclasses.replace(exported, spec=spec)
     for k, src in enumerate(ins):
       _require_exported(src, f"operand {k} of kernel {exported.kernel}")
     taken = {k.directory for k in self.kernels}
@@ -170,7 +167,8 @@ class _Walk:
       directory, n = f"{exported.kernel}_{n}", n + 1
     # Named after the directory (unique in the chain): kernels JAX names
     # alike get ops of their own.
-    spec = dict(spec, name=f"{self.prefix}_{directory}")
+    spec = {"kernel": exported.kernel, "name": f"{self.prefix}_{directory}",
+            **{k: v for k, v in exported.spec.items() if k not in ("kernel", "name")}}
     exported = dataclasses.replace(exported, spec=spec)
     # The role is settled once the outputs are known (`settle_roles`).
     self.kernels.append(ChainKernel(exported, directory, "backward", ins))

@@ -883,8 +883,6 @@ bool mayUseScratch(Operation *op) {
              tt::AtomicCASOp, pgpu::TmaStoreOp>(op);
 }
 
-/// Whether an op between `alloc` (of a ring or slot barriers) and its last
-/// use may use scratch.
 /// The op of `alloc`'s block holding its last reader: its users and the
 /// readers of what a ring_read returns (a view of the buffer: a dot reads
 /// it where it stands, maybe through a transpose hoisted out of the loop

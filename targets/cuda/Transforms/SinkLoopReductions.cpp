@@ -89,6 +89,16 @@ Value identity(OpBuilder &b, Location loc, Operation *combine, RankedTensorType 
   return arith::ConstantOp::create(b, loc, type, DenseElementsAttr::get(type, value));
 }
 
+/// `lhs op rhs` for the combining op `name` (with `attrs`), of lhs's type.
+Value combine(OpBuilder &b, Location loc, OperationName name, Value lhs, Value rhs,
+              ArrayRef<NamedAttribute> attrs = {}) {
+  OperationState state(loc, name);
+  state.addOperands({lhs, rhs});
+  state.addTypes(lhs.getType());
+  state.addAttributes(attrs);
+  return b.create(state)->getResult(0);
+}
+
 void sink(scf::ForOp loop) {
   SmallVector<Accumulation> found;
   for (unsigned i = 0; i < loop.getNumRegionIterArgs(); ++i)
@@ -106,13 +116,9 @@ void sink(scf::ForOp loop) {
   // Each tile accumulates in the body; the old carried values pass through.
   auto yieldTiles = [&](OpBuilder &b, Location l, ArrayRef<BlockArgument> tiles) {
     SmallVector<Value> out;
-    for (auto [a, tile] : llvm::zip(found, tiles)) {
-      OperationState state(l, a.combine->getName());
-      state.addOperands({tile, a.reduce->getOperand(0)});
-      state.addTypes(tile.getType());
-      state.addAttributes(a.combine->getAttrs());
-      out.push_back(b.create(state)->getResult(0));
-    }
+    for (auto [a, tile] : llvm::zip(found, tiles))
+      out.push_back(combine(b, l, a.combine->getName(), tile, a.reduce->getOperand(0),
+                            a.combine->getAttrs()));
     return out;
   };
   FailureOr<LoopLikeOpInterface> replaced =
@@ -124,28 +130,22 @@ void sink(scf::ForOp loop) {
   auto yield = cast<scf::YieldOp>(newLoop.getBody()->getTerminator());
   unsigned first = newLoop.getNumResults() - found.size();
   rw.setInsertionPointAfter(newLoop);
+  // (The body moved into the new loop: `found`'s ops are its ops.)
   for (auto [k, acc] : llvm::enumerate(found)) {
-    unsigned index = acc.index;
-    OperationName combineName = acc.combine->getName();
-    BlockArgument arg = newLoop.getRegionIterArgs()[index];
-    // The body's per-iteration reduction and combine go; the carried
-    // value passes through (canonicalization drops it).
-    Operation *combine = yield.getOperand(index).getDefiningOp();
-    Operation *reduce = (combine->getOperand(0) == arg ? combine->getOperand(1)
-                                                       : combine->getOperand(0))
-                            .getDefiningOp();
-    rw.modifyOpInPlace(yield, [&] { yield.setOperand(index, arg); });
-    rw.eraseOp(combine);
+    // The per-iteration combine and reduction go; the carried value passes
+    // through (canonicalization drops it).
+    rw.modifyOpInPlace(yield, [&, index = acc.index] {
+      yield.setOperand(index, newLoop.getRegionIterArgs()[index]);
+    });
     // Once, after the loop: reduce the tile, combine with the start value.
     IRMapping map;
-    map.map(reduce->getOperand(0), newLoop.getResult(first + k));
-    Operation *total = rw.clone(*reduce, map);
-    rw.eraseOp(reduce);
-    OperationState state(loc, combineName);
-    state.addOperands({newLoop.getInitArgs()[index], total->getResult(0)});
-    state.addTypes(total->getResult(0).getType());
-    Operation *result = rw.create(state);
-    rw.replaceAllUsesWith(newLoop.getResult(index), result->getResult(0));
+    map.map(acc.reduce->getOperand(0), newLoop.getResult(first + k));
+    Value total = rw.clone(*acc.reduce, map)->getResult(0);
+    Value result = combine(rw, loc, acc.combine->getName(), newLoop.getInitArgs()[acc.index],
+                           total);
+    rw.eraseOp(acc.combine);
+    rw.eraseOp(acc.reduce);
+    rw.replaceAllUsesWith(newLoop.getResult(acc.index), result);
   }
 }
 
