@@ -40,7 +40,7 @@ _spec = importlib.util.spec_from_file_location(
 chain = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(chain)
 
-DIR = os.path.join(ROOT, ".device", "attn_bwd")
+DIR = os.environ.get("ATTN_BWD_DIR", os.path.join(ROOT, ".device", "attn_bwd"))
 # What prepare_attention_bwd.sh exported (SHAPE: B,S,H).
 B, L, H = (int(v) for v in open(os.path.join(DIR, "SHAPE")).read().split(","))
 TORCH_DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32}

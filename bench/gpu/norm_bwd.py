@@ -25,7 +25,7 @@ sys.path.insert(0, HERE)
 import bench  # noqa: E402
 
 bench.REPS = int(os.environ.get("REPS", "20"))
-DIR = os.path.join(ROOT, ".device", "norm_bwd")
+DIR = os.environ.get("NORM_BWD_DIR", os.path.join(ROOT, ".device", "norm_bwd"))
 SHAPE, N = (8, 1024, 4096), 4096
 
 

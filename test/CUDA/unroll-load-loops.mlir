@@ -1,10 +1,11 @@
 // RUN: pallas-opt %s --pallas-unroll-load-loops | FileCheck %s
 
 // A loop of one bf16 load per thread (16 x 16 over 256 threads) and a
-// few adds: unrolled by 4, its four loads issued together.
+// few adds: unrolled by 16 (the most), its sixteen loads issued together.
 // CHECK-LABEL: tt.func @small_loads
-// CHECK: scf.for %{{.*}} = %c0_i32 to %c512_i32 step %c4_i32
-// CHECK-COUNT-4: tt.load
+// CHECK: scf.for %{{.*}} = %c0_i32 to %c512_i32 step %c16_i32
+// CHECK-COUNT-16: tt.load
+// CHECK-NOT: tt.load
 // CHECK: scf.yield
 tt.func @small_loads(%ptrs: tensor<16x16x!tt.ptr<bf16>>, %x: tensor<16x16xf32>) -> tensor<16x16xf32>
     attributes {pallas.launch = #pallas.launch<symbol = "k", grid = [1], num_warps = 8>} {
@@ -22,6 +23,43 @@ tt.func @small_loads(%ptrs: tensor<16x16x!tt.ptr<bf16>>, %x: tensor<16x16xf32>) 
     scf.yield %n : tensor<16x16xf32>
   }
   tt.return %r : tensor<16x16xf32>
+}
+
+// Four f32 a thread (16 bytes): unrolled by 8, 128 bytes in flight.
+// Two bf16 a thread in 24 iterations: by 8, the most that leaves two
+// unrolled iterations.
+// CHECK-LABEL: tt.func @factors
+// CHECK: scf.for %{{.*}} = %c0_i32 to %c512_i32 step %c8_i32
+// CHECK-COUNT-8: tt.load
+// CHECK-NOT: tt.load
+// CHECK: scf.yield
+// CHECK: scf.for %{{.*}} = %c0_i32 to %c24_i32 step %c8_i32
+// CHECK-COUNT-8: tt.load
+// CHECK-NOT: tt.load
+// CHECK: scf.yield
+tt.func @factors(%wide: tensor<32x32x!tt.ptr<f32>>, %ptrs: tensor<16x32x!tt.ptr<bf16>>,
+                 %x: tensor<32x32xf32>, %y: tensor<16x32xf32>) -> (tensor<32x32xf32>, tensor<16x32xf32>)
+    attributes {pallas.launch = #pallas.launch<symbol = "k", grid = [1], num_warps = 8>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c24 = arith.constant 24 : i32
+  %c512 = arith.constant 512 : i32
+  %r = scf.for %i = %c0 to %c512 step %c1 iter_args(%acc = %x) -> (tensor<32x32xf32>) : i32 {
+    %s = tt.splat %i : i32 -> tensor<32x32xi32>
+    %p = tt.addptr %wide, %s : tensor<32x32x!tt.ptr<f32>>, tensor<32x32xi32>
+    %v = tt.load %p : tensor<32x32x!tt.ptr<f32>>
+    %n = arith.addf %acc, %v : tensor<32x32xf32>
+    scf.yield %n : tensor<32x32xf32>
+  }
+  %r2 = scf.for %i = %c0 to %c24 step %c1 iter_args(%acc = %y) -> (tensor<16x32xf32>) : i32 {
+    %s = tt.splat %i : i32 -> tensor<16x32xi32>
+    %p = tt.addptr %ptrs, %s : tensor<16x32x!tt.ptr<bf16>>, tensor<16x32xi32>
+    %v = tt.load %p : tensor<16x32x!tt.ptr<bf16>>
+    %f = arith.extf %v : tensor<16x32xbf16> to tensor<16x32xf32>
+    %n = arith.addf %acc, %f : tensor<16x32xf32>
+    scf.yield %n : tensor<16x32xf32>
+  }
+  tt.return %r, %r2 : tensor<32x32xf32>, tensor<16x32xf32>
 }
 
 // Left alone: loads of more than 4 elements per thread (a row of 4096 on

@@ -289,11 +289,12 @@ def PallasUnrollLoadLoops : Pass<"pallas-unroll-load-loops", "::mlir::ModuleOp">
     innermost scf.for without dots whose loads are a few elements per
     thread and whose body is short waits for memory every iteration
     (pallas-stage-loads issues the next iteration's loads one ahead):
-    unrolled by 4 (upstream's loopUnrollByFactor, with a remainder loop
-    where the trip count needs one), four iterations' loads go out
-    together, and the prefetch fetches four ahead (JAX's layer_norm
-    backward dw/db kernel reads one bf16 of x and dy per thread in each
-    of 512 iterations).
+    unrolled (upstream's loopUnrollByFactor) by the power of two from 4
+    to 16 that puts about 128 bytes a thread in flight, and that leaves
+    at least two unrolled iterations of a constant trip count, that many
+    iterations' loads go out together, and the prefetch fetches as far
+    ahead (JAX's layer_norm backward dw/db kernel reads one bf16 of x,
+    dy, the mean and 1/std per thread in each of 512 iterations: 16).
   }];
 }
 
@@ -384,7 +385,10 @@ def PallasAssignLayouts : Pass<"pallas-assign-layouts", "::mlir::ModuleOp"> {
     encoding (GpuAttrs.td) on their result and accumulator; a loop that carries the
     accumulator carries that layout. `tensor.cast` marks every change of
     layout; a result leaving the mma layout only to be truncated
-    (`arith.truncf`) is truncated first, in the mma layout.
+    (`arith.truncf`) is truncated first, in the mma layout. A value
+    computed elementwise from splats and row or column broadcasts only to
+    enter an mma layout (a dot's accumulator started at `0 - delta`) is
+    computed in that layout, so that only the row crosses shared memory.
   }];
   let options = [Option<"wgmma", "wgmma", "bool", "false",
                         "use Hopper's warpgroup MMA (sm_90a) where it fits: "

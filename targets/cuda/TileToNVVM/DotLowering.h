@@ -36,6 +36,10 @@ struct DotOperand {
   /// A given MN-major (mnMajorA): `tile` is [K, M], the transpose of the
   /// dot's A.
   bool mnMajor = false;
+  /// Where `regs` is in a tensor-core accumulator layout (mnAccumulatorA):
+  /// its type, which says the slots' coordinates; null for the blocked
+  /// layout.
+  RankedTensorType regsLayout = {};
 };
 
 /// The value in a tensor-core layout a dot's A is cast from, when the dot
@@ -46,16 +50,26 @@ struct DotOperand {
 /// otherwise.
 Value registerA(tt::DotOp dot);
 
+/// The value in a tensor-core accumulator layout that a wgmma dot's
+/// MN-major A (mnMajorA) is cast from, 16-bit: attention backward's P^T
+/// and dS^T, the transposes of [q, k] results of earlier dots. The dot's
+/// A buffer is written from those registers directly, a pair of adjacent
+/// columns per store (placeDotOperands), instead of the tile first
+/// crossing shared memory into the blocked layout. Null otherwise.
+Value mnAccumulatorA(tt::DotOp dot);
+
 /// The staged operand `v` of a dot (a pallas_gpu.ring_read result): where
 /// its buffer is; null when `v` is not staged.
 Value stagedOperandAddress(ConversionPatternRewriter &rw, Location loc, Value v,
                            const SimtState &state);
 
-/// Writes a tensor held in the blocked layout into shared memory at
-/// `base` (!llvm.ptr<3>) in `layout`, a vector store per chunk. The caller
-/// places barriers.
+/// Writes a tensor held in the blocked layout (or, with `regsLayout`, in
+/// that tensor-core accumulator layout) into shared memory at `base`
+/// (!llvm.ptr<3>) in `layout`, a vector store per chunk (per pair of
+/// adjacent columns). The caller places barriers.
 void writeOperand(OpBuilder &b, Location loc, SimtState &s, Value base, Value perThread,
-                  RankedTensorType type, const OperandSmemLayout &layout);
+                  RankedTensorType type, const OperandSmemLayout &layout,
+                  RankedTensorType regsLayout = {});
 
 /// Where a dot's operands are in shared memory: staged ones where they
 /// are, the others written to the scratch area (A, then B) in their layouts

@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::pallas;
@@ -36,6 +37,17 @@ Value cuda::registerA(tt::DotOp dot) {
   auto d = cast<RankedTensorType>(dot.getType());
   Type e = src ? src.getElementType() : Type();
   return src && src.getEncoding() == d.getEncoding() && (e.isBF16() || e.isF16())
+             ? leave.getSource()
+             : Value();
+}
+
+Value cuda::mnAccumulatorA(tt::DotOp dot) {
+  tt::TransOp trans = mnMajorA(dot);
+  auto leave = trans ? trans.getSrc().getDefiningOp<tensor::CastOp>() : tensor::CastOp();
+  if (!leave || cast<RankedTensorType>(leave.getType()).getEncoding())
+    return {};
+  auto src = cast<RankedTensorType>(leave.getSource().getType());
+  return hasMmaLayout(src) && src.getRank() == 2 && src.getElementTypeBitWidth() == 16
              ? leave.getSource()
              : Value();
 }
@@ -101,7 +113,23 @@ Value OperandSmemLayout::addressOf(OpBuilder &b, Location loc, Value base,
 }
 
 void cuda::writeOperand(OpBuilder &b, Location loc, SimtState &s, Value base, Value perThread,
-                        RankedTensorType type, const OperandSmemLayout &layout) {
+                        RankedTensorType type, const OperandSmemLayout &layout,
+                        RankedTensorType regsLayout) {
+  if (regsLayout) {
+    // Slots 2k and 2k + 1 of a tensor-core layout are adjacent columns,
+    // in one 16-byte unit of any operand layout.
+    SlotCoordinates slots = slotCoordinates(b, loc, s, regsLayout);
+    SmallVector<Value> addresses =
+        layout.slotAddresses(b, loc, base, slots, 2, s.shiftedAddresses);
+    auto pair = VectorType::get({2}, type.getElementType());
+    for (size_t i = 0; i + 1 < slots.size(); i += 2) {
+      Value v = vector::FromElementsOp::create(
+          b, loc, pair,
+          ValueRange{extractSlot(b, loc, perThread, i), extractSlot(b, loc, perThread, i + 1)});
+      LLVM::StoreOp::create(b, loc, v, addresses[i / 2], 2 * type.getElementTypeBitWidth() / 8);
+    }
+    return;
+  }
   int64_t cols = type.getDimSize(1);
   BlockedLayout blocked(type.getNumElements(), s.threads);
   int64_t vec = layout.accessElements(blocked.vec, cols);
@@ -135,7 +163,7 @@ std::pair<Value, Value> cuda::placeDotOperands(OpBuilder &b, Location loc, SimtS
   barrier(b, loc);
   if (writeA) {
     aBase = s.smem;
-    writeOperand(b, loc, s, aBase, a.regs, aType, aLayout);
+    writeOperand(b, loc, s, aBase, a.regs, aType, aLayout, a.regsLayout);
   }
   if (!bBase) {
     bBase = smemByteAddress(b, loc, s.smem, constI32(b, loc, bOffset));

@@ -621,6 +621,11 @@ struct DotLowering : SimtPattern<tt::DotOp> {
         x = {rw.getRemappedValue(src), stagedOperandAddress(rw, loc, src, state),
              cast<RankedTensorType>(src.getType())};
         x.mnMajor = true;
+        if (Value acc = mnAccumulatorA(op)) {
+          // Written from the accumulator's registers (its cast moved nothing).
+          x.regs = rw.getRemappedValue(acc);
+          x.regsLayout = cast<RankedTensorType>(acc.getType());
+        }
       }
       if (tt::TransOp trans = kMajorB(op)) {
         // B as the K-major tile it transposes (TransLowering left it).
@@ -761,6 +766,17 @@ struct LayoutCastLowering : SimtPattern<tensor::CastOp> {
           return dot && dot.getB() != op.getResult() && registerA(dot) == op.getSource();
         })) {
       // wgmma takes A from the registers of the source: nothing to move.
+      rw.replaceOpWithNewOp<LLVM::UndefOp>(op, getTypeConverter()->convertType(dst));
+      return success();
+    }
+    if (llvm::all_of(op->getUsers(), [&](Operation *u) {
+          auto trans = dyn_cast<tt::TransOp>(u);
+          return trans && !trans->use_empty() && llvm::all_of(trans->getUsers(), [&](Operation *v) {
+                   auto dot = dyn_cast<tt::DotOp>(v);
+                   return dot && mnAccumulatorA(dot) == op.getSource();
+                 });
+        })) {
+      // The dots' transposed A is written from the source's registers.
       rw.replaceOpWithNewOp<LLVM::UndefOp>(op, getTypeConverter()->convertType(dst));
       return success();
     }

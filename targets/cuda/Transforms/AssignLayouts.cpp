@@ -221,9 +221,78 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
       castBackUses(b, dot.getResult(), plain, nullptr);
     }
     propagate();
+    computeInLayout();
     broadcastIntoLayout();
     readConvertedAInLayout();
     narrowBeforeLeaving();
+  }
+
+  /// An elementwise op of one result whose tensor operands all have its
+  /// shape (a scalar operand is arith.select's condition).
+  static bool isElementwise(Operation *op) {
+    if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+        isa<arith::ConstantOp>(op) || op->getNumRegions() || op->getNumResults() != 1)
+      return false;
+    auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    return result && llvm::all_of(op->getOperandTypes(), [&](Type t) {
+             auto o = dyn_cast<RankedTensorType>(t);
+             return o ? o.getShape() == result.getShape() : t.isSignlessInteger(1);
+           });
+  }
+
+  /// Whether `v` (in the blocked layout) costs nothing to have in a
+  /// tensor-core layout, or only the exchange of a row or column: a splat,
+  /// a broadcast of a row or column used once, or an elementwise op used
+  /// once of such operands.
+  static bool cheapInLayout(Value v, int depth = 0) {
+    if (depth > 8)
+      return false;
+    if (matchPattern(v, m_Constant()) || v.getDefiningOp<tt::SplatOp>())
+      return true;
+    Operation *def = v.getDefiningOp();
+    if (!def || !def->hasOneUse())
+      return false;
+    if (auto bcast = dyn_cast<tt::BroadcastOp>(def)) {
+      auto src = cast<RankedTensorType>(bcast.getSrc().getType());
+      return !src.getEncoding() && src.getRank() == 2 && llvm::is_contained(src.getShape(), 1);
+    }
+    return isElementwise(def) && llvm::all_of(def->getOperands(), [&](Value o) {
+             return !isa<RankedTensorType>(o.getType()) || cheapInLayout(o, depth + 1);
+           });
+  }
+
+  /// A value computed elementwise from splats and row broadcasts only to
+  /// enter a tensor-core layout (JAX's attention backward starts dP's
+  /// accumulator at `0 - delta` broadcast over the rows) is computed in
+  /// that layout: the casts move up to the operands, where a splat costs
+  /// nothing and a broadcast exchanges only its row (broadcastIntoLayout),
+  /// instead of the whole tile crossing shared memory.
+  void computeInLayout() {
+    SmallVector<tensor::CastOp> worklist;
+    getOperation().walk([&](tensor::CastOp c) {
+      if (hasMmaLayout(c.getType()) && !cast<RankedTensorType>(c.getSource().getType()).getEncoding())
+        worklist.push_back(c);
+    });
+    while (!worklist.empty()) {
+      tensor::CastOp enter = worklist.pop_back_val();
+      Operation *def = enter.getSource().getDefiningOp();
+      if (!def || !isElementwise(def) || !cheapInLayout(enter.getSource()))
+        continue;
+      auto type = cast<RankedTensorType>(enter.getType());
+      OpBuilder b(def);
+      for (OpOperand &o : def->getOpOperands()) {
+        auto t = dyn_cast<RankedTensorType>(o.get().getType());
+        if (!t)
+          continue;
+        auto in = tensor::CastOp::create(b, def->getLoc(),
+                                         t.cloneWithEncoding(type.getEncoding()), o.get());
+        o.set(in);
+        worklist.push_back(in);
+      }
+      def->getResult(0).setType(type);
+      enter.getResult().replaceAllUsesWith(def->getResult(0));
+      enter.erase();
+    }
   }
 
   /// A broadcast of a row or column (a bias) cast into a tensor-core
