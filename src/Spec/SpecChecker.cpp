@@ -151,7 +151,10 @@ void Checker::checkMesh() {
     error("mesh.thread_name", kernel.getLoc()) << "'" << m.threadName
                                                << "' differs from the kernel's mesh " << mesh;
   // The grid counts clusters: blocks launched are grid x cluster per axis
-  // (the two aligned at their last axes, as JAX's).
+  // (the two aligned at their last axes, as JAX's). Only where the grid is
+  // the mesh's (its axes are the ones asked about).
+  if (ArrayRef<int64_t>(spec.grid) != mesh.getGrid())
+    return;
   for (size_t i = 0; i < spec.grid.size(); ++i) {
     int64_t c = mesh.launchAxisOf(plgpu::MeshAttr::AxisKind::grid, i).clusterSize;
     if (c > 1 && ShapedType::isDynamic(spec.grid[i]))

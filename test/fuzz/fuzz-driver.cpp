@@ -9,8 +9,9 @@
 // a bug.
 //
 // The custom mutator knows the format: it mutates the spec as JSON (a
-// value, a key, an array's entries) and the kernel as lines and tokens
-// (numbers, element types, op names), and bytes otherwise.
+// value, a key, an array's entries), the kernel as lines and tokens
+// (numbers, element types, op names), a block size in both together, and
+// bytes otherwise.
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzContext.h"
@@ -204,6 +205,119 @@ void mutateKernel(std::string &text, Rng &rng) {
     text += (i ? "\n" : "") + lines[i];
 }
 
+/// The `!pallas.ref<...>` types of the kernel's signature, in order: where
+/// each one's text starts and ends.
+std::vector<std::pair<size_t, size_t>> signatureRefs(const std::string &kernel) {
+  std::vector<std::pair<size_t, size_t>> refs;
+  size_t at = kernel.find("pallas.kernel");
+  size_t open = at == std::string::npos ? at : kernel.find('(', at);
+  if (open == std::string::npos)
+    return refs;
+  int depth = 0;
+  size_t close = open;
+  for (; close < kernel.size(); ++close) {
+    depth += kernel[close] == '(' ? 1 : kernel[close] == ')' ? -1 : 0;
+    if (depth == 0)
+      break;
+  }
+  for (size_t i = kernel.find("!pallas.ref<", open); i < close;
+       i = kernel.find("!pallas.ref<", i + 1)) {
+    size_t end = kernel.find('>', i);
+    if (end == std::string::npos || end > close)
+      break;
+    refs.push_back({i + 12, end});
+  }
+  return refs;
+}
+
+/// Replaces every whole-number `from` among the dims of the kernel's
+/// tensor and ref shapes (`<AxBx...`) with `to`.
+void resizeShapes(std::string &kernel, int64_t from, int64_t to) {
+  std::string out, f = std::to_string(from), t = std::to_string(to);
+  bool inShape = false;
+  for (size_t i = 0; i < kernel.size();) {
+    char c = kernel[i];
+    if (c == '<')
+      inShape = true;
+    else if (c == '>' || c == ',' || c == ' ')
+      inShape = c == ',' ? inShape : false;
+    bool tokenStart = i == 0 || kernel[i - 1] == '<' || kernel[i - 1] == 'x';
+    if (inShape && tokenStart && kernel.compare(i, f.size(), f) == 0 &&
+        i + f.size() < kernel.size() && kernel[i + f.size()] == 'x') {
+      out += t;
+      i += f.size();
+      continue;
+    }
+    out += c;
+    ++i;
+  }
+  kernel = out;
+}
+
+/// A block size changed in the spec and the kernel together: one entry
+/// of an operand's block_shape, the same dim of that operand's ref type in
+/// the kernel's signature, and (half the time) every shape of the kernel
+/// holding the old size. Odd sizes (15, 17) reach the lowerings that
+/// handle partial blocks, which mutating one side alone never does (the
+/// two then disagree and the spec check stops there). False when the
+/// spec has no block_shape.
+bool mutateBlockShape(std::string &kernel, std::string &spec, Rng &rng) {
+  json doc = json::parse(spec, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded() || !doc.is_object())
+    return false;
+  // (operand index in signature order, its block_shape)
+  std::vector<std::pair<size_t, json *>> blocks;
+  size_t index = 0;
+  for (const char *group : {"inputs", "outputs"}) {
+    auto it = doc.find(group);
+    if (it == doc.end() || !it->is_array())
+      continue;
+    for (json &operand : *it) {
+      if (operand.is_object() && operand.contains("block_shape") &&
+          operand["block_shape"].is_array())
+        blocks.push_back({index, &operand["block_shape"]});
+      ++index;
+    }
+  }
+  if (blocks.empty())
+    return false;
+  auto [operand, shape] = blocks[rng() % blocks.size()];
+  std::vector<size_t> sized;
+  for (size_t i = 0; i < shape->size(); ++i)
+    if ((*shape)[i].is_number_integer())
+      sized.push_back(i);
+  if (sized.empty())
+    return false;
+  size_t i = pick(rng, sized);
+  int64_t old = (*shape)[i].get<int64_t>();
+  const int64_t choices[] = {old + 1, old - 1, old * 2, old / 2, 1, 3, 15, 17, 33, 100, 128};
+  int64_t size = choices[rng() % 11];
+  (*shape)[i] = size;
+  spec = doc.dump(1);
+  // The ref's dim: the block's dims without the squeezed (null) ones.
+  size_t dim = 0;
+  for (size_t j = 0; j < i; ++j)
+    dim += (*shape)[j].is_number_integer() ? 1 : 0;
+  std::vector<std::pair<size_t, size_t>> refs = signatureRefs(kernel);
+  if (operand < refs.size()) {
+    auto [begin, end] = refs[operand];
+    std::string type = kernel.substr(begin, end - begin);
+    size_t at = 0;
+    for (size_t d = 0; d < dim && at != std::string::npos; ++d)
+      at = type.find('x', at) == std::string::npos ? std::string::npos : type.find('x', at) + 1;
+    if (at != std::string::npos && at < type.size() && isdigit(type[at])) {
+      size_t stop = at;
+      while (stop < type.size() && isdigit(type[stop]))
+        ++stop;
+      type.replace(at, stop - at, std::to_string(size));
+      kernel.replace(begin, end - begin, type);
+    }
+  }
+  if (rng() % 2 && old > 0 && size > 0)
+    resizeShapes(kernel, old, size);
+  return true;
+}
+
 /// Byte-level mutation of `text` by libFuzzer's own mutators.
 void mutateBytes(std::string &text, size_t room) {
   std::vector<uint8_t> buf(text.begin(), text.end());
@@ -219,11 +333,15 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max
   Rng rng(seed);
   auto [kernel, spec] = split(data, size);
   size_t room = maxSize > size ? maxSize - size : 0;
-  switch (rng() % 5) {
+  switch (rng() % 6) {
   case 0:
   case 1:
     if (!mutateSpec(spec, rng))
       mutateBytes(spec, room);
+    break;
+  case 5:
+    if (!mutateBlockShape(kernel, spec, rng))
+      mutateKernel(kernel, rng);
     break;
   case 2:
   case 3:
