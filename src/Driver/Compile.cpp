@@ -377,6 +377,9 @@ LogicalResult mlir::pallas::compile(MLIRContext &ctx, llvm::SourceMgr &sm,
   if (llvm::is_contained(options.emit, "xla-ffi") &&
       failed(addXlaFfiArtifacts(cmdline, expanded, target.kind, result.artifacts)))
     return failure();
+  if (llvm::is_contained(options.emit, "torch-xla") &&
+      failed(addTorchXlaArtifacts(cmdline, expanded, target.kind, target.name, result.artifacts)))
+    return failure();
   Artifact manifest = buildManifest(*spec, expanded, target, result);
   artifacts = std::move(result.artifacts);
   artifacts.push_back(std::move(manifest));

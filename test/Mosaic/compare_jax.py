@@ -309,10 +309,10 @@ def describe(module):
     return d
 
 
-def main():
-    case, directory = sys.argv[1], sys.argv[2]
-    manifest = json.load(open(glob.glob(os.path.join(directory, "*.manifest.json"))[0]))
-    ours = json.load(open(os.path.join(directory, manifest["launch"]["backend_config"])))
+def differences(case, ours):
+    """The parts of `ours` (a tpu_custom_call config) that differ from
+    JAX's lowering of the same kernel: [(key, ours, jax's)], and JAX's
+    description (for the summary line)."""
     theirs = jax_backend_config(case)
     ctx = mlir.make_ir_context()
     tpu.register_dialect(ctx)
@@ -325,12 +325,19 @@ def main():
     for key in ["serialization_format", "needs_layout_passes"]:
         a[key] = ours["custom_call_config"].get(key)
         b[key] = theirs["custom_call_config"].get(key)
-    diffs = [k for k in b if a.get(k) != b[k]]
-    for k in diffs:
-        print(f"{case}: {k} differs\n  pallasc: {a.get(k)}\n  jax:     {b[k]}")
+    return [(k, a.get(k), b[k]) for k in b if a.get(k) != b[k]], b
+
+
+def main():
+    case, directory = sys.argv[1], sys.argv[2]
+    manifest = json.load(open(glob.glob(os.path.join(directory, "*.manifest.json"))[0]))
+    ours = json.load(open(os.path.join(directory, manifest["launch"]["backend_config"])))
+    diffs, b = differences(case, ours)
+    for k, mine, theirs in diffs:
+        print(f"{case}: {k} differs\n  pallasc: {mine}\n  jax:     {theirs}")
     if diffs:
         sys.exit(1)
-    print(f"{case}: matches jax {jax.__version__} (stable_mosaic {jax_version}, "
+    print(f"{case}: matches jax {jax.__version__} (stable_mosaic {b['stable_mosaic.version']}, "
           f"{len(b['transforms'])} transforms, {len(b['body ops'])} body op kinds)")
 
 

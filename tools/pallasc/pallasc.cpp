@@ -72,10 +72,11 @@ int main(int argc, char **argv) {
                  "combined: sm_80,sm_90a");
   app.add_option("--emit", options.emit,
                  "extra artifacts: mlir (lowered module), llvm (LLVM IR), xla-ffi (an XLA "
-                 "FFI handler and its jax.ffi binding), torch (a torch.library custom op); "
-                 "xla-ffi and torch for host and CUDA targets")
+                 "FFI handler and its jax.ffi binding), torch (a torch.library custom op), "
+                 "torch-xla (a torch_xla TPU custom call); xla-ffi and torch for host and "
+                 "CUDA targets, torch-xla for TPU targets")
       ->delimiter(',')
-      ->check(CLI::IsMember({"mlir", "llvm", "xla-ffi", "torch"}));
+      ->check(CLI::IsMember({"mlir", "llvm", "xla-ffi", "torch", "torch-xla"}));
   app.add_option("-o,--output", outDir, "output directory (created if missing)");
   std::string depfile;
   app.add_option("--depfile", depfile,

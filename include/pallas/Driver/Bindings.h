@@ -40,6 +40,15 @@ std::string torchCompiledOpText(const LaunchSpec &spec);
 LogicalResult addXlaFfiArtifacts(Location loc, const LaunchSpec &spec, TargetKind kind,
                                  std::vector<Artifact> &artifacts);
 
+/// `--emit torch-xla` (TPU targets): `NAME_torch_xla.py`, a function that
+/// calls torch_xla's TPU custom call with the kernel's tpu_custom_call
+/// payload (the `backend_config` artifact among `artifacts`) and its
+/// outputs' shapes and dtypes, as torch_xla's make_kernel_from_pallas does
+/// with JAX's lowering. A located error for other targets and for kernels
+/// whose outputs alias inputs.
+LogicalResult addTorchXlaArtifacts(Location loc, const LaunchSpec &spec, TargetKind kind,
+                                   StringRef targetName, std::vector<Artifact> &artifacts);
+
 namespace bindings {
 
 /// The NumPy name of a spec dtype ("float32", "bfloat16", ...), which JAX
