@@ -32,12 +32,6 @@ constexpr llvm::StringLiteral kTurnPassAttrName = "pallas_gpu.turn_pass";
 /// Unit attribute on a tt.dot in the wgmma layout issued without waiting
 /// for it (pallas-async-dots): a pallas_gpu.dot_wait takes its result.
 constexpr llvm::StringLiteral kAsyncDotAttrName = "pallas_gpu.async";
-/// Unit attribute on an f32 math.exp2 whose subnormal results may be
-/// flushed to zero (ex2.approx.ftz: one MUFU.EX2 instead of a range check
-/// and two scalings around it). pallas-fold-exp-scale sets it on softmax's
-/// exponentials, whose results lie in (0, 1] and whose subnormal results
-/// weigh nothing beside the row's largest term, 1.
-constexpr llvm::StringLiteral kFlushDenormalsAttrName = "pallas_gpu.flush_denormals";
 /// Unit attribute on an f32 math.tanh whose result reaches memory only as
 /// bf16 (convert-tile-to-nvvm sets it): tanh.approx.f32 (one MUFU.TANH,
 /// relative error about 2^-11, an eighth of bf16's precision) instead of

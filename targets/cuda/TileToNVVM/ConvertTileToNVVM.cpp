@@ -180,8 +180,8 @@ Value approxTanh(OpBuilder &b, Location loc, Value x) {
   });
 }
 
-/// f32 exp and division as the GPU's approximate instructions (ex2.approx,
-/// div.approx; within 2 ulp); null for other ops.
+/// f32 exp, exp2 and division as the GPU's approximate instructions
+/// (ex2.approx, div.approx; within 2 ulp); null for other ops.
 Value fastMath(Operation *op, ArrayRef<Value> operands, TypeRange types,
                ConversionPatternRewriter &rw) {
   if (types.size() != 1 || !getElementTypeOrSelf(types[0]).isF32())
@@ -201,7 +201,11 @@ Value fastMath(Operation *op, ArrayRef<Value> operands, TypeRange types,
   }
   if (isa<arith::DivFOp>(op))
     return arith::DivFOp::create(rw, loc, operands[0], operands[1], flags);
-  if (isa<math::Exp2Op>(op) && op->hasAttr(pgpu::kFlushDenormalsAttrName))
+  // exp2 of f32 as Triton lowers `tl.math.exp2`, which JAX's Pallas
+  // kernels on the GPU run: one ex2.approx.ftz (subnormal results flushed);
+  // the exact form takes three more instructions an element to scale
+  // around the subnormal range.
+  if (isa<math::Exp2Op>(op))
     return flushingExp2(rw, loc, operands[0]);
   if (isa<math::TanhOp>(op) && op->hasAttr(pgpu::kApproxTanhAttrName))
     return approxTanh(rw, loc, operands[0]);

@@ -17,8 +17,9 @@ namespace mlir::pallas::cuda {
 /// Base for patterns that need the kernel state.
 template <typename Op>
 struct SimtPattern : OpConversionPattern<Op> {
-  SimtPattern(const TypeConverter &tc, MLIRContext *ctx, SimtState &state)
-      : OpConversionPattern<Op>(tc, ctx), state(state) {}
+  SimtPattern(const TypeConverter &tc, MLIRContext *ctx, SimtState &state,
+              PatternBenefit benefit = 1)
+      : OpConversionPattern<Op>(tc, ctx, benefit), state(state) {}
   SimtState &state;
 };
 

@@ -124,6 +124,102 @@ bool rematerializable(Value v, int depth = 0) {
   return false;
 }
 
+/// For index arithmetic `v` linear in its coordinates (ranges, splats,
+/// constants, expand_dims, broadcasts, adds and subtracts, products with a
+/// constant), the constant each coordinate is multiplied by; nullopt
+/// otherwise. v(origin + shift) = v(origin) + coefficients . shift.
+std::optional<SmallVector<int64_t>> linearCoefficients(Value v, int depth = 0) {
+  Operation *def = v.getDefiningOp();
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!def || !type || depth > 24)
+    return std::nullopt;
+  SmallVector<int64_t> zero(type.getRank(), 0);
+  if (isa<tt::MakeRangeOp>(def))
+    return SmallVector<int64_t>{1};
+  if (isa<tt::SplatOp>(def))
+    return zero;
+  if (auto cst = dyn_cast<arith::ConstantOp>(def)) {
+    auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+    return dense && dense.isSplat() ? std::optional(zero) : std::nullopt;
+  }
+  if (auto expand = dyn_cast<tt::ExpandDimsOp>(def)) {
+    auto c = linearCoefficients(expand.getSrc(), depth + 1);
+    if (c)
+      c->insert(c->begin() + expand.getAxis(), 0);
+    return c;
+  }
+  if (auto bcast = dyn_cast<tt::BroadcastOp>(def))
+    return linearCoefficients(bcast.getSrc(), depth + 1); // (size-1 dims have 0)
+  if (isa<arith::AddIOp, arith::SubIOp>(def)) {
+    auto a = linearCoefficients(def->getOperand(0), depth + 1);
+    auto b = linearCoefficients(def->getOperand(1), depth + 1);
+    if (!a || !b)
+      return std::nullopt;
+    for (size_t d = 0; d < a->size(); ++d)
+      (*a)[d] += isa<arith::AddIOp>(def) ? (*b)[d] : -(*b)[d];
+    return a;
+  }
+  if (auto mul = dyn_cast<arith::MulIOp>(def)) {
+    for (int i = 0; i < 2; ++i) {
+      SplatElementsAttr splat;
+      if (!matchPattern(def->getOperand(1 - i), m_Constant(&splat)))
+        continue;
+      auto c = linearCoefficients(def->getOperand(i), depth + 1);
+      if (c)
+        for (int64_t &x : *c)
+          x *= splat.getSplatValue<APInt>().getSExtValue();
+      return c;
+    }
+  }
+  return std::nullopt;
+}
+
+/// A compare of two index tiles in a tensor-core layout (a causal mask,
+/// `q_index >= k_index`), each linear in its coordinates: every slot's
+/// element is the thread's first one shifted by constants, so the compare
+/// is `lhs(origin) - rhs(origin)  pred  (rhs - lhs coefficients) . shift`,
+/// one subtraction per thread and a compare with an immediate per slot.
+/// Computed element by element, the two tiles took a register per slot
+/// each, which LLVM hoisted out of the loop (causal attention's backward
+/// spilled over them). Signed orderings and (in)equality; index arithmetic
+/// is assumed not to wrap (as pallas-uniform-masks assumes).
+struct IndexCompareLowering : SimtPattern<arith::CmpIOp> {
+  IndexCompareLowering(const TypeConverter &tc, MLIRContext *ctx, SimtState &state)
+      : SimtPattern(tc, ctx, state, /*benefit=*/2) {} // before the elementwise lowering
+  LogicalResult matchAndRewrite(arith::CmpIOp op, OpAdaptor,
+                                ConversionPatternRewriter &rw) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    using P = arith::CmpIPredicate;
+    P pred = op.getPredicate();
+    if (!type || !hasMmaLayout(type) || type.getRank() != 2 ||
+        !llvm::is_contained({P::slt, P::sle, P::sgt, P::sge, P::eq, P::ne}, pred))
+      return failure();
+    auto lc = linearCoefficients(op.getLhs()), rc = linearCoefficients(op.getRhs());
+    if (!lc || !rc)
+      return failure();
+    Location loc = op.getLoc();
+    SlotCoordinates slots = slotCoordinates(rw, loc, state, type);
+    if (slots.origin.empty())
+      return failure();
+    Value l0 = rematerialize(rw, loc, op.getLhs(), slots.origin);
+    Value r0 = l0 ? rematerialize(rw, loc, op.getRhs(), slots.origin) : Value();
+    if (!l0 || !r0)
+      return failure();
+    Value diff = arith::SubIOp::create(rw, loc, l0, r0);
+    SmallVector<Value> elems;
+    for (size_t i = 0; i < slots.size(); ++i) {
+      int64_t k = 0;
+      for (size_t d = 0; d < slots.shifts[i].size(); ++d)
+        k += ((*rc)[d] - (*lc)[d]) * slots.shifts[i][d];
+      Value bound = arith::ConstantOp::create(rw, loc, diff.getType(),
+                                              rw.getIntegerAttr(diff.getType(), k));
+      elems.push_back(arith::CmpIOp::create(rw, loc, pred, diff, bound));
+    }
+    rw.replaceOp(op, buildVector(rw, loc, elems));
+    return success();
+  }
+};
+
 /// Tensor `v`, index arithmetic, computed element by element in the layout
 /// of `layout` (same shape): this thread's slots; null when `v` cannot be
 /// (what was built for it is left unused).
@@ -864,6 +960,7 @@ void cuda::populateSimtDataMovementPatterns(const TypeConverter &tc,
                                             RewritePatternSet &patterns,
                                             SimtState &state) {
   patterns.add<BroadcastLowering, TransLowering, JoinLowering, ReduceLowering,
-               ScanLowering, DotLowering, LayoutCastLowering, ExtractSliceLowering>(
+               ScanLowering, DotLowering, LayoutCastLowering, ExtractSliceLowering,
+               IndexCompareLowering>(
       tc, patterns.getContext(), state);
 }

@@ -155,10 +155,10 @@ struct ExpOfRowShifted : OpRewritePattern<math::ExpOp> {
     Value arg = math::FmaOp::create(rw, loc, x, splatLike(rw, loc, type, c * kLog2e), shifted);
     auto flags = arith::FastMathFlagsAttr::get(
         rw.getContext(), arith::FastMathFlags::afn | arith::FastMathFlags::arcp);
-    auto exp2 = rw.replaceOpWithNewOp<math::Exp2Op>(op, arg, flags);
-    // The argument is at most 0 (x * c less the row's max of it): results
-    // lie in (0, 1], and subnormal ones are nothing beside the row's 1.
-    exp2->setAttr(pgpu::kFlushDenormalsAttrName, rw.getUnitAttr());
+    // (exp2 flushes subnormal results on CUDA, as Triton's does: here the
+    // argument is at most 0, x * c less the row's max of it, and such
+    // results are nothing beside the row's 1.)
+    rw.replaceOpWithNewOp<math::Exp2Op>(op, arg, flags);
     return success();
   }
 };
