@@ -58,15 +58,38 @@ def _source(src, inputs, cotangents, results):
     return x.reshape(src["shape"]) if "shape" in src else x
 
 
+def _needed():
+    """The forward op's operands and outputs that the backward kernels and
+    the gradients read: only those are saved for the backward."""
+    operands, outputs = set(), set()
+    for src in [s for e in _BACKWARD for s in e["operands"]] + CHAIN["gradients"]:
+        if src is None:
+            continue
+        if "input" in src:
+            operands.add(_OPERAND_OF[src["input"]])
+        elif src.get("kernel") == _FORWARD["directory"]:
+            outputs.add(src["output"])
+    return operands, outputs
+
+
+_SAVED_OPERANDS, _SAVED_OUTPUTS = _needed()
+
+
 def _setup_context(ctx, inputs, output):
-    ctx.save_for_backward(*inputs, *_as_tuple(output))
+    outputs = _as_tuple(output)
+    ctx.operand_shapes = [tuple(t.shape) for t in inputs]
+    ctx.output_kinds = [(o.dtype, o.device) for o in outputs]
+    ctx.save_for_backward(
+        *[t if k in _SAVED_OPERANDS else None for k, t in enumerate(inputs)],
+        *[o if j in _SAVED_OUTPUTS else None for j, o in enumerate(outputs)])
 
 
 def _backward(ctx, *grads):
     saved = ctx.saved_tensors
     n = len(_FORWARD["operands"])
     operands, outputs = saved[:n], saved[n:]
-    inputs = [operands[_OPERAND_OF[i]].reshape(a["shape"])
+    inputs = [None if operands[_OPERAND_OF[i]] is None
+              else operands[_OPERAND_OF[i]].reshape(a["shape"])
               for i, a in enumerate(CHAIN["inputs"])]
     results = {_FORWARD["directory"]: outputs}
     # The cotangent of the function's output j: the gradient of the
@@ -76,7 +99,8 @@ def _backward(ctx, *grads):
         g = grads[src["output"]]
         c = CHAIN["cotangents"][j]
         if g is None:
-            g = outputs[src["output"]].new_zeros(c["shape"])
+            dtype, device = ctx.output_kinds[src["output"]]
+            g = torch.zeros(c["shape"], dtype=dtype, device=device)
         cotangents.append(g.reshape(c["shape"]).contiguous())
     for entry in _BACKWARD:
         args = [_source(s, inputs, cotangents, results).contiguous() for s in entry["operands"]]
@@ -85,7 +109,7 @@ def _backward(ctx, *grads):
     for i, src in enumerate(CHAIN["gradients"]):
         if src is not None:
             k = _OPERAND_OF[i]
-            out[k] = _source(src, inputs, cotangents, results).reshape(operands[k].shape)
+            out[k] = _source(src, inputs, cotangents, results).reshape(ctx.operand_shapes[k])
     return tuple(out)
 
 
