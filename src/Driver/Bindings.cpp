@@ -42,6 +42,11 @@ LogicalResult bindings::checkBindable(Location loc, const LaunchSpec &spec, Targ
   if (kind != TargetKind::Host && kind != TargetKind::Cuda)
     return emitError(loc) << option << " needs the host target or CUDA targets (" << why << ")",
            failure();
+  return checkDTypes(loc, spec, option, framework);
+}
+
+LogicalResult bindings::checkDTypes(Location loc, const LaunchSpec &spec, StringRef option,
+                                    StringRef framework) {
   for (const auto *list : {&spec.inputs, &spec.outputs})
     for (const SpecOperand &op : *list)
       if (numpyDType(op.dtype).empty())

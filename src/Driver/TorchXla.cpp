@@ -23,12 +23,8 @@ LogicalResult mlir::pallas::addTorchXlaArtifacts(Location loc, const LaunchSpec 
     return emitError(loc) << "--emit torch-xla needs a TPU target (the call runs the "
                              "kernel's Mosaic build on a TPU through torch_xla)",
            failure();
-  for (const auto *list : {&spec.inputs, &spec.outputs})
-    for (const SpecOperand &op : *list)
-      if (bindings::numpyDType(op.dtype).empty())
-        return emitError(loc) << "--emit torch-xla: " << op.path << " has dtype '" << op.dtype
-                              << "', which PyTorch has no type for",
-               failure();
+  if (failed(bindings::checkDTypes(loc, spec, "--emit torch-xla", "PyTorch")))
+    return failure();
   if (!spec.aliases.empty())
     return emitError(loc) << "--emit torch-xla: outputs aliasing inputs "
                              "(input_output_aliases) are not supported (torch_xla's "

@@ -67,6 +67,11 @@ std::string cxxList(ArrayRef<int64_t> values);
 LogicalResult checkBindable(Location loc, const LaunchSpec &spec, TargetKind kind,
                             StringRef option, StringRef why, StringRef framework);
 
+/// Refuses, with a located error naming `option`, operands whose dtype
+/// has no NumPy name (`framework`: whose dtypes).
+LogicalResult checkDTypes(Location loc, const LaunchSpec &spec, StringRef option,
+                          StringRef framework);
+
 /// `NAME = [("x", (64, 128), DTYPE), ...]` for `operands`, DTYPE being
 /// `dtypeExpr` of each one's NumPy name.
 void writeOperandTable(llvm::raw_ostream &os, StringRef name, ArrayRef<SpecOperand> operands,

@@ -63,6 +63,13 @@ Value mnAccumulatorA(tt::DotOp dot);
 Value stagedOperandAddress(ConversionPatternRewriter &rw, Location loc, Value v,
                            const SimtState &state);
 
+/// Writes a tensor held in tensor-core accumulator layout `accumulator`
+/// into shared memory at `base` in `layout`, one store per pair of
+/// adjacent columns (slots 2k and 2k + 1). The caller places barriers.
+void writeAccumulatorPairs(OpBuilder &b, Location loc, SimtState &s, Value base,
+                           Value perThread, RankedTensorType accumulator,
+                           const OperandSmemLayout &layout);
+
 /// Writes a tensor held in the blocked layout (or, with `regsLayout`, in
 /// that tensor-core accumulator layout) into shared memory at `base`
 /// (!llvm.ptr<3>) in `layout`, a vector store per chunk (per pair of

@@ -52,6 +52,23 @@ Value cuda::mnAccumulatorA(tt::DotOp dot) {
              : Value();
 }
 
+void cuda::writeAccumulatorPairs(OpBuilder &b, Location loc, SimtState &s, Value base,
+                                 Value perThread, RankedTensorType accumulator,
+                                 const OperandSmemLayout &layout) {
+  // Slots 2k and 2k + 1 of a tensor-core layout are adjacent columns, in
+  // one 16-byte unit of any operand layout.
+  SlotCoordinates slots = slotCoordinates(b, loc, s, accumulator);
+  SmallVector<Value> addresses = layout.slotAddresses(b, loc, base, slots, 2, s.shiftedAddresses);
+  Type elem = accumulator.getElementType();
+  auto pair = VectorType::get({2}, elem);
+  for (size_t i = 0; i + 1 < slots.size(); i += 2) {
+    Value v = vector::FromElementsOp::create(
+        b, loc, pair,
+        ValueRange{extractSlot(b, loc, perThread, i), extractSlot(b, loc, perThread, i + 1)});
+    LLVM::StoreOp::create(b, loc, v, addresses[i / 2], 2 * elem.getIntOrFloatBitWidth() / 8);
+  }
+}
+
 Value OperandSmemLayout::offsetOf(OpBuilder &b, Location loc, Value row, Value col) const {
   auto mul = [&](Value v, int64_t k) { return arith::MulIOp::create(b, loc, v, constI32(b, loc, k)); };
   auto add = [&](Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); };
@@ -115,21 +132,8 @@ Value OperandSmemLayout::addressOf(OpBuilder &b, Location loc, Value base,
 void cuda::writeOperand(OpBuilder &b, Location loc, SimtState &s, Value base, Value perThread,
                         RankedTensorType type, const OperandSmemLayout &layout,
                         RankedTensorType regsLayout) {
-  if (regsLayout) {
-    // Slots 2k and 2k + 1 of a tensor-core layout are adjacent columns,
-    // in one 16-byte unit of any operand layout.
-    SlotCoordinates slots = slotCoordinates(b, loc, s, regsLayout);
-    SmallVector<Value> addresses =
-        layout.slotAddresses(b, loc, base, slots, 2, s.shiftedAddresses);
-    auto pair = VectorType::get({2}, type.getElementType());
-    for (size_t i = 0; i + 1 < slots.size(); i += 2) {
-      Value v = vector::FromElementsOp::create(
-          b, loc, pair,
-          ValueRange{extractSlot(b, loc, perThread, i), extractSlot(b, loc, perThread, i + 1)});
-      LLVM::StoreOp::create(b, loc, v, addresses[i / 2], 2 * type.getElementTypeBitWidth() / 8);
-    }
-    return;
-  }
+  if (regsLayout)
+    return writeAccumulatorPairs(b, loc, s, base, perThread, regsLayout, layout);
   int64_t cols = type.getDimSize(1);
   BlockedLayout blocked(type.getNumElements(), s.threads);
   int64_t vec = layout.accessElements(blocked.vec, cols);

@@ -786,22 +786,10 @@ struct DotLowering : SimtPattern<tt::DotOp> {
 
 OperandSmemLayout cuda::writeAccumulatorSwizzled(OpBuilder &b, Location loc, SimtState &s,
                                                  Value perThread, RankedTensorType src) {
-  Type elem = src.getElementType();
-  int64_t eb = elem.getIntOrFloatBitWidth() / 8;
   OperandSmemLayout layout = operandSmemLayout(src, pgpu::SharedLayoutKind::swizzle_128b);
   reserveSmem(s, layout.bytes);
   barrier(b, loc);
-  // Slots 2k and 2k + 1 of a tensor-core layout are adjacent columns.
-  SlotCoordinates from = slotCoordinates(b, loc, s, src);
-  SmallVector<Value> fromAddresses =
-      layout.slotAddresses(b, loc, s.smem, from, 2, s.shiftedAddresses);
-  auto pair = VectorType::get({2}, elem);
-  for (size_t i = 0; i + 1 < from.size(); i += 2) {
-    Value v = vector::FromElementsOp::create(
-        b, loc, pair,
-        ValueRange{extractSlot(b, loc, perThread, i), extractSlot(b, loc, perThread, i + 1)});
-    LLVM::StoreOp::create(b, loc, v, fromAddresses[i / 2], 2 * eb);
-  }
+  writeAccumulatorPairs(b, loc, s, s.smem, perThread, src, layout);
   return layout;
 }
 

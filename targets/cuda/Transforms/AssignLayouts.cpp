@@ -228,7 +228,8 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
   }
 
   /// An elementwise op of one result whose tensor operands all have its
-  /// shape (a scalar operand is arith.select's condition).
+  /// shape (a scalar operand is arith.select's one condition for the whole
+  /// tensor: every thread has it).
   static bool isElementwise(Operation *op) {
     if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
         isa<arith::ConstantOp>(op) || op->getNumRegions() || op->getNumResults() != 1)
@@ -238,6 +239,13 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
              auto o = dyn_cast<RankedTensorType>(t);
              return o ? o.getShape() == result.getShape() : t.isSignlessInteger(1);
            });
+  }
+
+  /// A broadcast of a row or a column ([M, 1] or [1, N]) in the blocked
+  /// layout: broadcastIntoLayout exchanges only its source.
+  static bool isRowOrColumnBroadcast(tt::BroadcastOp bcast) {
+    auto src = cast<RankedTensorType>(bcast.getSrc().getType());
+    return !src.getEncoding() && src.getRank() == 2 && llvm::is_contained(src.getShape(), 1);
   }
 
   /// Whether `v` (in the blocked layout) costs nothing to have in a
@@ -252,10 +260,8 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
     Operation *def = v.getDefiningOp();
     if (!def || !def->hasOneUse())
       return false;
-    if (auto bcast = dyn_cast<tt::BroadcastOp>(def)) {
-      auto src = cast<RankedTensorType>(bcast.getSrc().getType());
-      return !src.getEncoding() && src.getRank() == 2 && llvm::is_contained(src.getShape(), 1);
-    }
+    if (auto bcast = dyn_cast<tt::BroadcastOp>(def))
+      return isRowOrColumnBroadcast(bcast);
     return isElementwise(def) && llvm::all_of(def->getOperands(), [&](Value o) {
              return !isa<RankedTensorType>(o.getType()) || cheapInLayout(o, depth + 1);
            });
@@ -302,10 +308,8 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
     SmallVector<tensor::CastOp> casts;
     getOperation().walk([&](tensor::CastOp c) {
       auto bcast = c.getSource().getDefiningOp<tt::BroadcastOp>();
-      auto src = bcast ? cast<RankedTensorType>(bcast.getSrc().getType()) : RankedTensorType();
-      if (bcast && bcast->hasOneUse() && !src.getEncoding() && src.getRank() == 2 &&
-          llvm::is_contained(src.getShape(), 1) && hasMmaLayout(c.getType()) &&
-          !cast<RankedTensorType>(bcast.getType()).getEncoding())
+      if (bcast && bcast->hasOneUse() && isRowOrColumnBroadcast(bcast) &&
+          hasMmaLayout(c.getType()) && !cast<RankedTensorType>(bcast.getType()).getEncoding())
         casts.push_back(c);
     });
     for (tensor::CastOp c : casts) {
@@ -363,19 +367,8 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
   /// broadcasts back into its parent.
   static Attribute resultLayout(Operation *user, Value operand, Attribute encoding) {
     auto type = cast<RankedTensorType>(operand.getType());
-    if (isa<arith::ArithDialect, math::MathDialect>(user->getDialect()) &&
-        !isa<arith::ConstantOp>(user) && !user->getNumRegions() &&
-        user->getNumResults() == 1) {
-      auto result = dyn_cast<RankedTensorType>(user->getResult(0).getType());
-      // (A scalar operand is arith.select's one condition for the whole
-      // tensor: every thread has it.)
-      bool sameShape = result && result.getShape() == type.getShape() &&
-                       llvm::all_of(user->getOperandTypes(), [&](Type t) {
-                         auto o = dyn_cast<RankedTensorType>(t);
-                         return o ? o.getShape() == type.getShape() : t.isSignlessInteger(1);
-                       });
-      return sameShape ? encoding : Attribute();
-    }
+    if (isElementwise(user))
+      return encoding;
     // A wait for an asynchronous dot returns its operand as it is.
     if (isa<pgpu::DotWaitOp>(user) && user->getNumOperands() == 1)
       return encoding;
