@@ -1,14 +1,18 @@
-/* Drives the worker pool of the generated header (edge_add2d, o = x + y):
- * launches back to back, launches spaced so that idle workers fall asleep
- * first, and launches from two threads at once. Every launch gets new
- * inputs and a poisoned output, and every element of every output is
- * checked against a plain loop.
+/* Drives the worker pool behind edge_add2d() (o = x + y): launches back to
+ * back, launches spaced so that idle workers fall asleep first, launches
+ * from two threads at once, and launches from a second source file that
+ * includes the header too (pool_second_unit.c: one pool per program, not
+ * one per file). Every launch gets new inputs and a poisoned output, and
+ * every element of every output is checked against a plain loop.
  *
- * Usage: pool_header [START_LIMIT]: the header's pthread_create fails once
+ * Usage: pool_header [START_LIMIT]: the pool's pthread_create fails once
  * START_LIMIT workers have started (the launches must still be right).
- * Built with -DPLAIN_C_KERNEL, it brings the kernel's entry points in
- * plain C (for ThreadSanitizer, which sees no access of the compiled
- * kernel: the plain ones are checked too). */
+ *
+ * Linked with edge_add2d.o and -Wl,--wrap=pthread_create, the pool's
+ * pthread_create comes here. Built with -DPLAIN_C_KERNEL, this file holds
+ * the implementation itself (PALLAS_HOST_EDGE_ADD2D_IMPLEMENTATION) and
+ * brings the kernel's entry points in plain C, for ThreadSanitizer, which
+ * sees only what it compiled. */
 #define _POSIX_C_SOURCE 200112L
 #include <errno.h>
 #include <pthread.h>
@@ -17,8 +21,15 @@
 #include <string.h>
 #include <time.h>
 
-/* The header's pthread_create: counts the workers it starts, and fails
- * past the limit. Only the launch that has the pool starts workers. */
+#ifdef PLAIN_C_KERNEL
+#define start_thread pthread_create
+#else
+int __real_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+#define start_thread __real_pthread_create
+#endif
+
+/* The pool's pthread_create: counts the workers it starts, and fails past
+ * the limit. Only the launch that has the pool starts workers. */
 static int start_limit = -1, started, failed;
 static int counting_create(pthread_t *thread, const pthread_attr_t *attr,
                            void *(*run)(void *), void *arg) {
@@ -27,11 +38,22 @@ static int counting_create(pthread_t *thread, const pthread_attr_t *attr,
     return EAGAIN;
   }
   ++started;
-  return pthread_create(thread, attr, run, arg);
+  return start_thread(thread, attr, run, arg);
 }
+#ifdef PLAIN_C_KERNEL
 #define pthread_create counting_create
+#define PALLAS_HOST_EDGE_ADD2D_IMPLEMENTATION
 #include "edge_add2d.h"
 #undef pthread_create
+#else
+#include "edge_add2d.h"
+int __wrap_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+int __wrap_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+                          void *(*run)(void *), void *arg) {
+  return counting_create(thread, attr, run, arg);
+}
+#endif
+int launch_from_second_unit(float *x, float *y, float *o); /* pool_second_unit.c */
 
 #ifdef PLAIN_C_KERNEL
 /* edge_add2d's work items in C: item k is the 32 x 32 block (k / 3, k % 3)
@@ -109,8 +131,8 @@ int main(int argc, char **argv) {
   memset(&one, 0, sizeof one);
   two.seed = 1;
   three.seed = 2;
-  if (pthread_create(&threads[0], 0, launch_many, &two) != 0 ||
-      pthread_create(&threads[1], 0, launch_many, &three) != 0) {
+  if (start_thread(&threads[0], 0, launch_many, &two) != 0 ||
+      start_thread(&threads[1], 0, launch_many, &three) != 0) {
     printf("cannot start the test's threads\n");
     return 1;
   }
@@ -121,6 +143,24 @@ int main(int argc, char **argv) {
   bad |= report("concurrent, main", &one);
   bad |= report("concurrent, thread 1", &two);
   bad |= report("concurrent, thread 2", &three);
+
+  /* Launches from another source file share this one's pool: they start
+   * no workers of their own. */
+  memset(&one, 0, sizeof one);
+  for (k = 0; k < SPACED; ++k) {
+    int i, wrong = 0;
+    for (i = 0; i < N; ++i) {
+      one.x[i] = (float)((i * 11 + k) % 1000 + 1) / 5.0f;
+      one.y[i] = (float)((i * 3 + k) % 1000 + 1) / 9.0f;
+    }
+    memset(one.o, 0xff, sizeof one.o);
+    ++one.launches;
+    if (launch_from_second_unit(one.x, one.y, one.o) != 0) ++one.bad_launches;
+    for (i = 0; i < N; ++i)
+      if (!(one.o[i] == one.x[i] + one.y[i])) ++wrong;
+    one.wrong += wrong;
+  }
+  bad |= report("second source file", &one);
 
   printf("workers started: %d, failed to start: %d\n", started, failed);
   return bad;
