@@ -15,7 +15,8 @@ if [ ! -f "$build/build.ninja" ]; then
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
     -DPALLAS_SANITIZE=address,undefined
 fi
-ninja -C "$build"
+# (Set before the build too: it runs pallasc, examples/cuda_launch's kernels.)
 export ASAN_OPTIONS="${ASAN_OPTIONS:-allow_user_poisoning=0}"
+ninja -C "$build"
 "$build/bin/pallas-unittests"
 PALLAS_BUILD_DIR="$build" /usr/lib/llvm-22/bin/lit -sv "$root/test"

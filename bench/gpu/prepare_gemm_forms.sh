@@ -58,13 +58,17 @@ json.dump(s, open(sys.argv[2], "w"), indent=1)
 PY
 "$bin/pallasc" "$conf/kernel.mlir" --spec "$small/kloop_spec.json" -t sm_90a -o "$small/kloop"
 # The fused-epilogue GEMM (bench/gpu/gemm_epilogue.py).
-rm -rf "$root/.device/gemm_forms_epilogue"
-"$bin/pallasc" "$root/bench/kernels/gemm_bf16_4096_bias_gelu/kernel.mlir" \
-  --spec "$root/bench/kernels/gemm_bf16_4096_bias_gelu/spec.json" -t sm_90a \
-  -o "$root/.device/gemm_forms_epilogue/sm_90a"
-"$bin/pallasc" "$root/bench/kernels/gemm_bf16_4096_bias_relu/kernel.mlir" \
-  --spec "$root/bench/kernels/gemm_bf16_4096_bias_relu/spec.json" -t sm_90a \
-  -o "$root/.device/gemm_forms_epilogue/relu"
+# EPILOGUE_OUT: where the epilogue builds go (default
+# .device/gemm_forms_epilogue; another one holds an earlier compiler's
+# builds for gemm_epilogue.py's EPILOGUE_BUILDS).
+epi="${EPILOGUE_OUT:-$root/.device/gemm_forms_epilogue}"
+rm -rf "$epi"
+for pair in bias_gelu:sm_90a bias_relu:relu bias_silu:silu bias_gelu_erf:gelu_erf \
+            scale_residual:scale_residual; do
+  k="gemm_bf16_4096_${pair%%:*}"
+  "$bin/pallasc" "$root/bench/kernels/$k/kernel.mlir" --spec "$root/bench/kernels/$k/spec.json" \
+    -t sm_90a -o "$epi/${pair##*:}"
+done
 python3 - "$root/bench/kernels/gemm_bf16_4096_bias_gelu/spec.json" "$small/gelu_spec.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
@@ -73,5 +77,5 @@ s["inputs"][2]["shape"], s["outputs"][0]["shape"], s["grid"] = [1, 512], [512, 5
 json.dump(s, open(sys.argv[2], "w"), indent=1)
 PY
 "$bin/pallasc" "$root/bench/kernels/gemm_bf16_4096_bias_gelu/kernel.mlir" --spec "$small/gelu_spec.json" \
-  -t sm_90a -o "$root/.device/gemm_forms_epilogue/small"
+  -t sm_90a -o "$epi/small"
 "$bin/pallasc" --version >"$out/COMPILER"

@@ -76,6 +76,7 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
     pm.addPass(createPallasPersistentPrograms({options.persistentCtas}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createPallasHoistEpilogueLoads());
   pm.addPass(createConvertTileToNVVM());
   // (No integer range optimization here: on the unrolled per-thread code it
   // took 10-25 % of the compile for the same SASS; LLVM does the same.)

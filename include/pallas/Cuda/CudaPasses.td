@@ -212,6 +212,22 @@ def PallasFoldExpScale : Pass<"pallas-fold-exp-scale", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::math::MathDialect", "::mlir::arith::ArithDialect"];
 }
 
+def PallasHoistEpilogueLoads : Pass<"pallas-hoist-epilogue-loads", "::mlir::ModuleOp"> {
+  let summary = "issue a small load that follows a K loop before the loop";
+  let description = [{
+    Runs on tile IR for CUDA targets, last before convert-tile-to-nvvm. A
+    GEMM's epilogue reads its bias row (or scale, or any small block) after
+    the K loop, and the loop's last MMA is then followed by a global load's
+    whole latency, once per tile. A `tt.load` of at most 1024 elements that
+    comes after an scf.for holding a dot in the same block, whose address
+    (and mask) the block computes from values defined before the loop
+    without effects, and whose array nothing between the two positions
+    writes (no store, atomic or TMA store to it or to an array sharing its
+    buffer), moves before the loop with that address computation: its
+    latency hides under the loop, for a few registers held across it.
+  }];
+}
+
 def PallasFoldTrueMasks : Pass<"pallas-fold-true-masks", "::mlir::ModuleOp"> {
   let summary = "drop load and store masks that hold for every element";
   let description = [{
