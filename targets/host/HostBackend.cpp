@@ -641,16 +641,23 @@ static FailureOr<std::string> runCCompiler(ArrayRef<StringRef> args, std::option
   return (*bytes)->getBuffer().str();
 }
 
+/// What the C compiler builds of a host kernel: NAME.o and NAME.so.
+struct HostBinaries {
+  std::string object, shared;
+};
+
 /// NAME.o: the kernel's `object` and the launch's implementation (`header`
 /// compiled as C with its implementation macro: `NAME()` and its pool) in
-/// one relocatable object. The C source goes in on stdin, so that no
-/// temporary file's name reaches the object.
-static FailureOr<std::string> buildObject(StringRef cc, StringRef object, StringRef header,
-                                          StringRef name, Location loc,
-                                          const CompileOptions &options) {
-  TemporaryFile source, kernel, launch, combined;
+/// one relocatable object, and NAME.so linked from it (SONAME NAME.so).
+/// The C source goes in on stdin, so that no temporary file's name reaches
+/// the object.
+static FailureOr<HostBinaries> buildBinaries(StringRef cc, StringRef object, StringRef header,
+                                             StringRef name, Location loc,
+                                             const CompileOptions &options) {
+  TemporaryFile source, kernel, launch, combined, library;
   if (failed(writeTemporary(source, "c", header)) || failed(writeTemporary(kernel, "o", object)) ||
-      failed(writeTemporary(launch, "o", "")) || failed(writeTemporary(combined, "o", "")))
+      failed(writeTemporary(launch, "o", "")) || failed(writeTemporary(combined, "o", "")) ||
+      failed(writeTemporary(library, "so", "")))
     return emitError(loc) << "cannot create temporary files", failure();
   std::string define = "-D" + implementationMacro(name);
   StringRef compile[] = {cc, "-x", "c", "-std=gnu99", "-O2", "-fPIC", define, "-c", "-",
@@ -659,20 +666,17 @@ static FailureOr<std::string> buildObject(StringRef cc, StringRef object, String
                           "compiling the host launch", loc, options)))
     return failure();
   StringRef merge[] = {cc, "-r", "-nostdlib", "-o", combined.path, kernel.path, launch.path};
-  return runCCompiler(merge, std::nullopt, combined.path, "combining the host object", loc,
-                      options);
-}
-
-/// Links `object` into shared library `soname` with the C compiler `cc`.
-static FailureOr<std::string> linkShared(StringRef cc, StringRef object, StringRef soname,
-                                         Location loc, const CompileOptions &options) {
-  TemporaryFile objFile, soFile;
-  if (failed(writeTemporary(objFile, "o", object)) || failed(writeTemporary(soFile, "so", "")))
-    return emitError(loc) << "cannot create temporary files", failure();
-  std::string sonameFlag = ("-Wl,-soname," + soname).str();
-  StringRef args[] = {cc, "-shared", sonameFlag, "-o", soFile.path, objFile.path, "-lm", "-lpthread"};
-  return runCCompiler(args, std::nullopt, soFile.path, "linking the host shared library", loc,
-                      options);
+  FailureOr<std::string> merged =
+      runCCompiler(merge, std::nullopt, combined.path, "combining the host object", loc, options);
+  if (failed(merged))
+    return failure();
+  std::string sonameFlag = ("-Wl,-soname," + name + ".so").str();
+  StringRef link[] = {cc, "-shared", sonameFlag, "-o", library.path, combined.path, "-lm", "-lpthread"};
+  FailureOr<std::string> shared = runCCompiler(link, std::nullopt, library.path,
+                                               "linking the host shared library", loc, options);
+  if (failed(shared))
+    return failure();
+  return HostBinaries{std::move(*merged), std::move(*shared)};
 }
 
 static LogicalResult emitHost(const BackendInput &in, BackendResult &result) {
@@ -775,14 +779,11 @@ static LogicalResult emitHost(const BackendInput &in, BackendResult &result) {
   FailureOr<std::string> cc = findCCompiler(loc);
   if (failed(cc))
     return failure();
-  FailureOr<std::string> combined = buildObject(*cc, object, header, name, loc, options);
-  if (failed(combined))
+  FailureOr<HostBinaries> binaries = buildBinaries(*cc, object, header, name, loc, options);
+  if (failed(binaries))
     return failure();
-  FailureOr<std::string> shared = linkShared(*cc, *combined, name + ".so", loc, options);
-  if (failed(shared))
-    return failure();
-  result.artifacts.push_back({name + ".o", *combined, "object"});
-  result.artifacts.push_back({name + ".so", *shared, "shared_library"});
+  result.artifacts.push_back({name + ".o", std::move(binaries->object), "object"});
+  result.artifacts.push_back({name + ".so", std::move(binaries->shared), "shared_library"});
   result.artifacts.push_back({name + ".h", header, "header"});
   nlohmann::json items = workItems;
   if (!spec.gridSizes.empty()) {

@@ -9,9 +9,8 @@
 // and whose array nothing between the two positions writes, move.
 //
 //===----------------------------------------------------------------------===//
+#include "Transforms/StageLoads.h"
 #include "pallas/Cuda/CudaPasses.h"
-#include "pallas/Dialect/Pallas.h"
-#include "pallas/Gpu/Gpu.h"
 
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -23,30 +22,13 @@ namespace mlir::pallas {
 
 using namespace mlir;
 using namespace mlir::pallas;
+using cuda::isAliased;
+using cuda::rootArgument;
 
 namespace {
 
 /// Loads of more elements would hold too many registers across the loop.
 constexpr int64_t kMaxHoistedElements = 1024;
-
-/// The function argument a pointer (tensor) is computed from, or null.
-BlockArgument rootArgument(Value ptr) {
-  while (Operation *def = ptr.getDefiningOp()) {
-    if (auto add = dyn_cast<tt::AddPtrOp>(def))
-      ptr = add.getPtr();
-    else if (isa<tt::SplatOp, tt::BroadcastOp, tt::ExpandDimsOp>(def))
-      ptr = def->getOperand(0);
-    else
-      return {};
-  }
-  auto arg = dyn_cast<BlockArgument>(ptr);
-  return arg && isa<tt::FuncOp>(arg.getOwner()->getParentOp()) ? arg : BlockArgument();
-}
-
-bool isAliased(BlockArgument a) {
-  auto fn = cast<tt::FuncOp>(a.getOwner()->getParentOp());
-  return fn.getArgAttr(a.getArgNumber(), PallasDialect::kAliasedAttrName) != nullptr;
-}
 
 /// Whether `op` (and what it holds) may write `array`: a store, atomic or
 /// TMA store to it, to an array sharing its buffer or to an unknown one,

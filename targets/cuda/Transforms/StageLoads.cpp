@@ -72,8 +72,7 @@ bool cuda::writesMemory(Operation *op) {
       .wasInterrupted();
 }
 
-/// The function argument a pointer (tensor) is computed from, or null.
-static BlockArgument rootArgument(Value ptr) {
+BlockArgument cuda::rootArgument(Value ptr) {
   while (Operation *def = ptr.getDefiningOp()) {
     if (auto add = dyn_cast<tt::AddPtrOp>(def))
       ptr = add.getPtr();
@@ -86,9 +85,7 @@ static BlockArgument rootArgument(Value ptr) {
   return arg && isa<tt::FuncOp>(arg.getOwner()->getParentOp()) ? arg : BlockArgument();
 }
 
-/// Whether function argument `a` shares its buffer with another (an input
-/// and the output aliasing it are both pallas.aliased).
-static bool isAliased(BlockArgument a) {
+bool cuda::isAliased(BlockArgument a) {
   auto fn = cast<tt::FuncOp>(a.getOwner()->getParentOp());
   return fn.getArgAttr(a.getArgNumber(), PallasDialect::kAliasedAttrName) != nullptr;
 }

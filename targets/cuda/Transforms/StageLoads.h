@@ -16,6 +16,12 @@
 
 namespace mlir::pallas::cuda {
 
+/// The function argument a pointer (tensor) is computed from (through
+/// tt.addptr, splat, broadcast, expand_dims), or null.
+BlockArgument rootArgument(Value ptr);
+/// Whether function argument `a` shares its buffer with another (an input
+/// and the output aliasing it are both pallas.aliased).
+bool isAliased(BlockArgument a);
 /// Whether `op` (or an op inside it) writes global memory (tt.store, atomics):
 /// a load moved ahead of it might read the old value.
 bool writesMemory(Operation *op);

@@ -79,8 +79,13 @@ typedef struct buffers {
   int launches, bad_launches, wrong;
 } buffers;
 
-/* One launch with inputs of its own (`seed`); counts wrong elements. */
-static void launch_and_check(buffers *b, int seed) {
+/* Launches edge_add2d: from this file, or from pool_second_unit.c. */
+typedef int (*launcher)(float *x, float *y, float *o);
+static int launch_here(float *x, float *y, float *o) { return edge_add2d(0, x, y, o); }
+
+/* One launch with inputs of its own (`seed`) through `launch`; counts
+ * wrong elements. */
+static void launch_through(launcher launch, buffers *b, int seed) {
   int i, wrong = 0;
   for (i = 0; i < N; ++i) {
     b->x[i] = (float)((i * 7 + seed) % 1000 + 1) / 7.0f;
@@ -88,11 +93,13 @@ static void launch_and_check(buffers *b, int seed) {
   }
   memset(b->o, 0xff, sizeof b->o); /* NaN everywhere */
   ++b->launches;
-  if (edge_add2d(0, b->x, b->y, b->o) != 0) ++b->bad_launches;
+  if (launch(b->x, b->y, b->o) != 0) ++b->bad_launches;
   for (i = 0; i < N; ++i)
     if (!(b->o[i] == b->x[i] + b->y[i])) ++wrong;
   b->wrong += wrong;
 }
+
+static void launch_and_check(buffers *b, int seed) { launch_through(launch_here, b, seed); }
 
 static void *launch_many(void *p) {
   buffers *b = (buffers *)p;
@@ -147,19 +154,8 @@ int main(int argc, char **argv) {
   /* Launches from another source file share this one's pool: they start
    * no workers of their own. */
   memset(&one, 0, sizeof one);
-  for (k = 0; k < SPACED; ++k) {
-    int i, wrong = 0;
-    for (i = 0; i < N; ++i) {
-      one.x[i] = (float)((i * 11 + k) % 1000 + 1) / 5.0f;
-      one.y[i] = (float)((i * 3 + k) % 1000 + 1) / 9.0f;
-    }
-    memset(one.o, 0xff, sizeof one.o);
-    ++one.launches;
-    if (launch_from_second_unit(one.x, one.y, one.o) != 0) ++one.bad_launches;
-    for (i = 0; i < N; ++i)
-      if (!(one.o[i] == one.x[i] + one.y[i])) ++wrong;
-    one.wrong += wrong;
-  }
+  for (k = 0; k < SPACED; ++k)
+    launch_through(launch_from_second_unit, &one, k + 3000);
   bad |= report("second source file", &one);
 
   printf("workers started: %d, failed to start: %d\n", started, failed);
