@@ -29,6 +29,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 namespace mlir::pallas {
 #define GEN_PASS_DEF_CONVERTTILETONVVM
@@ -887,6 +888,58 @@ bool mayUseScratch(Operation *op) {
              tt::AtomicCASOp, pgpu::TmaStoreOp>(op);
 }
 
+/// Whether `later` may run after `earlier` in one thread: it follows it in
+/// their common block, or a loop holds both (its next iteration).
+bool mayRunAfter(Operation *earlier, Operation *later) {
+  for (Operation *loop = earlier->getParentOp(); loop; loop = loop->getParentOp())
+    if (isa<LoopLikeOpInterface>(loop) && loop->isAncestor(later))
+      return true;
+  Region *common = earlier->getParentRegion();
+  while (common && !common->isAncestor(later->getParentRegion()))
+    common = common->getParentOp() ? common->getParentOp()->getParentRegion() : nullptr;
+  if (!common)
+    return false;
+  Operation *a = common->findAncestorOpInRegion(*earlier);
+  Operation *b = common->findAncestorOpInRegion(*later);
+  return a && b && a->getBlock() == b->getBlock() && a->isBeforeInBlock(b);
+}
+
+/// With TMA stores' waits for their reads of scratch deferred
+/// (deferTmaStoreWait), every other op that may write scratch after one
+/// first waits for those reads (only the thread that issued the stores has
+/// any): its lowering's leading barrier then tells every thread that the
+/// stores are done with scratch. (The next TMA store waits itself.) The
+/// wait goes before the outermost loop around the op that issues no TMA
+/// store (attention's softmax reductions: once a program, not once an
+/// iteration).
+void waitForTmaStoresBeforeScratch(gpu::GPUFuncOp kernel) {
+  SmallVector<Operation *> stores, users;
+  kernel.walk([&](Operation *op) {
+    if (isa<pgpu::TmaStoreOp>(op))
+      stores.push_back(op);
+    else if (mayUseScratch(op))
+      users.push_back(op);
+  });
+  auto holdsStore = [&](Operation *op) {
+    return llvm::any_of(stores, [&](Operation *store) { return op->isAncestor(store); });
+  };
+  SetVector<Operation *> waitsBefore;
+  for (Operation *user : users) {
+    if (llvm::none_of(stores, [&](Operation *store) { return mayRunAfter(store, user); }))
+      continue;
+    Operation *at = user;
+    for (Operation *loop = user->getParentOp(); loop && !holdsStore(loop);
+         loop = loop->getParentOp())
+      if (isa<LoopLikeOpInterface>(loop))
+        at = loop;
+    waitsBefore.insert(at);
+  }
+  for (Operation *at : waitsBefore) {
+    OpBuilder b(at);
+    NVVM::CpAsyncBulkWaitGroupOp::create(b, at->getLoc(), 0, b.getUnitAttr());
+  }
+}
+
 /// The op of `alloc`'s block holding its last reader: its users and the
 /// readers of what a ring_read returns (a view of the buffer: a dot reads
 /// it where it stands, maybe through a transpose hoisted out of the loop
@@ -1222,20 +1275,14 @@ struct ConvertTileToNVVMPass
           state.clusterSlotBarriers.insert(copy.getBarriers().getDefiningOp());
       });
       placeRings(func, state);
-      {
-        bool tmaStores = false, otherScratch = false;
-        func->walk([&](Operation *op) {
-          if (isa<pgpu::TmaStoreOp>(op))
-            tmaStores = true;
-          else if (mayUseScratch(op))
-            otherScratch = true;
-        });
-        state.deferTmaStoreWait =
-            tmaStores && !otherScratch && (state.rings.empty() || state.scratchAfterRings);
-      }
+      state.deferTmaStoreWait =
+          func->walk([](pgpu::TmaStoreOp) { return WalkResult::interrupt(); }).wasInterrupted() &&
+          (state.rings.empty() || state.scratchAfterRings);
       FailureOr<gpu::GPUFuncOp> kernel = makeKernel(func, gpuModule, state);
       if (failed(kernel) || failed(splitProducer(*kernel, state)))
         return signalPassFailure();
+      if (state.deferTmaStoreWait)
+        waitForTmaStoresBeforeScratch(*kernel);
 
       // Activations stored as bf16 take the GPU's approximate tanh.
       kernel->walk([&](math::TanhOp tanh) {

@@ -559,9 +559,10 @@ struct TmaCopyLowering : SimtPattern<pgpu::TmaCopyOp> {
 /// async proxy) and a barrier, thread 0 stores one box per 128-byte column
 /// and waits until the copies have read shared memory, so that whatever
 /// uses scratch next (after a barrier, as every user does) finds it free.
-/// Where only TMA stores use scratch (`deferTmaStoreWait`), that wait comes
-/// before the next store's writes instead (and before the kernel returns):
-/// a persistent CTA starts its next program while the copies run. (Every
+/// Where scratch overlaps no ring (`deferTmaStoreWait`), that wait comes
+/// before the next writes to scratch instead (the next store's, another
+/// op's: waitForTmaStoresBeforeScratch) and before the kernel returns: a
+/// persistent CTA starts its next program while the copies run. (Every
 /// thread waits; only thread 0 has copies to wait for.)
 struct TmaStoreLowering : SimtPattern<pgpu::TmaStoreOp> {
   using SimtPattern::SimtPattern;

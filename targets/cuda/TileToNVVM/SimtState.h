@@ -91,8 +91,8 @@ struct SimtState {
   /// instructions), GEMMs unchanged.
   bool shiftedAddresses = true;
   /// Whether a TMA store's wait for its reads of shared memory moves to
-  /// where the scratch area is written next (the next TMA store) and the
-  /// kernel's end: where TMA stores are the only users of scratch, and
+  /// where the scratch area is written next (the next TMA store, or any
+  /// other op that may write scratch after it) and the kernel's end: where
   /// scratch overlaps no ring.
   bool deferTmaStoreWait = false;
   /// CTAs per thread-block cluster (pallas_gpu.cluster; 1: no clusters).
