@@ -56,7 +56,12 @@ def PallasStageLoads : Pass<"pallas-stage-loads", "::mlir::ModuleOp"> {
       num_stages - 1 iterations ahead, the dot
       reads the buffer (`pallas_gpu.ring_read`). Fewer stages are used when
       the rings would take more than 3/4 of `shared-bytes`; below two,
-      none.
+      none. A loop that mostly loads (its dots do fewer than 32 flops a
+      byte of the blocks: decode attention's 16-row dots), whose rings
+      would leave room for one CTA per SM where one buffer each leaves
+      room for two, gets rings of one buffer instead, each refilled with
+      the next iteration's block as soon as the dot reading it is done:
+      more CTAs' copies in flight on an SM.
     * Other loads are issued one iteration ahead into registers, carried
       as loop values (the last iteration loads a block of the iteration
       space again, index min(k + step, ub - 1), its value dropped), unless

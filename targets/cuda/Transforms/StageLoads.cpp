@@ -602,6 +602,87 @@ void buildProducer(OpBuilder &b, Location loc, scf::ForOp loop, ArrayRef<Operati
   scf::YieldOp::create(pb, loc, ValueRange{nextSlotIndex, nextPhase});
 }
 
+/// Whether `loop`'s dots do little arithmetic per byte of the blocks
+/// staged for them (`slotBytes` an iteration): fewer than 32 flops a byte,
+/// where a GEMM's or attention's tiles do 80 or more. Decode attention's
+/// one query row per head (16-row dots) does 15: its time is the loads'.
+bool memoryBound(scf::ForOp loop, int64_t slotBytes) {
+  int64_t flops = 0;
+  for (tt::DotOp dot : loop.getBody()->getOps<tt::DotOp>()) {
+    auto a = cast<RankedTensorType>(dot.getA().getType());
+    auto c = cast<RankedTensorType>(dot.getType());
+    flops += 2 * c.getNumElements() * a.getShape().back();
+  }
+  return flops < 32 * slotBytes;
+}
+
+/// Stages `loads` (in the order their first users come, each read before
+/// the next one's first use) in rings of one buffer each: iteration iv's
+/// blocks are copied in before the loop or, for later iterations, once
+/// the last iteration's reader of that buffer is done, behind a barrier;
+/// each is waited for just before its first use. With one group of copies
+/// per block in the order of their reads, n - 1 groups are newer than the
+/// one a read waits for, at its first use as at the refill after its
+/// reader (where no thread waits: n - 1 groups may stay in flight, the
+/// wait is the barrier). Half the shared memory of two buffers, so that
+/// twice the CTAs fit on an SM: in flight, the next iteration's blocks of
+/// every CTA, where a loop that mostly loads needs bytes in flight.
+scf::ForOp stageOneSlot(scf::ForOp loop, ArrayRef<tt::LoadOp> loads,
+                        ArrayRef<Operation *> ordered, ArrayRef<RankedTensorType> tiles) {
+  MLIRContext *ctx = loop.getContext();
+  Location loc = loop.getLoc();
+  Operation *beforePrologue = loop->getPrevNode();
+  OpBuilder b(loop);
+  Type i32 = b.getI32Type();
+  auto c = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, i32, v); };
+  Value lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
+  Value last = lastIteration(b, loc, lb, ub, step);
+  int64_t n = loads.size();
+  Value slot = c(0);
+  SmallVector<Value> rings;
+  for (RankedTensorType tile : tiles)
+    rings.push_back(pgpu::AllocRingOp::create(b, loc, pgpu::RingType::get(ctx, 1, tile)));
+  // Copies the block of iteration `iv` of load `i` into its buffer (none
+  // past the end; the addresses use an index inside the iteration space).
+  auto copyBlock = [&](Value iv, size_t i) {
+    Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
+    IRMapping map;
+    map.map(loop.getInductionVar(), arith::MinSIOp::create(b, loc, iv, last));
+    for (Operation *op : ordered)
+      b.clone(*op, map);
+    tt::LoadOp load = loads[i];
+    pgpu::AsyncCopyOp::create(b, loc, map.lookupOrDefault(load.getPtr()), rings[i], slot,
+                              load.getMask() ? map.lookupOrDefault(load.getMask()) : Value(),
+                              valid);
+    pgpu::AsyncCommitOp::create(b, loc);
+  };
+  for (int64_t i = 0; i < n; ++i)
+    copyBlock(lb, i);
+  hoistPrologue(beforePrologue ? beforePrologue->getNextNode() : &loop->getBlock()->front(),
+                loop);
+  loop->setAttr(pgpu::kPipelinedLoopAttrName, b.getUnitAttr());
+  Value iv = loop.getInductionVar();
+  for (int64_t i = 0; i < n; ++i) {
+    tt::LoadOp load = loads[i];
+    Operation *readDone = stagedReadDone(stagedReader(load));
+    b.setInsertionPoint(firstUser(load));
+    pgpu::AsyncWaitOp::create(b, loc, n - 1);
+    load.getResult().replaceAllUsesWith(
+        pgpu::RingReadOp::create(b, loc, load.getType(), rings[i], slot));
+    b.setInsertionPointAfter(readDone);
+    pgpu::AsyncWaitOp::create(b, loc, n - 1);
+    copyBlock(arith::AddIOp::create(b, loc, iv, step), i);
+  }
+  // (The copies above clone the loads' address computations.)
+  for (tt::LoadOp load : loads)
+    load.erase();
+  // The last iteration's copies (of no block) end before the shared memory
+  // may be used for anything else.
+  b.setInsertionPointAfter(loop);
+  pgpu::AsyncWaitOp::create(b, loc, 0);
+  return loop;
+}
+
 /// Stages the dot operands of `loop` in shared-memory rings of `stages`
 /// buffers (fewer when they would take more than `smemBudget` bytes), their
 /// slots handed over by CTA-wide barriers or, with `slotBarriers`, by
@@ -682,6 +763,31 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
   slotBarriers |= byTma;
   SmallVector<Operation *> ordered(slice.begin(), slice.end());
   llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  // A loop that mostly loads, whose rings leave room for one CTA per SM
+  // where one buffer each leaves room for two: one buffer each
+  // (stageOneSlot), so that the SM has more CTAs' copies in flight and
+  // one CTA's start and end overlap another's loop.
+  if (!slotBarriers && memoryBound(loop, slotBytes) &&
+      2 * (stages * slotBytes + 1024) > smSharedBytes &&
+      2 * (slotBytes + 1024) <= smSharedBytes) {
+    SmallVector<tt::LoadOp> byFirstUse(loads);
+    llvm::sort(byFirstUse, [](tt::LoadOp x, tt::LoadOp y) {
+      return firstUser(x)->isBeforeInBlock(firstUser(y));
+    });
+    bool inTurn = llvm::all_of(byFirstUse, [&](tt::LoadOp load) {
+      Operation *done = stagedReadDone(stagedReader(load));
+      return done->getBlock() == loop.getBody() && !dotWaitOf(stagedReader(load));
+    });
+    for (size_t i = 0; inTurn && i + 1 < byFirstUse.size(); ++i)
+      inTurn = stagedReadDone(stagedReader(byFirstUse[i]))
+                   ->isBeforeInBlock(firstUser(byFirstUse[i + 1]));
+    if (inTurn) {
+      SmallVector<RankedTensorType> inOrder;
+      for (tt::LoadOp load : byFirstUse)
+        inOrder.push_back(tiles[llvm::find(loads, load) - loads.begin()]);
+      return stageOneSlot(loop, byFirstUse, ordered, inOrder);
+    }
+  }
   // One producer per kernel, for a warpgroup-sized multiple of consumers.
   std::optional<SmallVector<Operation *>> inputs;
   if (byTma && producer && (warps == 4 || warps == 8 || warps == 16) &&
