@@ -22,7 +22,10 @@ from jax.experimental.pallas.ops.gpu import decode_attention, paged_attention  #
 from pallasc_jax import export  # noqa: E402
 
 # (batch, kv sequence length): K and V hold 0.5 GiB at every length.
-SHAPES = [(128, 1024), (16, 8192), (4, 32768), (1, 131072)]
+# DECODE_SHAPES="2x2048,...": others (small ones for compute-sanitizer).
+SHAPES = [tuple(int(v) for v in shape.split("x"))
+          for shape in os.environ.get("DECODE_SHAPES", "128x1024,16x8192,4x32768,1x131072")
+          .split(",")]
 HEADS_Q, HEADS_KV, HEAD_DIM = 32, 8, 128
 PARAMS = dict(block_k=128, k_splits=16)  # JAX's defaults for gqa
 PAGE_SIZE = 16
