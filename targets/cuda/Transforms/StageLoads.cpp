@@ -774,9 +774,12 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
     llvm::sort(byFirstUse, [](tt::LoadOp x, tt::LoadOp y) {
       return firstUser(x)->isBeforeInBlock(firstUser(y));
     });
+    // (Waits are barriers: each read and refill lies in the body itself,
+    // which every thread runs, not in a branch.)
     bool inTurn = llvm::all_of(byFirstUse, [&](tt::LoadOp load) {
       Operation *done = stagedReadDone(stagedReader(load));
-      return done->getBlock() == loop.getBody() && !dotWaitOf(stagedReader(load));
+      return done->getBlock() == loop.getBody() &&
+             firstUser(load)->getBlock() == loop.getBody() && !dotWaitOf(stagedReader(load));
     });
     for (size_t i = 0; inTurn && i + 1 < byFirstUse.size(); ++i)
       inTurn = stagedReadDone(stagedReader(byFirstUse[i]))
