@@ -602,6 +602,32 @@ void buildProducer(OpBuilder &b, Location loc, scf::ForOp loop, ArrayRef<Operati
   scf::YieldOp::create(pb, loc, ValueRange{nextSlotIndex, nextPhase});
 }
 
+/// The addresses of iteration `iv`'s blocks: `ordered` (the loads'
+/// address computations, in the body) cloned at `b` into `map`, with
+/// `inductionVar` -> min(iv, last), an index inside the iteration space.
+/// Returns whether the copies are to happen: `iv` is an iteration
+/// (iv < ub) and `also`, where given, holds.
+Value cloneBlockAddresses(OpBuilder &b, Location loc, ArrayRef<Operation *> ordered,
+                          Value inductionVar, Value iv, Value ub, Value last, Value also,
+                          IRMapping &map) {
+  Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
+  if (also)
+    valid = arith::AndIOp::create(b, loc, valid, also);
+  map.map(inductionVar, arith::MinSIOp::create(b, loc, iv, last));
+  for (Operation *op : ordered)
+    b.clone(*op, map);
+  return valid;
+}
+
+/// A cp.async copy of `load`'s block, at the addresses `map` holds, into
+/// `slot` of `ring` (none where `valid` is false).
+void asyncCopyBlock(OpBuilder &b, Location loc, tt::LoadOp load, const IRMapping &map,
+                    Value ring, Value slot, Value valid) {
+  pgpu::AsyncCopyOp::create(b, loc, map.lookupOrDefault(load.getPtr()), ring, slot,
+                            load.getMask() ? map.lookupOrDefault(load.getMask()) : Value(),
+                            valid);
+}
+
 /// Whether `loop`'s dots do little arithmetic per byte of the blocks
 /// staged for them (`slotBytes` an iteration): fewer than 32 flops a byte,
 /// where a GEMM's or attention's tiles do 80 or more. Decode attention's
@@ -645,15 +671,10 @@ scf::ForOp stageOneSlot(scf::ForOp loop, ArrayRef<tt::LoadOp> loads,
   // Copies the block of iteration `iv` of load `i` into its buffer (none
   // past the end; the addresses use an index inside the iteration space).
   auto copyBlock = [&](Value iv, size_t i) {
-    Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
     IRMapping map;
-    map.map(loop.getInductionVar(), arith::MinSIOp::create(b, loc, iv, last));
-    for (Operation *op : ordered)
-      b.clone(*op, map);
-    tt::LoadOp load = loads[i];
-    pgpu::AsyncCopyOp::create(b, loc, map.lookupOrDefault(load.getPtr()), rings[i], slot,
-                              load.getMask() ? map.lookupOrDefault(load.getMask()) : Value(),
-                              valid);
+    Value valid = cloneBlockAddresses(b, loc, ordered, loop.getInductionVar(), iv, ub, last,
+                                      Value(), map);
+    asyncCopyBlock(b, loc, loads[i], map, rings[i], slot, valid);
     pgpu::AsyncCommitOp::create(b, loc);
   };
   for (int64_t i = 0; i < n; ++i)
@@ -857,25 +878,16 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
   // filled barrier.
   auto copyBlocks = [&](Value iv, Value slot, Value inductionVar, ArrayRef<size_t> which,
                         bool lastReader = false, Value also = Value()) {
-    Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
-    if (also)
-      valid = arith::AndIOp::create(b, loc, valid, also);
     IRMapping map;
-    map.map(inductionVar, arith::MinSIOp::create(b, loc, iv, last));
-    for (Operation *op : ordered)
-      b.clone(*op, map);
+    Value valid = cloneBlockAddresses(b, loc, ordered, inductionVar, iv, ub, last, also, map);
     if (byTma) {
       for (size_t i : which)
         pgpu::TmaCopyOp::create(b, loc, map.lookupOrDefault(loads[i].getPtr()), rings[i], slot,
                                 barriers[i], valid, tensorMaps[i], lastReader);
       return;
     }
-    for (size_t i : which) {
-      tt::LoadOp load = loads[i];
-      pgpu::AsyncCopyOp::create(b, loc, map.lookupOrDefault(load.getPtr()), rings[i], slot,
-                                load.getMask() ? map.lookupOrDefault(load.getMask()) : Value(),
-                                valid);
-    }
+    for (size_t i : which)
+      asyncCopyBlock(b, loc, loads[i], map, rings[i], slot, valid);
     pgpu::AsyncCommitOp::create(b, loc);
     if (slotBarriers)
       for (size_t i : which)
