@@ -101,7 +101,8 @@ def combine(o, l, m, axis):
 def make_set(c, gen):
   """One input set: (the function's arguments, the kernel's operands as the
   function makes them, the kernel's outputs (NaN), the float64 attention
-  [B, Hkv, G, D], the kernel's outputs combined into the same shape)."""
+  [B, Hkv, G, D] (computed when called), the kernel's outputs combined
+  into the same shape)."""
   b, s, hq, hkv, d, sp = (c[k] for k in ("batch", "seq", "heads_q", "heads_kv", "head_dim",
                                            "k_splits"))
   g = hq // hkv
@@ -118,7 +119,7 @@ def make_set(c, gen):
            v.transpose(1, 2).reshape(b, hkv, sp, s // sp, d).contiguous())
     outs = (nan(b, hkv, sp, g, d, dtype=bf), nan(b, hkv, sp, g), nan(b, hkv, sp, g))
     args = (q, k, v)
-    kd, vd = k.transpose(1, 2), v.transpose(1, 2)
+    heads = lambda: (k.transpose(1, 2), v.transpose(1, 2))  # [B, Hkv, S, D]
     combined = lambda: combine(*outs, axis=2)
   else:
     ps = c["page_size"]
@@ -132,15 +133,18 @@ def make_set(c, gen):
     ops = (qp, kp, vp, table.reshape(b, sp, -1).contiguous(), lengths.reshape(b, 1))
     outs = (nan(b, sp, hkv, 16, d, dtype=bf), nan(b, sp, hkv, 16), nan(b, sp, hkv, 16))
     args = (q, kp, vp, table, lengths)
-    kd = kp[:, table.long()].permute(1, 0, 2, 3, 4).reshape(b, hkv, s, d)
-    vd = vp[:, table.long()].permute(1, 0, 2, 3, 4).reshape(b, hkv, s, d)
+    heads = lambda: tuple(pages_[:, table.long()].permute(1, 0, 2, 3, 4).reshape(b, hkv, s, d)
+                          for pages_ in (kp, vp))  # gathered
     combined = lambda: combine(*(t[:, :, :, :g] for t in outs), axis=1)
   # gqa scales the logits by 1/sqrt(D) (its default); paged_attention does not.
   scale = 1 / math.sqrt(d) if c["kind"] == "gqa" else 1.0
-  p = torch.softmax(torch.einsum("bhgd,bhsd->bhgs", q.double().reshape(b, hkv, g, d),
-                                 kd.double()) * scale, dim=-1)
-  want = torch.einsum("bhgs,bhsd->bhgd", p, vd.double())
-  return args, ops, outs, want, combined
+
+  def reference():
+    kd, vd = heads()
+    p = torch.softmax(torch.einsum("bhgd,bhsd->bhgs", q.double().reshape(b, hkv, g, d),
+                                   kd.double()) * scale, dim=-1)
+    return torch.einsum("bhgs,bhsd->bhgd", p, vd.double())
+  return args, ops, outs, reference, combined
 
 
 def case(drv, name, rows, bw):
@@ -149,7 +153,8 @@ def case(drv, name, rows, bw):
   c = json.load(open(os.path.join(DIR, name, "case.json")))
   gen = torch.Generator(device="cuda").manual_seed(0)
   first = make_set(c, gen)
-  args, ops, outs, want, combined = first
+  args, ops, outs, reference, combined = first
+  want = reference()
   kern = bench.OurKernel(drv, os.path.join(DIR, name, "sm_90a"))
   # (A batch of one is no grid axis: the kernel's arrays lack that dim.)
   bind = lambda ts: kern.bind(*[t.reshape(p["shape"]) for t, p in zip(ts, kern.params)])
