@@ -736,10 +736,10 @@ LogicalResult TileLowering::lowerWrite(const RefWrite &write) {
     values.map(op->getResult(0), tt::LoadOp::create(b, loc, v.getType(), ptrs, mask, zero).getResult());
   }
   auto store = tt::StoreOp::create(b, loc, ptrs, v, mask);
-  // As for loads: a symbolic array's bounds mask alone, which the TMA's
-  // bounds can stand for (it skips what lies outside).
-  const View &view = views.count(ref) ? views[ref] : View();
-  if (logicalProgramIds && !userMask && !view.arraySizes.empty() && inArray)
+  // As for loads: a bounds mask alone (blocks overhanging a static or
+  // symbolic array), which the TMA's bounds can stand for (it skips what
+  // lies outside).
+  if (logicalProgramIds && !userMask && inArray)
     store->setAttr(tt::kBoundsMaskAttrName, b.getUnitAttr());
   return success();
 }

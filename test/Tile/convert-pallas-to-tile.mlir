@@ -7,7 +7,7 @@
 // which the axes' ids derive. The CUDA targets' options: with
 // logical-program-ids, one id per axis stays (with tt.num_programs), array
 // arguments get their shape (tt.shape) and masks that only keep an access
-// inside a symbolic array are marked tt.bounds_mask. (The dot limits:
+// inside its (static or symbolic) array are marked tt.bounds_mask. (The dot limits:
 // convert-pallas-to-tile-dot-limits.mlir.)
 // RUN: pallas-opt %s -pallas-expand-grid -convert-pallas-to-tile -split-input-file | FileCheck %s
 // RUN: pallas-opt %s -pallas-expand-grid -convert-pallas-to-tile="logical-program-ids=true triton-dot-limits=false" -split-input-file | FileCheck %s --check-prefix=CUDA
@@ -39,6 +39,8 @@
 // The load's mask only keeps the block in the array (zeros outside): the
 // TMA may copy it (pallas-stage-loads), its bounds doing the same.
 // CUDA: tt.load {{.*}} {tt.bounds_mask}
+// So is the store's (the TMA skips what lies outside: pallas-tma-stores).
+// CUDA: tt.store {{.*}} {tt.bounds_mask}
 // CUDA: tt.return
 pallas.kernel @add(%x: !pallas.ref<8xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [30], block = [8], index_map = affine_map<(i) -> (i)>>},
                    %o: !pallas.ref<8xf32> {pallas.block_spec = #pallas.block_spec<output, shape = [30], block = [8], index_map = affine_map<(i) -> (i)>>})
