@@ -51,6 +51,10 @@
 #include "pallas/Dialect/Pallas.h"
 #include "pallas/Cuda/CudaPasses.h"
 
+#include "mlir/Analysis/DataFlow/ConstantPropagationAnalysis.h"
+#include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
+#include "mlir/Analysis/DataFlow/IntegerRangeAnalysis.h"
+#include "mlir/Analysis/DataFlowFramework.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -704,6 +708,25 @@ scf::ForOp stageOneSlot(scf::ForOp loop, ArrayRef<tt::LoadOp> loads,
   return loop;
 }
 
+/// The most trips `loop` can run, where integer range analysis bounds its
+/// bounds (a constant step, a lower bound's minimum and an upper bound's
+/// maximum).
+std::optional<int64_t> maxTripCount(DataFlowSolver &solver, scf::ForOp loop) {
+  auto rangeOf = [&](Value v) -> std::optional<ConstantIntRanges> {
+    auto *lattice = solver.lookupState<dataflow::IntegerValueRangeLattice>(v);
+    if (!lattice || lattice->getValue().isUninitialized())
+      return std::nullopt;
+    return lattice->getValue().getValue();
+  };
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  std::optional<ConstantIntRanges> lb = rangeOf(loop.getLowerBound()),
+                                   ub = rangeOf(loop.getUpperBound());
+  if (!step || *step <= 0 || !lb || !ub)
+    return std::nullopt;
+  int64_t span = ub->smax().getSExtValue() - lb->smin().getSExtValue();
+  return span <= 0 ? 0 : (span + *step - 1) / *step;
+}
+
 /// Stages the dot operands of `loop` in shared-memory rings of `stages`
 /// buffers (fewer when they would take more than `smemBudget` bytes), their
 /// slots handed over by CTA-wide barriers or, with `slotBarriers`, by
@@ -712,7 +735,8 @@ scf::ForOp stageOneSlot(scf::ForOp loop, ArrayRef<tt::LoadOp> loads,
 /// compute the addresses itself (producerInputs). Returns the new loop, or
 /// `loop` when nothing was staged.
 scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
-                            int64_t smSharedBytes, bool slotBarriers, bool tma, bool producer) {
+                            int64_t smSharedBytes, bool slotBarriers, bool tma, bool producer,
+                            std::optional<int64_t> maxTrips) {
   SmallVector<tt::LoadOp> loads;
   SetVector<Operation *> slice;
   collectLoadsAhead(
@@ -750,9 +774,15 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
     tiles.push_back(cast<RankedTensorType>(load.getType())
                         .cloneWithEncoding(pgpu::SharedEncodingAttr::get(
                             loop.getContext(), *stagedLayout(load, loop))));
+  // A buffer more than the loop has trips is never filled: a loop of at
+  // most one trip (decode attention's split of 64 keys walked 64 at a
+  // time) gets one buffer a block, below.
+  bool oneTrip = maxTrips && *maxTrips <= 1;
+  if (maxTrips && *maxTrips >= 2)
+    stages = std::min(stages, *maxTrips);
   while (stages >= 2 && stages * slotBytes > smemBudget)
     --stages;
-  if (loads.empty() || stages < 2)
+  if (loads.empty() || (stages < 2 && !(oneTrip && slotBytes <= smemBudget)))
     return loop;
   // All of a loop's blocks go by TMA or none (cp.async): the tensor map
   // (an index into the function's) each load's copies use, empty for none.
@@ -788,9 +818,10 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
   // where one buffer each leaves room for two: one buffer each
   // (stageOneSlot), so that the SM has more CTAs' copies in flight and
   // one CTA's start and end overlap another's loop.
-  if (!slotBarriers && memoryBound(loop, slotBytes) &&
-      2 * (stages * slotBytes + 1024) > smSharedBytes &&
-      2 * (slotBytes + 1024) <= smSharedBytes) {
+  if (!slotBarriers &&
+      (oneTrip || (memoryBound(loop, slotBytes) &&
+                   2 * (stages * slotBytes + 1024) > smSharedBytes &&
+                   2 * (slotBytes + 1024) <= smSharedBytes))) {
     SmallVector<tt::LoadOp> byFirstUse(loads);
     llvm::sort(byFirstUse, [](tt::LoadOp x, tt::LoadOp y) {
       return firstUser(x)->isBeforeInBlock(firstUser(y));
@@ -812,6 +843,8 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
       return stageOneSlot(loop, byFirstUse, ordered, inOrder);
     }
   }
+  if (stages < 2)
+    return loop;
   // One producer per kernel, for a warpgroup-sized multiple of consumers.
   std::optional<SmallVector<Operation *>> inputs;
   if (byTma && producer && (warps == 4 || warps == 8 || warps == 16) &&
@@ -1186,6 +1219,18 @@ struct StageLoadsPass : pallas::impl::PallasStageLoadsBase<StageLoadsPass> {
       if (innermost && loop.getInductionVar().getType().isInteger(32))
         loops.push_back(loop);
     });
+    // What integer range analysis bounds each loop's trips by (JAX's
+    // fori_loop bounds clamp with a minimum), before any loop is rewritten.
+    DataFlowSolver solver;
+    solver.load<dataflow::DeadCodeAnalysis>();
+    solver.load<dataflow::SparseConstantPropagation>();
+    solver.load<dataflow::IntegerRangeAnalysis>();
+    if (failed(solver.initializeAndRun(getOperation())))
+      return signalPassFailure();
+    DenseMap<Operation *, int64_t> maxTrips;
+    for (scf::ForOp loop : loops)
+      if (std::optional<int64_t> n = maxTripCount(solver, loop))
+        maxTrips[loop] = *n;
     for (scf::ForOp loop : loops) {
       LaunchAttr launch = launchOf(loop);
       if (!launch) {
@@ -1206,8 +1251,11 @@ struct StageLoadsPass : pallas::impl::PallasStageLoadsBase<StageLoadsPass> {
         loop.getBody()->walk([&](tt::DotOp dot) {
           slotBarriers |= dot->hasAttr(pgpu::kTurnTakeAttrName);
         });
+        auto trips = maxTrips.find(loop);
         loop = stageDotOperands(loop, launch.getNumStages(), budget, sharedBytes + 1024,
-                                slotBarriers, tma, producer);
+                                slotBarriers, tma, producer,
+                                trips == maxTrips.end() ? std::nullopt
+                                                        : std::optional(trips->second));
       }
       pipeline(loop, 32 * launch.getNumWarps(), /*registerBudget=*/200);
     }
