@@ -447,6 +447,66 @@ SmallVector<Value> acrossWarps(OpBuilder &b, Location loc, SimtState &s, Region 
   return result;
 }
 
+/// After the row reduction of a tensor-core layout within each warp:
+/// `rows[i][2 tm + h]` is operand i's value of this thread's row tm * 16 +
+/// 8 h + g (its warp's share of the columns). Combines the warpsN warps
+/// sharing those rows through shared memory: lane 4g of each writes its
+/// rows' values, then every thread reads the warpsN values of its rows, in
+/// the same order in every warp (so that all hold the same result).
+SmallVector<SmallVector<Value>> acrossColumnWarps(OpBuilder &b, Location loc, SimtState &s,
+                                                  Region &combiner, const MmaLayout &l,
+                                                  ArrayRef<SmallVector<Value>> rows) {
+  MmaThread t = mmaThread(b, loc, s, l);
+  Value warp = arith::DivUIOp::create(b, loc, s.tid, constI32(b, loc, 32));
+  Value wn = arith::RemUIOp::create(b, loc, warp, constI32(b, loc, l.warpsN));
+  SmallVector<int64_t> offsets;
+  int64_t at = 0;
+  for (const SmallVector<Value> &r : rows) {
+    offsets.push_back(at);
+    at += (l.warpsN * l.m * smemElementBytes(r.front().getType()) + 15) / 16 * 16;
+  }
+  reserveSmem(s, at);
+  // Row index of slot (tm, h) of this thread.
+  SmallVector<Value> rowOf;
+  for (int64_t tm = 0; tm < l.tilesM; ++tm)
+    for (int64_t h = 0; h < 2; ++h)
+      rowOf.push_back(arith::AddIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, t.rowBase, t.g),
+          constI32(b, loc, tm * l.tileRowStride() + 8 * h)));
+  auto at_ = [&](Value w, Value row) {
+    return arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, w, constI32(b, loc, l.m)),
+                                 row);
+  };
+  barrier(b, loc);
+  {
+    Value quadLead = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t.q,
+                                           constI32(b, loc, 0));
+    auto ifOp = scf::IfOp::create(b, loc, quadLead, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    for (auto [r, o] : llvm::zip(rows, offsets))
+      for (auto [slot, v] : llvm::enumerate(r))
+        smemStore(b, loc, s, o, at_(wn, rowOf[slot]), v);
+  }
+  barrier(b, loc);
+  SmallVector<SmallVector<Value>> out(rows.size());
+  for (size_t slot = 0; slot < rowOf.size(); ++slot) {
+    auto read = [&](int64_t w) {
+      SmallVector<Value> vals;
+      for (auto [r, o] : llvm::zip(rows, offsets))
+        vals.push_back(smemLoad(b, loc, s, r[slot].getType(), o,
+                                at_(constI32(b, loc, w), rowOf[slot])));
+      return vals;
+    };
+    SmallVector<Value> acc = read(0);
+    for (int64_t w = 1; w < l.warpsN; ++w)
+      acc = combine(b, loc, combiner, acc, read(w));
+    for (auto [i, v] : llvm::enumerate(acc))
+      out[i].push_back(v);
+  }
+  return out;
+}
+
 struct ReduceLowering : SimtPattern<tt::ReduceOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(tt::ReduceOp op, OpAdaptor a,
@@ -467,9 +527,11 @@ struct ReduceLowering : SimtPattern<tt::ReduceOp> {
       // its slots of a row (two columns per 8-column tile) pairwise, a tree
       // of log2(slots) levels rather than a chain of slots - 1 dependent
       // ops (softmax's row max and row sum: 5 levels instead of 31 at 128
-      // columns), then the four lanes sharing the row combine by shuffles;
-      // the warp owns the whole row (the slice encoding's condition), so no
-      // other warp takes part.
+      // columns), then the four lanes sharing the row combine by shuffles.
+      // Where warps also split the columns (warpsN > 1: decode attention's
+      // 16-row tiles), the warps sharing rows then combine through shared
+      // memory (acrossColumnWarps); the result is their row slice, which
+      // each of them holds.
       if (axis != 1 || !hasSliceLayout(op.getResult()[0].getType()))
         return op.emitOpError("internal error: reduction of a tensor-core layout "
                               "other than along its rows into a row slice");
@@ -497,6 +559,8 @@ struct ReduceLowering : SimtPattern<tt::ReduceOp> {
           for (auto [i, v] : llvm::enumerate(acc))
             results[i].push_back(v);
         }
+      if (l->warpsN > 1)
+        results = acrossColumnWarps(rw, loc, state, combiner, *l, results);
       SmallVector<Value> out;
       for (auto &r : results)
         out.push_back(buildVector(rw, loc, r));

@@ -388,9 +388,9 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
       return aligned ? encoding : Attribute();
     }
     if (auto reduce = dyn_cast<tt::ReduceOp>(user)) {
-      // A warp must hold whole rows (wgmma, or mma with warps = [WM, 1]).
-      auto mma = dyn_cast<pgpu::MmaEncodingAttr>(encoding);
-      bool rows = (isa<pgpu::WgmmaEncodingAttr>(encoding) || (mma && mma.getWarpsN() == 1)) &&
+      // Along the rows (warps splitting the columns too, mma with warpsN >
+      // 1, combine through shared memory): into the row slice.
+      bool rows = isa<pgpu::WgmmaEncodingAttr, pgpu::MmaEncodingAttr>(encoding) &&
                   reduce.getAxis() == 1 && type.getRank() == 2;
       return rows ? pgpu::SliceEncodingAttr::get(user->getContext(), 1, encoding) : Attribute();
     }
