@@ -93,6 +93,12 @@ AxisInfo AxisInfoAnalysis::compute(Value v, int depth) {
       return {1, len, x.divisibility};
     return x;
   }
+  if (auto reshape = dyn_cast<tt::ReshapeOp>(def)) {
+    // Merging the dims before the last keeps every run along the last.
+    if (lastDim(reshape.getSrc()) == len)
+      return sub(reshape.getSrc());
+    return unknown();
+  }
   if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp>(def))
     return sub(def->getOperand(0));
   if (auto add = dyn_cast<tt::AddPtrOp>(def)) {

@@ -7,8 +7,18 @@
 
 using namespace mlir;
 
+/// A load of an index table: at most one dimension, not volatile.
+static bool isTableLoad(Operation *op) {
+  auto load = dyn_cast<pallas::tt::LoadOp>(op);
+  if (!load || load.getIsVolatile())
+    return false;
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  return !type || type.getRank() <= 1;
+}
+
 bool mlir::pallas::cuda::collectIndexSlice(scf::ForOp loop, ValueRange values,
-                                           llvm::SetVector<Operation *> &slice) {
+                                           llvm::SetVector<Operation *> &slice,
+                                           bool tableLoads) {
   SmallVector<Value> work(values.begin(), values.end());
   Block *body = loop.getBody();
   while (!work.empty()) {
@@ -27,7 +37,8 @@ bool mlir::pallas::cuda::collectIndexSlice(scf::ForOp loop, ValueRange values,
     }
     if (slice.contains(def))
       continue;
-    if (!isPure(def) || def->getNumRegions() || isa<tt::DotOp>(def))
+    if ((!isPure(def) && !(tableLoads && isTableLoad(def))) || def->getNumRegions() ||
+        isa<tt::DotOp>(def))
       return false;
     slice.insert(def);
     for (Value o : def->getOperands())

@@ -17,8 +17,12 @@ namespace mlir::pallas::cuda {
 /// Adds to `slice` the ops of `loop`'s body that compute `values`; true
 /// when they all are pure ops without regions (and not dots: recomputing
 /// one is no index computation) reading only the induction variable, loop
-/// invariants and each other. On false, `slice` may hold part of them.
-bool collectIndexSlice(scf::ForOp loop, ValueRange values, llvm::SetVector<Operation *> &slice);
+/// invariants and each other. With `tableLoads`, also loads of at most
+/// one dimension (an index table: paged attention's block table), which
+/// the caller knows the loop does not write. On false, `slice` may hold
+/// part of them.
+bool collectIndexSlice(scf::ForOp loop, ValueRange values, llvm::SetVector<Operation *> &slice,
+                       bool tableLoads = false);
 
 } // namespace mlir::pallas::cuda
 

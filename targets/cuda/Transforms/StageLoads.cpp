@@ -348,14 +348,17 @@ std::optional<pgpu::SharedLayoutKind> invariantStagedLayout(tt::LoadOp load, scf
 }
 
 /// The loads of `loop`'s body that `accept` takes and whose addresses and
-/// masks can be computed ahead (collectIndexSlice), with the ops computing them.
+/// masks can be computed ahead (collectIndexSlice, index tables' loads
+/// included: the loop writes no memory its loads read), with the ops
+/// computing them.
 void collectLoadsAhead(scf::ForOp loop, function_ref<bool(tt::LoadOp)> accept,
                        SmallVectorImpl<tt::LoadOp> &loads,
                        SetVector<Operation *> &slice) {
   for (Operation &op : *loop.getBody()) {
     auto load = dyn_cast<tt::LoadOp>(op);
     SetVector<Operation *> s;
-    if (!load || !accept(load) || !collectIndexSlice(loop, load->getOperands(), s))
+    if (!load || !accept(load) ||
+        !collectIndexSlice(loop, load->getOperands(), s, /*tableLoads=*/true))
       continue;
     loads.push_back(load);
     slice.insert(s.begin(), s.end());
@@ -708,6 +711,47 @@ scf::ForOp stageOneSlot(scf::ForOp loop, ArrayRef<tt::LoadOp> loads,
   return loop;
 }
 
+/// A load of [P, R, C] whose one use reshapes it to [P * R, C] (paged
+/// attention's pages gathered into one block of rows) becomes a load of
+/// the reshaped pointers and mask: the same elements (the blocked layout
+/// keeps every element where it is across a reshape), now a 2-D block a
+/// dot reads, which may be staged.
+void loadReshaped(Operation *root) {
+  SmallVector<tt::ReshapeOp> reshapes;
+  root->walk([&](tt::ReshapeOp r) { reshapes.push_back(r); });
+  for (tt::ReshapeOp reshape : reshapes) {
+    auto load = reshape.getSrc().getDefiningOp<tt::LoadOp>();
+    if (!load || !load->hasOneUse() || load.getIsVolatile())
+      continue;
+    auto in = cast<RankedTensorType>(load.getType());
+    auto out = cast<RankedTensorType>(reshape.getType());
+    if (in.getEncoding() || out.getEncoding() || in.getRank() < 3 || out.getRank() != 2 ||
+        in.getShape().back() != out.getShape().back())
+      continue;
+    DenseElementsAttr other;
+    if (load.getOther() && !matchPattern(load.getOther(), m_Constant(&other)))
+      continue;
+    OpBuilder b(load);
+    Location loc = load.getLoc();
+    auto reshaped = [&](Value v) -> Value {
+      auto t = cast<RankedTensorType>(v.getType());
+      return tt::ReshapeOp::create(b, loc, RankedTensorType::get(out.getShape(), t.getElementType()),
+                                   v);
+    };
+    Value mask = load.getMask() ? reshaped(load.getMask()) : Value();
+    Value otherValue;
+    if (other)
+      otherValue = arith::ConstantOp::create(b, loc, other.reshape(out));
+    auto flat = tt::LoadOp::create(b, loc, out, reshaped(load.getPtr()), mask, otherValue);
+    flat.setCache(load.getCache());
+    flat.setEvict(load.getEvict());
+    flat->setDiscardableAttrs(load->getDiscardableAttrDictionary());
+    reshape.getResult().replaceAllUsesWith(flat.getResult());
+    reshape.erase();
+    load.erase();
+  }
+}
+
 /// The most trips `loop` can run, where integer range analysis bounds its
 /// bounds (a constant step, a lower bound's minimum and an upper bound's
 /// maximum).
@@ -814,14 +858,14 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
   slotBarriers |= byTma;
   SmallVector<Operation *> ordered(slice.begin(), slice.end());
   llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  // A loop that mostly loads, whose rings leave room for one CTA per SM
-  // where one buffer each leaves room for two: one buffer each
-  // (stageOneSlot), so that the SM has more CTAs' copies in flight and
-  // one CTA's start and end overlap another's loop.
+  // A loop that mostly loads, where one buffer a block leaves room for
+  // more CTAs per SM than rings do: one buffer each (stageOneSlot), so
+  // that the SM has more CTAs' copies in flight and one CTA's start and
+  // end overlap another's loop.
+  auto ctasBySharedMemory = [&](int64_t bytes) { return smSharedBytes / (bytes + 1024); };
   if (!slotBarriers &&
       (oneTrip || (memoryBound(loop, slotBytes) &&
-                   2 * (stages * slotBytes + 1024) > smSharedBytes &&
-                   2 * (slotBytes + 1024) <= smSharedBytes))) {
+                   ctasBySharedMemory(slotBytes) > ctasBySharedMemory(stages * slotBytes)))) {
     SmallVector<tt::LoadOp> byFirstUse(loads);
     llvm::sort(byFirstUse, [](tt::LoadOp x, tt::LoadOp y) {
       return firstUser(x)->isBeforeInBlock(firstUser(y));
@@ -1219,6 +1263,7 @@ struct StageLoadsPass : pallas::impl::PallasStageLoadsBase<StageLoadsPass> {
       if (innermost && loop.getInductionVar().getType().isInteger(32))
         loops.push_back(loop);
     });
+    loadReshaped(getOperation());
     // What integer range analysis bounds each loop's trips by (JAX's
     // fori_loop bounds clamp with a minimum), before any loop is rewritten.
     DataFlowSolver solver;
