@@ -726,7 +726,8 @@ void loadReshaped(Operation *root) {
     auto in = cast<RankedTensorType>(load.getType());
     auto out = cast<RankedTensorType>(reshape.getType());
     if (in.getEncoding() || out.getEncoding() || in.getRank() < 3 || out.getRank() != 2 ||
-        in.getShape().back() != out.getShape().back())
+        in.getShape().back() != out.getShape().back() ||
+        !isa<RankedTensorType>(load.getPtr().getType()))
       continue;
     DenseElementsAttr other;
     if (load.getOther() && !matchPattern(load.getOther(), m_Constant(&other)))
