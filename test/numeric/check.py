@@ -100,6 +100,17 @@ def matmul_bf16(x, y):
     return from_bf16_bits(x) @ from_bf16_bits(y)
 
 
+def scores_softmax_ref(q, k):
+    """softmax(q k^T / 8) over each row, with the rows' max and sum, in
+    float64 from the bf16 inputs."""
+    s = np.einsum("hqd,hkd->hqk", from_bf16_bits(q).astype(np.float64),
+                  from_bf16_bits(k).astype(np.float64)) / 8
+    m = s.max(-1)
+    e = np.exp(s - m[..., None])
+    l = e.sum(-1)
+    return [e / l[..., None], m, l]
+
+
 def flash_attention_ref(q, k, v):
     """Causal attention with scale 1/sqrt(64), in float64 from the f16
     inputs; the kernel scales q in f16 (exact) and returns f16."""
@@ -244,6 +255,10 @@ CASES = {
                             lambda r: [nonzero_normal(r, (2, 256, 64), np.float16)
                                        for _ in range(3)],
                             flash_attention_ref, 1e-2, 4e-3, None),
+    "scores_softmax": (os.path.join(EXAMPLES, "scores_softmax"), "spec.json",
+                       lambda r: [bf16_bits(nonzero_normal(r, (4, 128, 64))),
+                                  bf16_bits(nonzero_normal(r, (4, 64, 64)))],
+                       scores_softmax_ref, 1e-5, 1e-6, None),
     "batched_dot_f16": (os.path.join(EXAMPLES, "batched_dot_f16"), "spec.json",
                         lambda r: [nonzero_normal(r, (8, 64, 32), np.float16)
                                    for _ in range(2)],
