@@ -405,6 +405,21 @@ SmallVector<Value> butterfly(OpBuilder &b, Location loc, Region &combiner,
   return acc;
 }
 
+/// Byte offsets in the exchange area of one array of `count` elements of
+/// each of `types`, one after another from `start`, each 16-byte aligned;
+/// the area is reserved up to the last one's end.
+SmallVector<int64_t> exchangeArrays(SimtState &s, ArrayRef<Type> types, int64_t count,
+                                    int64_t start = 0) {
+  SmallVector<int64_t> offsets;
+  int64_t at = start;
+  for (Type t : types) {
+    offsets.push_back(at);
+    at += (count * smemElementBytes(t) + 15) / 16 * 16;
+  }
+  reserveSmem(s, at);
+  return offsets;
+}
+
 /// After `butterfly` over whole warps: combines the `warps` per group of
 /// `groupThreads` threads through shared memory at `offset`.
 SmallVector<Value> acrossWarps(OpBuilder &b, Location loc, SimtState &s, Region &combiner,
@@ -412,13 +427,8 @@ SmallVector<Value> acrossWarps(OpBuilder &b, Location loc, SimtState &s, Region 
   int64_t numWarps = s.threads / 32;
   Value warp = arith::DivUIOp::create(b, loc, s.tid, constI32(b, loc, 32));
   Value lane = arith::RemUIOp::create(b, loc, s.tid, constI32(b, loc, 32));
-  SmallVector<int64_t> offsets;
-  int64_t at = offset;
-  for (Value v : acc) {
-    offsets.push_back(at);
-    at += (numWarps * smemElementBytes(v.getType()) + 15) / 16 * 16;
-  }
-  reserveSmem(s, at);
+  SmallVector<int64_t> offsets = exchangeArrays(
+      s, llvm::map_to_vector(acc, [](Value v) { return v.getType(); }), numWarps, offset);
   barrier(b, loc);
   {
     Value isLane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
@@ -459,13 +469,9 @@ SmallVector<SmallVector<Value>> acrossColumnWarps(OpBuilder &b, Location loc, Si
   MmaThread t = mmaThread(b, loc, s, l);
   Value warp = arith::DivUIOp::create(b, loc, s.tid, constI32(b, loc, 32));
   Value wn = arith::RemUIOp::create(b, loc, warp, constI32(b, loc, l.warpsN));
-  SmallVector<int64_t> offsets;
-  int64_t at = 0;
-  for (const SmallVector<Value> &r : rows) {
-    offsets.push_back(at);
-    at += (l.warpsN * l.m * smemElementBytes(r.front().getType()) + 15) / 16 * 16;
-  }
-  reserveSmem(s, at);
+  SmallVector<int64_t> offsets = exchangeArrays(
+      s, llvm::map_to_vector(rows, [](const SmallVector<Value> &r) { return r.front().getType(); }),
+      l.warpsN * l.m);
   // Row index of slot (tm, h) of this thread.
   SmallVector<Value> rowOf;
   for (int64_t tm = 0; tm < l.tilesM; ++tm)
@@ -473,7 +479,8 @@ SmallVector<SmallVector<Value>> acrossColumnWarps(OpBuilder &b, Location loc, Si
       rowOf.push_back(arith::AddIOp::create(
           b, loc, arith::AddIOp::create(b, loc, t.rowBase, t.g),
           constI32(b, loc, tm * l.tileRowStride() + 8 * h)));
-  auto at_ = [&](Value w, Value row) {
+  // Where warp w's value of `row` lies in each operand's array.
+  auto exchangeIndex = [&](Value w, Value row) {
     return arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, w, constI32(b, loc, l.m)),
                                  row);
   };
@@ -486,7 +493,7 @@ SmallVector<SmallVector<Value>> acrossColumnWarps(OpBuilder &b, Location loc, Si
     b.setInsertionPointToStart(ifOp.thenBlock());
     for (auto [r, o] : llvm::zip(rows, offsets))
       for (auto [slot, v] : llvm::enumerate(r))
-        smemStore(b, loc, s, o, at_(wn, rowOf[slot]), v);
+        smemStore(b, loc, s, o, exchangeIndex(wn, rowOf[slot]), v);
   }
   barrier(b, loc);
   SmallVector<SmallVector<Value>> out(rows.size());
@@ -495,7 +502,7 @@ SmallVector<SmallVector<Value>> acrossColumnWarps(OpBuilder &b, Location loc, Si
       SmallVector<Value> vals;
       for (auto [r, o] : llvm::zip(rows, offsets))
         vals.push_back(smemLoad(b, loc, s, r[slot].getType(), o,
-                                at_(constI32(b, loc, w), rowOf[slot])));
+                                exchangeIndex(constI32(b, loc, w), rowOf[slot])));
       return vals;
     };
     SmallVector<Value> acc = read(0);
@@ -644,14 +651,11 @@ struct ReduceLowering : SimtPattern<tt::ReduceOp> {
     }
     // Outputs to their blocked layout, through shared memory.
     SmallVector<Value> replacements;
-    SmallVector<int64_t> outOffsets;
-    at = 0;
-    for (Value v : srcs) {
-      outOffsets.push_back(at);
-      at += (outputs * smemElementBytes(cast<VectorType>(v.getType()).getElementType()) + 15) /
-            16 * 16;
-    }
-    reserveSmem(state, at);
+    SmallVector<int64_t> outOffsets = exchangeArrays(
+        state, llvm::map_to_vector(srcs, [](Value v) {
+          return cast<VectorType>(v.getType()).getElementType();
+        }),
+        outputs);
     barrier(rw, loc);
     Value leader = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, q,
                                          constI32(rw, loc, 0));

@@ -7,13 +7,10 @@
 // arith and scf.for (induction variables within their bounds).
 //
 //===----------------------------------------------------------------------===//
+#include "Analysis/IntegerRanges.h"
+
 #include "pallas/Cuda/CudaPasses.h"
 #include "pallas/Tile/Tile.h"
-
-#include "mlir/Analysis/DataFlow/ConstantPropagationAnalysis.h"
-#include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
-#include "mlir/Analysis/DataFlow/IntegerRangeAnalysis.h"
-#include "mlir/Analysis/DataFlowFramework.h"
 
 namespace mlir::pallas {
 #define GEN_PASS_DEF_PALLASFOLDTRUEMASKS
@@ -27,20 +24,14 @@ namespace {
 
 /// Whether every element of the i1 value `mask` is known to be true.
 bool alwaysTrue(DataFlowSolver &solver, Value mask) {
-  auto *lattice = solver.lookupState<dataflow::IntegerValueRangeLattice>(mask);
-  if (!lattice || lattice->getValue().isUninitialized())
-    return false;
-  const ConstantIntRanges &range = lattice->getValue().getValue();
-  return range.umin().getBitWidth() == 1 && range.umin().isOne();
+  std::optional<ConstantIntRanges> range = cuda::knownRange(solver, mask);
+  return range && range->umin().getBitWidth() == 1 && range->umin().isOne();
 }
 
 struct FoldTrueMasksPass : pallas::impl::PallasFoldTrueMasksBase<FoldTrueMasksPass> {
   void runOnOperation() override {
     DataFlowSolver solver;
-    solver.load<dataflow::DeadCodeAnalysis>();
-    solver.load<dataflow::SparseConstantPropagation>();
-    solver.load<dataflow::IntegerRangeAnalysis>();
-    if (failed(solver.initializeAndRun(getOperation())))
+    if (failed(cuda::runIntegerRangeAnalysis(solver, getOperation())))
       return signalPassFailure();
     getOperation().walk([&](Operation *op) {
       if (auto load = dyn_cast<tt::LoadOp>(op)) {

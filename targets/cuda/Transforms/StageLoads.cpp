@@ -44,6 +44,7 @@
 //===----------------------------------------------------------------------===//
 #include "Transforms/StageLoads.h"
 #include "Analysis/AxisInfo.h"
+#include "Analysis/IntegerRanges.h"
 #include "Analysis/LoopSlice.h"
 #include "Dialect/Layouts.h"
 #include "Dialect/SharedLayouts.h"
@@ -51,10 +52,6 @@
 #include "pallas/Dialect/Pallas.h"
 #include "pallas/Cuda/CudaPasses.h"
 
-#include "mlir/Analysis/DataFlow/ConstantPropagationAnalysis.h"
-#include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
-#include "mlir/Analysis/DataFlow/IntegerRangeAnalysis.h"
-#include "mlir/Analysis/DataFlowFramework.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -757,15 +754,9 @@ void loadReshaped(Operation *root) {
 /// bounds (a constant step, a lower bound's minimum and an upper bound's
 /// maximum).
 std::optional<int64_t> maxTripCount(DataFlowSolver &solver, scf::ForOp loop) {
-  auto rangeOf = [&](Value v) -> std::optional<ConstantIntRanges> {
-    auto *lattice = solver.lookupState<dataflow::IntegerValueRangeLattice>(v);
-    if (!lattice || lattice->getValue().isUninitialized())
-      return std::nullopt;
-    return lattice->getValue().getValue();
-  };
   std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  std::optional<ConstantIntRanges> lb = rangeOf(loop.getLowerBound()),
-                                   ub = rangeOf(loop.getUpperBound());
+  std::optional<ConstantIntRanges> lb = knownRange(solver, loop.getLowerBound()),
+                                   ub = knownRange(solver, loop.getUpperBound());
   if (!step || *step <= 0 || !lb || !ub)
     return std::nullopt;
   int64_t span = ub->smax().getSExtValue() - lb->smin().getSExtValue();
@@ -1268,10 +1259,7 @@ struct StageLoadsPass : pallas::impl::PallasStageLoadsBase<StageLoadsPass> {
     // What integer range analysis bounds each loop's trips by (JAX's
     // fori_loop bounds clamp with a minimum), before any loop is rewritten.
     DataFlowSolver solver;
-    solver.load<dataflow::DeadCodeAnalysis>();
-    solver.load<dataflow::SparseConstantPropagation>();
-    solver.load<dataflow::IntegerRangeAnalysis>();
-    if (failed(solver.initializeAndRun(getOperation())))
+    if (failed(runIntegerRangeAnalysis(solver, getOperation())))
       return signalPassFailure();
     DenseMap<Operation *, int64_t> maxTrips;
     for (scf::ForOp loop : loops)
