@@ -3,8 +3,8 @@
 // pallas-triton-legalize: each `math` op outside the set Triton lowers
 // itself becomes a `tt.extern_elementwise` call of libdevice's `__nv_*`
 // function (Triton's NVIDIA backend links libdevice for them); f16/bf16
-// division runs in f32; negation becomes a subtraction from -0.0, and
-// arith.bitcast tt.bitcast.
+// division runs in f32; negation becomes a subtraction from -0.0,
+// arith.bitcast tt.bitcast, and f8 conversions tt.fp_to_fp.
 //
 //===----------------------------------------------------------------------===//
 #include "pallas/Passes/ComputeInF32.h"
@@ -129,6 +129,24 @@ struct BitcastToTriton : OpRewritePattern<arith::BitcastOp> {
   }
 };
 
+/// Conversions to and from f8 as tt.fp_to_fp (Triton lowers no arith
+/// truncf/extf of f8); narrowing rounds to nearest even, as arith.truncf.
+template <typename OpTy>
+struct F8ConversionToTriton : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rw) const override {
+    Type from = getElementTypeOrSelf(op.getIn().getType());
+    Type to = getElementTypeOrSelf(op.getType());
+    if (!isa<Float8E4M3FNType, Float8E5M2Type>(from) && !isa<Float8E4M3FNType, Float8E5M2Type>(to))
+      return failure();
+    tt::RoundingModeAttr rounding;
+    if (std::is_same_v<OpTy, arith::TruncFOp>)
+      rounding = tt::RoundingModeAttr::get(rw.getContext(), tt::RoundingMode::RTNE);
+    rw.replaceOpWithNewOp<tt::FpToFpOp>(op, op.getType(), op.getIn(), rounding);
+    return success();
+  }
+};
+
 struct PallasTritonLegalizePass
     : pallas::impl::PallasTritonLegalizeBase<PallasTritonLegalizePass> {
   void runOnOperation() override {
@@ -152,7 +170,8 @@ struct PallasTritonLegalizePass
     patterns.add<ComputeInF32>(ctx, arith::RemFOp::getOperationName());
     patterns.add<BitCountToLibdevice<math::CountLeadingZerosOp>,
                  BitCountToLibdevice<math::CountTrailingZerosOp>,
-                 BitCountToLibdevice<math::CtPopOp>, NegateBySubtraction, BitcastToTriton>(ctx);
+                 BitCountToLibdevice<math::CtPopOp>, NegateBySubtraction, BitcastToTriton,
+                 F8ConversionToTriton<arith::TruncFOp>, F8ConversionToTriton<arith::ExtFOp>>(ctx);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -1,7 +1,8 @@
 // pallas-assign-layouts=wgmma=true's diagnostics on f8 dots: wgmma runs
 // them in one shape (both operands of one f8 type, 64 rows per warpgroup,
 // K a multiple of 32) and reads them K-major only (B transposed); f8
-// arithmetic is refused as without wgmma. A dot that fits passes.
+// arithmetic other than conversions is refused. A dot that fits passes, and
+// so do conversions.
 // RUN: pallas-opt %s -split-input-file -verify-diagnostics --pallas-assign-layouts=wgmma=true | FileCheck %s
 
 // B as [N, K] transposed: the wgmma layout.
@@ -12,6 +13,19 @@ tt.func public @f8_k_major(%a: tensor<64x32xf8E4M3FN>, %bt: tensor<64x32xf8E4M3F
   %b = tt.trans %bt {order = array<i32: 1, 0>} : tensor<64x32xf8E4M3FN> -> tensor<32x64xf8E4M3FN>
   %d = tt.dot %a, %b, %c : tensor<64x32xf8E4M3FN> * tensor<32x64xf8E4M3FN> -> tensor<64x64xf32>
   tt.return %d : tensor<64x64xf32>
+}
+
+// -----
+
+// Conversions to and from f8 pass (sm_90a's cvt).
+// CHECK-LABEL: tt.func public @f8_conversions
+// CHECK: arith.truncf %{{.*}} : tensor<64xf32> to tensor<64xf8E4M3FN>
+// CHECK: arith.extf %{{.*}} : tensor<64xf8E5M2> to tensor<64xbf16>
+tt.func public @f8_conversions(%a: tensor<64xf32>, %b: tensor<64xf8E5M2>) -> (tensor<64xf8E4M3FN>, tensor<64xbf16>)
+    attributes {pallas.launch = #pallas.launch<symbol = "k", grid = [1]>} {
+  %n = arith.truncf %a : tensor<64xf32> to tensor<64xf8E4M3FN>
+  %w = arith.extf %b : tensor<64xf8E5M2> to tensor<64xbf16>
+  tt.return %n, %w : tensor<64xf8E4M3FN>, tensor<64xbf16>
 }
 
 // -----
@@ -38,7 +52,7 @@ tt.func public @f8_short(%a: tensor<32x32xf8E4M3FN>, %bt: tensor<64x32xf8E4M3FN>
 
 tt.func public @f8_mul(%a: tensor<64xf8E5M2>) -> tensor<64xf8E5M2>
     attributes {pallas.launch = #pallas.launch<symbol = "k", grid = [1]>} {
-  // expected-error @+1 {{'arith.mulf' op computes on 'f8E5M2', which the cuda target only loads, stores and multiplies in sm_90a dots}}
+  // expected-error @+1 {{'arith.mulf' op computes on 'f8E5M2', which the cuda target only loads, stores, converts (arith.truncf, arith.extf) and multiplies in dots}}
   %s = arith.mulf %a, %a : tensor<64xf8E5M2>
   tt.return %s : tensor<64xf8E5M2>
 }

@@ -96,6 +96,10 @@ def TT_InputPrecisionAttr : I32EnumAttr<"InputPrecision", "", [
     I32EnumAttrCase<"BF16x6", 4, "bf16x6">]> {
   let cppNamespace = "::mlir::pallas::tt";
 }
+def TT_RoundingModeAttr : I32EnumAttr<"RoundingMode", "", [
+    I32EnumAttrCase<"RTZ", 0, "rtz">, I32EnumAttrCase<"RTNE", 1, "rtne">]> {
+  let cppNamespace = "::mlir::pallas::tt";
+}
 
 //===----------------------------------------------------------------------===//
 // Ops
@@ -235,6 +239,14 @@ def TT_BitcastOp : TT_Op<"bitcast", [Pure, SameOperandsAndResultShape]> {
   let arguments = (ins AnyType:$src);
   let results = (outs AnyType:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
+// Conversions to and from f8 as Triton writes them (the triton target only;
+// the other targets keep arith.truncf / arith.extf).
+def TT_FpToFpOp : TT_Op<"fp_to_fp", [Pure, SameOperandsAndResultShape]> {
+  let arguments = (ins AnyType:$src, OptionalAttr<TT_RoundingModeAttr>:$rounding);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$src attr-dict (`,` `rounding` `=` $rounding^)? `:` type($src) `->` type($result)";
 }
 
 def TT_ExternElementwiseOp : TT_Op<"extern_elementwise", [Pure]> {

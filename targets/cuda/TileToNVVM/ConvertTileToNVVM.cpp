@@ -19,6 +19,7 @@
 #include "TileToNVVM/ThreadSlots.h"
 #include "TileToNVVM/TypeConverter.h"
 #include "pallas/Gpu/Gpu.h"
+#include "pallas/Passes/ExpandF8Conversions.h"
 
 #include "pallas/Cuda/CudaPasses.h"
 #include "pallas/Spec/LaunchAttributes.h"
@@ -308,6 +309,74 @@ Value byteToFloat(Operation *op, ArrayRef<Value> operands, TypeRange types,
   return to.isF32() ? f : (Value)arith::TruncFOp::create(rw, loc, types[0], f);
 }
 
+/// f8 conversions on sm_89 and later (f8 data is i8 here): to f8 two
+/// values a cvt (cvt.rn.satfinite: a finite value past the type's largest
+/// rounds to it, as Triton's casts and the GPU's f8 kernels do; ml_dtypes,
+/// and so the host, gives NaN there), from f8 through f16, which holds
+/// every f8 value exactly. Null for other ops.
+Value f8Conversion(Operation *op, ArrayRef<Value> operands, TypeRange types,
+                   ConversionPatternRewriter &rw) {
+  if (!isa<arith::TruncFOp, arith::ExtFOp>(op) || types.size() != 1)
+    return {};
+  Type from = getElementTypeOrSelf(op->getOperand(0).getType());
+  Type to = getElementTypeOrSelf(op->getResult(0).getType());
+  if (!isF8(from) && !isF8(to))
+    return {};
+  Location loc = op->getLoc();
+  auto vt = dyn_cast<VectorType>(operands[0].getType());
+  int64_t count = vt ? vt.getNumElements() : 1;
+  auto element = [&](int64_t i) -> Value {
+    return vt ? (Value)vector::ExtractOp::create(rw, loc, operands[0], i) : operands[0];
+  };
+  SmallVector<Value> out;
+  Type f32 = rw.getF32Type();
+  if (isF8(to)) {
+    auto asF32 = [&](Value v) -> Value {
+      return v.getType().isF32() ? v : (Value)arith::ExtFOp::create(rw, loc, f32, v);
+    };
+    // The pairs as 16-bit words, the vector of words then read as bytes:
+    // LLVM then joins adjacent pairs with one byte permute where a word of
+    // four is wanted (wgmma's f8 A fragments), not byte by byte.
+    SmallVector<Value> words;
+    for (int64_t i = 0; i < count; i += 2) {
+      Value lo = asF32(element(i));
+      Value hi = i + 1 < count ? asF32(element(i + 1)) : lo;
+      // The first operand lands in the upper byte.
+      words.push_back(NVVM::ConvertF32x2ToF8x2Op::create(
+          rw, loc, rw.getI16Type(), hi, lo, NVVM::FPRoundingMode::RN,
+          NVVM::SaturationMode::SATFINITE, /*relu=*/false, to));
+    }
+    if (vt && count % 2 == 0)
+      return vector::BitCastOp::create(rw, loc, VectorType::get({count}, rw.getI8Type()),
+                                       buildVector(rw, loc, words));
+    auto pair = VectorType::get({2}, rw.getI8Type());
+    for (int64_t i = 0; i < count; i += 2) {
+      Value two = LLVM::BitcastOp::create(rw, loc, pair, words[i / 2]);
+      out.push_back(vector::ExtractOp::create(rw, loc, two, 0));
+      if (i + 1 < count)
+        out.push_back(vector::ExtractOp::create(rw, loc, two, 1));
+    }
+  } else {
+    auto pair = VectorType::get({2}, rw.getI8Type());
+    auto halves = VectorType::get({2}, rw.getF16Type());
+    for (int64_t i = 0; i < count; i += 2) {
+      Value hi = i + 1 < count ? element(i + 1) : element(i);
+      Value two = vector::FromElementsOp::create(rw, loc, pair, ValueRange{element(i), hi});
+      Value h = NVVM::ConvertF8x2ToF16x2Op::create(rw, loc, halves, two, /*relu=*/false,
+                                                    from);
+      for (int64_t j = 0; j < 2 && i + j < count; ++j) {
+        Value v = vector::ExtractOp::create(rw, loc, h, j);
+        if (!to.isF16())
+          v = arith::ExtFOp::create(rw, loc, f32, v);
+        if (to.isBF16())
+          v = arith::TruncFOp::create(rw, loc, to, v);
+        out.push_back(v);
+      }
+    }
+  }
+  return vt ? buildVector(rw, loc, out) : out.front();
+}
+
 /// arith/math ops on tensors: the same op on the per-thread vectors.
 struct ElementwiseLowering : ConversionPattern {
   ElementwiseLowering(const TypeConverter &tc, MLIRContext *ctx)
@@ -322,6 +391,10 @@ struct ElementwiseLowering : ConversionPattern {
       return failure();
     if (Value fast = fastMath(op, operands, types, rw)) {
       rw.replaceOp(op, fast);
+      return success();
+    }
+    if (Value converted = f8Conversion(op, operands, types, rw)) {
+      rw.replaceOp(op, converted);
       return success();
     }
     if (Value converted = byteToFloat(op, operands, types, rw)) {

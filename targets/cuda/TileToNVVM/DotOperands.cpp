@@ -14,6 +14,7 @@
 #include "TileToNVVM/SharedMemory.h"
 #include "TileToNVVM/SimtState.h"
 #include "TileToNVVM/ThreadSlots.h"
+#include "pallas/Passes/ExpandF8Conversions.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -36,7 +37,9 @@ Value cuda::registerA(tt::DotOp dot) {
   auto src = dyn_cast<RankedTensorType>(leave.getSource().getType());
   auto d = cast<RankedTensorType>(dot.getType());
   Type e = src ? src.getElementType() : Type();
-  return src && src.getEncoding() == d.getEncoding() && (e.isBF16() || e.isF16())
+  // f8 too on wgmma (its fragments gathered across each quad).
+  bool fits = e && (e.isBF16() || e.isF16() || (isF8(e) && hasWgmmaLayout(dot.getType())));
+  return src && src.getEncoding() == d.getEncoding() && fits
              ? leave.getSource()
              : Value();
 }

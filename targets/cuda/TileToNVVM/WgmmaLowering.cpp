@@ -107,20 +107,78 @@ static SmallVector<Value> aFragment(OpBuilder &b, Location loc, Value regs, int6
   return out;
 }
 
+/// The same for f8 (k steps of 32): the fragment's register r holds row g
+/// (r even) or g + 8 (r odd), columns 4q .. 4q + 3 of the step's half r / 2,
+/// while the accumulator layout left each thread two columns of each 8-column
+/// tile. Each thread's tile (both rows' pairs, one word) goes to the two
+/// threads of its quad that need it: two shuffles a half, in which every
+/// thread sends the tile one receiver wants (even q: the half's first tile
+/// in round one, odd q its second; the other way round in round two), and
+/// the receiver joins the two pairs of each row.
+static SmallVector<Value> f8AFragment(OpBuilder &b, Location loc, Value regs, int64_t ks,
+                                      int64_t first, Value tid) {
+  Type i32 = b.getI32Type();
+  auto c = [&](int64_t v) { return constI32(b, loc, v); };
+  Value lane = arith::AndIOp::create(b, loc, tid, c(31));
+  Value q = arith::AndIOp::create(b, loc, lane, c(3));
+  Value quad = arith::SubIOp::create(b, loc, lane, q);
+  Value qOdd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                     arith::AndIOp::create(b, loc, q, c(1)), c(0));
+  Value qHigh = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, q, c(2));
+  Value pairBase = arith::AddIOp::create(b, loc, quad,
+                                         arith::ShLIOp::create(b, loc, arith::AndIOp::create(b, loc, q, c(1)), c(1)));
+  Value qHalf = arith::ShRUIOp::create(b, loc, q, c(1));
+  Value from1 = arith::AddIOp::create(b, loc, pairBase, qHalf);
+  Value from2 = arith::AddIOp::create(b, loc, pairBase, arith::SubIOp::create(b, loc, c(1), qHalf));
+  auto tile = [&](int64_t t) -> Value {
+    Value four = vector::ExtractStridedSliceOp::create(
+        b, loc, regs, ArrayRef<int64_t>{first + ks * 16 + 4 * t}, ArrayRef<int64_t>{4},
+        ArrayRef<int64_t>{1});
+    return LLVM::BitcastOp::create(b, loc, i32, four);
+  };
+  auto shuffle = [&](Value v, Value from) -> Value {
+    return NVVM::ShflOp::create(b, loc, i32, c(-1), v, from, c(31), NVVM::ShflKind::idx,
+                                UnitAttr());
+  };
+  // Columns 4q, 4q + 1 come from thread 2 (q % 2) of the quad: round one
+  // for q < 2, round two for the others. One byte permute per register
+  // joins the rounds' pairs (bytes 0-3 round one's, 4-7 round two's): row
+  // g from the words' low halves, row g + 8 from their high halves.
+  Value rowG = arith::SelectOp::create(b, loc, qHigh, c(0x1054), c(0x5410));
+  Value rowG8 = arith::SelectOp::create(b, loc, qHigh, c(0x3276), c(0x7632));
+  auto permute = [&](Value r1, Value r2, Value selector) -> Value {
+    return NVVM::PermuteOp::create(b, loc, i32, r1, r2, selector,
+                                   NVVM::PermuteModeAttr::get(b.getContext(),
+                                                              NVVM::PermuteMode::DEFAULT));
+  };
+  SmallVector<Value> out(4);
+  for (int64_t half = 0; half < 2; ++half) {
+    Value x0 = tile(2 * half), x1 = tile(2 * half + 1);
+    Value r1 = shuffle(arith::SelectOp::create(b, loc, qOdd, x1, x0), from1);
+    Value r2 = shuffle(arith::SelectOp::create(b, loc, qOdd, x0, x1), from2);
+    out[2 * half] = permute(r1, r2, rowG);
+    out[2 * half + 1] = permute(r1, r2, rowG8);
+  }
+  return out;
+}
+
 /// wgmma.mma_async with A from registers (the NVVM op takes A from shared
 /// memory only): inline PTX, the accumulator tied in and out.
 static Value wgmmaRegisterA(OpBuilder &b, Location loc, Value acc, int64_t regs,
-                            ArrayRef<Value> a, Value descB, int64_t n, StringRef type,
-                            bool transposeB) {
+                            ArrayRef<Value> a, Value descB, int64_t n, int64_t k,
+                            StringRef type, bool transposeB) {
   std::string text, constraints;
   llvm::raw_string_ostream os(text), cs(constraints);
   os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << 2 * regs + 5 << ", 0;\n"
-     << "wgmma.mma_async.sync.aligned.m64n" << n << "k16.f32." << type << "." << type << " {";
+     << "wgmma.mma_async.sync.aligned.m64n" << n << "k" << k << ".f32." << type << "." << type << " {";
   for (int64_t i = 0; i < regs; ++i)
     os << (i ? ", $" : "$") << i;
   os << "}, {$" << 2 * regs << ", $" << 2 * regs + 1 << ", $" << 2 * regs + 2 << ", $"
-     << 2 * regs + 3 << "}, $" << 2 * regs + 4 << ", p, 1, 1, " << (transposeB ? 1 : 0)
-     << ";\n}";
+     << 2 * regs + 3 << "}, $" << 2 * regs + 4 << ", p, 1, 1";
+  // The transpose flags exist for 16-bit types only (f8 is K-major).
+  if (k == 16)
+    os << ", " << (transposeB ? 1 : 0);
+  os << ";\n}";
   SmallVector<Value> operands;
   for (int64_t i = 0; i < regs; ++i) {
     cs << "=f,";
@@ -201,15 +259,22 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
   SmallVector<Value> firstA;
   for (Value block : aBlocks)
     firstA.push_back(descriptor(b, loc, block, aWalk.leading, aWalk.stride, aWalk.swizzled));
+  // A from registers: every fragment before the fence (f8's are computed),
+  // so that no register a wgmma reads is written once they are issued.
+  // A's m64 block t: its slots [t k / 2, (t + 1) k / 2), as the
+  // accumulator's block t holds its rows.
+  SmallVector<SmallVector<Value>> fragments;
+  for (int64_t ks = 0; aIn.inAccumulatorLayout && ks < k / kStep; ++ks)
+    for (int64_t t = 0; t < layout->tilesM; ++t)
+      fragments.push_back(isF8(elem) ? f8AFragment(b, loc, aIn.regs, ks, t * k / 2, s.tid)
+                                     : aFragment(b, loc, aIn.regs, ks, t * k / 2));
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t ks = 0; ks < k / kStep; ++ks) {
     if (aIn.inAccumulatorLayout) {
-      // A's m64 block t: its slots [t k / 2, (t + 1) k / 2), as the
-      // accumulator's block t holds its rows.
       Value descB = descriptorAt(b, loc, firstB, bWalk.step(ks));
       for (int64_t t = 0; t < layout->tilesM; ++t)
-        accs[t] = wgmmaRegisterA(b, loc, accs[t], regs, aFragment(b, loc, aIn.regs, ks, t * k / 2),
-                                 descB, n, elem.isBF16() ? "bf16" : "f16",
+        accs[t] = wgmmaRegisterA(b, loc, accs[t], regs, fragments[ks * layout->tilesM + t],
+                                 descB, n, kStep, stringifyWGMMATypes(type),
                                  /*transposeB=*/!bKMajor);
       continue;
     }

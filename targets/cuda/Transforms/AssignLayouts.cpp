@@ -67,9 +67,10 @@ bool wgmmaCanRun(tt::DotOp dot, int64_t threads, int64_t maxTilesM = 1) {
          wgmmaLayout(d.getDimSize(0), d.getDimSize(1), threads, maxTilesM).has_value();
 }
 
-/// f8 data is moved (loads, stores) and multiplied by wgmma; the CUDA
-/// target has no other f8 path (sm_80 tensor cores take no f8, and f8
-/// arithmetic has no conversions here). False after a located error.
+/// f8 data is moved (loads, stores) everywhere; sm_90a also converts it
+/// (to and from wider floats) and multiplies it with wgmma. The CUDA
+/// target has no other f8 path (sm_80 has neither f8 conversions nor f8
+/// tensor cores). False after a located error.
 bool checkF8(Operation *root, bool wgmma) {
   WalkResult r = root->walk([&](Operation *op) {
     if (auto dot = dyn_cast<tt::DotOp>(op)) {
@@ -99,11 +100,17 @@ bool checkF8(Operation *root, bool wgmma) {
     if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
         isa<arith::ConstantOp>(op))
       return WalkResult::advance();
+    // sm_90a converts f8 to and from f32, f16 and bf16 (cvt, sm_89 on).
+    if (wgmma && isa<arith::TruncFOp, arith::ExtFOp>(op))
+      return WalkResult::advance();
     for (Type t : llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
       if (isF8(t)) {
         op->emitOpError("computes on ")
             << getElementTypeOrSelf(t)
-            << ", which the cuda target only loads, stores and multiplies in sm_90a dots";
+            << (wgmma ? ", which the cuda target only loads, stores, converts (arith.truncf, "
+                        "arith.extf) and multiplies in dots"
+                      : ", which sm_80 only loads and stores (f8 conversions and dots "
+                        "need sm_90a)");
         return WalkResult::interrupt();
       }
     return WalkResult::advance();

@@ -27,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 #include "Analysis/LoopSlice.h"
 #include "pallas/Cuda/CudaPasses.h"
+#include "pallas/Passes/ExpandF8Conversions.h"
 #include "pallas/Spec/LaunchAttributes.h"
 #include "pallas/Tile/ProgramGrid.h"
 
@@ -146,7 +147,7 @@ std::optional<Split> splitBody(scf::ForOp loop) {
   s.last = dots.back();
   auto resultType = cast<RankedTensorType>(s.last.getType());
   Type elem = cast<RankedTensorType>(s.last.getA().getType()).getElementType();
-  if (!resultType.getElementType().isF32() || !(elem.isBF16() || elem.isF16()))
+  if (!resultType.getElementType().isF32() || !(elem.isBF16() || elem.isF16() || isF8(elem)))
     return std::nullopt;
   // The last dot accumulates a loop-carried value and only the yield reads it.
   if (!s.last->hasOneUse() || *s.last->user_begin() != yield)
