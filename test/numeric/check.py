@@ -51,6 +51,16 @@ def matmul_f8_ref(scales, x, y):
     return [(scales[0] * scales[1]) * (xv @ yv.T)]
 
 
+def flash_attention_f8_ref(scales, q, k, vt):
+    """softmax(dq dk q k^T / sqrt(128)) (dv v) in float64 on the f8 values
+    (the probabilities unrounded: the kernel's rounding of them to f8 is
+    within the case's tolerance)."""
+    qv, kv, vtv = (a.view(E4M3).astype(np.float64) for a in (q, k, vt))
+    s = np.einsum("bqd,bkd->bqk", qv * scales[0], kv * scales[1]) / np.sqrt(128)
+    p = np.exp(s - s.max(-1, keepdims=True))
+    return [(p / p.sum(-1, keepdims=True)) @ (np.swapaxes(vtv, 1, 2) * scales[2])]
+
+
 def softmax_ref(x):
     e = np.exp(x - x.max(axis=1, keepdims=True))
     return [e / e.sum(axis=1, keepdims=True)]
@@ -273,6 +283,12 @@ CASES = {
                              f8_bits(nonzero_normal(r, (256, 512))),
                              f8_bits(nonzero_normal(r, (512, 512)))],
                   matmul_f8_ref, 1e-2, 1e-2, from_bf16_bits),
+    "flash_attention_f8": (os.path.join(EXAMPLES, "flash_attention_f8"), "spec.json",
+                           lambda r: [np.array([0.9, 1.7, 1.3], np.float32),
+                                      f8_bits(nonzero_normal(r, (2, 512, 128))),
+                                      f8_bits(nonzero_normal(r, (2, 512, 128))),
+                                      f8_bits(nonzero_normal(r, (2, 128, 512)))],
+                           flash_attention_f8_ref, 5e-2, 2e-2, from_bf16_bits),
     "dma_rows": (os.path.join(EXAMPLES, "dma_rows"), "spec.json",
                  lambda r: [nonzero_normal(r, (64, 128)), nonzero_normal(r, (64, 128))],
                  lambda x, y: [x + 2 * y], 1e-6, 0, None),
