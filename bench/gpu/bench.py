@@ -389,8 +389,9 @@ def main():
         print(f"cannot use libcuda through ctypes: {e}")
         drv = None
     # BENCH_ONLY=attention (a comma list of add, softmax, matmul, f8,
-    # attention) times only those sections.
-    sections = set(os.environ.get("BENCH_ONLY", "add,softmax,matmul,f8,attention").split(","))
+    # attention, attention_f8) times only those sections.
+    sections = set(os.environ.get("BENCH_ONLY",
+                                  "add,softmax,matmul,f8,attention,attention_f8").split(","))
 
     if "add" in sections:
         # ---------------------------------------------------------------- (a)
@@ -566,6 +567,9 @@ def main():
         attention(drv, causal=True, dtype=torch.float16)
         attention(drv, L=8192)
         attention(drv, D=64)
+    if "attention_f8" in sections:
+        attention_f8(drv)
+        attention_f8(drv, L=16384, BH=16)
     write_table()
 
 
@@ -1029,6 +1033,66 @@ def attention(drv, causal=False, dtype=torch.bfloat16, L=4096, D=128):
             record(S, label, time_stream([f], K), flops, "TFLOP/s", cfg + ", " + note)
         attempt(S, label, run_triton)
     del q, k, v, q3, k3, v3, want
+    torch.cuda.empty_cache()
+
+
+def attention_f8(drv, L=4096, BH=64, D=128):
+    """(d') fp8 flash attention forward (bench/kernels/flash_attention_f8_s<L>):
+    Q, K and V^T in f8E4M3FN with per-tensor descales, bf16 out, as FA3 takes
+    them; beside torch SDPA (cuDNN, bf16) on the same values. Checked against
+    SDPA in f32 (math backend) on the dequantized f8 values; the kernel rounds
+    the probabilities to f8, hence the looser tolerance (4e-2 normwise)."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    S = f"flash attention f8E4M3FN B*H={BH} S={L} D={D}"
+    print(f"\n{S}", flush=True)
+    f8 = torch.float8_e4m3fn
+    descale = [0.9, 1.7, 1.3]
+    q8, k8, v8 = (torch.randn(BH, L, D, device=dev).to(f8) for _ in range(3))
+    vt8 = v8.transpose(1, 2).contiguous()
+    scales = torch.tensor(descale, device=dev, dtype=torch.float32)
+    qf, kf, vf = (t.float() * d for t, d in zip((q8, k8, v8), descale))
+    sdpa = torch.nn.functional.scaled_dot_product_attention
+    with sdpa_kernel(SDPBackend.MATH):
+        want = torch.cat([sdpa(qf[b:b + 4], kf[b:b + 4], vf[b:b + 4]) for b in range(0, BH, 4)])
+    flops, K = 4 * BH * L * L * D, 5
+    check = lambda o, impl: check_normwise(o, want, impl, tol=4e-2)
+
+    def cudnn():
+        impl = "torch SDPA (cuDNN, bf16 of the same values)"
+        qb, kb, vb = (t.to(torch.bfloat16)[None] for t in (qf, kf, vf))
+        with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+            f = lambda: sdpa(qb, kb, vb)
+            note = check(f()[0], impl)
+            record(S, impl, time_stream([f], K), flops, "TFLOP/s", note)
+    attempt(S, "torch SDPA (cuDNN, bf16 of the same values)", cudnn)
+
+    case = f"flash_attention_f8_s{L}"
+
+    def run_ours():
+        kern = ours(drv, case, S)
+        if kern is None:
+            return
+        o = torch.full((BH, L, D), float("nan"), device=dev, dtype=torch.bfloat16)
+        f = kern.bind(scales, q8, k8, vt8, o)
+        f(); note = check(o, "ours")
+        record(S, "ours (pallasc sm_90a)", time_stream([f], K), flops, "TFLOP/s",
+               kern.arch + ", " + note)
+    attempt(S, "ours (pallasc sm_90a)", run_ours)
+
+    art = os.path.join(GPU_DIR, case, "triton")
+    if os.path.isdir(art) or os.path.exists(art + ".error"):
+        label = f"ours via triton target ({case})"
+
+        def run_triton():
+            if not os.path.isdir(art):
+                failed(S, label, not_compiled(case, "triton"))
+                return
+            o = torch.full((BH, L, D), float("nan"), device=dev, dtype=torch.bfloat16)
+            f, cfg = ours_triton(art, scales, q8, k8, vt8, o)
+            f(); note = check(o, label)
+            record(S, label, time_stream([f], K), flops, "TFLOP/s", cfg + ", " + note)
+        attempt(S, label, run_triton)
+    del q8, k8, v8, vt8, qf, kf, vf, want
     torch.cuda.empty_cache()
 
 

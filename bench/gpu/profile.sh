@@ -18,14 +18,13 @@ dir=.device/gpu/$case
 work=$(mktemp -d)
 python3 - "$dir/spec.json" "$work" <<'PY'
 import json, sys, numpy as np
+sys.path.insert(0, "bench")
+from dtypes import from_float  # every dialect dtype, as the launcher reads it
 spec, work = json.load(open(sys.argv[1])), sys.argv[2]
 rng = np.random.default_rng(0)
-dt = {"f32": np.float32, "bf16": np.float32, "f16": np.float16, "i32": np.int32}
 for i, a in enumerate(spec["inputs"]):
     x = rng.standard_normal(a["shape"]).astype(np.float32)
-    # bf16 as its bits (uint16), as the launcher reads it.
-    x = (x.view(np.uint32) >> 16).astype(np.uint16) if a["dtype"] == "bf16" else x.astype(dt[a["dtype"]])
-    np.save(f"{work}/in{i}.npy", x)
+    np.save(f"{work}/in{i}.npy", from_float(x, a["dtype"]))
 print(" ".join(f"{work}/in{i}.npy" for i in range(len(spec["inputs"]))))
 PY
 ins=$(ls "$work"/in*.npy | sort)
