@@ -36,6 +36,7 @@ import glob
 import json
 import math
 import os
+import re
 import statistics
 import sys
 import time
@@ -570,6 +571,7 @@ def main():
     if "attention_f8" in sections:
         attention_f8(drv)
         attention_f8(drv, L=16384, BH=16)
+        attention_f8(drv, D=256)
     write_table()
 
 
@@ -1066,18 +1068,23 @@ def attention_f8(drv, L=4096, BH=64, D=128):
             record(S, impl, time_stream([f], K), flops, "TFLOP/s", note)
     attempt(S, "torch SDPA (cuDNN, bf16 of the same values)", cudnn)
 
-    case = f"flash_attention_f8_s{L}"
+    base = "flash_attention_f8" + ("" if D == 128 else f"_d{D}")
+    case = f"{base}_s{L}"
+    # Variants written for a measurement: <base>_<what>_s<L>.
+    variants = sorted(c for c in os.listdir(GPU_DIR)
+                      if c.startswith(base + "_") and c.endswith(f"_s{L}") and c != case and
+                      (D != 128 or not re.match(r"flash_attention_f8_d\d+_", c)))
 
-    def run_ours():
-        kern = ours(drv, case, S)
+    def run_ours(case, label):
+        kern = ours(drv, case, S, label)
         if kern is None:
             return
         o = torch.full((BH, L, D), float("nan"), device=dev, dtype=torch.bfloat16)
         f = kern.bind(scales, q8, k8, vt8, o)
-        f(); note = check(o, "ours")
-        record(S, "ours (pallasc sm_90a)", time_stream([f], K), flops, "TFLOP/s",
-               kern.arch + ", " + note)
-    attempt(S, "ours (pallasc sm_90a)", run_ours)
+        f(); note = check(o, label)
+        record(S, label, time_stream([f], K), flops, "TFLOP/s", kern.arch + ", " + note)
+    for c, label in [(case, "ours (pallasc sm_90a)")] + [(v, f"ours ({v})") for v in variants]:
+        attempt(S, label, lambda c=c, label=label: run_ours(c, label))
 
     art = os.path.join(GPU_DIR, case, "triton")
     if os.path.isdir(art) or os.path.exists(art + ".error"):

@@ -51,6 +51,33 @@ tt.func @negative_scale(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
   tt.return %p : tensor<64x64xf32>
 }
 
+// A scale known at run time only (a splat scalar, fp8 attention's
+// descales): its product with log2(e) once, beside the splat; the
+// exponential one FMA with it. The row max keeps the scaled values (the
+// scale's sign is not known).
+// CHECK-LABEL: tt.func @runtime_scale
+// CHECK: %[[L2E:.*]] = arith.constant 1.44269{{[0-9]*}} : f32
+// CHECK: %[[CL:.*]] = arith.mulf %arg1, %[[L2E]] : f32
+// CHECK: %[[K:.*]] = tt.splat %[[CL]] : f32 -> tensor<64x64xf32>
+// CHECK: %[[S:.*]] = arith.mulf %arg0, %{{.*}} : tensor<64x64xf32>
+// CHECK: "tt.reduce"(%[[S]])
+// CHECK: math.fma %arg0, %[[K]], %{{.*}} : tensor<64x64xf32>
+// CHECK: math.exp2
+tt.func @runtime_scale(%x: tensor<64x64xf32>, %sc: f32) -> tensor<64x64xf32> {
+  %c = tt.splat %sc : f32 -> tensor<64x64xf32>
+  %s = arith.mulf %x, %c : tensor<64x64xf32>
+  %m = "tt.reduce"(%s) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %t = arith.maximumf %a, %b : f32
+    tt.reduce.return %t : f32
+  }) : (tensor<64x64xf32>) -> tensor<64xf32>
+  %e = tt.expand_dims %m {axis = 1 : i32} : tensor<64xf32> -> tensor<64x1xf32>
+  %b = tt.broadcast %e : tensor<64x1xf32> -> tensor<64x64xf32>
+  %d = arith.subf %s, %b : tensor<64x64xf32>
+  %p = math.exp %d : tensor<64x64xf32>
+  tt.return %p : tensor<64x64xf32>
+}
+
 // An exponential of anything else is left alone.
 // CHECK-LABEL: tt.func @plain_exp
 // CHECK: math.exp %arg0

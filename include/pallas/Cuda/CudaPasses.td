@@ -21,7 +21,7 @@ def PallasProgramLimits : Pass<"pallas-program-limits", "::mlir::ModuleOp"> {
     Option<"maxElementsPerThread", "max-elements-per-thread", "int64_t", /*default=*/"512",
            "the largest share of one tensor a thread may hold">,
     Option<"maxKernelElementsPerThread", "max-kernel-elements-per-thread", "int64_t",
-           /*default=*/"10240", "the largest share of all a kernel's tensors a thread may hold">,
+           /*default=*/"12288", "the largest share of all a kernel's tensors a thread may hold">,
   ];
 }
 

@@ -7,7 +7,9 @@
 // kernels write it by hand. A row max of `x * c` (c > 0) is the row max of x
 // times c, so x * c itself is no longer needed. Kernels that take exp2
 // themselves (Pallas:MGPU's attention: `exp2(s * c - m)`, c holding
-// log2(e)) get the same FMA against `-m`.
+// log2(e)) get the same FMA against `-m`. A scale known at run time only
+// (a splat scalar) folds into the exponential's FMA too, its product with
+// log2(e) once; the row max keeps it (its sign is not known).
 //
 //===----------------------------------------------------------------------===//
 #include "pallas/Cuda/CudaPasses.h"
@@ -52,6 +54,18 @@ std::optional<std::pair<Value, double>> asScaled(Value v) {
     return std::make_pair(mul.getLhs(), *c);
   if (std::optional<double> c = splatValue(mul.getLhs()))
     return std::make_pair(mul.getRhs(), *c);
+  return std::nullopt;
+}
+
+/// `v` as `x * splat(s)` with s an f32 scalar known at run time only:
+/// {x, the splat}.
+std::optional<std::pair<Value, tt::SplatOp>> asScaledByScalar(Value v) {
+  auto mul = v.getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return std::nullopt;
+  for (auto [x, c] : {std::pair(mul.getLhs(), mul.getRhs()), std::pair(mul.getRhs(), mul.getLhs())})
+    if (auto splat = c.getDefiningOp<tt::SplatOp>(); splat && splat.getSrc().getType().isF32())
+      return std::make_pair(x, splat);
   return std::nullopt;
 }
 
@@ -145,14 +159,29 @@ struct ExpOfRowShifted : OpRewritePattern<math::ExpOp> {
     if (!shift)
       return failure();
     Value x = shift->x;
-    double c = 1;
-    if (std::optional<std::pair<Value, double>> scaled = asScaled(x))
-      std::tie(x, c) = *scaled;
     Location loc = op.getLoc();
+    Value factor;
+    if (std::optional<std::pair<Value, double>> scaled = asScaled(x)) {
+      x = scaled->first;
+      factor = splatLike(rw, loc, type, scaled->second * kLog2e);
+    } else if (std::optional<std::pair<Value, tt::SplatOp>> scaled = asScaledByScalar(x)) {
+      // A scale known at run time only (fp8 attention's descales): its
+      // product with log2(e) once, where the scale is splat.
+      auto [y, splat] = *scaled;
+      OpBuilder::InsertionGuard guard(rw);
+      rw.setInsertionPointAfter(splat);
+      Value scalar = splat.getSrc();
+      Value times = arith::MulFOp::create(
+          rw, loc, scalar, arith::ConstantOp::create(rw, loc, rw.getF32FloatAttr(kLog2e)));
+      factor = tt::SplatOp::create(rw, loc, type, times);
+      x = y;
+    } else {
+      factor = splatLike(rw, loc, type, kLog2e);
+    }
     Value m = shift->row();
     Value shifted = broadcastLike(
         rw, *shift, arith::MulFOp::create(rw, loc, m, splatLike(rw, loc, m.getType(), -kLog2e)));
-    Value arg = math::FmaOp::create(rw, loc, x, splatLike(rw, loc, type, c * kLog2e), shifted);
+    Value arg = math::FmaOp::create(rw, loc, x, factor, shifted);
     auto flags = arith::FastMathFlagsAttr::get(
         rw.getContext(), arith::FastMathFlags::afn | arith::FastMathFlags::arcp);
     // (exp2 flushes subnormal results on CUDA, as Triton's does: here the
