@@ -572,6 +572,7 @@ def main():
         attention_f8(drv)
         attention_f8(drv, L=16384, BH=16)
         attention_f8(drv, D=256)
+        attention_f8(drv, L=16384, BH=16, D=256)
     write_table()
 
 
