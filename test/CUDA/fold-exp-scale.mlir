@@ -53,14 +53,23 @@ tt.func @negative_scale(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
 
 // A scale known at run time only (a splat scalar, fp8 attention's
 // descales): its product with log2(e) once, beside the splat; the
-// exponential one FMA with it. The row max keeps the scaled values (the
-// scale's sign is not known).
+// exponential one FMA with it. The row max becomes a uniform branch on the
+// scale's sign: max(x) * s where s > 0, max(x * s) otherwise (exact for
+// every s).
 // CHECK-LABEL: tt.func @runtime_scale
 // CHECK: %[[L2E:.*]] = arith.constant 1.44269{{[0-9]*}} : f32
 // CHECK: %[[CL:.*]] = arith.mulf %arg1, %[[L2E]] : f32
 // CHECK: %[[K:.*]] = tt.splat %[[CL]] : f32 -> tensor<64x64xf32>
-// CHECK: %[[S:.*]] = arith.mulf %arg0, %{{.*}} : tensor<64x64xf32>
-// CHECK: "tt.reduce"(%[[S]])
+// CHECK: %[[POS:.*]] = arith.cmpf ogt, %arg1, %{{.*}} : f32
+// CHECK: scf.if %[[POS]] -> (tensor<64xf32>) {
+// CHECK:   %[[MX:.*]] = "tt.reduce"(%arg0)
+// CHECK:   %[[ROW:.*]] = tt.splat %arg1 : f32 -> tensor<64xf32>
+// CHECK:   %[[M:.*]] = arith.mulf %[[MX]], %[[ROW]] : tensor<64xf32>
+// CHECK:   scf.yield %[[M]]
+// CHECK: } else {
+// CHECK:   %[[S:.*]] = arith.mulf %arg0, %{{.*}} : tensor<64x64xf32>
+// CHECK:   "tt.reduce"(%[[S]])
+// CHECK: }
 // CHECK: math.fma %arg0, %[[K]], %{{.*}} : tensor<64x64xf32>
 // CHECK: math.exp2
 tt.func @runtime_scale(%x: tensor<64x64xf32>, %sc: f32) -> tensor<64x64xf32> {

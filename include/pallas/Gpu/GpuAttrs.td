@@ -41,6 +41,24 @@ def PG_WgmmaEncodingAttr : AttrDef<PallasGpu_Dialect, "WgmmaEncoding"> {
   let assemblyFormat = "`<` `warps` `=` $warps `>`";
 }
 
+def PG_WgmmaF8AEncodingAttr : AttrDef<PallasGpu_Dialect, "WgmmaF8AEncoding"> {
+  let mnemonic = "wgmma_f8_a";
+  let summary = "an f8 A operand of wgmma (sm_90a) in registers";
+  let description = [{
+    `#pallas_gpu.wgmma_f8_a<warps = W>` on an f8 `tensor<M x K>`: the rows
+    as in `#pallas_gpu.wgmma<warps = W>` (16 per warp, one m64 block per
+    warpgroup), each thread holding, per m64 block and 32-column step,
+    wgmma's four A registers of f8: rows g and g + 8 (lane 4 g + q),
+    columns 4 q .. 4 q + 3 and 16 + 4 q .. 16 + 4 q + 3 (PTX ISA,
+    wgmma.mma_async m64nNk32 with A in registers). The wgmma accumulator
+    layout gives each thread two columns of each 8-column tile instead: a
+    value computed there (fp8 attention's P) is converted to this layout
+    once where it is computed, and the dots that read it take it as it is.
+  }];
+  let parameters = (ins "int64_t":$warps);
+  let assemblyFormat = "`<` `warps` `=` $warps `>`";
+}
+
 def PG_SliceEncodingAttr : AttrDef<PallasGpu_Dialect, "SliceEncoding"> {
   let mnemonic = "slice";
   let summary = "the rows of a tensor-core accumulator layout, one value per row";

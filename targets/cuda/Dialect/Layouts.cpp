@@ -83,6 +83,11 @@ bool cuda::hasWgmmaLayout(Type type) {
   return t && isa_and_nonnull<pgpu::WgmmaEncodingAttr>(t.getEncoding());
 }
 
+bool cuda::hasWgmmaF8ALayout(Type type) {
+  auto t = dyn_cast<RankedTensorType>(type);
+  return t && isa_and_nonnull<pgpu::WgmmaF8AEncodingAttr>(t.getEncoding());
+}
+
 bool cuda::hasMmaLayout(Type type) {
   auto t = dyn_cast<RankedTensorType>(type);
   return t && isa_and_nonnull<pgpu::MmaEncodingAttr, pgpu::WgmmaEncodingAttr>(t.getEncoding());

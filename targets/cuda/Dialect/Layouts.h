@@ -71,6 +71,9 @@ Attribute wgmmaEncoding(MLIRContext *ctx, int64_t warps);
 /// hasMmaLayout: either encoding; hasWgmmaLayout: #pallas_gpu.wgmma.
 bool hasMmaLayout(Type type);
 bool hasWgmmaLayout(Type type);
+/// #pallas_gpu.wgmma_f8_a: an f8 A operand of wgmma in registers (as many
+/// elements per thread as the wgmma layout of the same shape).
+bool hasWgmmaF8ALayout(Type type);
 /// The register layout a tensor's encoding gives it; none without one.
 std::optional<MmaLayout> mmaLayoutOf(RankedTensorType type);
 

@@ -33,6 +33,9 @@ struct DotOperand {
   /// (registerA): the dot reads it from there, nothing goes through shared
   /// memory.
   bool inAccumulatorLayout = false;
+  /// With inAccumulatorLayout: f8 A already in wgmma's A-fragment order
+  /// (#pallas_gpu.wgmma_f8_a), four bytes a register.
+  bool inFragmentOrder = false;
   /// A given MN-major (mnMajorA): `tile` is [K, M], the transpose of the
   /// dot's A.
   bool mnMajor = false;
@@ -46,9 +49,17 @@ struct DotOperand {
 /// can take A from registers as it is (bf16/f16 in the dot's own layout:
 /// wgmma's accumulator layout of m64nK is the A fragment layout of m64k16
 /// steps; with whole rows per warp, mma.sync's accumulators of two m16n8
-/// tiles side by side are the A fragment of one m16k16 step); null
-/// otherwise.
+/// tiles side by side are the A fragment of one m16k16 step; f8 on wgmma,
+/// its fragments gathered across each quad, or already in fragment order:
+/// #pallas_gpu.wgmma_f8_a); null otherwise.
 Value registerA(tt::DotOp dot);
+
+/// wgmma's f8 A fragments (four 32-bit registers) for k step `ks` of the
+/// m64 block whose slots start at `first`, from f8 `regs` held in the
+/// wgmma accumulator layout: each thread's column pairs gathered across its
+/// quad (two shuffles per 16 columns).
+SmallVector<Value> f8AFragment(OpBuilder &b, Location loc, Value regs, int64_t ks,
+                               int64_t first, Value tid);
 
 /// The value in a tensor-core accumulator layout that a wgmma dot's
 /// MN-major A (mnMajorA) is cast from, 16-bit: attention backward's P^T

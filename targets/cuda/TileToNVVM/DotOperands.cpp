@@ -37,8 +37,14 @@ Value cuda::registerA(tt::DotOp dot) {
   auto src = dyn_cast<RankedTensorType>(leave.getSource().getType());
   auto d = cast<RankedTensorType>(dot.getType());
   Type e = src ? src.getElementType() : Type();
-  // f8 too on wgmma (its fragments gathered across each quad).
+  // f8 too on wgmma (its fragments gathered across each quad), or already
+  // in the f8 A-fragment order.
   bool fits = e && (e.isBF16() || e.isF16() || (isF8(e) && hasWgmmaLayout(dot.getType())));
+  if (src && isF8(e) && hasWgmmaLayout(dot.getType()))
+    if (auto a = dyn_cast_or_null<pgpu::WgmmaF8AEncodingAttr>(src.getEncoding()))
+      return a.getWarps() == cast<pgpu::WgmmaEncodingAttr>(d.getEncoding()).getWarps()
+                 ? leave.getSource()
+                 : Value();
   return src && src.getEncoding() == d.getEncoding() && fits
              ? leave.getSource()
              : Value();

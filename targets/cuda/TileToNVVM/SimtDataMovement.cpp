@@ -246,6 +246,9 @@ bool cuda::broadcastUsesScratch(tt::BroadcastOp op) {
 bool cuda::layoutCastUsesScratch(tensor::CastOp op) {
   auto src = cast<RankedTensorType>(op.getSource().getType());
   SplatElementsAttr splat;
+  // Into wgmma's f8 A-fragment order: shuffles within each quad.
+  if (hasWgmmaLayout(src) && hasWgmmaF8ALayout(op.getType()))
+    return false;
   return src.getEncoding() != cast<RankedTensorType>(op.getType()).getEncoding() &&
          !matchPattern(op.getSource(), m_Constant(&splat)) &&
          !rematerializable(op.getSource());
@@ -776,9 +779,11 @@ struct DotLowering : SimtPattern<tt::DotOp> {
     if (hasMmaLayout(cType)) {
       DotOperand x{a.getA(), stagedOperandAddress(rw, loc, op.getA(), state), aType};
       DotOperand y{a.getB(), stagedOperandAddress(rw, loc, op.getB(), state), bType};
-      if (Value acc = registerA(op))
+      if (Value acc = registerA(op)) {
         x = {rw.getRemappedValue(acc), Value(), aType, /*kMajor=*/false,
              /*inAccumulatorLayout=*/true};
+        x.inFragmentOrder = hasWgmmaF8ALayout(acc.getType());
+      }
       if (tt::TransOp trans = mnMajorA(op); trans && !x.inAccumulatorLayout) {
         // A as the MN-major tile it transposes (TransLowering left it).
         Value src = trans.getSrc();
@@ -911,6 +916,25 @@ struct LayoutCastLowering : SimtPattern<tensor::CastOp> {
       return op.emitError("internal error: tensor.cast changes the shape on CUDA");
     if (src.getEncoding() == dst.getEncoding()) {
       rw.replaceOp(op, a.getSource());
+      return success();
+    }
+    if (hasWgmmaLayout(src) && hasWgmmaF8ALayout(dst)) {
+      // f8 from the accumulator layout into wgmma's A-fragment order: each
+      // m64 block's 32-column steps, four registers each, gathered across
+      // the quads (f8AFragment).
+      std::optional<MmaLayout> l = mmaLayoutOf(src);
+      if (!l || src.getDimSize(1) % 32)
+        return op.emitError("internal error: an f8 A fragment cast of ") << src;
+      int64_t k = src.getDimSize(1);
+      SmallVector<Value> words;
+      for (int64_t t = 0; t < l->tilesM; ++t)
+        for (int64_t ks = 0; ks < k / 32; ++ks)
+          llvm::append_range(words,
+                             f8AFragment(rw, loc, a.getSource(), ks, t * k / 2, state.tid));
+      // The words read as bytes (whole registers, not byte by byte).
+      Value packed = buildVector(rw, loc, words);
+      rw.replaceOpWithNewOp<vector::BitCastOp>(
+          op, VectorType::get({4 * (int64_t)words.size()}, rw.getI8Type()), packed);
       return success();
     }
     if (llvm::all_of(op->getUsers(), [&](Operation *u) {

@@ -29,6 +29,12 @@ SimtTypeConverter::SimtTypeConverter(MLIRContext *ctx, int64_t threads)
       std::optional<MmaLayout> l = mmaLayoutOf(t);
       return VectorType::get({l ? l->perThread() : t.getNumElements()}, elem);
     }
+    if (auto a = dyn_cast_or_null<pgpu::WgmmaF8AEncodingAttr>(t.getEncoding())) {
+      // As many elements per thread as the accumulator layout's.
+      std::optional<MmaLayout> l =
+          mmaLayoutOf(t.cloneWithEncoding(pgpu::WgmmaEncodingAttr::get(ctx, a.getWarps())));
+      return VectorType::get({l ? l->perThread() : t.getNumElements()}, elem);
+    }
     if (hasSliceLayout(t)) {
       // Two rows per 16-row tile.
       std::optional<MmaLayout> l = sliceParentOf(t);

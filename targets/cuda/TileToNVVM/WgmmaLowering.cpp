@@ -107,6 +107,21 @@ static SmallVector<Value> aFragment(OpBuilder &b, Location loc, Value regs, int6
   return out;
 }
 
+/// The four registers of f8 A already in fragment order
+/// (#pallas_gpu.wgmma_f8_a): step `ks`'s 16 bytes of the m64 block whose
+/// slots start at `first`, four a register.
+static SmallVector<Value> fragmentWords(OpBuilder &b, Location loc, Value regs, int64_t ks,
+                                        int64_t first) {
+  SmallVector<Value> out;
+  for (int64_t r = 0; r < 4; ++r) {
+    Value four = vector::ExtractStridedSliceOp::create(
+        b, loc, regs, ArrayRef<int64_t>{first + ks * 16 + 4 * r}, ArrayRef<int64_t>{4},
+        ArrayRef<int64_t>{1});
+    out.push_back(LLVM::BitcastOp::create(b, loc, b.getI32Type(), four));
+  }
+  return out;
+}
+
 /// The same for f8 (k steps of 32): the fragment's register r holds row g
 /// (r even) or g + 8 (r odd), columns 4q .. 4q + 3 of the step's half r / 2,
 /// while the accumulator layout left each thread two columns of each 8-column
@@ -115,8 +130,8 @@ static SmallVector<Value> aFragment(OpBuilder &b, Location loc, Value regs, int6
 /// thread sends the tile one receiver wants (even q: the half's first tile
 /// in round one, odd q its second; the other way round in round two), and
 /// the receiver joins the two pairs of each row.
-static SmallVector<Value> f8AFragment(OpBuilder &b, Location loc, Value regs, int64_t ks,
-                                      int64_t first, Value tid) {
+SmallVector<Value> cuda::f8AFragment(OpBuilder &b, Location loc, Value regs, int64_t ks,
+                                     int64_t first, Value tid) {
   Type i32 = b.getI32Type();
   auto c = [&](int64_t v) { return constI32(b, loc, v); };
   Value lane = arith::AndIOp::create(b, loc, tid, c(31));
@@ -266,8 +281,9 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
   SmallVector<SmallVector<Value>> fragments;
   for (int64_t ks = 0; aIn.inAccumulatorLayout && ks < k / kStep; ++ks)
     for (int64_t t = 0; t < layout->tilesM; ++t)
-      fragments.push_back(isF8(elem) ? f8AFragment(b, loc, aIn.regs, ks, t * k / 2, s.tid)
-                                     : aFragment(b, loc, aIn.regs, ks, t * k / 2));
+      fragments.push_back(!isF8(elem)          ? aFragment(b, loc, aIn.regs, ks, t * k / 2)
+                          : aIn.inFragmentOrder ? fragmentWords(b, loc, aIn.regs, ks, t * k / 2)
+                                                : f8AFragment(b, loc, aIn.regs, ks, t * k / 2, s.tid));
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t ks = 0; ks < k / kStep; ++ks) {
     if (aIn.inAccumulatorLayout) {

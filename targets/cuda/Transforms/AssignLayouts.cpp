@@ -232,6 +232,8 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
     broadcastIntoLayout();
     readConvertedAInLayout();
     narrowBeforeLeaving();
+    if (wgmma)
+      f8InFragmentOrder();
   }
 
   /// An elementwise op of one result whose tensor operands all have its
@@ -556,6 +558,99 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
     b.setInsertionPointAfter(ifOp);
     if (tensor::CastOp back = castBack(b, result, plain))
       worklist.push_back(back);
+  }
+
+  /// An f8 value computed in the wgmma accumulator layout (arith.truncf)
+  /// whose only readers are wgmma dots taking it as their A from registers
+  /// (fp8 attention's P, maybe carried to the next iteration by
+  /// pallas-defer-last-dot) changes to #pallas_gpu.wgmma_f8_a where it is
+  /// computed: its quad shuffles then run beside the work that follows
+  /// (the softmax) instead of in front of the dots. Its web: the
+  /// truncations, and the loop results, iteration arguments, initial values
+  /// and yielded values that carry them; every use a yield, a loop's
+  /// initial value, or a cast out of the layout that only such dots read.
+  void f8InFragmentOrder() {
+    SmallVector<tt::DotOp> dots;
+    getOperation().walk([&](tt::DotOp d) { dots.push_back(d); });
+    DenseSet<Value> seen;
+    for (tt::DotOp dot : dots) {
+      auto leave = dot.getA().getDefiningOp<tensor::CastOp>();
+      auto d = cast<RankedTensorType>(dot.getType());
+      auto src = leave ? dyn_cast<RankedTensorType>(leave.getSource().getType())
+                       : RankedTensorType();
+      if (!src || !hasWgmmaLayout(d) || !isF8(src.getElementType()) ||
+          src.getEncoding() != d.getEncoding() || seen.contains(leave.getSource()))
+        continue;
+      auto readsAsA = [&](Operation *user, Value v) {
+        auto reader = dyn_cast<tt::DotOp>(user);
+        return reader && reader.getA() == v && reader.getB() != v &&
+               reader.getType().getEncoding() == d.getEncoding();
+      };
+      llvm::SetVector<Value> web;
+      SmallVector<Value> work;
+      auto add = [&](Value v) {
+        if (web.insert(v))
+          work.push_back(v);
+      };
+      // Loop-carried value i of `loop`: all four faces of it.
+      auto carried = [&](scf::ForOp loop, unsigned i) {
+        add(loop.getInitArgs()[i]);
+        add(loop.getRegionIterArg(i));
+        add(loop.getResult(i));
+        add(loop.getBody()->getTerminator()->getOperand(i));
+      };
+      add(leave.getSource());
+      bool ok = true;
+      while (ok && !work.empty()) {
+        Value v = work.pop_back_val();
+        if (auto arg = dyn_cast<BlockArgument>(v)) {
+          auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+          ok = loop && arg.getArgNumber() > 0;
+          if (ok)
+            carried(loop, arg.getArgNumber() - 1);
+        } else if (auto loop = v.getDefiningOp<scf::ForOp>()) {
+          carried(loop, cast<OpResult>(v).getResultNumber());
+        } else {
+          ok = v.getDefiningOp<arith::TruncFOp>() && v.getType() == src;
+        }
+        for (OpOperand &use : v.getUses()) {
+          if (!ok)
+            break;
+          Operation *user = use.getOwner();
+          if (auto c = dyn_cast<tensor::CastOp>(user)) {
+            ok = !cast<RankedTensorType>(c.getType()).getEncoding() &&
+                 llvm::all_of(c->getUsers(),
+                              [&](Operation *u) { return readsAsA(u, c.getResult()); });
+          } else if (isa<scf::YieldOp>(user)) {
+            auto loop = dyn_cast<scf::ForOp>(user->getParentOp());
+            ok = loop != nullptr;
+            if (ok)
+              carried(loop, use.getOperandNumber());
+          } else if (auto loop = dyn_cast<scf::ForOp>(user)) {
+            ok = use.getOperandNumber() >= loop.getNumControlOperands();
+            if (ok)
+              carried(loop, use.getOperandNumber() - loop.getNumControlOperands());
+          } else {
+            ok = false;
+          }
+        }
+      }
+      seen.insert(web.begin(), web.end());
+      if (!ok)
+        continue;
+      auto inOrder = src.cloneWithEncoding(pgpu::WgmmaF8AEncodingAttr::get(
+          &getContext(), cast<pgpu::WgmmaEncodingAttr>(d.getEncoding()).getWarps()));
+      for (Value v : web) {
+        if (auto trunc = v.getDefiningOp<arith::TruncFOp>()) {
+          OpBuilder b(trunc->getContext());
+          b.setInsertionPointAfter(trunc);
+          auto toOrder = tensor::CastOp::create(b, trunc.getLoc(), inOrder, trunc.getResult());
+          trunc.getResult().replaceAllUsesExcept(toOrder.getResult(), toOrder);
+        } else {
+          v.setType(inOrder);
+        }
+      }
+    }
   }
 
   /// A value leaving a tensor-core layout only to be narrowed (f32 results

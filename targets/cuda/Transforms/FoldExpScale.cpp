@@ -9,12 +9,15 @@
 // themselves (Pallas:MGPU's attention: `exp2(s * c - m)`, c holding
 // log2(e)) get the same FMA against `-m`. A scale known at run time only
 // (a splat scalar) folds into the exponential's FMA too, its product with
-// log2(e) once; the row max keeps it (its sign is not known).
+// log2(e) once; its row max becomes a uniform branch on the scale's sign,
+// the positive arm max(x) * s.
 //
 //===----------------------------------------------------------------------===//
 #include "pallas/Cuda/CudaPasses.h"
 #include "pallas/Gpu/Gpu.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -122,6 +125,57 @@ struct MaxOfScaled : OpRewritePattern<tt::ReduceOp> {
   }
 };
 
+/// max(x * s, axis) with s a scalar known at run time only  ->
+///   s > 0 ? max(x, axis) * s : max(x * s, axis)
+/// (a uniform branch; the first arm is the one that runs for positive
+/// scales, fp8 attention's descales, and leaves x * s to the other arm,
+/// where the exponential's FMA no longer needs it). Exact for every s.
+struct MaxOfScaledByScalar : OpRewritePattern<tt::ReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tt::ReduceOp op, PatternRewriter &rw) const override {
+    if (op.getSrcs().size() != 1 || op->getNumResults() != 1 ||
+        !isa<RankedTensorType>(op->getResult(0).getType()))
+      return failure();
+    Block &body = op.getCombineOp().front();
+    if (body.getOperations().size() != 2 ||
+        !isa<arith::MaximumFOp, arith::MaxNumFOp>(body.front()))
+      return failure();
+    auto mul = op.getSrcs()[0].getDefiningOp<arith::MulFOp>();
+    std::optional<std::pair<Value, tt::SplatOp>> scaled = asScaledByScalar(op.getSrcs()[0]);
+    if (!mul || !scaled)
+      return failure();
+    auto [x, splat] = *scaled;
+    Value scalar = splat.getSrc();
+    // Already the other arm of such a branch.
+    if (auto parent = dyn_cast<scf::IfOp>(op->getParentOp()))
+      if (auto cmp = parent.getCondition().getDefiningOp<arith::CmpFOp>();
+          cmp && cmp.getPredicate() == arith::CmpFPredicate::OGT && cmp.getLhs() == scalar)
+        return failure();
+    Location loc = op.getLoc();
+    Value positive = arith::CmpFOp::create(
+        rw, loc, arith::CmpFPredicate::OGT, scalar,
+        arith::ConstantOp::create(rw, loc, rw.getF32FloatAttr(0.0)));
+    Type rowType = op->getResult(0).getType();
+    auto ifOp = scf::IfOp::create(rw, loc, TypeRange{rowType}, positive, /*withElse=*/true);
+    {
+      OpBuilder::InsertionGuard guard(rw);
+      rw.setInsertionPointToStart(ifOp.thenBlock());
+      IRMapping map;
+      map.map(op.getSrcs()[0], x);
+      Value max = rw.clone(*op, map)->getResult(0);
+      Value row = tt::SplatOp::create(rw, loc, rowType, scalar);
+      scf::YieldOp::create(rw, loc, ValueRange{arith::MulFOp::create(rw, loc, max, row)});
+      rw.setInsertionPointToStart(ifOp.elseBlock());
+      Value scaledHere = rw.clone(*mul)->getResult(0);
+      IRMapping other;
+      other.map(op.getSrcs()[0], scaledHere);
+      scf::YieldOp::create(rw, loc, rw.clone(*op, other)->getResults());
+    }
+    rw.replaceOp(op, ifOp.getResults());
+    return success();
+  }
+};
+
 /// `x - broadcast(expand_dims(m))`: a row vector m taken from every row.
 struct RowShifted {
   Value x;
@@ -222,7 +276,8 @@ struct FoldExpScalePass : pallas::impl::PallasFoldExpScaleBase<FoldExpScalePass>
     RewritePatternSet masks(&getContext());
     masks.add<SelectOfScaled>(&getContext());
     RewritePatternSet patterns(&getContext());
-    patterns.add<MaxOfScaled, ExpOfRowShifted, Exp2OfRowShifted>(&getContext());
+    patterns.add<MaxOfScaled, MaxOfScaledByScalar, ExpOfRowShifted, Exp2OfRowShifted>(
+        &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(masks))) ||
         failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
