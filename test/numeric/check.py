@@ -61,6 +61,19 @@ def flash_attention_f8_ref(scales, q, k, vt):
     return [(p / p.sum(-1, keepdims=True)) @ (np.swapaxes(vtv, 1, 2) * scales[2])]
 
 
+E5M2 = ml_dtypes.float8_e5m2
+
+
+def f8_quantize_ref(scales, x):
+    """ml_dtypes' roundings (to nearest even) of the bf16 values: to f8E4M3FN
+    after the inverse scale (in f32), to f8E5M2 directly, and back."""
+    xf = from_bf16_bits(x)
+    q = (xf * scales[0]).astype(np.float32).astype(E4M3)
+    g = x.view(BF16).astype(E5M2)
+    return [q.view(np.uint8), g.view(np.uint8),
+            q.astype(np.float32) * scales[1], g.astype(np.float16)]
+
+
 def softmax_ref(x):
     e = np.exp(x - x.max(axis=1, keepdims=True))
     return [e / e.sum(axis=1, keepdims=True)]
@@ -289,6 +302,10 @@ CASES = {
                                       f8_bits(nonzero_normal(r, (2, 512, 128))),
                                       f8_bits(nonzero_normal(r, (2, 128, 512)))],
                            flash_attention_f8_ref, 5e-2, 2e-2, from_bf16_bits),
+    "f8_quantize": (os.path.join(EXAMPLES, "f8_quantize"), "spec.json",
+                    lambda r: [np.array([20.0, 0.05], np.float32),
+                               bf16_bits(nonzero_normal(r, (1024, 128)))],
+                    f8_quantize_ref, 0, 0, None),
     "dma_rows": (os.path.join(EXAMPLES, "dma_rows"), "spec.json",
                  lambda r: [nonzero_normal(r, (64, 128)), nonzero_normal(r, (64, 128))],
                  lambda x, y: [x + 2 * y], 1e-6, 0, None),
