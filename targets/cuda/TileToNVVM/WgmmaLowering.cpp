@@ -91,20 +91,27 @@ OperandWalk walkB(const OperandSmemLayout &l) {
 }
 } // namespace
 
+/// Four 32-bit registers of `regs`, `width` elements each, from slot
+/// `start` on.
+static SmallVector<Value> registerWords(OpBuilder &b, Location loc, Value regs, int64_t start,
+                                        int64_t width) {
+  SmallVector<Value> out;
+  for (int64_t i = 0; i < 4; ++i) {
+    Value part = vector::ExtractStridedSliceOp::create(
+        b, loc, regs, ArrayRef<int64_t>{start + width * i}, ArrayRef<int64_t>{width},
+        ArrayRef<int64_t>{1});
+    out.push_back(LLVM::BitcastOp::create(b, loc, b.getI32Type(), part));
+  }
+  return out;
+}
+
 /// The four 32-bit registers of A's fragment for k step `ks` from A held in
 /// the accumulator layout (per thread, 8-column tiles of four: rows g and
 /// g + 8, columns 2q and 2q + 1): tiles 2 ks and 2 ks + 1, as pairs, of
 /// the m64 block whose slots start at `first`.
 static SmallVector<Value> aFragment(OpBuilder &b, Location loc, Value regs, int64_t ks,
                                     int64_t first) {
-  SmallVector<Value> out;
-  for (int64_t i = 0; i < 4; ++i) {
-    Value two = vector::ExtractStridedSliceOp::create(
-        b, loc, regs, ArrayRef<int64_t>{first + ks * 8 + 2 * i}, ArrayRef<int64_t>{2},
-        ArrayRef<int64_t>{1});
-    out.push_back(LLVM::BitcastOp::create(b, loc, b.getI32Type(), two));
-  }
-  return out;
+  return registerWords(b, loc, regs, first + ks * 8, 2);
 }
 
 /// The four registers of f8 A already in fragment order
@@ -112,14 +119,7 @@ static SmallVector<Value> aFragment(OpBuilder &b, Location loc, Value regs, int6
 /// slots start at `first`, four a register.
 static SmallVector<Value> fragmentWords(OpBuilder &b, Location loc, Value regs, int64_t ks,
                                         int64_t first) {
-  SmallVector<Value> out;
-  for (int64_t r = 0; r < 4; ++r) {
-    Value four = vector::ExtractStridedSliceOp::create(
-        b, loc, regs, ArrayRef<int64_t>{first + ks * 16 + 4 * r}, ArrayRef<int64_t>{4},
-        ArrayRef<int64_t>{1});
-    out.push_back(LLVM::BitcastOp::create(b, loc, b.getI32Type(), four));
-  }
-  return out;
+  return registerWords(b, loc, regs, first + ks * 16, 4);
 }
 
 /// The same for f8 (k steps of 32): the fragment's register r holds row g

@@ -100,16 +100,21 @@ struct SelectOfScaled : OpRewritePattern<arith::SelectOp> {
   }
 };
 
+/// A max reduction of one tensor to a tensor (a row max).
+bool isRowMax(tt::ReduceOp op) {
+  if (op.getSrcs().size() != 1 || op->getNumResults() != 1 ||
+      !isa<RankedTensorType>(op->getResult(0).getType()))
+    return false;
+  Block &body = op.getCombineOp().front();
+  return body.getOperations().size() == 2 &&
+         isa<arith::MaximumFOp, arith::MaxNumFOp>(body.front());
+}
+
 /// max(x * c, axis) with c > 0  ->  max(x, axis) * c.
 struct MaxOfScaled : OpRewritePattern<tt::ReduceOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tt::ReduceOp op, PatternRewriter &rw) const override {
-    if (op.getSrcs().size() != 1 || op->getNumResults() != 1 ||
-        !isa<RankedTensorType>(op->getResult(0).getType()))
-      return failure();
-    Block &body = op.getCombineOp().front();
-    if (body.getOperations().size() != 2 ||
-        !isa<arith::MaximumFOp, arith::MaxNumFOp>(body.front()))
+    if (!isRowMax(op))
       return failure();
     std::optional<std::pair<Value, double>> scaled = asScaled(op.getSrcs()[0]);
     if (!scaled || !(scaled->second > 0))
@@ -133,12 +138,7 @@ struct MaxOfScaled : OpRewritePattern<tt::ReduceOp> {
 struct MaxOfScaledByScalar : OpRewritePattern<tt::ReduceOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tt::ReduceOp op, PatternRewriter &rw) const override {
-    if (op.getSrcs().size() != 1 || op->getNumResults() != 1 ||
-        !isa<RankedTensorType>(op->getResult(0).getType()))
-      return failure();
-    Block &body = op.getCombineOp().front();
-    if (body.getOperations().size() != 2 ||
-        !isa<arith::MaximumFOp, arith::MaxNumFOp>(body.front()))
+    if (!isRowMax(op))
       return failure();
     auto mul = op.getSrcs()[0].getDefiningOp<arith::MulFOp>();
     std::optional<std::pair<Value, tt::SplatOp>> scaled = asScaledByScalar(op.getSrcs()[0]);
