@@ -656,6 +656,27 @@ def ours_triton(art, *tensors):
     return (lambda: run(*tensors)), f"{L['num_warps']} warps, {L['num_stages']} stages"
 
 
+def time_triton_target(section, case, inputs, out_shape, out_dtype, check, reps, work):
+    """Our triton target's .ttir of `case`, where prepare.sh compiled the case
+    for it (TARGETS): bound to `inputs` and a NaN-filled output of
+    `out_shape`, checked by `check(output, label)` (its note) and timed as
+    "ours via triton target (<case>)"."""
+    art = os.path.join(GPU_DIR, case, "triton")
+    if not (os.path.isdir(art) or os.path.exists(art + ".error")):
+        return
+    label = f"ours via triton target ({case})"
+
+    def run():
+        if not os.path.isdir(art):
+            failed(section, label, not_compiled(case, "triton"))
+            return
+        o = torch.full(out_shape, float("nan"), device=dev, dtype=out_dtype)
+        f, cfg = ours_triton(art, *inputs, o)
+        f(); note = check(o, label)
+        record(section, label, time_stream([f], reps), work, "TFLOP/s", cfg + ", " + note)
+    attempt(section, label, run)
+
+
 def record_best(section, impl, tries, work):
     """tries: (config, run) pairs; run() checks its output and returns (times,
     note). Records the fastest config, as the references are autotuned over
@@ -862,19 +883,8 @@ def matmul_f8(drv, M=8192, N=8192, K=8192):
         attempt(S, label, lambda case=case, label=label: ours_mm(case, label))
 
     # Our triton target's .ttir of the same kernel, compiled by Triton.
-    art = os.path.join(GPU_DIR, base, "triton")
-    if os.path.isdir(art) or os.path.exists(art + ".error"):
-        label = f"ours via triton target ({base})"
-
-        def run_triton():
-            if not os.path.isdir(art):
-                failed(S, label, not_compiled(base, "triton"))
-                return
-            o = torch.full((M, N), float("nan"), device=dev, dtype=torch.bfloat16)
-            f, cfg = ours_triton(art, scales, a, b, o)
-            f(); note = check_normwise(o, want, label)
-            record(S, label, time_stream([f], reps), flops, "TFLOP/s", cfg + ", " + note)
-        attempt(S, label, run_triton)
+    time_triton_target(S, base, (scales, a, b), (M, N), torch.bfloat16,
+                       lambda o, label: check_normwise(o, want, label), reps, flops)
 
     def triton_mm():
         o = torch.full((M, N), float("nan"), device=dev, dtype=torch.bfloat16)
@@ -1021,20 +1031,8 @@ def attention(drv, causal=False, dtype=torch.bfloat16, L=4096, D=128):
 
     # Our Triton target, where prepare.sh compiled the case for it (TARGETS).
     for case in cases:
-        art = os.path.join(GPU_DIR, case, "triton")
-        if not (os.path.isdir(art) or os.path.exists(art + ".error")):
-            continue
-        label = f"ours via triton target ({case})"
-
-        def run_triton(case=case, art=art, label=label):
-            if not os.path.isdir(art):
-                failed(S, label, not_compiled(case, "triton"))
-                return
-            o = torch.full((B * H, L, D), float("nan"), device=dev, dtype=dtype)
-            f, cfg = ours_triton(art, q3, k3, v3, o)
-            f(); note = check(o.reshape(B, H, L, D), label)
-            record(S, label, time_stream([f], K), flops, "TFLOP/s", cfg + ", " + note)
-        attempt(S, label, run_triton)
+        time_triton_target(S, case, (q3, k3, v3), (B * H, L, D), dtype,
+                           lambda o, label: check(o.reshape(B, H, L, D), label), K, flops)
     del q, k, v, q3, k3, v3, want
     torch.cuda.empty_cache()
 
@@ -1087,19 +1085,8 @@ def attention_f8(drv, L=4096, BH=64, D=128):
     for c, label in [(case, "ours (pallasc sm_90a)")] + [(v, f"ours ({v})") for v in variants]:
         attempt(S, label, lambda c=c, label=label: run_ours(c, label))
 
-    art = os.path.join(GPU_DIR, case, "triton")
-    if os.path.isdir(art) or os.path.exists(art + ".error"):
-        label = f"ours via triton target ({case})"
-
-        def run_triton():
-            if not os.path.isdir(art):
-                failed(S, label, not_compiled(case, "triton"))
-                return
-            o = torch.full((BH, L, D), float("nan"), device=dev, dtype=torch.bfloat16)
-            f, cfg = ours_triton(art, scales, q8, k8, vt8, o)
-            f(); note = check(o, label)
-            record(S, label, time_stream([f], K), flops, "TFLOP/s", cfg + ", " + note)
-        attempt(S, label, run_triton)
+    time_triton_target(S, case, (scales, q8, k8, vt8), (BH, L, D), torch.bfloat16, check, K,
+                       flops)
     del q8, k8, v8, vt8, qf, kf, vf, want
     torch.cuda.empty_cache()
 

@@ -36,18 +36,19 @@ Value cuda::registerA(tt::DotOp dot) {
     return {};
   auto src = dyn_cast<RankedTensorType>(leave.getSource().getType());
   auto d = cast<RankedTensorType>(dot.getType());
-  Type e = src ? src.getElementType() : Type();
-  // f8 too on wgmma (its fragments gathered across each quad), or already
-  // in the f8 A-fragment order.
-  bool fits = e && (e.isBF16() || e.isF16() || (isF8(e) && hasWgmmaLayout(dot.getType())));
-  if (src && isF8(e) && hasWgmmaLayout(dot.getType()))
-    if (auto a = dyn_cast_or_null<pgpu::WgmmaF8AEncodingAttr>(src.getEncoding()))
-      return a.getWarps() == cast<pgpu::WgmmaEncodingAttr>(d.getEncoding()).getWarps()
-                 ? leave.getSource()
-                 : Value();
-  return src && src.getEncoding() == d.getEncoding() && fits
-             ? leave.getSource()
-             : Value();
+  if (!src)
+    return {};
+  Type e = src.getElementType();
+  bool inLayout = src.getEncoding() == d.getEncoding();
+  if (isF8(e) && hasWgmmaLayout(d)) {
+    // f8 on wgmma: in the dot's own layout (its fragments gathered across
+    // each quad) or already in the f8 A-fragment order of its warps.
+    auto a = dyn_cast_or_null<pgpu::WgmmaF8AEncodingAttr>(src.getEncoding());
+    inLayout = inLayout ||
+               (a && a.getWarps() == cast<pgpu::WgmmaEncodingAttr>(d.getEncoding()).getWarps());
+    return inLayout ? leave.getSource() : Value();
+  }
+  return inLayout && (e.isBF16() || e.isF16()) ? leave.getSource() : Value();
 }
 
 Value cuda::mnAccumulatorA(tt::DotOp dot) {

@@ -145,12 +145,8 @@ SmallVector<Value> cuda::f8AFragment(OpBuilder &b, Location loc, Value regs, int
   Value qHalf = arith::ShRUIOp::create(b, loc, q, c(1));
   Value from1 = arith::AddIOp::create(b, loc, pairBase, qHalf);
   Value from2 = arith::AddIOp::create(b, loc, pairBase, arith::SubIOp::create(b, loc, c(1), qHalf));
-  auto tile = [&](int64_t t) -> Value {
-    Value four = vector::ExtractStridedSliceOp::create(
-        b, loc, regs, ArrayRef<int64_t>{first + ks * 16 + 4 * t}, ArrayRef<int64_t>{4},
-        ArrayRef<int64_t>{1});
-    return LLVM::BitcastOp::create(b, loc, i32, four);
-  };
+  // Each 8-column tile of the step (both rows' pairs) as one word.
+  SmallVector<Value> tiles = fragmentWords(b, loc, regs, ks, first);
   auto shuffle = [&](Value v, Value from) -> Value {
     return NVVM::ShflOp::create(b, loc, i32, c(-1), v, from, c(31), NVVM::ShflKind::idx,
                                 UnitAttr());
@@ -168,7 +164,7 @@ SmallVector<Value> cuda::f8AFragment(OpBuilder &b, Location loc, Value regs, int
   };
   SmallVector<Value> out(4);
   for (int64_t half = 0; half < 2; ++half) {
-    Value x0 = tile(2 * half), x1 = tile(2 * half + 1);
+    Value x0 = tiles[2 * half], x1 = tiles[2 * half + 1];
     Value r1 = shuffle(arith::SelectOp::create(b, loc, qOdd, x1, x0), from1);
     Value r2 = shuffle(arith::SelectOp::create(b, loc, qOdd, x0, x1), from2);
     out[2 * half] = permute(r1, r2, rowG);

@@ -140,9 +140,8 @@ struct MaxOfScaledByScalar : OpRewritePattern<tt::ReduceOp> {
   LogicalResult matchAndRewrite(tt::ReduceOp op, PatternRewriter &rw) const override {
     if (!isRowMax(op))
       return failure();
-    auto mul = op.getSrcs()[0].getDefiningOp<arith::MulFOp>();
     std::optional<std::pair<Value, tt::SplatOp>> scaled = asScaledByScalar(op.getSrcs()[0]);
-    if (!mul || !scaled)
+    if (!scaled)
       return failure();
     auto [x, splat] = *scaled;
     Value scalar = splat.getSrc();
@@ -166,7 +165,7 @@ struct MaxOfScaledByScalar : OpRewritePattern<tt::ReduceOp> {
       Value row = tt::SplatOp::create(rw, loc, rowType, scalar);
       scf::YieldOp::create(rw, loc, ValueRange{arith::MulFOp::create(rw, loc, max, row)});
       rw.setInsertionPointToStart(ifOp.elseBlock());
-      Value scaledHere = rw.clone(*mul)->getResult(0);
+      Value scaledHere = rw.clone(*op.getSrcs()[0].getDefiningOp())->getResult(0);
       IRMapping other;
       other.map(op.getSrcs()[0], scaledHere);
       scf::YieldOp::create(rw, loc, rw.clone(*op, other)->getResults());
