@@ -470,11 +470,28 @@ bool launchCuda(const Json &m, const std::string &manifestPath,
       }
       if (param < 0 || size_t(param) >= args.size())
         throw ManifestError{here + ".param " + std::to_string(param) + " is not an array's"};
-      if ((bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8) || dims.size() != 2 ||
-          box.size() != 2 || dims[0] < 1 || dims[1] < 1 || box[0] < 1 || box[0] > 256 ||
-          box[1] < 1 || box[1] > 256 ||
-          uint64_t(dims[0]) * uint64_t(dims[1]) * uint64_t(bytes) >
-              b.arrays[size_t(param)].data.size())
+      // The byte strides of dims 1 on (absent: each dim packed after the
+      // ones inside it).
+      size_t rank = dims.size();
+      std::vector<int64_t> strides;
+      if (list[k].contains("strides")) {
+        strides = getInts(list[k], "strides", here);
+      } else {
+        int64_t step = bytes;
+        for (size_t i = 1; i < rank; ++i)
+          strides.push_back(step *= dims[i - 1]);
+      }
+      // The view's last byte must lie inside the array.
+      bool fits = (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8) && rank >= 2 &&
+                  rank <= 5 && box.size() == rank && strides.size() == rank - 1;
+      uint64_t extent = fits ? uint64_t(dims[0]) * uint64_t(bytes) : 0;
+      for (size_t i = 0; fits && i < rank; ++i) {
+        fits = dims[i] >= 1 && box[i] >= 1 && box[i] <= 256 &&
+               (i == 0 || (strides[i - 1] > 0 && strides[i - 1] % 16 == 0));
+        if (fits && i > 0)
+          extent += uint64_t(dims[i] - 1) * uint64_t(strides[i - 1]);
+      }
+      if (!fits || extent > b.arrays[size_t(param)].data.size())
         throw ManifestError{here + " does not describe a view of array " +
                             std::to_string(param)};
       if (!d.tensorMapEncodeTiled) {
@@ -482,18 +499,22 @@ bool launchCuda(const Json &m, const std::string &manifestPath,
                 "' needs (its code copies with the TMA)";
         return false;
       }
-      cuuint64_t globalDims[2] = {cuuint64_t(dims[0]), cuuint64_t(dims[1])};
-      cuuint64_t strides[1] = {cuuint64_t(dims[0] * bytes)};
-      cuuint32_t boxDims[2] = {cuuint32_t(box[0]), cuuint32_t(box[1])};
-      cuuint32_t unit[2] = {1, 1};
+      cuuint64_t globalDims[5], globalStrides[4];
+      cuuint32_t boxDims[5], unit[5] = {1, 1, 1, 1, 1};
+      for (size_t i = 0; i < rank; ++i) {
+        globalDims[i] = cuuint64_t(dims[i]);
+        boxDims[i] = cuuint32_t(box[i]);
+        if (i > 0)
+          globalStrides[i - 1] = cuuint64_t(strides[i - 1]);
+      }
       CUtensorMapDataType type = dataType >= 0 ? CUtensorMapDataType(dataType)
                                  : bytes == 1  ? CU_TENSOR_MAP_DATA_TYPE_UINT8
                                  : bytes == 2  ? CU_TENSOR_MAP_DATA_TYPE_UINT16
                                  : bytes == 4  ? CU_TENSOR_MAP_DATA_TYPE_UINT32
                                                : CU_TENSOR_MAP_DATA_TYPE_UINT64;
       if (!check(d.tensorMapEncodeTiled(
-                     &maps[k], type, 2, reinterpret_cast<void *>(args[size_t(param)]),
-                     globalDims, strides, boxDims, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                     &maps[k], type, cuuint32_t(rank), reinterpret_cast<void *>(args[size_t(param)]),
+                     globalDims, globalStrides, boxDims, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
                      swizzle == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
                      : swizzle == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
                                      : CU_TENSOR_MAP_SWIZZLE_NONE,

@@ -113,14 +113,17 @@ def tensor_map(lib, base, m, sizes=None):
     addr = (ctypes.addressof(buf) + 63) // 64 * 64
     b = m["element_bytes"]
     d = [sizes[x] if isinstance(x, str) else x for x in m["dims"]]
-    dims = (ctypes.c_uint64 * 2)(*d)
-    strides = (ctypes.c_uint64 * 1)(d[0] * b)
-    box = (ctypes.c_uint32 * 2)(*m["box"])
-    unit = (ctypes.c_uint32 * 2)(1, 1)
+    # Byte strides of dims 1 on where the manifest gives them (rows
+    # permuted within 16: a 5-D view).
+    n = len(d)
+    dims = (ctypes.c_uint64 * n)(*d)
+    strides = (ctypes.c_uint64 * (n - 1))(*m.get("strides", [d[0] * b]))
+    box = (ctypes.c_uint32 * n)(*m["box"])
+    unit = (ctypes.c_uint32 * n)(*([1] * n))
     # CU_TENSOR_MAP_DATA_TYPE_UINT8/16/32/64, or what reducing stores add as.
     dtype = m.get("data_type", {1: 0, 2: 1, 4: 2, 8: 4}[b])
     r = lib.cuTensorMapEncodeTiled(
-        ctypes.c_void_p(addr), ctypes.c_int(dtype), ctypes.c_uint32(2), ctypes.c_void_p(base),
+        ctypes.c_void_p(addr), ctypes.c_int(dtype), ctypes.c_uint32(n), ctypes.c_void_p(base),
         dims, strides, box, unit, ctypes.c_int(0),  # no interleave
         # 128B or 64B swizzle (or none), L2 256B, no OOB NaN
         ctypes.c_int({0: 0, 64: 2, 128: 3}[m.get("swizzle_bytes", 128)]), ctypes.c_int(3),

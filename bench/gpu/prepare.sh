@@ -94,11 +94,12 @@ for spec in "$root/examples/cmake_consumer/spec.json" "$conf/matmul_relu/spec.js
   done
 done
 
-# examples/flash_attention with the TMA (and its producer warpgroup) and
-# examples/matmul_cluster (in clusters, persistent), their headers and torch
+# examples/flash_attention with the TMA (and its producer warpgroup),
+# examples/matmul_cluster (in clusters, persistent) and
+# examples/flash_attention_f8 (a 5-D tensor map), their headers and torch
 # ops: run.sh runs them (bench/gpu/tma_launch.py), pallas-launch being
 # covered by check.py.
-for k in flash_attention matmul_cluster; do
+for k in flash_attention matmul_cluster flash_attention_f8; do
   if "$bin/pallasc" "$root/examples/$k/kernel.mlir" \
        --spec "$root/examples/$k/spec.json" -t sm_90a --tma --emit torch \
        -o "$out/tma/$k" 2>"$out/tma_$k.error"; then

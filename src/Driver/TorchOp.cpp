@@ -133,12 +133,15 @@ class _CudaBuild:
 
     def _encode(self, address, base, m):
         # The TMA's view of the array at `base` as the kernel's copies read it.
-        b = m["element_bytes"]
+        # (Byte strides of dims 1 on where the manifest gives them: rows
+        # permuted within 16, a 5-D view.)
+        b, n = m["element_bytes"], len(m["dims"])
+        strides = m.get("strides", [m["dims"][0] * b])
         self._check(self.cuda.cuTensorMapEncodeTiled(
             ctypes.c_void_p(address), ctypes.c_int(m.get("data_type", {1: 0, 2: 1, 4: 2, 8: 4}[b])),
-            ctypes.c_uint32(2), ctypes.c_void_p(base), (ctypes.c_uint64 * 2)(*m["dims"]),
-            (ctypes.c_uint64 * 1)(m["dims"][0] * b), (ctypes.c_uint32 * 2)(*m["box"]),
-            (ctypes.c_uint32 * 2)(1, 1), ctypes.c_int(0),
+            ctypes.c_uint32(n), ctypes.c_void_p(base), (ctypes.c_uint64 * n)(*m["dims"]),
+            (ctypes.c_uint64 * (n - 1))(*strides), (ctypes.c_uint32 * n)(*m["box"]),
+            (ctypes.c_uint32 * n)(*([1] * n)), ctypes.c_int(0),
             ctypes.c_int({0: 0, 64: 2, 128: 3}[m.get("swizzle_bytes", 128)]), ctypes.c_int(3),
             ctypes.c_int(0)), "cuTensorMapEncodeTiled")
 

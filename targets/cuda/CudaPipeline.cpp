@@ -77,6 +77,8 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createPallasHoistEpilogueLoads());
+  if (options.wgmma && options.tma)
+    pm.addPass(createPallasFragmentOrderKeys());
   pm.addPass(createConvertTileToNVVM());
   // (No integer range optimization here: on the unrolled per-thread code it
   // took 10-25 % of the compile for the same SASS; LLVM does the same.)

@@ -233,6 +233,28 @@ def PallasHoistEpilogueLoads : Pass<"pallas-hoist-epilogue-loads", "::mlir::Modu
   }];
 }
 
+def PallasFragmentOrderKeys : Pass<"pallas-fragment-order-keys", "::mlir::ModuleOp"> {
+  let summary = "load fp8 attention's K rows permuted so P needs no quad shuffles";
+  let description = [{
+    Runs on tile IR for sm_90a, last before convert-tile-to-nvvm. An f8
+    dot's A fragment holds four adjacent columns per thread; the wgmma
+    accumulator layout two, so rounding attention's probabilities P into
+    #pallas_gpu.wgmma_f8_a takes two quad shuffles per 16 columns. The
+    columns of the scores S = Q K^T are K's rows: where a ring holding K
+    is filled by the TMA alone and every read of it is K^T of an f8 dot
+    whose scores reach nothing that depends on which column is which
+    (elementwise ops whose other operands are splats or row broadcasts,
+    row reductions by max, min or add, dot waits, branch yields, and the
+    truncation to f8 cast into fragment order), the ring's tensor map gets
+    `fragment_rows`: each box's rows permuted within 16 so that every
+    thread holds the four adjacent keys of its fragment registers. Those
+    casts get `pallas_gpu.keys_in_fragment_order` and join bytes of the
+    thread's own registers. Maps of symbolic size, boxes not starting at
+    a multiple of 16 rows (as the offsets' divisibility proves) and
+    multicast copies are left alone.
+  }];
+}
+
 def PallasFoldTrueMasks : Pass<"pallas-fold-true-masks", "::mlir::ModuleOp"> {
   let summary = "drop load and store masks that hold for every element";
   let description = [{

@@ -37,6 +37,11 @@ constexpr llvm::StringLiteral kAsyncDotAttrName = "pallas_gpu.async";
 /// relative error about 2^-11, an eighth of bf16's precision) instead of
 /// libdevice's exp2, reciprocal and range checks.
 constexpr llvm::StringLiteral kApproxTanhAttrName = "pallas_gpu.approx_tanh";
+/// Unit attribute on a tensor.cast from the wgmma layout into
+/// #pallas_gpu.wgmma_f8_a (pallas-fragment-order-keys): the scores it
+/// rounds were computed from K rows loaded permuted within each 16, so each
+/// thread already holds the four adjacent keys of its fragment registers.
+constexpr llvm::StringLiteral kKeysInFragmentOrderAttrName = "pallas_gpu.keys_in_fragment_order";
 /// On a tile-IR function: the #pallas_gpu.tensor_map array its
 /// pallas_gpu.tma_copy ops index, in parameter order.
 constexpr llvm::StringLiteral kTensorMapsAttrName = "pallas_gpu.tensor_maps";

@@ -140,12 +140,21 @@ def PG_TensorMapAttr : AttrDef<PallasGpu_Dialect, "TensorMap"> {
     computes on them (a reducing store: it adds f16 as f16); -1, the
     default, views them as unsigned integers of `elem_bytes` (copies only
     move bytes).
+
+    With `fragment_rows` (pallas-fragment-order-keys), a box holds its
+    rows permuted within each 16: box row 16g + 8h + 2b + j is array row
+    16g + 4b + 2h + j (the launch views the array in five dimensions:
+    elements, then rows by strides of 1, 4, 2 and 16). A wgmma reading
+    such a box as K^T gives each thread of a quad the scores of four
+    consecutive keys, as an f8 A fragment takes them. `rows` and
+    `box_rows` are then multiples of 16, and a box starts at a row that is.
   }];
   let parameters = (ins "int64_t":$param, "int64_t":$rows, "int64_t":$row_elements,
                         "int64_t":$elem_bytes,
                         "int64_t":$box_rows, "int64_t":$box_cols,
                         DefaultValuedParameter<"int64_t", "128">:$swizzle_bytes,
-                        DefaultValuedParameter<"int64_t", "-1">:$data_type);
+                        DefaultValuedParameter<"int64_t", "-1">:$data_type,
+                        DefaultValuedParameter<"bool", "false">:$fragment_rows);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

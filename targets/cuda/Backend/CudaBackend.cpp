@@ -308,7 +308,8 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
         auto map = cast<pgpu::TensorMapAttr>(a);
         img.tensorMaps.push_back({map.getParam(), map.getRows(), map.getRowElements(),
                                   map.getElemBytes(), map.getBoxRows(), map.getBoxCols(),
-                                  map.getSwizzleBytes(), map.getDataType()});
+                                  map.getSwizzleBytes(), map.getDataType(),
+                                  map.getFragmentRows()});
       }
     int64_t maxThreads = t.getInt("max_threads_per_block", 1024);
     if (out.threads > maxThreads)
@@ -521,6 +522,14 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
       // (Absent: unsigned integers of element_bytes.)
       if (m.dataType >= 0)
         entry["data_type"] = m.dataType;
+      // Rows permuted within each 16: the 5-D view, with the byte strides
+      // of dims 1 to 4 (absent: rows of dims[0] elements, contiguous).
+      if (m.fragmentRows) {
+        TensorMapView view = fragmentRowsView(m);
+        entry["dims"] = view.dims;
+        entry["box"] = view.box;
+        entry["strides"] = view.strides;
+      }
       list.push_back(entry);
     }
     tensorMaps[img.chip] = list;

@@ -29,7 +29,7 @@ static void bytesArray(llvm::raw_ostream &os, llvm::StringRef name,
 /// entry-point table gives it, so the header needs no newer driver library
 /// than the kernel's code does) and `NAME_tensor_map(...)`: a TMA view of
 /// an array as 2-D rows, read in boxes swizzled (128 or 64 bytes) or not.
-static void tensorMapHelpers(llvm::raw_ostream &os, llvm::StringRef n) {
+static void tensorMapHelpers(llvm::raw_ostream &os, llvm::StringRef n, bool fragmentRows) {
   os << "typedef CUresult (*" << n << "_encode_tiled_fn)(\n"
      << "    CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,\n"
      << "    const cuuint64_t *, const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,\n"
@@ -48,15 +48,38 @@ static void tensorMapHelpers(llvm::raw_ostream &os, llvm::StringRef n) {
      << "_encode_tiled_fn fn, CUtensorMap *map,\n"
      << "    CUdeviceptr base, cuuint32_t element_bytes, cuuint64_t row_elements, cuuint64_t rows,\n"
      << "    cuuint32_t box_cols, cuuint32_t box_rows, CUtensorMapSwizzle swizzle,\n"
-     << "    CUtensorMapDataType type) {\n"
-     << "  cuuint64_t dims[2], strides[1];\n"
-     << "  cuuint32_t box[2], unit[2] = {1, 1};\n"
-     << "  dims[0] = row_elements;\n  dims[1] = rows;\n"
-     << "  strides[0] = row_elements * element_bytes;\n"
-     << "  box[0] = box_cols;\n  box[1] = box_rows;\n"
-     << "  return fn(map, type, 2, (void *)(size_t)base, dims,\n"
+     << "    CUtensorMapDataType type" << (fragmentRows ? ", int fragment_rows" : "") << ") {\n";
+  if (!fragmentRows) {
+    os << "  cuuint64_t dims[2], strides[1];\n"
+       << "  cuuint32_t box[2], unit[2] = {1, 1};\n"
+       << "  dims[0] = row_elements;\n  dims[1] = rows;\n"
+       << "  strides[0] = row_elements * element_bytes;\n"
+       << "  box[0] = box_cols;\n  box[1] = box_rows;\n"
+       << "  return fn(map, type, 2, (void *)(size_t)base, dims,\n"
+       << "      strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,\n"
+       << "      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);\n}\n\n";
+    return;
+  }
+  // With fragment_rows, each box's rows are permuted within 16 (box row
+  // 16g + 8h + 2b + j is row 16g + 4b + 2h + j): the rows as four dims.
+  os << "  cuuint64_t row = row_elements * element_bytes;\n"
+     << "  cuuint64_t dims[5] = {row_elements, 2, 4, 2, rows / 16};\n"
+     << "  cuuint64_t strides[4] = {row, 4 * row, 2 * row, 16 * row};\n"
+     << "  cuuint32_t box[5] = {box_cols, 2, 4, 2, box_rows / 16};\n"
+     << "  cuuint32_t unit[5] = {1, 1, 1, 1, 1};\n"
+     << "  if (!fragment_rows) {\n"
+     << "    dims[1] = rows;\n    box[1] = box_rows;\n"
+     << "  }\n"
+     << "  return fn(map, type, fragment_rows ? 5 : 2, (void *)(size_t)base, dims,\n"
      << "      strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,\n"
      << "      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);\n}\n\n";
+}
+
+TensorMapView mlir::pallas::fragmentRowsView(const CudaTensorMap &m) {
+  int64_t row = m.rowElements * m.elemBytes;
+  return {{m.rowElements, 2, 4, 2, m.rows / 16},
+          {m.boxCols, 2, 4, 2, m.boxRows / 16},
+          {row, 4 * row, 2 * row, 16 * row}};
 }
 
 /// The CUtensorMapDataType enumerator of value `type` (cuda.h's order).
@@ -189,8 +212,12 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
   for (const CudaImage &img : launch.images)
     for (const CudaTensorMap &m : img.tensorMaps)
       symbolicMaps = symbolicMaps || m.rows < 0 || m.rowElements < 0;
+  bool fragmentRows = false;
+  for (const CudaImage &img : launch.images)
+    for (const CudaTensorMap &m : img.tensorMaps)
+      fragmentRows = fragmentRows || m.fragmentRows;
   if (maxMaps)
-    tensorMapHelpers(os, n);
+    tensorMapHelpers(os, n, fragmentRows);
   gridHelpers(os, n, launch);
   os << "/* Per CUDA context: the loaded module and kernel, and what every launch\n"
      << " * there reuses. Contexts are told apart by their ids (a handle can be\n"
@@ -301,7 +328,8 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
        << "_loaded_t *loaded, int k, CUtensorMap *map,\n"
        << "    CUdeviceptr base, cuuint32_t element_bytes, cuuint64_t row_elements,\n"
        << "    cuuint64_t rows, cuuint32_t box_cols, cuuint32_t box_rows,\n"
-       << "    CUtensorMapSwizzle swizzle, CUtensorMapDataType type) {\n"
+       << "    CUtensorMapSwizzle swizzle, CUtensorMapDataType type"
+       << (fragmentRows ? ", int fragment_rows" : "") << ") {\n"
        << "  int i;\n  CUresult r;\n"
        << "  for (i = 0; i < " << n << "_MAP_CACHE; ++i) {\n"
        << "    if (loaded->maps[k][i].valid && loaded->maps[k][i].base == base" 
@@ -313,7 +341,8 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
        << "  i = loaded->map_next[k];\n"
        << "  loaded->map_next[k] = (i + 1) % " << n << "_MAP_CACHE;\n"
        << "  r = " << n << "_tensor_map(loaded->encode, &loaded->maps[k][i].map, base,\n"
-       << "      element_bytes, row_elements, rows, box_cols, box_rows, swizzle, type);\n"
+       << "      element_bytes, row_elements, rows, box_cols, box_rows, swizzle, type"
+       << (fragmentRows ? ", fragment_rows" : "") << ");\n"
        << "  loaded->maps[k][i].valid = r == CUDA_SUCCESS;\n"
        << "  if (r != CUDA_SUCCESS) return r;\n"
        << "  loaded->maps[k][i].base = base;\n";
@@ -395,7 +424,8 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
          << (m.swizzleBytes == 128  ? "CU_TENSOR_MAP_SWIZZLE_128B"
              : m.swizzleBytes == 64 ? "CU_TENSOR_MAP_SWIZZLE_64B"
                                     : "CU_TENSOR_MAP_SWIZZLE_NONE")
-         << ", " << dataTypeName(m.encodedDataType()) << ");\n";
+         << ", " << dataTypeName(m.encodedDataType())
+         << (fragmentRows ? (m.fragmentRows ? ", 1" : ", 0") : "") << ");\n";
     os << "    pthread_mutex_unlock(&" << n << "_state.lock);\n"
        << "    if (pallas_r != CUDA_SUCCESS) return pallas_r;\n";
     launchCall("    ", "pallas_all");

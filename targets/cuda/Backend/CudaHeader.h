@@ -19,6 +19,9 @@ struct CudaTensorMap {
   int64_t param = 0, rows = 0, rowElements = 0, elemBytes = 0, boxRows = 0, boxCols = 0;
   int64_t swizzleBytes = 128;
   int64_t dataType = -1;
+  /// Rows permuted within each 16 (#pallas_gpu.tensor_map's fragment_rows):
+  /// the launch encodes a 5-D view (fragmentRowsView).
+  bool fragmentRows = false;
 
   /// The CUtensorMapDataType the launch encodes the map with.
   int64_t encodedDataType() const {
@@ -27,6 +30,15 @@ struct CudaTensorMap {
     return elemBytes == 1 ? 0 : elemBytes == 2 ? 1 : elemBytes == 4 ? 2 : 4;
   }
 };
+
+/// The 5-D view of a map with fragment rows, as cuTensorMapEncodeTiled
+/// takes it (innermost dimension first): its dims and boxes, and the byte
+/// strides of dims 1 to 4. Box row 16g + 8h + 2b + j is array row
+/// 16g + 4b + 2h + j.
+struct TensorMapView {
+  std::vector<int64_t> dims, box, strides;
+};
+TensorMapView fragmentRowsView(const CudaTensorMap &m);
 
 /// One architecture's machine code.
 struct CudaImage {

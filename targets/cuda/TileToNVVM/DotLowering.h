@@ -61,6 +61,12 @@ Value registerA(tt::DotOp dot);
 SmallVector<Value> f8AFragment(OpBuilder &b, Location loc, Value regs, int64_t ks,
                                int64_t first, Value tid);
 
+/// The same where the columns are keys loaded permuted within each 16
+/// (pallas-fragment-order-keys): the thread's own two pairs of each 16
+/// columns are its four keys, joined by one byte permute per register.
+SmallVector<Value> f8AFragmentOfPermutedKeys(OpBuilder &b, Location loc, Value regs, int64_t ks,
+                                             int64_t first);
+
 /// The value in a tensor-core accumulator layout that a wgmma dot's
 /// MN-major A (mnMajorA) is cast from, 16-bit: attention backward's P^T
 /// and dS^T, the transposes of [q, k] results of earlier dots. The dot's

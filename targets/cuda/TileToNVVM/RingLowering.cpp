@@ -507,6 +507,14 @@ struct TmaCopyLowering : SimtPattern<pgpu::TmaCopyOp> {
     if (failed(origin))
       return failure();
     auto [c0, r0] = *origin;
+    // A map of rows permuted within each 16 (fragment_rows) views the
+    // array in five dimensions: the row's elements, then rows by strides
+    // of 1, 4, 2 and 16; the box starts at row group r0 / 16.
+    SmallVector<Value> rowCoords{r0};
+    if (map.getFragmentRows()) {
+      Value zero = constI32(rw, loc, 0);
+      rowCoords = {zero, zero, zero, arith::ShRSIOp::create(rw, loc, r0, constI32(rw, loc, 4))};
+    }
 
     // The whole tile's bytes land in this CTA's slot, multicast ones too.
     Value bar = barrierOfSlot(rw, loc, state, op, a, false);
@@ -545,8 +553,10 @@ struct TmaCopyLowering : SimtPattern<pgpu::TmaCopyOp> {
                                                 constI32(rw, loc, p->layout.atomColumnBytes))));
       Value x = arith::AddIOp::create(
           rw, loc, c0, arith::MulIOp::create(rw, loc, atom, constI32(rw, loc, map.getBoxCols())));
+      SmallVector<Value> coords{x};
+      llvm::append_range(coords, rowCoords);
       NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-          rw, loc, dst, kmap->param, ValueRange{x, r0}, bar, ValueRange{}, mask, Value(),
+          rw, loc, dst, kmap->param, coords, bar, ValueRange{}, mask, Value(),
           NVVM::TMALoadModeAttr(), BoolAttr(), NVVM::CTAGroupKindAttr(), copyIssue);
     }
     rw.eraseOp(op);

@@ -921,16 +921,20 @@ struct LayoutCastLowering : SimtPattern<tensor::CastOp> {
     if (hasWgmmaLayout(src) && hasWgmmaF8ALayout(dst)) {
       // f8 from the accumulator layout into wgmma's A-fragment order: each
       // m64 block's 32-column steps, four registers each, gathered across
-      // the quads (f8AFragment).
+      // the quads (f8AFragment), or the thread's own where the keys were
+      // loaded in fragment order.
       std::optional<MmaLayout> l = mmaLayoutOf(src);
       if (!l || src.getDimSize(1) % 32)
         return op.emitError("internal error: an f8 A fragment cast of ") << src;
       int64_t k = src.getDimSize(1);
+      bool permutedKeys = op->hasAttr(pgpu::kKeysInFragmentOrderAttrName);
       SmallVector<Value> words;
       for (int64_t t = 0; t < l->tilesM; ++t)
         for (int64_t ks = 0; ks < k / 32; ++ks)
-          llvm::append_range(words,
-                             f8AFragment(rw, loc, a.getSource(), ks, t * k / 2, state.tid));
+          llvm::append_range(
+              words, permutedKeys
+                         ? f8AFragmentOfPermutedKeys(rw, loc, a.getSource(), ks, t * k / 2)
+                         : f8AFragment(rw, loc, a.getSource(), ks, t * k / 2, state.tid));
       // The words read as bytes (whole registers, not byte by byte).
       Value packed = buildVector(rw, loc, words);
       rw.replaceOpWithNewOp<vector::BitCastOp>(

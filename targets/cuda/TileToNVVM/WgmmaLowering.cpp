@@ -130,6 +130,29 @@ static SmallVector<Value> fragmentWords(OpBuilder &b, Location loc, Value regs, 
 /// thread sends the tile one receiver wants (even q: the half's first tile
 /// in round one, odd q its second; the other way round in round two), and
 /// the receiver joins the two pairs of each row.
+/// One byte permute joining two registers (selector nibbles: bytes 0-3 of
+/// `lo`, 4-7 of `hi`).
+static Value bytePermute(OpBuilder &b, Location loc, Value lo, Value hi, Value selector) {
+  return NVVM::PermuteOp::create(b, loc, b.getI32Type(), lo, hi, selector,
+                                 NVVM::PermuteModeAttr::get(b.getContext(),
+                                                            NVVM::PermuteMode::DEFAULT));
+}
+
+/// Each 8-column tile's word holds row g's pair (bytes 0, 1) and row g + 8's
+/// (bytes 2, 3); with the keys permuted, a half's first tile holds keys
+/// 4q, 4q + 1 of the thread's fragment and its second 4q + 2, 4q + 3.
+SmallVector<Value> cuda::f8AFragmentOfPermutedKeys(OpBuilder &b, Location loc, Value regs,
+                                                   int64_t ks, int64_t first) {
+  SmallVector<Value> tiles = fragmentWords(b, loc, regs, ks, first);
+  Value rowG = constI32(b, loc, 0x5410), rowG8 = constI32(b, loc, 0x7632);
+  SmallVector<Value> out(4);
+  for (int64_t half = 0; half < 2; ++half) {
+    out[2 * half] = bytePermute(b, loc, tiles[2 * half], tiles[2 * half + 1], rowG);
+    out[2 * half + 1] = bytePermute(b, loc, tiles[2 * half], tiles[2 * half + 1], rowG8);
+  }
+  return out;
+}
+
 SmallVector<Value> cuda::f8AFragment(OpBuilder &b, Location loc, Value regs, int64_t ks,
                                      int64_t first, Value tid) {
   Type i32 = b.getI32Type();
@@ -157,10 +180,8 @@ SmallVector<Value> cuda::f8AFragment(OpBuilder &b, Location loc, Value regs, int
   // g from the words' low halves, row g + 8 from their high halves.
   Value rowG = arith::SelectOp::create(b, loc, qHigh, c(0x1054), c(0x5410));
   Value rowG8 = arith::SelectOp::create(b, loc, qHigh, c(0x3276), c(0x7632));
-  auto permute = [&](Value r1, Value r2, Value selector) -> Value {
-    return NVVM::PermuteOp::create(b, loc, i32, r1, r2, selector,
-                                   NVVM::PermuteModeAttr::get(b.getContext(),
-                                                              NVVM::PermuteMode::DEFAULT));
+  auto permute = [&](Value r1, Value r2, Value selector) {
+    return bytePermute(b, loc, r1, r2, selector);
   };
   SmallVector<Value> out(4);
   for (int64_t half = 0; half < 2; ++half) {

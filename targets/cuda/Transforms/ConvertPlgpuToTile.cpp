@@ -854,7 +854,7 @@ LogicalResult UserScheduleLowering::assignTensorMaps(tt::FuncOp fn) {
       map = pgpu::TensorMapAttr::get(b.getContext(), map->getParam(), map->getRows(),
                                      map->getRowElements(), map->getElemBytes(),
                                      map->getBoxRows(), map->getBoxCols(),
-                                     map->getSwizzleBytes(), *type);
+                                     map->getSwizzleBytes(), *type, /*fragment_rows=*/false);
     }
     op->setAttr("tensor_map", b.getI64IntegerAttr(tensorMapIndex(fn, *map)));
     return success();

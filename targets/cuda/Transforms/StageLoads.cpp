@@ -214,7 +214,8 @@ std::optional<pgpu::TensorMapAttr> cuda::tmaViewOfPointers(Value ptr, RankedTens
       return std::nullopt;
     }
     return pgpu::TensorMapAttr::get(ptr.getContext(), arg.getArgNumber(), shape[0], rowElements,
-                                    eb, rows, boxCols, swizzle, /*data_type=*/-1);
+                                    eb, rows, boxCols, swizzle, /*data_type=*/-1,
+                                    /*fragment_rows=*/false);
   }
   // Rows of the last dim, or (`interiorRows`) of the dims from some d on:
   // a window [rows, cols] of one index of the dims between (a head of
@@ -235,7 +236,7 @@ std::optional<pgpu::TensorMapAttr> cuda::tmaViewOfPointers(Value ptr, RankedTens
     return std::nullopt;
   return pgpu::TensorMapAttr::get(ptr.getContext(), arg.getArgNumber(),
                                   elements / step->constant, step->constant, eb, rows, boxCols,
-                                  swizzle, /*data_type=*/-1);
+                                  swizzle, /*data_type=*/-1, /*fragment_rows=*/false);
 }
 
 /// The index of `map` in `func`'s tensor maps, added if new.
