@@ -138,17 +138,26 @@ static Value bytePermute(OpBuilder &b, Location loc, Value lo, Value hi, Value s
                                                             NVVM::PermuteMode::DEFAULT));
 }
 
-/// Each 8-column tile's word holds row g's pair (bytes 0, 1) and row g + 8's
-/// (bytes 2, 3); with the keys permuted, a half's first tile holds keys
-/// 4q, 4q + 1 of the thread's fragment and its second 4q + 2, 4q + 3.
+/// Each 8-column tile's slots hold row g's pair (0, 1) and row g + 8's
+/// (2, 3); with the keys permuted, a half's first tile holds keys 4q,
+/// 4q + 1 of the thread's fragment and its second 4q + 2, 4q + 3. Each
+/// register joins two pairs as they were rounded (f8x2 conversions that
+/// ptxas writes into the halves of the register: no permute).
 SmallVector<Value> cuda::f8AFragmentOfPermutedKeys(OpBuilder &b, Location loc, Value regs,
                                                    int64_t ks, int64_t first) {
-  SmallVector<Value> tiles = fragmentWords(b, loc, regs, ks, first);
-  Value rowG = constI32(b, loc, 0x5410), rowG8 = constI32(b, loc, 0x7632);
-  SmallVector<Value> out(4);
+  auto pair = [&](int64_t slot) -> Value {
+    return vector::ExtractStridedSliceOp::create(b, loc, regs, ArrayRef<int64_t>{slot},
+                                                 ArrayRef<int64_t>{2}, ArrayRef<int64_t>{1});
+  };
+  Type word = b.getI32Type();
+  SmallVector<Value> out;
   for (int64_t half = 0; half < 2; ++half) {
-    out[2 * half] = bytePermute(b, loc, tiles[2 * half], tiles[2 * half + 1], rowG);
-    out[2 * half + 1] = bytePermute(b, loc, tiles[2 * half], tiles[2 * half + 1], rowG8);
+    int64_t lo = first + ks * 16 + 8 * half, hi = lo + 4;
+    for (int64_t row : {0, 2}) {
+      Value bytes = vector::ShuffleOp::create(b, loc, pair(lo + row), pair(hi + row),
+                                              ArrayRef<int64_t>{0, 1, 2, 3});
+      out.push_back(LLVM::BitcastOp::create(b, loc, word, bytes));
+    }
   }
   return out;
 }
