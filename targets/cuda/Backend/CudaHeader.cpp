@@ -208,14 +208,12 @@ std::string mlir::pallas::cudaHeaderText(const LaunchSpec &spec,
   }
   os << "  return best;\n}\n\n";
   size_t maxMaps = mapCount;
-  bool symbolicMaps = false;
+  bool symbolicMaps = false, fragmentRows = false;
   for (const CudaImage &img : launch.images)
-    for (const CudaTensorMap &m : img.tensorMaps)
+    for (const CudaTensorMap &m : img.tensorMaps) {
       symbolicMaps = symbolicMaps || m.rows < 0 || m.rowElements < 0;
-  bool fragmentRows = false;
-  for (const CudaImage &img : launch.images)
-    for (const CudaTensorMap &m : img.tensorMaps)
       fragmentRows = fragmentRows || m.fragmentRows;
+    }
   if (maxMaps)
     tensorMapHelpers(os, n, fragmentRows);
   gridHelpers(os, n, launch);

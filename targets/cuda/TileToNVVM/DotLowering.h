@@ -63,7 +63,7 @@ SmallVector<Value> f8AFragment(OpBuilder &b, Location loc, Value regs, int64_t k
 
 /// The same where the columns are keys loaded permuted within each 16
 /// (pallas-fragment-order-keys): the thread's own two pairs of each 16
-/// columns are its four keys, joined by one byte permute per register.
+/// columns are its four keys, each register two f8 pairs as rounded.
 SmallVector<Value> f8AFragmentOfPermutedKeys(OpBuilder &b, Location loc, Value regs, int64_t ks,
                                              int64_t first);
 

@@ -130,38 +130,6 @@ static SmallVector<Value> fragmentWords(OpBuilder &b, Location loc, Value regs, 
 /// thread sends the tile one receiver wants (even q: the half's first tile
 /// in round one, odd q its second; the other way round in round two), and
 /// the receiver joins the two pairs of each row.
-/// One byte permute joining two registers (selector nibbles: bytes 0-3 of
-/// `lo`, 4-7 of `hi`).
-static Value bytePermute(OpBuilder &b, Location loc, Value lo, Value hi, Value selector) {
-  return NVVM::PermuteOp::create(b, loc, b.getI32Type(), lo, hi, selector,
-                                 NVVM::PermuteModeAttr::get(b.getContext(),
-                                                            NVVM::PermuteMode::DEFAULT));
-}
-
-/// Each 8-column tile's slots hold row g's pair (0, 1) and row g + 8's
-/// (2, 3); with the keys permuted, a half's first tile holds keys 4q,
-/// 4q + 1 of the thread's fragment and its second 4q + 2, 4q + 3. Each
-/// register joins two pairs as they were rounded (f8x2 conversions that
-/// ptxas writes into the halves of the register: no permute).
-SmallVector<Value> cuda::f8AFragmentOfPermutedKeys(OpBuilder &b, Location loc, Value regs,
-                                                   int64_t ks, int64_t first) {
-  auto pair = [&](int64_t slot) -> Value {
-    return vector::ExtractStridedSliceOp::create(b, loc, regs, ArrayRef<int64_t>{slot},
-                                                 ArrayRef<int64_t>{2}, ArrayRef<int64_t>{1});
-  };
-  Type word = b.getI32Type();
-  SmallVector<Value> out;
-  for (int64_t half = 0; half < 2; ++half) {
-    int64_t lo = first + ks * 16 + 8 * half, hi = lo + 4;
-    for (int64_t row : {0, 2}) {
-      Value bytes = vector::ShuffleOp::create(b, loc, pair(lo + row), pair(hi + row),
-                                              ArrayRef<int64_t>{0, 1, 2, 3});
-      out.push_back(LLVM::BitcastOp::create(b, loc, word, bytes));
-    }
-  }
-  return out;
-}
-
 SmallVector<Value> cuda::f8AFragment(OpBuilder &b, Location loc, Value regs, int64_t ks,
                                      int64_t first, Value tid) {
   Type i32 = b.getI32Type();
@@ -189,8 +157,10 @@ SmallVector<Value> cuda::f8AFragment(OpBuilder &b, Location loc, Value regs, int
   // g from the words' low halves, row g + 8 from their high halves.
   Value rowG = arith::SelectOp::create(b, loc, qHigh, c(0x1054), c(0x5410));
   Value rowG8 = arith::SelectOp::create(b, loc, qHigh, c(0x3276), c(0x7632));
-  auto permute = [&](Value r1, Value r2, Value selector) {
-    return bytePermute(b, loc, r1, r2, selector);
+  auto permute = [&](Value r1, Value r2, Value selector) -> Value {
+    return NVVM::PermuteOp::create(b, loc, i32, r1, r2, selector,
+                                   NVVM::PermuteModeAttr::get(b.getContext(),
+                                                              NVVM::PermuteMode::DEFAULT));
   };
   SmallVector<Value> out(4);
   for (int64_t half = 0; half < 2; ++half) {
@@ -199,6 +169,30 @@ SmallVector<Value> cuda::f8AFragment(OpBuilder &b, Location loc, Value regs, int
     Value r2 = shuffle(arith::SelectOp::create(b, loc, qOdd, x0, x1), from2);
     out[2 * half] = permute(r1, r2, rowG);
     out[2 * half + 1] = permute(r1, r2, rowG8);
+  }
+  return out;
+}
+
+/// Each 8-column tile's slots hold row g's pair (0, 1) and row g + 8's
+/// (2, 3); with the keys permuted, a half's first tile holds keys 4q,
+/// 4q + 1 of the thread's fragment and its second 4q + 2, 4q + 3. Each
+/// register joins two pairs as they were rounded (f8x2 conversions that
+/// ptxas writes into the halves of the register: no permute).
+SmallVector<Value> cuda::f8AFragmentOfPermutedKeys(OpBuilder &b, Location loc, Value regs,
+                                                   int64_t ks, int64_t first) {
+  auto pair = [&](int64_t slot) -> Value {
+    return vector::ExtractStridedSliceOp::create(b, loc, regs, ArrayRef<int64_t>{slot},
+                                                 ArrayRef<int64_t>{2}, ArrayRef<int64_t>{1});
+  };
+  Type word = b.getI32Type();
+  SmallVector<Value> out;
+  for (int64_t half = 0; half < 2; ++half) {
+    int64_t lo = first + ks * 16 + 8 * half, hi = lo + 4;
+    for (int64_t row : {0, 2}) {
+      Value bytes = vector::ShuffleOp::create(b, loc, pair(lo + row), pair(hi + row),
+                                              ArrayRef<int64_t>{0, 1, 2, 3});
+      out.push_back(LLVM::BitcastOp::create(b, loc, word, bytes));
+    }
   }
   return out;
 }

@@ -25,6 +25,7 @@
 #include "pallas/Passes/ExpandF8Conversions.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <numeric>
 
@@ -152,9 +153,13 @@ int64_t originDivisibility(Value v, cuda::AxisInfoAnalysis &axis) {
   if (isa<arith::AddIOp, arith::SubIOp>(op))
     return std::gcd(originDivisibility(op->getOperand(0), axis),
                     originDivisibility(op->getOperand(1), axis));
-  if (isa<arith::MulIOp>(op))
-    return originDivisibility(op->getOperand(0), axis) *
-           originDivisibility(op->getOperand(1), axis);
+  if (isa<arith::MulIOp>(op)) {
+    // (A product too large to hold: either factor still divides it.)
+    int64_t a = originDivisibility(op->getOperand(0), axis);
+    int64_t b = originDivisibility(op->getOperand(1), axis);
+    int64_t product;
+    return llvm::MulOverflow(a, b, product) ? std::max(a, b) : product;
+  }
   return 1;
 }
 
