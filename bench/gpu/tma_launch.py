@@ -4,8 +4,9 @@
 CTAs run in clusters of two, and examples/flash_attention_f8, whose K is
 read through a 5-D view that permutes its rows; in
 .device/gpu/tma/<kernel>/, which prepare.sh wrote) through the launch
-paths other than pallas-launch (which check.py covers): their PyTorch custom ops (--emit torch) and their C headers,
-compiled here into a small shared library and called through ctypes. Each
+paths other than pallas-launch (which check.py covers): their PyTorch
+custom ops (--emit torch) and their C headers, compiled here into a small
+shared library and called through ctypes. Each
 must build the CUtensorMaps the manifest lists (and launch the clusters it
 names) and match a float64 reference on every element. Exit code 1 on any
 failure."""
