@@ -779,6 +779,7 @@ struct AtomicRMWLowering : SimtPattern<tt::AtomicRMWOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(tt::AtomicRMWOp op, OpAdaptor a,
                                 ConversionPatternRewriter &rw) const override {
+    ScratchArea area(state, op);
     Type resultType = getTypeConverter()->convertType(op.getType());
     Type elem = getElementTypeOrSelf(resultType);
     std::optional<LLVM::AtomicBinOp> kind = binOp(op.getAtomicRmwOp(), elem);
@@ -800,6 +801,7 @@ struct AtomicCASLowering : SimtPattern<tt::AtomicCASOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(tt::AtomicCASOp op, OpAdaptor a,
                                 ConversionPatternRewriter &rw) const override {
+    ScratchArea area(state, op);
     Type resultType = getTypeConverter()->convertType(op.getType());
     Type elem = getElementTypeOrSelf(resultType);
     LLVM::AtomicOrdering order = ordering(op.getSem());
@@ -929,6 +931,8 @@ FailureOr<gpu::GPUFuncOp> makeKernel(tt::FuncOp func, gpu::GPUModuleOp gpuModule
   }
   state.ringBase = LLVM::AddressOfOp::create(b, func.getLoc(),
                                              LLVM::LLVMPointerType::get(ctx, 3), "__pallas_smem");
+  if (!state.scratchOverRings.empty())
+    state.smemOverRings = state.ringBase;
   state.smem = state.scratchAfterRings
                    ? smemByteAddress(b, func.getLoc(), state.ringBase,
                                      constI32(b, func.getLoc(), state.scratchOffset()))
@@ -1161,6 +1165,57 @@ void placeRings(tt::FuncOp func, SimtState &state) {
   });
 }
 
+/// Where the scratch area follows the rings (some op uses it while a ring
+/// is live), the ops that use it where no ring is (a kernel's epilogue:
+/// its tiles converted for their stores) share one over the rings instead,
+/// as every op does in a kernel with none beside them; only what runs
+/// beside the rings then adds to the kernel's shared memory (the
+/// conformance matmul_relu on sm_80: its epilogue's 64 KB exchange after
+/// its K loop's 102 KB ring overflowed the chip, and the loop streamed
+/// through registers instead). The conditions that make this safe as
+/// there: every ring copy has landed by the end of the ring's live range
+/// (liveRange), the ring's allocation has a barrier before its first copy,
+/// and each scratch user a barrier before its writes. Not where the
+/// rings' end is not known exactly: kernels with wgmma (a dot may read its ring past its
+/// last reader, until a later wait), a producer warpgroup (its copies are
+/// not ordered by the consumers' barriers), several warpgroups or a
+/// cluster (scratch after the rings for other reasons), rings the kernel
+/// fills itself. TMA stores keep the area after the rings (their reads
+/// of it may be in flight when a ring's next copies land).
+void chooseScratchAreas(tt::FuncOp func, SimtState &state) {
+  if (!state.scratchAfterRings || state.warpgroups > 1 || state.cluster > 1 ||
+      state.producerThreads || !state.shiftedAddresses)
+    return;
+  llvm::DenseSet<Operation *> besideRings;
+  bool known = true;
+  auto collect = [&](Operation *alloc, Operation *last) {
+    if (!last) {
+      known = false;
+      return;
+    }
+    for (Operation *op = alloc; op; op = op->getNextNode()) {
+      op->walk([&](Operation *inner) {
+        if (mayUseScratch(inner))
+          besideRings.insert(inner);
+      });
+      if (op == last)
+        break;
+    }
+  };
+  func->walk([&](pgpu::AllocRingOp alloc) {
+    RingLiveRange range = liveRange(alloc);
+    collect(alloc, range.block ? range.last : nullptr);
+  });
+  func->walk([&](pgpu::AllocSlotBarriersOp alloc) { collect(alloc, lastReaderInBlock(alloc)); });
+  func->walk([&](pgpu::AllocMBarriersOp alloc) { collect(alloc, lastReaderInBlock(alloc)); });
+  if (!known)
+    return;
+  func->walk([&](Operation *op) {
+    if (mayUseScratch(op) && !isa<pgpu::TmaStoreOp>(op) && !besideRings.contains(op))
+      state.scratchOverRings.insert(op);
+  });
+}
+
 /// The registers per thread (setmaxnreg) of the producer warpgroup (24: it
 /// only computes addresses) and of the consumers (the rest, at most 240),
 /// and what the kernel starts with (its threads' share). 128 * 24 + 256 *
@@ -1348,6 +1403,7 @@ struct ConvertTileToNVVMPass
           state.clusterSlotBarriers.insert(copy.getBarriers().getDefiningOp());
       });
       placeRings(func, state);
+      chooseScratchAreas(func, state);
       state.deferTmaStoreWait =
           func->walk([](pgpu::TmaStoreOp) { return WalkResult::interrupt(); }).wasInterrupted() &&
           (state.rings.empty() || state.scratchAfterRings);
@@ -1386,6 +1442,8 @@ struct ConvertTileToNVVMPass
       warpgroupBarriers(*kernel, state);
       int64_t bytes = state.scratchAfterRings ? state.scratchOffset() + state.smemBytes
                                               : std::max(state.ringBytes, state.smemBytes);
+      if (!state.scratchOverRings.empty())
+        bytes = std::max(state.smemBytes ? bytes : state.ringBytes, state.smemOverRingsBytes);
       if (auto stride = dyn_cast_or_null<arith::ConstantIntOp>(state.scratchStride)) {
         int64_t perGroup = (state.smemBytes + 127) / 128 * 128;
         stride.setValueAttr(IntegerAttr::get(stride.getType(), perGroup));

@@ -43,6 +43,9 @@ struct DotOperand {
   /// its type, which says the slots' coordinates; null for the blocked
   /// layout.
   RankedTensorType regsLayout = {};
+  /// Where `smem` is set: the layout it holds the tile in
+  /// (stagedOperandLayout); null for the dot lowering's own.
+  const OperandSmemLayout *smemLayout = nullptr;
 };
 
 /// The value in a tensor-core layout a dot's A is cast from, when the dot
@@ -79,6 +82,9 @@ Value mnAccumulatorA(tt::DotOp dot);
 /// its buffer is; null when `v` is not staged.
 Value stagedOperandAddress(ConversionPatternRewriter &rw, Location loc, Value v,
                            const SimtState &state);
+/// The layout of the staged operand `v`'s buffer (its ring's); null when
+/// `v` is not staged.
+const OperandSmemLayout *stagedOperandLayout(Value v, const SimtState &state);
 
 /// Writes a tensor held in tensor-core accumulator layout `accumulator`
 /// into shared memory at `base` in `layout`, one store per pair of

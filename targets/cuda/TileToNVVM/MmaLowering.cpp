@@ -66,10 +66,15 @@ FailureOr<Value> cuda::lowerDotToMma(OpBuilder &b, tt::DotOp op, DotOperand aIn,
                                            : NVVM::MMATypes::f16;
   int64_t kStep = tf32 ? 8 : 16;
   // Rows padded by 16 bytes: the eight rows a fragment load touches fall in
-  // different banks.
+  // different banks. Staged operands are in their rings' layout (padded, or
+  // swizzled where pallas-stage-loads saved the padding: the same 16-byte
+  // pieces, permuted within each 8 rows, conflict-free too).
   // B given K-major ([N, K], kMajorB) stays that way: its rows are the
   // fragments' K pairs.
-  OperandSmemLayout aLayout = paddedRowLayout(aType), bLayout = paddedRowLayout(bIn.tile);
+  auto layoutOf = [](const DotOperand &o, RankedTensorType tile) {
+    return o.smem && o.smemLayout ? *o.smemLayout : paddedRowLayout(tile);
+  };
+  OperandSmemLayout aLayout = layoutOf(aIn, aType), bLayout = layoutOf(bIn, bIn.tile);
   auto [aPlaced, bPlaced] = placeDotOperands(b, loc, s, aIn, bIn, aLayout, bLayout,
                                              /*asyncProxy=*/false);
   Value aBase = aPlaced, bBase = bPlaced;

@@ -151,7 +151,7 @@ struct AllocRingLowering : SimtPattern<pgpu::AllocRingOp> {
     // Rings sharing memory with the exchange area: whoever read an exchange
     // before (a loop earlier, or the last iteration of an enclosing loop)
     // is done before the first copy lands.
-    if (!state.scratchAfterRings || it->second.reusesMemory)
+    if (!state.scratchAfterRings || it->second.reusesMemory || !state.scratchOverRings.empty())
       barrier(rw, op.getLoc());
     rw.replaceOp(op, constI32(rw, op.getLoc(), it->second.offset));
     return success();
@@ -734,6 +734,14 @@ Value cuda::stagedOperandAddress(ConversionPatternRewriter &rw, Location loc, Va
   Value address = slotAddress(rw, loc, state, constI32(rw, loc, p->offset), slot, *p);
   return read.getCol() ? columnAddress(rw, loc, address, rw.getRemappedValue(read.getCol()), *p)
                        : address;
+}
+
+const OperandSmemLayout *cuda::stagedOperandLayout(Value v, const SimtState &state) {
+  auto read = v.getDefiningOp<pgpu::RingReadOp>();
+  if (!read || read.getCol())
+    return nullptr;
+  const RingPlacement *p = placementOf(read.getRing(), state);
+  return p ? &p->layout : nullptr;
 }
 
 Value cuda::columnAddress(OpBuilder &b, Location loc, Value buffer, Value col,

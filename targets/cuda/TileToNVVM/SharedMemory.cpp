@@ -44,7 +44,8 @@ void cuda::smemStore(OpBuilder &b, Location loc, SimtState &s, int64_t offset,
 }
 
 void cuda::reserveSmem(SimtState &s, int64_t bytes) {
-  s.smemBytes = std::max(s.smemBytes, bytes);
+  int64_t &used = s.reservingOverRings ? s.smemOverRingsBytes : s.smemBytes;
+  used = std::max(used, bytes);
 }
 
 int64_t cuda::smemWriteTensor(OpBuilder &b, Location loc, SimtState &s,

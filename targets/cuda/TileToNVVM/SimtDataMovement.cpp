@@ -260,6 +260,7 @@ struct BroadcastLowering : SimtPattern<tt::BroadcastOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(tt::BroadcastOp op, OpAdaptor a,
                                 ConversionPatternRewriter &rw) const override {
+    ScratchArea area(state, op);
     Location loc = op.getLoc();
     auto srcType = cast<RankedTensorType>(op.getSrc().getType());
     auto dstType = cast<RankedTensorType>(op.getType());
@@ -316,6 +317,7 @@ struct TransLowering : SimtPattern<tt::TransOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(tt::TransOp op, OpAdaptor a,
                                 ConversionPatternRewriter &rw) const override {
+    ScratchArea area(state, op);
     Location loc = op.getLoc();
     auto srcType = cast<RankedTensorType>(op.getSrc().getType());
     auto dstType = cast<RankedTensorType>(op.getType());
@@ -348,6 +350,7 @@ struct JoinLowering : SimtPattern<tt::JoinOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(tt::JoinOp op, OpAdaptor a,
                                 ConversionPatternRewriter &rw) const override {
+    ScratchArea area(state, op);
     Location loc = op.getLoc();
     int64_t n = cast<RankedTensorType>(op.getLhs().getType()).getNumElements();
     Type elem = cast<VectorType>(a.getLhs().getType()).getElementType();
@@ -521,6 +524,7 @@ struct ReduceLowering : SimtPattern<tt::ReduceOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(tt::ReduceOp op, OpAdaptor a,
                                 ConversionPatternRewriter &rw) const override {
+    ScratchArea area(state, op);
     Location loc = op.getLoc();
     auto srcType = cast<RankedTensorType>(op.getSrcs()[0].getType());
     ArrayRef<int64_t> shape = srcType.getShape();
@@ -685,6 +689,7 @@ struct ScanLowering : SimtPattern<tt::ScanOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(tt::ScanOp op, OpAdaptor a,
                                 ConversionPatternRewriter &rw) const override {
+    ScratchArea area(state, op);
     Location loc = op.getLoc();
     auto srcType = cast<RankedTensorType>(op.getSrcs()[0].getType());
     ArrayRef<int64_t> shape = srcType.getShape();
@@ -767,6 +772,7 @@ struct DotLowering : SimtPattern<tt::DotOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(tt::DotOp op, OpAdaptor a,
                                 ConversionPatternRewriter &rw) const override {
+    ScratchArea area(state, op);
     Location loc = op.getLoc();
     auto aType = cast<RankedTensorType>(op.getA().getType());
     auto bType = cast<RankedTensorType>(op.getB().getType());
@@ -779,6 +785,8 @@ struct DotLowering : SimtPattern<tt::DotOp> {
     if (hasMmaLayout(cType)) {
       DotOperand x{a.getA(), stagedOperandAddress(rw, loc, op.getA(), state), aType};
       DotOperand y{a.getB(), stagedOperandAddress(rw, loc, op.getB(), state), bType};
+      x.smemLayout = stagedOperandLayout(op.getA(), state);
+      y.smemLayout = stagedOperandLayout(op.getB(), state);
       if (Value acc = registerA(op)) {
         x = {rw.getRemappedValue(acc), Value(), aType, /*kMajor=*/false,
              /*inAccumulatorLayout=*/true};
@@ -790,6 +798,7 @@ struct DotLowering : SimtPattern<tt::DotOp> {
         x = {rw.getRemappedValue(src), stagedOperandAddress(rw, loc, src, state),
              cast<RankedTensorType>(src.getType())};
         x.mnMajor = true;
+        x.smemLayout = stagedOperandLayout(src, state);
         if (Value acc = mnAccumulatorA(op)) {
           // Written from the accumulator's registers (its cast moved nothing).
           x.regs = rw.getRemappedValue(acc);
@@ -801,6 +810,7 @@ struct DotLowering : SimtPattern<tt::DotOp> {
         Value src = trans.getSrc();
         y = {rw.getRemappedValue(src), stagedOperandAddress(rw, loc, src, state),
              cast<RankedTensorType>(src.getType()), /*kMajor=*/true};
+        y.smemLayout = stagedOperandLayout(src, state);
       }
       FailureOr<Value> d = hasWgmmaLayout(cType)
                                ? lowerDotToWgmma(rw, op, x, y, a.getC(), state)
@@ -909,6 +919,7 @@ struct LayoutCastLowering : SimtPattern<tensor::CastOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(tensor::CastOp op, OpAdaptor a,
                                 ConversionPatternRewriter &rw) const override {
+    ScratchArea area(state, op);
     Location loc = op.getLoc();
     auto src = cast<RankedTensorType>(op.getSource().getType());
     auto dst = cast<RankedTensorType>(op.getType());
@@ -1000,6 +1011,7 @@ struct ExtractSliceLowering : SimtPattern<tensor::ExtractSliceOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(tensor::ExtractSliceOp op, OpAdaptor a,
                                 ConversionPatternRewriter &rw) const override {
+    ScratchArea area(state, op);
     Location loc = op.getLoc();
     auto src = cast<RankedTensorType>(op.getSource().getType());
     auto dst = cast<RankedTensorType>(op.getType());

@@ -84,6 +84,17 @@ struct SimtState {
   llvm::DenseSet<Operation *> ringsCopiedByStores;
   int64_t ringBytes = 0;
   bool scratchAfterRings = false;
+  /// Where the scratch area follows the rings because some op uses it
+  /// while a ring is live: the ops that use it where none is (before the
+  /// rings' first copies, after their last reads) and the area they share
+  /// instead, at the start of shared memory over the rings (`smemOverRings`,
+  /// `smemOverRingsBytes` of it used). Empty where every op uses the one
+  /// area (chooseScratchAreas says when).
+  llvm::DenseSet<Operation *> scratchOverRings;
+  Value smemOverRings;
+  int64_t smemOverRingsBytes = 0;
+  /// Whether reserveSmem counts for the area over the rings (ScratchArea).
+  bool reservingOverRings = false;
   /// Whether a thread's slot addresses in shared memory are one computed in
   /// full per class the layout repeats with plus constants
   /// (OperandSmemLayout::slotAddresses). Off in kernels with wgmma dots:
@@ -120,6 +131,28 @@ struct SimtState {
   /// Where the scratch area starts when it follows the rings (on 1024
   /// bytes, where swizzled operands must start).
   int64_t scratchOffset() const { return (ringBytes + 1023) / 1024 * 1024; }
+};
+
+/// While a pattern lowers `op`: `state.smem` is the scratch area `op` uses
+/// (the one over the rings where `op` is in `state.scratchOverRings`).
+class ScratchArea {
+public:
+  ScratchArea(SimtState &state, Operation *op) : state(state), saved(state.smem) {
+    if (!state.scratchOverRings.contains(op))
+      return;
+    state.smem = state.smemOverRings;
+    state.reservingOverRings = true;
+  }
+  ~ScratchArea() {
+    state.smem = saved;
+    state.reservingOverRings = false;
+  }
+  ScratchArea(const ScratchArea &) = delete;
+  ScratchArea &operator=(const ScratchArea &) = delete;
+
+private:
+  SimtState &state;
+  Value saved;
 };
 
 } // namespace mlir::pallas::cuda

@@ -647,6 +647,22 @@ bool memoryBound(scf::ForOp loop, int64_t slotBytes) {
   return flops < 32 * slotBytes;
 }
 
+/// A buffer of mma.sync's padded rows (16-bit elements, rows a multiple of
+/// 128 bytes, a multiple of 8 of them) as the 128-byte swizzle instead,
+/// where one buffer a block was chosen for more CTAs per SM: the swizzle
+/// needs no padding (decode attention's 128x128 K and V blocks: 2 x 2 KB
+/// less, three CTAs an SM where two were) and keeps ldmatrix's eight rows
+/// in different banks as well. Other tiles as they are.
+RankedTensorType unpaddedWhereSwizzlable(RankedTensorType tile) {
+  auto shared = dyn_cast_or_null<pgpu::SharedEncodingAttr>(tile.getEncoding());
+  if (!shared || shared.getKind() != pgpu::SharedLayoutKind::padded_rows || tile.getRank() != 2 ||
+      !tile.getElementType().isIntOrFloat() || tile.getElementTypeBitWidth() != 16 ||
+      tile.getDimSize(0) % 8 || (tile.getDimSize(1) * 2) % 128)
+    return tile;
+  return tile.cloneWithEncoding(
+      pgpu::SharedEncodingAttr::get(tile.getContext(), pgpu::SharedLayoutKind::swizzle_128b));
+}
+
 /// Stages `loads` (in the order their first users come, each read before
 /// the next one's first use) in rings of one buffer each: iteration iv's
 /// blocks are copied in before the loop or, for later iterations, once
@@ -876,7 +892,7 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
     if (inTurn) {
       SmallVector<RankedTensorType> inOrder;
       for (tt::LoadOp load : byFirstUse)
-        inOrder.push_back(tiles[llvm::find(loads, load) - loads.begin()]);
+        inOrder.push_back(unpaddedWhereSwizzlable(tiles[llvm::find(loads, load) - loads.begin()]));
       return stageOneSlot(loop, byFirstUse, ordered, inOrder);
     }
   }
