@@ -29,8 +29,12 @@ pallas.kernel @grouped_gemm(%gid: !pallas.ref<9xi32, smem>, %mt: !pallas.ref<9xi
   %m = pallas.load %mt[%t] : !pallas.ref<9xi32, smem>, i32 -> i32
   %c1 = arith.constant 1 : i32
   %g1 = arith.addi %g, %c1 : i32
+  // (The padding entries name group 5: their end is read as the
+  // table's last entry, not one past it.)
+  %glast = arith.constant 5 : i32
+  %g1c = arith.minsi %g1, %glast : i32
   %lo = pallas.load %off[%g] : !pallas.ref<6xi32, smem>, i32 -> i32
-  %hi = pallas.load %off[%g1] : !pallas.ref<6xi32, smem>, i32 -> i32
+  %hi = pallas.load %off[%g1c] : !pallas.ref<6xi32, smem>, i32 -> i32
   %a = pallas.load %x[...] : !pallas.ref<128x256xbf16> -> tensor<128x256xbf16>
   %b = pallas.load %w[...] : !pallas.ref<256x256xbf16> -> tensor<256x256xbf16>
   %zero = arith.constant dense<0.0> : tensor<128x256xf32>

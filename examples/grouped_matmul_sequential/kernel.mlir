@@ -40,8 +40,12 @@ pallas.kernel @grouped_gemm_sequential(%gid: !pallas.ref<9xi32, smem>, %mt: !pal
     %g = pallas.load %gid[%t] : !pallas.ref<9xi32, smem>, i32 -> i32
     %m = pallas.load %mt[%t] : !pallas.ref<9xi32, smem>, i32 -> i32
     %g1 = arith.addi %g, %c1 : i32
+    // (The padding entries name group 5: their end is read as the
+    // table's last entry, not one past it.)
+    %glast = arith.constant 5 : i32
+    %g1c = arith.minsi %g1, %glast : i32
     %lo = pallas.load %off[%g] : !pallas.ref<6xi32, smem>, i32 -> i32
-    %hi = pallas.load %off[%g1] : !pallas.ref<6xi32, smem>, i32 -> i32
+    %hi = pallas.load %off[%g1c] : !pallas.ref<6xi32, smem>, i32 -> i32
     %c128 = arith.constant 128 : i32
     %base = arith.muli %m, %c128 : i32
     %iota = pallas.iota 0 : tensor<128x256xi32>

@@ -24,7 +24,12 @@ pallas.kernel @grouped_gemm_rows(%gid: !pallas.ref<192xi32, smem>, %firsts: !pal
   %first = pallas.load %firsts[%t] : !pallas.ref<192xi32, smem>, i32 -> i32
   %c1 = arith.constant 1 : i32
   %g1 = arith.addi %g, %c1 : i32
-  %hi = pallas.load %off[%g1] : !pallas.ref<65xi32, smem>, i32 -> i32
+  // (The padding entries name group 64: their end is read as the
+  // table's last entry, not one past it.)
+  %glast = arith.constant 64 : i32
+  %g1c = arith.minsi %g1, %glast : i32
+  %lo = pallas.load %off[%g] : !pallas.ref<65xi32, smem>, i32 -> i32
+  %hi = pallas.load %off[%g1c] : !pallas.ref<65xi32, smem>, i32 -> i32
   %a = pallas.load %x[ds(%first, 128), :] : !pallas.ref<16384x4096xbf16> -> tensor<128x4096xbf16>
   %b = pallas.load %w[...] : !pallas.ref<4096x256xbf16> -> tensor<4096x256xbf16>
   %zero = arith.constant dense<0.0> : tensor<128x256xf32>
@@ -34,7 +39,10 @@ pallas.kernel @grouped_gemm_rows(%gid: !pallas.ref<192xi32, smem>, %firsts: !pal
   %firstb = pallas.broadcast %first : i32 -> tensor<128x256xi32>
   %row = arith.addi %iota, %firstb : tensor<128x256xi32>
   %his = pallas.broadcast %hi : i32 -> tensor<128x256xi32>
-  %mine = arith.cmpi slt, %row, %his : tensor<128x256xi32>
+  %los = pallas.broadcast %lo : i32 -> tensor<128x256xi32>
+  %ge = arith.cmpi sge, %row, %los : tensor<128x256xi32>
+  %lt = arith.cmpi slt, %row, %his : tensor<128x256xi32>
+  %mine = arith.andi %ge, %lt : tensor<128x256xi1>
   %c256 = arith.constant 256 : i32
   %col = arith.muli %j, %c256 : i32
   pallas.store %z[ds(%first, 128), ds(%col, 256)], %o mask %mine : !pallas.ref<16384x4096xbf16>, tensor<128x256xbf16>
