@@ -23,6 +23,8 @@ void mlir::pallas::addProgramShaping(OpPassManager &pm, int64_t maxElements,
   pm.addPass(
       createPallasSplitPrograms({/*maxTile=*/128, maxElements, keepSequentialDots, unbatchDots}));
   pm.addPass(createPallasStreamDotK({/*kChunk=*/64}));
+  // Programs that store nothing (masks empty) skip their loops.
+  pm.addPass(createPallasSkipMaskedOutLoops());
   // Programs sharing input blocks run side by side (L2 reuse).
   pm.addPass(createPallasProgramOrder());
   pm.addPass(createPallasExpandGrid());

@@ -108,6 +108,21 @@ def PallasStreamDotK : Pass<"pallas-stream-dot-k", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
 }
 
+def PallasSkipMaskedOutLoops : Pass<"pallas-skip-masked-out-loops", "::mlir::ModuleOp"> {
+  let summary = "a program whose every store is masked off runs its loops for no trips";
+  let description = [{
+    Where each of a kernel's writes is a store in its body whose mask is an
+    intersection of comparisons of an index (iota plus a scalar) with
+    scalars, all known before a loop of the body, the loop runs only if
+    some store keeps an index of its tile: its upper bound becomes its
+    lower bound otherwise. Grouped GEMMs' padding entries (program ids past
+    the last row tile, whose rows [offsets[g], offsets[g + 1]) are empty)
+    then skip their K loops. Nothing changes where a kernel writes in any
+    other way (unmasked stores, stores in loops or branches, atomics, DMA).
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
+
 def PallasProgramOrder : Pass<"pallas-program-order", "::mlir::ModuleOp"> {
   let summary = "launch programs that read the same input blocks side by side";
   let description = [{
