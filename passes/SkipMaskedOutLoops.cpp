@@ -59,7 +59,8 @@ struct IndexBox {
 /// splat constant as `constant`).
 static bool splatScalar(Value v, Value &scalar, int64_t &constant) {
   if (auto b = v.getDefiningOp<BroadcastOp>(); b && !isa<RankedTensorType>(b.getInput().getType())) {
-    if (!b.getInput().getType().isSignlessInteger())
+    Type t = b.getInput().getType();
+    if (!t.isSignlessInteger() || t.getIntOrFloatBitWidth() > 64)
       return false;
     APInt c;
     if (matchPattern(b.getInput(), m_ConstantInt(&c)))
