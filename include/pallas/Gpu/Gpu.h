@@ -56,6 +56,11 @@ constexpr llvm::StringLiteral kRingSlotAttrName = "pallas_gpu.ring_slot";
 /// On a loop whose loads pallas-stage-loads pipelines (and a producer's
 /// fill loop): the CUDA backend asks that it not be unrolled.
 constexpr llvm::StringLiteral kPipelinedLoopAttrName = "pallas_gpu.pipelined";
+/// On a tile-IR function and the kernel made of it: its loop mostly loads
+/// and was staged for more CTAs per SM (pallas-stage-loads' one buffer a
+/// block); the CUDA backend may hold its CTAs per SM lower where the grid
+/// then runs in fewer waves' worth of time.
+constexpr llvm::StringLiteral kMemoryBoundAttrName = "pallas_gpu.memory_bound";
 /// On a tile-IR function whose programs run in a persistent loop: the CTAs
 /// the launch starts (pallas-persistent-programs).
 constexpr llvm::StringLiteral kPersistentCtasAttrName = "pallas_gpu.persistent_ctas";

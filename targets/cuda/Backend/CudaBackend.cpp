@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Backend/CudaHeader.h"
+#include "Backend/WaveOccupancy.h"
 #include "Backend/PtxSerializer.h"
 #include "Backend/WgmmaWaitPlacement.h"
 #include "Transforms/PlgpuUserSchedule.h"
@@ -324,6 +325,17 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
                             << " allows at most " << limit << " (use smaller blocks)",
              failure();
     out.sharedBytes = shared;
+    // A memory-bound kernel (pallas-stage-loads staged its loop for more
+    // CTAs per SM): fewer where the grid then ends sooner (WaveOccupancy.h).
+    if (kernelFn->hasAttr(pgpu::kMemoryBoundAttrName)) {
+      kernelFn->removeAttr(pgpu::kMemoryBoundAttrName);
+      if (!out.persistent && out.cluster == 1 && !spec.hasSymbolicSizes()) {
+        cuda::SmLimits sm{t.getInt("sm_count"), t.getInt("shared_memory_per_sm"), limit,
+                    t.getInt("max_threads_per_sm", 2048)};
+        out.sharedBytes = cuda::sharedBytesForWaves(shared, out.threads,
+                                              out.grid[0] * out.grid[1] * out.grid[2], sm);
+      }
+    }
     // A cluster the spec asks for, on a chip that has them, and why not.
     if (spec.cluster > 1 && wgmma && out.cluster == 1)
       emitWarning(spec.loc("compiler_params.cluster"))

@@ -868,6 +868,8 @@ FailureOr<gpu::GPUFuncOp> makeKernel(tt::FuncOp func, gpu::GPUModuleOp gpuModule
   if (state.cluster > 1)
     kernel->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
                     b.getDenseI32ArrayAttr({(int32_t)state.cluster, 1, 1}));
+  if (func->hasAttr(pgpu::kMemoryBoundAttrName))
+    kernel->setAttr(pgpu::kMemoryBoundAttrName, b.getUnitAttr());
   // The launch grid bounds the block ids, which lets range analysis drop
   // bounds checks that always hold.
   DenseI64ArrayAttr grid;

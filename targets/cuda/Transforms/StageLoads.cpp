@@ -893,6 +893,8 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
       SmallVector<RankedTensorType> inOrder;
       for (tt::LoadOp load : byFirstUse)
         inOrder.push_back(unpaddedWhereSwizzlable(tiles[llvm::find(loads, load) - loads.begin()]));
+      if (memoryBound(loop, slotBytes))
+        func->setAttr(pgpu::kMemoryBoundAttrName, UnitAttr::get(func.getContext()));
       return stageOneSlot(loop, byFirstUse, ordered, inOrder);
     }
   }
