@@ -114,8 +114,8 @@ static std::optional<IndexBox> boxOf(Value mask) {
       box.conds.push_back(b.getInput());
       return box;
     }
-    // Input dim i becomes result dim dims[i]; one of size 1 is one
-    // element for the whole result dim.
+    // A 1-D mask laid along one result dim (input dim 0 becomes result
+    // dim dims[0], of the same size).
     auto inType = cast<RankedTensorType>(b.getInput().getType());
     if (inType.getRank() != 1 || inType.getDimSize(0) != type.getDimSize(b.getInputToResultDims()[0]))
       return std::nullopt;
@@ -136,38 +136,36 @@ static std::optional<IndexBox> boxOf(Value mask) {
     return l;
   }
   if (auto c = mask.getDefiningOp<arith::CmpIOp>()) {
-    arith::CmpIPredicate pred = c.getPredicate();
-    Value index = c.getLhs(), limit = c.getRhs();
-    int64_t dim = 0, constant = 0, limitConstant = 0;
-    Value offset, limitScalar;
-    if (!indexExpr(index, dim, offset, constant) ||
-        !splatScalar(limit, limitScalar, limitConstant)) {
-      // `limit pred index`: the same with the sides swapped.
-      switch (pred) {
-      case arith::CmpIPredicate::slt: pred = arith::CmpIPredicate::sgt; break;
-      case arith::CmpIPredicate::sle: pred = arith::CmpIPredicate::sge; break;
-      case arith::CmpIPredicate::sgt: pred = arith::CmpIPredicate::slt; break;
-      case arith::CmpIPredicate::sge: pred = arith::CmpIPredicate::sle; break;
+    // `index pred limit`, or `limit pred index` with the predicate mirrored.
+    auto mirrored = [](arith::CmpIPredicate p) -> std::optional<arith::CmpIPredicate> {
+      switch (p) {
+      case arith::CmpIPredicate::slt: return arith::CmpIPredicate::sgt;
+      case arith::CmpIPredicate::sle: return arith::CmpIPredicate::sge;
+      case arith::CmpIPredicate::sgt: return arith::CmpIPredicate::slt;
+      case arith::CmpIPredicate::sge: return arith::CmpIPredicate::sle;
       default: return std::nullopt;
       }
-      std::swap(index, limit);
-      offset = limitScalar = Value();
-      constant = limitConstant = 0;
+    };
+    std::optional<arith::CmpIPredicate> swapped = mirrored(c.getPredicate());
+    if (!swapped)
+      return std::nullopt;
+    for (auto [index, limit, pred] : {std::tuple(c.getLhs(), c.getRhs(), c.getPredicate()),
+                                      std::tuple(c.getRhs(), c.getLhs(), *swapped)}) {
+      int64_t dim = 0, constant = 0, limitConstant = 0;
+      Value offset, limitScalar;
       if (!indexExpr(index, dim, offset, constant) ||
           !splatScalar(limit, limitScalar, limitConstant))
-        return std::nullopt;
+        continue;
+      // index = i + offset + constant against limit: a bound on i of
+      // limit - offset + (limitConstant - constant), maybe plus one.
+      Bound bound{limitScalar, offset, limitConstant - constant};
+      bool lower = pred == arith::CmpIPredicate::sgt || pred == arith::CmpIPredicate::sge;
+      if (pred == arith::CmpIPredicate::sle || pred == arith::CmpIPredicate::sgt)
+        ++bound.constant;
+      (lower ? box.lowers : box.uppers)[dim].push_back(bound);
+      return box;
     }
-    // index = i + offset + constant against limit: a bound on i of
-    // limit - offset + (limitConstant - constant), maybe plus one.
-    Bound bound{limitScalar, offset, limitConstant - constant};
-    switch (pred) {
-    case arith::CmpIPredicate::slt: box.uppers[dim].push_back(bound); break;
-    case arith::CmpIPredicate::sle: ++bound.constant, box.uppers[dim].push_back(bound); break;
-    case arith::CmpIPredicate::sgt: ++bound.constant, box.lowers[dim].push_back(bound); break;
-    case arith::CmpIPredicate::sge: box.lowers[dim].push_back(bound); break;
-    default: return std::nullopt;
-    }
-    return box;
+    return std::nullopt;
   }
   DenseIntElementsAttr dense;
   if (matchPattern(mask, m_Constant(&dense)) && dense.isSplat()) {

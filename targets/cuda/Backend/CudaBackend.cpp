@@ -331,9 +331,9 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
       kernelFn->removeAttr(pgpu::kMemoryBoundAttrName);
       if (!out.persistent && out.cluster == 1 && !spec.hasSymbolicSizes()) {
         cuda::SmLimits sm{t.getInt("sm_count"), t.getInt("shared_memory_per_sm"), limit,
-                    t.getInt("max_threads_per_sm", 2048)};
+                          t.getInt("max_threads_per_sm", 2048)};
         out.sharedBytes = cuda::sharedBytesForWaves(shared, out.threads,
-                                              out.grid[0] * out.grid[1] * out.grid[2], sm);
+                                                    out.grid[0] * out.grid[1] * out.grid[2], sm);
       }
     }
     // A cluster the spec asks for, on a chip that has them, and why not.

@@ -933,8 +933,6 @@ FailureOr<gpu::GPUFuncOp> makeKernel(tt::FuncOp func, gpu::GPUModuleOp gpuModule
   }
   state.ringBase = LLVM::AddressOfOp::create(b, func.getLoc(),
                                              LLVM::LLVMPointerType::get(ctx, 3), "__pallas_smem");
-  if (!state.scratchOverRings.empty())
-    state.smemOverRings = state.ringBase;
   state.smem = state.scratchAfterRings
                    ? smemByteAddress(b, func.getLoc(), state.ringBase,
                                      constI32(b, func.getLoc(), state.scratchOffset()))
@@ -1040,15 +1038,19 @@ Operation *lastReaderInBlock(Operation *alloc) {
   return last;
 }
 
-/// Whether an op between `alloc` (of a ring or slot barriers) and its last
-/// reader may use scratch.
-bool scratchWhileLive(Operation *alloc) {
-  Operation *last = lastReaderInBlock(alloc);
+/// Calls `fn` on each op that may use scratch (nested ones included)
+/// from `alloc` through `last` in `alloc`'s block (to the block's end
+/// where `last` is null), until `fn` returns true; whether it did.
+bool anyScratchUserUntil(Operation *alloc, Operation *last,
+                         function_ref<bool(Operation *)> fn) {
   for (Operation *op = alloc; op; op = op->getNextNode()) {
     bool found = false;
     op->walk([&](Operation *inner) {
-      if (mayUseScratch(inner))
+      if (mayUseScratch(inner) && fn(inner)) {
         found = true;
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
     });
     if (found)
       return true;
@@ -1056,6 +1058,12 @@ bool scratchWhileLive(Operation *alloc) {
       break;
   }
   return false;
+}
+
+/// Whether an op between `alloc` (of a ring or slot barriers) and its last
+/// reader may use scratch.
+bool scratchWhileLive(Operation *alloc) {
+  return anyScratchUserUntil(alloc, lastReaderInBlock(alloc), [](Operation *) { return true; });
 }
 
 /// Where a ring is live: from its allocation to the last op of the
@@ -1178,9 +1186,9 @@ void placeRings(tt::FuncOp func, SimtState &state) {
 /// there: every ring copy has landed by the end of the ring's live range
 /// (liveRange), the ring's allocation has a barrier before its first copy,
 /// and each scratch user a barrier before its writes. Not where the
-/// rings' end is not known exactly: kernels with wgmma (a dot may read its ring past its
-/// last reader, until a later wait), a producer warpgroup (its copies are
-/// not ordered by the consumers' barriers), several warpgroups or a
+/// rings' end is not known exactly: kernels with wgmma (a dot may read its
+/// ring past its last reader, until a later wait), a producer warpgroup
+/// (its copies are not ordered by the consumers' barriers), several warpgroups or a
 /// cluster (scratch after the rings for other reasons), rings the kernel
 /// fills itself. TMA stores keep the area after the rings (their reads
 /// of it may be in flight when a ring's next copies land).
@@ -1191,18 +1199,12 @@ void chooseScratchAreas(tt::FuncOp func, SimtState &state) {
   llvm::DenseSet<Operation *> besideRings;
   bool known = true;
   auto collect = [&](Operation *alloc, Operation *last) {
-    if (!last) {
-      known = false;
-      return;
-    }
-    for (Operation *op = alloc; op; op = op->getNextNode()) {
-      op->walk([&](Operation *inner) {
-        if (mayUseScratch(inner))
-          besideRings.insert(inner);
+    known = known && last;
+    if (last)
+      anyScratchUserUntil(alloc, last, [&](Operation *user) {
+        besideRings.insert(user);
+        return false;
       });
-      if (op == last)
-        break;
-    }
   };
   func->walk([&](pgpu::AllocRingOp alloc) {
     RingLiveRange range = liveRange(alloc);

@@ -87,11 +87,10 @@ struct SimtState {
   /// Where the scratch area follows the rings because some op uses it
   /// while a ring is live: the ops that use it where none is (before the
   /// rings' first copies, after their last reads) and the area they share
-  /// instead, at the start of shared memory over the rings (`smemOverRings`,
+  /// instead, at the start of shared memory over the rings (`ringBase`,
   /// `smemOverRingsBytes` of it used). Empty where every op uses the one
   /// area (chooseScratchAreas says when).
   llvm::DenseSet<Operation *> scratchOverRings;
-  Value smemOverRings;
   int64_t smemOverRingsBytes = 0;
   /// Whether reserveSmem counts for the area over the rings (ScratchArea).
   bool reservingOverRings = false;
@@ -140,7 +139,7 @@ public:
   ScratchArea(SimtState &state, Operation *op) : state(state), saved(state.smem) {
     if (!state.scratchOverRings.contains(op))
       return;
-    state.smem = state.smemOverRings;
+    state.smem = state.ringBase;
     state.reservingOverRings = true;
   }
   ~ScratchArea() {
