@@ -1132,6 +1132,28 @@ scf::ForOp stageDotOperands(scf::ForOp loop, int64_t stages, int64_t smemBudget,
   return newLoop;
 }
 
+/// Dot operands loaded inside `loop` from a block that no iteration
+/// changes (`k_ref[k_slice, cols]` in a loop over query blocks) move before
+/// it, where stageInvariantOperands copies them into shared memory once.
+/// Only loads read by dots alone move: any other value hoisted would hold
+/// registers across the loop.
+void hoistInvariantDotOperands(scf::ForOp loop) {
+  for (Operation &op : llvm::make_early_inc_range(*loop.getBody())) {
+    auto load = dyn_cast<tt::LoadOp>(op);
+    if (!load || load.getIsVolatile() ||
+        !llvm::all_of(load->getOperands(),
+                      [&](Value v) { return loop.isDefinedOutsideOfLoop(v); }))
+      continue;
+    bool dotsOnly = llvm::all_of(load->getUsers(), [](Operation *user) {
+      if (isa<tt::TransOp>(user) && user->hasOneUse())
+        user = *user->getUsers().begin();
+      return isa<tt::DotOp>(user);
+    });
+    if (dotsOnly && !load->use_empty())
+      load->moveBefore(loop);
+  }
+}
+
 /// Dot operands loaded before `loop` and read by a dot in every iteration
 /// (flash attention's Q) are copied once into a one-buffer ring, which the
 /// dot reads in place: no registers held across the loop, no copy into
@@ -1298,6 +1320,7 @@ struct StageLoadsPass : pallas::impl::PallasStageLoadsBase<StageLoadsPass> {
       // grid axis's last program writes its output, lets loads move ahead.)
       if (!storesMayFeedLoads(loop)) {
         int64_t budget = sharedBytes * 3 / 4;
+        hoistInvariantDotOperands(loop);
         budget -= stageInvariantOperands(loop, budget);
         // Warpgroups taking turns must not be held in step by CTA barriers.
         bool slotBarriers = false;
