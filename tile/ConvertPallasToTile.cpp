@@ -725,10 +725,13 @@ LogicalResult TileLowering::lowerWrite(const RefWrite &write) {
       return op->emitOpError("atomic ")
              << stringifyAtomicKind(*atomic) << " on " << elt
              << " is not supported by " << target() << " yet";
-    Value old = tt::AtomicRMWOp::create(b, loc, v.getType(), *kind, ptrs, v, mask,
-                                        tt::MemSemantic::ACQUIRE_RELEASE,
-                                        tt::MemSyncScope::GPU);
-    values.map(op->getResult(0), old);
+    auto rmw = tt::AtomicRMWOp::create(b, loc, v.getType(), *kind, ptrs, v, mask,
+                                       tt::MemSemantic::ACQUIRE_RELEASE, tt::MemSyncScope::GPU);
+    // (A bounds mask alone, as for stores: the TMA's reductions skip what
+    // lies outside the array.)
+    if (logicalProgramIds && !userMask && inArray)
+      rmw->setAttr(tt::kBoundsMaskAttrName, b.getUnitAttr());
+    values.map(op->getResult(0), rmw.getResult());
     return success();
   }
   if (write.returnsOld) {

@@ -187,8 +187,14 @@ def PG_TmaStoreOp : PG_Op<"tma_store", [MemoryEffects<[MemRead, MemWrite]>]> {
     and it overlaps no ring, before the next TMA store writes it and before
     the kernel returns (the copies run on while the CTA's next program
     starts). All threads of the CTA (but a producer) execute the op.
+
+    With `reduce_add`, the copies add the tile into global memory instead
+    (cp.reduce.async.bulk.tensor .add), as a `tt.atomic_rmw fadd` of it
+    whose old values nobody reads would: relaxed, each element's addition
+    atomic, complete by the kernel's end.
   }];
-  let arguments = (ins PG_PtrTensor:$ptr, AnyRankedTensor:$value, I64Attr:$tensor_map);
+  let arguments = (ins PG_PtrTensor:$ptr, AnyRankedTensor:$value, I64Attr:$tensor_map,
+                       UnitAttr:$reduce_add);
   let assemblyFormat = [{
     $value `to` $ptr attr-dict `:` type($value) `,` type($ptr)
   }];

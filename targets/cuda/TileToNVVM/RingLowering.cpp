@@ -566,7 +566,8 @@ struct TmaCopyLowering : SimtPattern<pgpu::TmaCopyOp> {
 
 /// The threads write the accumulator into scratch in the swizzle the
 /// tensor map's boxes have; after a proxy fence (the TMA reads through the
-/// async proxy) and a barrier, thread 0 stores one box per 128-byte column
+/// async proxy) and a barrier, thread 0 stores (or, `reduce_add`, adds) one
+/// box per 128-byte column
 /// and waits until the copies have read shared memory, so that whatever
 /// uses scratch next (after a barrier, as every user does) finds it free.
 /// Where scratch overlaps no ring (`deferTmaStoreWait`), that wait comes
@@ -598,11 +599,18 @@ struct TmaStoreLowering : SimtPattern<pgpu::TmaStoreOp> {
         boxOrigin(rw, loc, op, state, *kmap, a.getPtr(), type);
     if (failed(origin))
       return failure();
+    bool reduce = op.getReduceAdd();
     forEachBox(rw, loc, *kmap, state.smem, layout, *origin, type.getDimSize(1),
                /*clusterAddress=*/false, [&](Value src, ValueRange coords) {
-                 NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-                     rw, loc, kmap->param, src, coords, Value(), NVVM::TMAStoreMode::TILE,
-                     Value());
+                 if (reduce)
+                   NVVM::CpAsyncBulkTensorReduceOp::create(rw, loc, kmap->param, src,
+                                                           NVVM::TMAReduxKind::ADD,
+                                                           NVVM::TMAStoreMode::TILE, coords,
+                                                           Value());
+                 else
+                   NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+                       rw, loc, kmap->param, src, coords, Value(), NVVM::TMAStoreMode::TILE,
+                       Value());
                });
     NVVM::CpAsyncBulkCommitGroupOp::create(rw, loc);
     if (!state.deferTmaStoreWait)

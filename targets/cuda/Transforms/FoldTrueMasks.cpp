@@ -1,8 +1,8 @@
 //===- FoldTrueMasks.cpp - drop masks that keep every element ------------===//
 //
 // A bounds mask (`row < M`, `col < N`, `batch < B`) that integer range
-// analysis proves true for every element goes away: the load or store
-// becomes unmasked. What the analysis knows comes from the tt ops' range
+// analysis proves true for every element goes away: the load, store or
+// atomic becomes unmasked. What the analysis knows comes from the tt ops' range
 // interfaces (program ids below the grid, iotas, splats) and upstream
 // arith and scf.for (induction variables within their bounds).
 //
@@ -42,6 +42,9 @@ struct FoldTrueMasksPass : pallas::impl::PallasFoldTrueMasksBase<FoldTrueMasksPa
       } else if (auto store = dyn_cast<tt::StoreOp>(op)) {
         if (store.getMask() && alwaysTrue(solver, store.getMask()))
           store.getMaskMutable().clear();
+      } else if (auto rmw = dyn_cast<tt::AtomicRMWOp>(op)) {
+        if (rmw.getMask() && alwaysTrue(solver, rmw.getMask()))
+          rmw.getMaskMutable().clear();
       }
     });
   }

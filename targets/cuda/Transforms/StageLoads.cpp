@@ -146,10 +146,12 @@ std::optional<pgpu::TensorMapAttr> cuda::tmaView(Operation *access, RankedTensor
     ptr = load.getPtr(), mask = load.getMask();
   else if (auto store = dyn_cast<tt::StoreOp>(access))
     ptr = store.getPtr(), mask = store.getMask();
+  else if (auto rmw = dyn_cast<tt::AtomicRMWOp>(access))
+    ptr = rmw.getPtr(), mask = rmw.getMask();
   else
     return std::nullopt;
   // A mask that only keeps the block inside its array is what the TMA's
-  // bounds do (loads read zeros outside, stores skip it).
+  // bounds do (loads read zeros outside, stores and reductions skip it).
   if (mask && !access->hasAttr(tt::kBoundsMaskAttrName))
     return std::nullopt;
   // An unmasked block lies inside its array, so it may be a box of a view

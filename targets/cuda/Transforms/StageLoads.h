@@ -35,7 +35,7 @@ bool storesMayFeedLoads(Operation *op);
 /// elements read as zero.
 bool stageableLoad(tt::LoadOp load);
 /// The tensor map through which the TMA may copy the blocks `access` (a
-/// tt.load or tt.store) reads or writes, to or from buffers of `tile`
+/// tt.load, tt.store or tt.atomic_rmw) reads or writes, to or from buffers of `tile`
 /// (laid out with the 128-byte swizzle); none where it cannot
 /// (StageLoads.cpp says when).
 std::optional<pgpu::TensorMapAttr> tmaView(Operation *access, RankedTensorType tile,

@@ -7,6 +7,11 @@
 // of its array, the threads only write it to shared memory (in the swizzle
 // the TMA reads) and one thread stores it with bulk tensor copies.
 //
+// An atomic add of such a tile whose old values nobody reads (a backward
+// pass's dQ, added into by every program that meets its rows) goes the same
+// way, by the TMA's reductions (cp.reduce.async.bulk.tensor .add), where no
+// thread can tell the order of the kernel's writes to that array apart.
+//
 //===----------------------------------------------------------------------===//
 #include "Analysis/AxisInfo.h"
 #include "Dialect/SharedLayouts.h"
@@ -27,11 +32,11 @@ using namespace mlir::pallas;
 
 namespace {
 
-/// The accumulator `store` writes where it can go by the TMA: the source
-/// of the layout change to the blocked layout that feeds the store, one
-/// the threads can write in the swizzle (swizzlableAccumulator).
-Value storedAccumulator(tt::StoreOp store) {
-  auto layoutCast = store.getValue().getDefiningOp<tensor::CastOp>();
+/// The accumulator a store writes (`value`) where it can go by the TMA:
+/// the source of the layout change to the blocked layout that feeds the
+/// store, one the threads can write in the swizzle (swizzlableAccumulator).
+Value storedAccumulator(Value value) {
+  auto layoutCast = value.getDefiningOp<tensor::CastOp>();
   if (!layoutCast)
     return {};
   auto src = cast<RankedTensorType>(layoutCast.getSource().getType());
@@ -41,30 +46,78 @@ Value storedAccumulator(tt::StoreOp store) {
   return layoutCast.getSource();
 }
 
+/// Whether the f32 atomic add `rmw` may go by the TMA's reduction, which is
+/// relaxed and completes after the thread goes on: nobody reads its old
+/// values, and no thread of the kernel can observe the order of its writes
+/// to the array: the kernel reads no atomic's old value, swaps nothing, and
+/// reaches the array (or its aliases) by no other access.
+bool reducibleAtomic(tt::AtomicRMWOp rmw, tt::FuncOp func) {
+  if (rmw.getAtomicRmwOp() != tt::RMWOp::FADD || !rmw->use_empty() ||
+      !getElementTypeOrSelf(rmw.getVal().getType()).isF32())
+    return false;
+  BlockArgument array = cuda::rootArgument(rmw.getPtr());
+  if (!array)
+    return false;
+  WalkResult r = func.walk([&](Operation *op) {
+    if (isa<tt::AtomicCASOp>(op) || (isa<tt::AtomicRMWOp>(op) && !op->use_empty()) ||
+        isa<CallOpInterface>(op))
+      return WalkResult::interrupt();
+    Value ptr;
+    if (auto load = dyn_cast<tt::LoadOp>(op))
+      ptr = load.getPtr();
+    else if (auto store = dyn_cast<tt::StoreOp>(op))
+      ptr = store.getPtr();
+    else if (auto other = dyn_cast<tt::AtomicRMWOp>(op))
+      ptr = other.getPtr();
+    if (!ptr)
+      return WalkResult::advance();
+    BlockArgument root = cuda::rootArgument(ptr);
+    bool same = !root || root == array || (cuda::isAliased(root) && cuda::isAliased(array));
+    // (Atomic adds into the array itself reduce in any order.)
+    bool addsInto = isa<tt::AtomicRMWOp>(op) && root == array &&
+                    cast<tt::AtomicRMWOp>(op).getAtomicRmwOp() == tt::RMWOp::FADD;
+    return same && !addsInto ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return !r.wasInterrupted();
+}
+
 struct TmaStoresPass : pallas::impl::PallasTmaStoresBase<TmaStoresPass> {
   void runOnOperation() override {
-    SmallVector<std::pair<tt::StoreOp, Value>> stores;
-    getOperation().walk([&](tt::StoreOp store) {
-      if (Value acc = storedAccumulator(store))
-        stores.push_back({store, acc});
+    // Stores, and atomic adds (`reduce`), of accumulators.
+    struct Write {
+      Operation *op;
+      Value ptr, acc;
+      bool reduce;
+    };
+    SmallVector<Write> writes;
+    getOperation().walk([&](Operation *op) {
+      if (auto store = dyn_cast<tt::StoreOp>(op)) {
+        if (Value acc = storedAccumulator(store.getValue()))
+          writes.push_back({op, store.getPtr(), acc, false});
+      } else if (auto rmw = dyn_cast<tt::AtomicRMWOp>(op)) {
+        Value acc = storedAccumulator(rmw.getVal());
+        if (acc && reducibleAtomic(rmw, rmw->getParentOfType<tt::FuncOp>()))
+          writes.push_back({op, rmw.getPtr(), acc, true});
+      }
     });
-    if (stores.empty())
+    if (writes.empty())
       return;
     cuda::AxisInfoAnalysis axis;
-    for (auto [store, acc] : stores) {
+    for (auto [op, ptr, acc, reduce] : writes) {
       auto type = cast<RankedTensorType>(acc.getType());
       auto tile = RankedTensorType::get(
           type.getShape(), type.getElementType(),
           pgpu::SharedEncodingAttr::get(&getContext(), pgpu::SharedLayoutKind::swizzle_128b));
-      std::optional<pgpu::TensorMapAttr> view = cuda::tmaView(store, tile, axis);
+      std::optional<pgpu::TensorMapAttr> view = cuda::tmaView(op, tile, axis);
       if (!view)
         continue;
-      auto func = store->getParentOfType<tt::FuncOp>();
-      OpBuilder b(store);
-      pgpu::TmaStoreOp::create(b, store.getLoc(), store.getPtr(), acc,
-                               cuda::tensorMapIndex(func, *view));
-      Operation *layoutCast = store.getValue().getDefiningOp();
-      store.erase();
+      auto func = op->getParentOfType<tt::FuncOp>();
+      OpBuilder b(op);
+      auto tma = pgpu::TmaStoreOp::create(b, op->getLoc(), ptr, acc,
+                                          cuda::tensorMapIndex(func, *view));
+      tma.setReduceAdd(reduce);
+      Operation *layoutCast = op->getOperand(1).getDefiningOp();
+      op->erase();
       if (layoutCast->use_empty())
         layoutCast->erase();
     }
