@@ -54,9 +54,15 @@ def our_chain(drv, case_dir, target):
   def run_kernel(entry, operands):
     kdir = os.path.join(case_dir, entry["directory"])
     spec = json.load(open(os.path.join(kdir, "spec.json")))
-    outs = [torch.full(o["shape"], float("nan"), device="cuda",
-                       dtype=TORCH_DTYPES[o["dtype"]]) for o in spec["outputs"]]
-    tensors = [t.contiguous() for t in operands] + outs
+    ins = [t.contiguous() for t in operands]
+    # An output aliased to an input is that input's buffer (JAX's
+    # input_output_aliases), updated in place.
+    aliased = {int(o): int(i) for i, o in spec.get("input_output_aliases", {}).items()}
+    outs = [ins[aliased[n]] if n in aliased else
+            torch.full(o["shape"], float("nan"), device="cuda",
+                       dtype=TORCH_DTYPES[o["dtype"]])
+            for n, o in enumerate(spec["outputs"])]
+    tensors = ins + outs
     if target == "sm_90a":
       f = bench.OurKernel(drv, os.path.join(kdir, "sm_90a")).bind(*tensors)
     else:

@@ -7,6 +7,8 @@ import math
 
 from jax.experimental.pallas.ops.gpu import attention
 
+import attention_dq_atomic
+
 
 def _mha(causal, head_dim, dkv, dq, num_warps=None):
   """dkv: (block_q_dkv, block_kv_dkv); dq: (block_q_dq, block_kv_dq)."""
@@ -29,6 +31,14 @@ d64_b64_causal = _mha(True, 64, (64, 64), (64, 64))
 # 128-row K/V blocks for dK/dV and 128-row Q blocks for dQ, 8 warps.
 d128_b128 = _mha(False, 128, (64, 128), (128, 64), num_warps=8)
 d64_b128 = _mha(False, 64, (64, 128), (128, 64), num_warps=8)
+# The backward's dQ added by atomics in the dK/dV scan (five matmuls per
+# block pair instead of seven): attention_dq_atomic.py.
+d128_atomic = attention_dq_atomic.mha_dq_atomic(False, 128)
+d128_atomic_causal = attention_dq_atomic.mha_dq_atomic(True, 128)
+d64_atomic = attention_dq_atomic.mha_dq_atomic(False, 64)
+d64_atomic_causal = attention_dq_atomic.mha_dq_atomic(True, 64)
+d128_atomic_kv128 = attention_dq_atomic.mha_dq_atomic(False, 128, 64, 128, 8)
+d128_atomic_halves = attention_dq_atomic.mha_dq_atomic(False, 128, dq_parts=2)
 
 # name -> (function, head dim, causal)
 CASES = {
@@ -38,4 +48,10 @@ CASES = {
     "d64_b64_causal": (d64_b64_causal, 64, True),
     "d128_b128": (d128_b128, 128, False),
     "d64_b128": (d64_b128, 64, False),
+    "d128_atomic": (d128_atomic, 128, False),
+    "d128_atomic_causal": (d128_atomic_causal, 128, True),
+    "d64_atomic": (d64_atomic, 64, False),
+    "d64_atomic_causal": (d64_atomic_causal, 64, True),
+    "d128_atomic_kv128": (d128_atomic_kv128, 128, False),
+    "d128_atomic_halves": (d128_atomic_halves, 128, False),
 }
