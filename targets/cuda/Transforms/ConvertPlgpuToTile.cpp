@@ -173,42 +173,6 @@ FailureOr<pgpu::SharedLayoutKind> smemBufferKind(RefType ref, SmemBufferUse use,
   return pgpu::SharedLayoutKind::row_major;
 }
 
-/// The CUtensorMapDataType a TMA store reducing `elem`s by `kind` names
-/// (CUDA's cuTensorMapEncodeTiled), where the TMA does that reduction.
-std::optional<int64_t> tmaReductionDataType(Type elem, StringRef kind) {
-  enum : int64_t { kInt32 = 3, kUint64 = 4, kInt64 = 5, kFloat16 = 6, kFloat32 = 7, kBfloat16 = 9 };
-  int64_t bits = elem.getIntOrFloatBitWidth();
-  bool isInt = isa<IntegerType>(elem);
-  if (kind == "add") {
-    if (elem.isF16())
-      return kFloat16;
-    if (elem.isBF16())
-      return kBfloat16;
-    if (elem.isF32())
-      return kFloat32;
-    if (isInt && bits == 32)
-      return kInt32;
-    if (isInt && bits == 64) // (two's complement: the same sum)
-      return kUint64;
-    return std::nullopt;
-  }
-  if (kind == "min" || kind == "max") {
-    if (elem.isF16())
-      return kFloat16;
-    if (elem.isBF16())
-      return kBfloat16;
-    if (isInt && bits == 32)
-      return kInt32;
-    return std::nullopt;
-  }
-  if (kind == "and" || kind == "or" || kind == "xor") {
-    if (isInt && (bits == 32 || bits == 64))
-      return bits == 32 ? kInt32 : kInt64;
-    return std::nullopt;
-  }
-  return std::nullopt;
-}
-
 } // namespace
 
 std::optional<UserScheduleGap> cuda::userScheduleGap(KernelOp kernel) {
@@ -322,7 +286,7 @@ std::optional<UserScheduleGap> cuda::userScheduleGap(KernelOp kernel) {
     if (auto copy = dyn_cast<plgpu::CopySmemToGmemOp>(op)) {
       if (std::optional<StringRef> kind = copy.getReduction()) {
         Type elem = cast<RefType>(copy.getSrc().getType()).getElementType();
-        if (!tmaReductionDataType(elem, *kind))
+        if (!cuda::tmaReductionDataType(elem, *kind))
           return refuse(op, "reducing copies into GMEM other than add of f16, bf16, f32, "
                             "i32 or i64; min and max of f16, bf16 or i32; and, or and xor of "
                             "i32 or i64 (what the TMA reduces)");
@@ -848,7 +812,7 @@ LogicalResult UserScheduleLowering::assignTensorMaps(tt::FuncOp fn) {
     // them as such).
     if (reduce) {
       std::optional<int64_t> type =
-          tmaReductionDataType(tile.getElementType(), reduce.getValue());
+          cuda::tmaReductionDataType(tile.getElementType(), reduce.getValue());
       if (!type)
         return op->emitOpError("internal error: a TMA reduction of unsupported type");
       map = pgpu::TensorMapAttr::get(b.getContext(), map->getParam(), map->getRows(),

@@ -160,6 +160,40 @@ std::optional<pgpu::TensorMapAttr> cuda::tmaView(Operation *access, RankedTensor
   return tmaViewOfPointers(ptr, tile, axis, /*interiorRows=*/!mask);
 }
 
+std::optional<int64_t> cuda::tmaReductionDataType(Type elem, StringRef kind) {
+  enum : int64_t { kInt32 = 3, kUint64 = 4, kInt64 = 5, kFloat16 = 6, kFloat32 = 7, kBfloat16 = 9 };
+  int64_t bits = elem.getIntOrFloatBitWidth();
+  bool isInt = isa<IntegerType>(elem);
+  if (kind == "add") {
+    if (elem.isF16())
+      return kFloat16;
+    if (elem.isBF16())
+      return kBfloat16;
+    if (elem.isF32())
+      return kFloat32;
+    if (isInt && bits == 32)
+      return kInt32;
+    if (isInt && bits == 64) // (two's complement: the same sum)
+      return kUint64;
+    return std::nullopt;
+  }
+  if (kind == "min" || kind == "max") {
+    if (elem.isF16())
+      return kFloat16;
+    if (elem.isBF16())
+      return kBfloat16;
+    if (isInt && bits == 32)
+      return kInt32;
+    return std::nullopt;
+  }
+  if (kind == "and" || kind == "or" || kind == "xor") {
+    if (isInt && (bits == 32 || bits == 64))
+      return bits == 32 ? kInt32 : kInt64;
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 std::optional<pgpu::TensorMapAttr> cuda::tmaViewOfPointers(Value ptr, RankedTensorType tile,
                                                            AxisInfoAnalysis &axis,
                                                            bool interiorRows) {

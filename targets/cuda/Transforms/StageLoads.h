@@ -48,6 +48,10 @@ std::optional<pgpu::TensorMapAttr> tmaView(Operation *access, RankedTensorType t
 std::optional<pgpu::TensorMapAttr> tmaViewOfPointers(Value ptr, RankedTensorType tile,
                                                      AxisInfoAnalysis &axis,
                                                      bool interiorRows = false);
+/// The CUtensorMapDataType a TMA store reducing `elem`s by `kind` ("add",
+/// "min", "max", "and", "or", "xor") names (CUDA's cuTensorMapEncodeTiled),
+/// where the TMA does that reduction; none where it does not.
+std::optional<int64_t> tmaReductionDataType(Type elem, StringRef kind);
 /// The index of `map` among `func`'s tensor maps (its
 /// pallas_gpu.tensor_maps), added if new.
 int64_t tensorMapIndex(tt::FuncOp func, pgpu::TensorMapAttr map);

@@ -111,6 +111,13 @@ struct TmaStoresPass : pallas::impl::PallasTmaStoresBase<TmaStoresPass> {
       std::optional<pgpu::TensorMapAttr> view = cuda::tmaView(op, tile, axis);
       if (!view)
         continue;
+      // The map of a reduction says what the elements are: the TMA adds
+      // f32 as f32 (viewed as unsigned integers, it would add their bits).
+      if (reduce)
+        view = pgpu::TensorMapAttr::get(
+            &getContext(), view->getParam(), view->getRows(), view->getRowElements(),
+            view->getElemBytes(), view->getBoxRows(), view->getBoxCols(), view->getSwizzleBytes(),
+            *cuda::tmaReductionDataType(type.getElementType(), "add"), view->getFragmentRows());
       auto func = op->getParentOfType<tt::FuncOp>();
       OpBuilder b(op);
       auto tma = pgpu::TmaStoreOp::create(b, op->getLoc(), ptr, acc,
