@@ -584,37 +584,76 @@ struct TmaStoreLowering : SimtPattern<pgpu::TmaStoreOp> {
     if (failed(kmap))
       return failure();
     auto type = cast<RankedTensorType>(op.getValue().getType());
-    // The previous store's reads done (only thread 0 has any to wait for).
-    if (state.deferTmaStoreWait)
-      NVVM::CpAsyncBulkWaitGroupOp::create(rw, loc, 0, rw.getUnitAttr());
-    OperandSmemLayout layout = writeAccumulatorSwizzled(rw, loc, state, a.getValue(), type);
-    fenceAsyncShared(rw, loc);
-    barrier(rw, loc);
-    Value first = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, state.tid,
-                                        constI32(rw, loc, 0));
-    auto ifOp = scf::IfOp::create(rw, loc, first, /*withElse=*/false);
-    OpBuilder::InsertionGuard guard(rw);
-    rw.setInsertionPointToStart(ifOp.thenBlock());
-    FailureOr<std::pair<Value, Value>> origin =
-        boxOrigin(rw, loc, op, state, *kmap, a.getPtr(), type);
-    if (failed(origin))
-      return failure();
+    int64_t cols = type.getDimSize(1);
+    // In an innermost loop (a main loop, not the loop over a persistent
+    // CTA's programs), a tile wider than two boxes goes out two boxes of
+    // columns at a time through one area of scratch, each part's copies
+    // done reading it before the next part is written: scratch the size
+    // of the whole tile would sit beside the loop's rings and leave room
+    // for fewer CTAs an SM (attention backward's f32 dQ tile: 32 KB,
+    // 132 KB in all and one CTA, against 16 KB, 113 KB and two).
+    int64_t part = cols;
+    int64_t twoBoxes = 2 * kmap->map.getBoxCols();
+    std::optional<MmaLayout> whole = mmaLayoutOf(type);
+    auto loop = op->getParentOfType<scf::ForOp>();
+    bool innermost = loop && !loop.getBody()
+                                  ->walk([](scf::ForOp) { return WalkResult::interrupt(); })
+                                  .wasInterrupted();
+    if (innermost && whole && cols > twoBoxes && cols % twoBoxes == 0 && twoBoxes % 8 == 0)
+      part = twoBoxes;
     bool reduce = op.getReduceAdd();
-    forEachBox(rw, loc, *kmap, state.smem, layout, *origin, type.getDimSize(1),
-               /*clusterAddress=*/false, [&](Value src, ValueRange coords) {
-                 if (reduce)
-                   NVVM::CpAsyncBulkTensorReduceOp::create(rw, loc, kmap->param, src,
-                                                           NVVM::TMAReduxKind::ADD,
-                                                           NVVM::TMAStoreMode::TILE, coords,
-                                                           Value());
-                 else
-                   NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-                       rw, loc, kmap->param, src, coords, Value(), NVVM::TMAStoreMode::TILE,
-                       Value());
-               });
-    NVVM::CpAsyncBulkCommitGroupOp::create(rw, loc);
-    if (!state.deferTmaStoreWait)
-      NVVM::CpAsyncBulkWaitGroupOp::create(rw, loc, 0, rw.getUnitAttr());
+    for (int64_t first = 0; first < cols; first += part) {
+      Value values = a.getValue();
+      RankedTensorType partType = type;
+      if (part < cols) {
+        // The part's 8-column tiles: the threads' slots of those columns.
+        partType = RankedTensorType::get({type.getDimSize(0), part}, type.getElementType(),
+                                         type.getEncoding());
+        std::optional<MmaLayout> to = mmaLayoutOf(partType);
+        if (!to)
+          return op.emitError("internal error: no tensor-core layout for a part of a TMA store");
+        SmallVector<Value> elems;
+        for (int64_t tm = 0; tm < to->tilesM; ++tm)
+          for (int64_t tn = 0; tn < to->tilesN; ++tn)
+            for (int64_t r = 0; r < 4; ++r)
+              elems.push_back(extractSlot(rw, loc, values,
+                                          (tm * whole->tilesN + tn + first / 8) * 4 + r));
+        values = buildVector(rw, loc, elems);
+      }
+      // The previous copies' reads done (only thread 0 has any to wait for).
+      if (state.deferTmaStoreWait)
+        NVVM::CpAsyncBulkWaitGroupOp::create(rw, loc, 0, rw.getUnitAttr());
+      OperandSmemLayout layout = writeAccumulatorSwizzled(rw, loc, state, values, partType);
+      fenceAsyncShared(rw, loc);
+      barrier(rw, loc);
+      Value thread0 = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, state.tid,
+                                            constI32(rw, loc, 0));
+      auto ifOp = scf::IfOp::create(rw, loc, thread0, /*withElse=*/false);
+      OpBuilder::InsertionGuard guard(rw);
+      rw.setInsertionPointToStart(ifOp.thenBlock());
+      FailureOr<std::pair<Value, Value>> origin =
+          boxOrigin(rw, loc, op, state, *kmap, a.getPtr(), type);
+      if (failed(origin))
+        return failure();
+      origin->first = arith::AddIOp::create(rw, loc, origin->first, constI32(rw, loc, first));
+      forEachBox(rw, loc, *kmap, state.smem, layout, *origin, part,
+                 /*clusterAddress=*/false, [&](Value src, ValueRange coords) {
+                   if (reduce)
+                     NVVM::CpAsyncBulkTensorReduceOp::create(rw, loc, kmap->param, src,
+                                                             NVVM::TMAReduxKind::ADD,
+                                                             NVVM::TMAStoreMode::TILE, coords,
+                                                             Value());
+                   else
+                     NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+                         rw, loc, kmap->param, src, coords, Value(), NVVM::TMAStoreMode::TILE,
+                         Value());
+                 });
+      NVVM::CpAsyncBulkCommitGroupOp::create(rw, loc);
+      // (Parts after the first wait before writing scratch again.)
+      if (!state.deferTmaStoreWait)
+        NVVM::CpAsyncBulkWaitGroupOp::create(rw, loc, 0, rw.getUnitAttr());
+      rw.setInsertionPointAfter(ifOp);
+    }
     rw.eraseOp(op);
     return success();
   }
