@@ -64,7 +64,9 @@ struct SplitProgramsPass
     }
     for (BlockArgument arg : entry.getArguments()) {
       BlockSpecAttr spec = getBlockSpec(kernel, arg.getArgNumber());
-      if (!spec || spec.getRole() != ArgRole::output)
+      // (An output the kernel never touches carries no work to split: its
+      // dims would only multiply the programs, each redoing all of it.)
+      if (!spec || spec.getRole() != ArgRole::output || arg.use_empty())
         continue;
       ArrayRef<int64_t> shape = shapeOf(arg.getType());
       if (maxElements > 0 && ShapedType::getNumElements(shape) <= maxElements)

@@ -61,3 +61,20 @@ pallas.kernel @rows(%x: !pallas.ref<1024xf32> {pallas.block_spec = #pallas.block
   pallas.store %o[...], %d : !pallas.ref<1024xf32>, tensor<1024xf32>
   pallas.return
 }
+
+// -----
+
+// An output the kernel never touches (a backward pass's accumulator that it
+// only adds into where its caller asks) carries no work: its dims are not
+// split, and the grid stays as written, each program doing its loop once.
+// CHECK-LABEL: pallas.kernel @untouched
+// CHECK-SAME: pallas.launch = #pallas.launch<symbol = "untouched", grid = [4]>
+// CHECK-NOT: grid = [4, 2]
+pallas.kernel @untouched(%x: !pallas.ref<64x64xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [256, 64], block = [64, 64], index_map = affine_map<(i) -> (i, 0)>>},
+                         %o: !pallas.ref<64x64xf32> {pallas.block_spec = #pallas.block_spec<output, shape = [256, 64], block = [64, 64], index_map = affine_map<(i) -> (i, 0)>>},
+                         %acc: !pallas.ref<256x128xf32> {pallas.block_spec = #pallas.block_spec<output, shape = [256, 128], block = [256, 128], index_map = affine_map<(i) -> (0, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "untouched", grid = [4]>} {
+  %v = pallas.load %x[...] : !pallas.ref<64x64xf32> -> tensor<64x64xf32>
+  pallas.store %o[...], %v : !pallas.ref<64x64xf32>, tensor<64x64xf32>
+  pallas.return
+}
