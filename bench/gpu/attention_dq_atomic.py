@@ -36,7 +36,7 @@ def _preprocess_kernel(out_ref, do_ref, delta_ref, dq_acc_ref):
 
 def _backward_kernel(q_ref, k_ref, v_ref, do_ref, lse_ref, delta_ref,
                      dq_in_ref, dq_acc_ref, dk_ref, dv_ref, *, sm_scale,
-                     causal, block_q, block_kv, dq_parts=1):
+                     causal, block_q, block_kv):
   del dq_in_ref  # the same buffer as dq_acc_ref
   seq_len, head_dim = q_ref.shape
   start_k = pl.program_id(2)
@@ -63,18 +63,11 @@ def _backward_kernel(q_ref, k_ref, v_ref, do_ref, lse_ref, delta_ref,
     dp = dp + plgpu.dot(do, v.T)
     ds = (p * dp * sm_scale).astype(q.dtype)
     dk = dk + plgpu.dot(ds.T, q)
-    if dq_parts == 1:
-      plgpu.atomic_add(dq_acc_ref, (q_slice, slice(None)), plgpu.dot(ds, k))
-    else:
-      w = head_dim // dq_parts
-      for c in range(dq_parts):
-        cols = pl.ds(c * w, w)
-        plgpu.atomic_add(dq_acc_ref, (q_slice, cols),
-                         plgpu.dot(ds, k_ref[k_slice, cols]))
+    plgpu.atomic_add(dq_acc_ref, (q_slice, slice(None)), plgpu.dot(ds, k))
     return dv, dk
 
   zeros = jnp.zeros((block_kv, head_dim), jnp.float32)
-  lower = (start_k * block_kv) // block_q if causal else 0
+  lower = jax.lax.div(start_k * block_kv, block_q) if causal else 0
   dv, dk = jax.lax.fori_loop(lower, seq_len // block_q, body, (zeros, zeros))
   dv_ref[...] = dv.astype(dv_ref.dtype)
   dk_ref[...] = dk.astype(dk_ref.dtype)
@@ -84,8 +77,8 @@ def _postprocess_kernel(dq_acc_ref, dq_ref):
   dq_ref[...] = dq_acc_ref[...].astype(dq_ref.dtype)
 
 
-def _backward(sm_scale, causal, block_q, block_kv, num_warps, dq_parts,
-              interpret, res, do):
+def _backward(sm_scale, causal, block_q, block_kv, num_warps, interpret,
+              res, do):
   q, k, v, out, lse = res
   batch, seq_len, heads, head_dim = q.shape
   rows = 128
@@ -111,8 +104,7 @@ def _backward(sm_scale, causal, block_q, block_kv, num_warps, dq_parts,
                        lambda b, h, j: (b, j, h, 0))
   dq_acc, dk, dv = pl.pallas_call(
       functools.partial(_backward_kernel, sm_scale=sm_scale, causal=causal,
-                        block_q=block_q, block_kv=block_kv,
-                        dq_parts=dq_parts),
+                        block_q=block_q, block_kv=block_kv),
       grid=(batch, heads, seq_len // block_kv),
       in_specs=[whole, whole, whole, whole, row, row, whole],
       out_specs=[whole, block, block],
@@ -141,7 +133,7 @@ def _backward(sm_scale, causal, block_q, block_kv, num_warps, dq_parts,
 
 
 def mha_dq_atomic(causal, head_dim, block_q=64, block_kv=64, num_warps=4,
-                  dq_parts=1, interpret=False):
+                  interpret=False):
   """Attention over [batch, seq, heads, head_dim] arrays, scale
   1/sqrt(head_dim); its VJP runs the atomic-dQ backward above."""
   sm_scale = 1 / math.sqrt(head_dim)
@@ -160,7 +152,7 @@ def mha_dq_atomic(causal, head_dim, block_q=64, block_kv=64, num_warps=4,
 
   def bwd(res, do):
     return _backward(sm_scale, causal, block_q, block_kv, num_warps,
-                     dq_parts, interpret, res, do)
+                     interpret, res, do)
 
   f.defvjp(fwd, bwd)
   return f

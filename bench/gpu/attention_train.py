@@ -37,8 +37,6 @@ d128_atomic = attention_dq_atomic.mha_dq_atomic(False, 128)
 d128_atomic_causal = attention_dq_atomic.mha_dq_atomic(True, 128)
 d64_atomic = attention_dq_atomic.mha_dq_atomic(False, 64)
 d64_atomic_causal = attention_dq_atomic.mha_dq_atomic(True, 64)
-d128_atomic_kv128 = attention_dq_atomic.mha_dq_atomic(False, 128, 64, 128, 8)
-d128_atomic_halves = attention_dq_atomic.mha_dq_atomic(False, 128, dq_parts=2)
 
 # name -> (function, head dim, causal)
 CASES = {
@@ -52,6 +50,4 @@ CASES = {
     "d128_atomic_causal": (d128_atomic_causal, 128, True),
     "d64_atomic": (d64_atomic, 64, False),
     "d64_atomic_causal": (d64_atomic_causal, 64, True),
-    "d128_atomic_kv128": (d128_atomic_kv128, 128, False),
-    "d128_atomic_halves": (d128_atomic_halves, 128, False),
 }
