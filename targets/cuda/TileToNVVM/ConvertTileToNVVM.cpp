@@ -714,6 +714,16 @@ LLVM::AtomicOrdering ordering(tt::MemSemantic sem) {
   return LLVM::AtomicOrdering::acq_rel;
 }
 
+/// The LLVM synchronization scope of a tt memory scope ("" is the system).
+StringRef syncScope(tt::MemSyncScope scope) {
+  switch (scope) {
+  case tt::MemSyncScope::CTA: return "block";
+  case tt::MemSyncScope::GPU: return "device";
+  case tt::MemSyncScope::SYSTEM: return "";
+  }
+  return "";
+}
+
 std::optional<LLVM::AtomicBinOp> binOp(tt::RMWOp kind, Type elem) {
   bool isFloat = isa<FloatType>(elem);
   switch (kind) {
@@ -786,14 +796,36 @@ struct AtomicRMWLowering : SimtPattern<tt::AtomicRMWOp> {
     if (!kind)
       return op.emitError("unsupported atomic operation on CUDA targets");
     LLVM::AtomicOrdering order = ordering(op.getSem());
+    StringRef scope = syncScope(op.getScope());
     Value val = a.getVal();
     bool scalar = !isa<VectorType>(resultType);
-    return lowerAtomic(op, a.getPtr(), a.getMask(), resultType, state, rw,
-                       [&](OpBuilder &b, Location l, Value addr, int64_t i) -> Value {
-                         Value v = scalar ? val : extractSlot(b, l, val, i);
-                         return LLVM::AtomicRMWOp::create(b, l, *kind, toGlobalPtr(b, l, addr), v,
-                                                          order);
-                       });
+    // LLVM's NVPTX backend emits every atomicrmw as a relaxed `atom`,
+    // whatever its ordering: the ordering goes into fences around the
+    // thread's atomics instead (release before, acquire after; one pair
+    // for all of a tile's elements, which are unordered among themselves),
+    // as `atom.acq_rel.gpu` (Triton's lowering) orders them.
+    bool releases = order == LLVM::AtomicOrdering::release ||
+                    order == LLVM::AtomicOrdering::acq_rel;
+    bool acquires = order == LLVM::AtomicOrdering::acquire ||
+                    order == LLVM::AtomicOrdering::acq_rel;
+    if (!scalar && releases)
+      LLVM::FenceOp::create(rw, op.getLoc(), LLVM::AtomicOrdering::release, scope);
+    LogicalResult lowered = lowerAtomic(
+        op, a.getPtr(), a.getMask(), resultType, state, rw,
+        [&](OpBuilder &b, Location l, Value addr, int64_t i) -> Value {
+          Value v = scalar ? val : extractSlot(b, l, val, i);
+          // (A scalar atomic runs in thread 0 alone: its fences with it.)
+          if (scalar && releases)
+            LLVM::FenceOp::create(b, l, LLVM::AtomicOrdering::release, scope);
+          Value old = LLVM::AtomicRMWOp::create(b, l, *kind, toGlobalPtr(b, l, addr), v,
+                                                LLVM::AtomicOrdering::monotonic, scope);
+          if (scalar && acquires)
+            LLVM::FenceOp::create(b, l, LLVM::AtomicOrdering::acquire, scope);
+          return old;
+        });
+    if (succeeded(lowered) && !scalar && acquires)
+      LLVM::FenceOp::create(rw, op.getLoc(), LLVM::AtomicOrdering::acquire, scope);
+    return lowered;
   }
 };
 
