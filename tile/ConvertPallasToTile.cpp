@@ -719,6 +719,10 @@ LogicalResult TileLowering::lowerWrite(const RefWrite &write) {
   if (userMask)
     mask = arith::AndIOp::create(b, loc, mask, values.lookup(userMask));
   Value v = values.lookup(write.value);
+  // As for loads: a bounds mask alone (blocks overhanging a static or
+  // symbolic array), which the TMA's bounds can stand for (its stores and
+  // reductions skip what lies outside).
+  bool boundsMaskOnly = logicalProgramIds && !userMask && inArray;
   if (atomic) {
     std::optional<tt::RMWOp> kind = rmwFor(*atomic, elt);
     if (!kind)
@@ -727,9 +731,7 @@ LogicalResult TileLowering::lowerWrite(const RefWrite &write) {
              << " is not supported by " << target() << " yet";
     auto rmw = tt::AtomicRMWOp::create(b, loc, v.getType(), *kind, ptrs, v, mask,
                                        tt::MemSemantic::ACQUIRE_RELEASE, tt::MemSyncScope::GPU);
-    // (A bounds mask alone, as for stores: the TMA's reductions skip what
-    // lies outside the array.)
-    if (logicalProgramIds && !userMask && inArray)
+    if (boundsMaskOnly)
       rmw->setAttr(tt::kBoundsMaskAttrName, b.getUnitAttr());
     values.map(op->getResult(0), rmw.getResult());
     return success();
@@ -739,10 +741,7 @@ LogicalResult TileLowering::lowerWrite(const RefWrite &write) {
     values.map(op->getResult(0), tt::LoadOp::create(b, loc, v.getType(), ptrs, mask, zero).getResult());
   }
   auto store = tt::StoreOp::create(b, loc, ptrs, v, mask);
-  // As for loads: a bounds mask alone (blocks overhanging a static or
-  // symbolic array), which the TMA's bounds can stand for (it skips what
-  // lies outside).
-  if (logicalProgramIds && !userMask && inArray)
+  if (boundsMaskOnly)
     store->setAttr(tt::kBoundsMaskAttrName, b.getUnitAttr());
   return success();
 }

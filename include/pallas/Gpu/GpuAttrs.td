@@ -156,6 +156,15 @@ def PG_TensorMapAttr : AttrDef<PallasGpu_Dialect, "TensorMap"> {
                         DefaultValuedParameter<"int64_t", "-1">:$data_type,
                         DefaultValuedParameter<"bool", "false">:$fragment_rows);
   let assemblyFormat = "`<` struct(params) `>`";
+  let extraClassDeclaration = [{
+    /// The same map, its elements named CUtensorMapDataType `type` (what
+    /// a reducing store computes on).
+    TensorMapAttr withDataType(int64_t type) const {
+      return TensorMapAttr::get(getContext(), getParam(), getRows(), getRowElements(),
+                                getElemBytes(), getBoxRows(), getBoxCols(), getSwizzleBytes(),
+                                type, getFragmentRows());
+    }
+  }];
 }
 
 def PG_LaunchConfigAttr : AttrDef<PallasGpu_Dialect, "LaunchConfig"> {

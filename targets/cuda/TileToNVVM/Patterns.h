@@ -8,6 +8,7 @@
 #ifndef PALLAS_TARGETS_CUDA_TILETONVVM_PATTERNS_H
 #define PALLAS_TARGETS_CUDA_TILETONVVM_PATTERNS_H
 
+#include "Dialect/Layouts.h"
 #include "Dialect/SharedLayouts.h"
 #include "pallas/Gpu/Gpu.h"
 #include "pallas/Tile/Tile.h"
@@ -37,6 +38,11 @@ bool layoutCastUsesScratch(tensor::CastOp op);
 /// layout written. The caller places the barrier after.
 OperandSmemLayout writeAccumulatorSwizzled(OpBuilder &b, Location loc, SimtState &s,
                                            Value perThread, RankedTensorType src);
+/// A thread's slots of the whole tiles `to` covers of a tensor-core value
+/// in layout `from` (`perThread`), from 16-row tile `tm0` and 8-column
+/// tile `tn0` on: a static slice of them, in `to`'s slot order.
+Value sliceMmaTiles(OpBuilder &b, Location loc, Value perThread, const MmaLayout &from,
+                    const MmaLayout &to, int64_t tm0, int64_t tn0);
 
 // --- UserScheduleLowering.cpp ----------------------------------------------
 

@@ -606,19 +606,14 @@ struct TmaStoreLowering : SimtPattern<pgpu::TmaStoreOp> {
       Value values = a.getValue();
       RankedTensorType partType = type;
       if (part < cols) {
-        // The part's 8-column tiles: the threads' slots of those columns.
+        // The part's 8-column tiles: the threads' slots of those columns
+        // (as a static slice of them takes them).
         partType = RankedTensorType::get({type.getDimSize(0), part}, type.getElementType(),
                                          type.getEncoding());
         std::optional<MmaLayout> to = mmaLayoutOf(partType);
         if (!to)
           return op.emitError("internal error: no tensor-core layout for a part of a TMA store");
-        SmallVector<Value> elems;
-        for (int64_t tm = 0; tm < to->tilesM; ++tm)
-          for (int64_t tn = 0; tn < to->tilesN; ++tn)
-            for (int64_t r = 0; r < 4; ++r)
-              elems.push_back(extractSlot(rw, loc, values,
-                                          (tm * whole->tilesN + tn + first / 8) * 4 + r));
-        values = buildVector(rw, loc, elems);
+        values = sliceMmaTiles(rw, loc, values, *whole, *to, 0, first / 8);
       }
       // The previous copies' reads done (only thread 0 has any to wait for).
       if (state.deferTmaStoreWait)

@@ -876,6 +876,17 @@ OperandSmemLayout cuda::writeAccumulatorSwizzled(OpBuilder &b, Location loc, Sim
   return layout;
 }
 
+Value cuda::sliceMmaTiles(OpBuilder &b, Location loc, Value perThread, const MmaLayout &from,
+                          const MmaLayout &to, int64_t tm0, int64_t tn0) {
+  SmallVector<Value> elems;
+  for (int64_t tm = 0; tm < to.tilesM; ++tm)
+    for (int64_t tn = 0; tn < to.tilesN; ++tn)
+      for (int64_t r = 0; r < 4; ++r)
+        elems.push_back(
+            extractSlot(b, loc, perThread, ((tm + tm0) * from.tilesN + tn + tn0) * 4 + r));
+  return buildVector(b, loc, elems);
+}
+
 namespace {
 
 /// A tensor-core accumulator [M, N] (pairs of adjacent columns per thread)
@@ -1023,15 +1034,9 @@ struct ExtractSliceLowering : SimtPattern<tensor::ExtractSliceOp> {
     if (from && to) {
       // Whole tiles of a tensor-core layout (pallas-assign-layouts kept
       // the layout only for those): the slots of the tiles in the slice.
-      int64_t tm0 = op.getStaticOffsets()[0] / from->tileRowStride();
-      int64_t tn0 = op.getStaticOffsets()[1] / 8;
-      SmallVector<Value> elems;
-      for (int64_t tm = 0; tm < to->tilesM; ++tm)
-        for (int64_t tn = 0; tn < to->tilesN; ++tn)
-          for (int64_t r = 0; r < 4; ++r)
-            elems.push_back(extractSlot(
-                rw, loc, a.getSource(), ((tm + tm0) * from->tilesN + tn + tn0) * 4 + r));
-      rw.replaceOp(op, buildVector(rw, loc, elems));
+      rw.replaceOp(op, sliceMmaTiles(rw, loc, a.getSource(), *from, *to,
+                                     op.getStaticOffsets()[0] / from->tileRowStride(),
+                                     op.getStaticOffsets()[1] / 8));
       return success();
     }
     if (hasMmaLayout(dst))

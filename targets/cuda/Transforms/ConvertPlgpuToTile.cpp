@@ -815,10 +815,7 @@ LogicalResult UserScheduleLowering::assignTensorMaps(tt::FuncOp fn) {
           cuda::tmaReductionDataType(tile.getElementType(), reduce.getValue());
       if (!type)
         return op->emitOpError("internal error: a TMA reduction of unsupported type");
-      map = pgpu::TensorMapAttr::get(b.getContext(), map->getParam(), map->getRows(),
-                                     map->getRowElements(), map->getElemBytes(),
-                                     map->getBoxRows(), map->getBoxCols(),
-                                     map->getSwizzleBytes(), *type, /*fragment_rows=*/false);
+      map = map->withDataType(*type);
     }
     op->setAttr("tensor_map", b.getI64IntegerAttr(tensorMapIndex(fn, *map)));
     return success();

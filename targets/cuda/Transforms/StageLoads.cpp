@@ -91,16 +91,26 @@ bool cuda::isAliased(BlockArgument a) {
   return fn.getArgAttr(a.getArgNumber(), PallasDialect::kAliasedAttrName) != nullptr;
 }
 
+Value cuda::writtenPointer(Operation *op) {
+  if (auto store = dyn_cast<tt::StoreOp>(op))
+    return store.getPtr();
+  if (auto rmw = dyn_cast<tt::AtomicRMWOp>(op))
+    return rmw.getPtr();
+  if (auto cas = dyn_cast<tt::AtomicCASOp>(op))
+    return cas.getPtr();
+  return {};
+}
+
+bool cuda::mayShareMemory(BlockArgument a, BlockArgument b) {
+  return !a || !b || a == b || (isAliased(a) && isAliased(b));
+}
+
 bool cuda::storesMayFeedLoads(Operation *op) {
   SmallVector<BlockArgument> stored, loaded;
   bool unknown = false;
   op->walk([&](Operation *inner) {
-    Value ptr;
-    if (auto store = dyn_cast<tt::StoreOp>(inner))
-      ptr = store.getPtr();
-    else if (isa<tt::AtomicRMWOp, tt::AtomicCASOp>(inner))
-      ptr = inner->getOperand(0);
-    else if (auto load = dyn_cast<tt::LoadOp>(inner))
+    Value ptr = writtenPointer(inner);
+    if (auto load = dyn_cast<tt::LoadOp>(inner))
       loaded.push_back(rootArgument(load.getPtr()));
     if (!ptr)
       return;
@@ -116,7 +126,7 @@ bool cuda::storesMayFeedLoads(Operation *op) {
   // that shares its buffer.
   for (BlockArgument s : stored)
     for (BlockArgument l : loaded)
-      if (!l || s == l || (isAliased(s) && isAliased(l)))
+      if (mayShareMemory(s, l))
         return true;
   return false;
 }
@@ -554,20 +564,13 @@ bool isReadOnlyScalarLoad(Operation *op, tt::FuncOp func) {
     return false;
   bool written = false;
   func.walk([&](Operation *inner) {
-    Value ptr;
-    if (auto store = dyn_cast<tt::StoreOp>(inner))
-      ptr = store.getPtr();
-    else if (auto rmw = dyn_cast<tt::AtomicRMWOp>(inner))
-      ptr = rmw.getPtr();
-    else if (auto cas = dyn_cast<tt::AtomicCASOp>(inner))
-      ptr = cas.getPtr();
-    else if (isa<pgpu::TmaStoreOp>(inner) || isa<CallOpInterface>(inner))
+    Value ptr = writtenPointer(inner);
+    if (isa<pgpu::TmaStoreOp>(inner) || isa<CallOpInterface>(inner))
       written = true; // (conservatively: a write through another path)
     if (!ptr)
       return;
-    BlockArgument root = rootArgument(ptr);
     // (A write to an input's aliasing output may change it.)
-    written |= !root || root == array || (isAliased(root) && isAliased(array));
+    written |= mayShareMemory(rootArgument(ptr), array);
   });
   return !written;
 }

@@ -22,6 +22,13 @@ BlockArgument rootArgument(Value ptr);
 /// Whether function argument `a` shares its buffer with another (an input
 /// and the output aliasing it are both pallas.aliased).
 bool isAliased(BlockArgument a);
+/// The pointer (tensor) a tt.store, tt.atomic_rmw or tt.atomic_cas writes
+/// through; null for any other op.
+Value writtenPointer(Operation *op);
+/// Whether accesses rooted at function arguments `a` and `b` may touch the
+/// same memory: either is unknown (null), they are one array, or both share
+/// buffers (an input and the output aliasing it are both pallas.aliased).
+bool mayShareMemory(BlockArgument a, BlockArgument b);
 /// Whether `op` (or an op inside it) writes global memory (tt.store, atomics):
 /// a load moved ahead of it might read the old value.
 bool writesMemory(Operation *op);

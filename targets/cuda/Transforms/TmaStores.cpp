@@ -62,21 +62,17 @@ bool reducibleAtomic(tt::AtomicRMWOp rmw, tt::FuncOp func) {
     if (isa<tt::AtomicCASOp>(op) || (isa<tt::AtomicRMWOp>(op) && !op->use_empty()) ||
         isa<CallOpInterface>(op))
       return WalkResult::interrupt();
-    Value ptr;
+    Value ptr = cuda::writtenPointer(op);
     if (auto load = dyn_cast<tt::LoadOp>(op))
       ptr = load.getPtr();
-    else if (auto store = dyn_cast<tt::StoreOp>(op))
-      ptr = store.getPtr();
-    else if (auto other = dyn_cast<tt::AtomicRMWOp>(op))
-      ptr = other.getPtr();
     if (!ptr)
       return WalkResult::advance();
     BlockArgument root = cuda::rootArgument(ptr);
-    bool same = !root || root == array || (cuda::isAliased(root) && cuda::isAliased(array));
     // (Atomic adds into the array itself reduce in any order.)
-    bool addsInto = isa<tt::AtomicRMWOp>(op) && root == array &&
-                    cast<tt::AtomicRMWOp>(op).getAtomicRmwOp() == tt::RMWOp::FADD;
-    return same && !addsInto ? WalkResult::interrupt() : WalkResult::advance();
+    auto other = dyn_cast<tt::AtomicRMWOp>(op);
+    bool addsInto = other && root == array && other.getAtomicRmwOp() == tt::RMWOp::FADD;
+    return cuda::mayShareMemory(root, array) && !addsInto ? WalkResult::interrupt()
+                                                           : WalkResult::advance();
   });
   return !r.wasInterrupted();
 }
@@ -114,10 +110,7 @@ struct TmaStoresPass : pallas::impl::PallasTmaStoresBase<TmaStoresPass> {
       // The map of a reduction says what the elements are: the TMA adds
       // f32 as f32 (viewed as unsigned integers, it would add their bits).
       if (reduce)
-        view = pgpu::TensorMapAttr::get(
-            &getContext(), view->getParam(), view->getRows(), view->getRowElements(),
-            view->getElemBytes(), view->getBoxRows(), view->getBoxCols(), view->getSwizzleBytes(),
-            *cuda::tmaReductionDataType(type.getElementType(), "add"), view->getFragmentRows());
+        view = view->withDataType(*cuda::tmaReductionDataType(type.getElementType(), "add"));
       auto func = op->getParentOfType<tt::FuncOp>();
       OpBuilder b(op);
       auto tma = pgpu::TmaStoreOp::create(b, op->getLoc(), ptr, acc,
