@@ -37,6 +37,11 @@ d128_atomic = attention_dq_atomic.mha_dq_atomic(False, 128)
 d128_atomic_causal = attention_dq_atomic.mha_dq_atomic(True, 128)
 d64_atomic = attention_dq_atomic.mha_dq_atomic(False, 64)
 d64_atomic_causal = attention_dq_atomic.mha_dq_atomic(True, 64)
+# 128-row key blocks on two warpgroups (half the dQ bytes), as FA3 walks them.
+d128_atomic_kv128 = attention_dq_atomic.mha_dq_atomic(False, 128, block_kv=128,
+                                                      num_warps=8)
+d64_atomic_kv128 = attention_dq_atomic.mha_dq_atomic(False, 64, block_kv=128,
+                                                     num_warps=8)
 
 # name -> (function, head dim, causal)
 CASES = {
@@ -50,4 +55,6 @@ CASES = {
     "d128_atomic_causal": (d128_atomic_causal, 128, True),
     "d64_atomic": (d64_atomic, 64, False),
     "d64_atomic_causal": (d64_atomic_causal, 64, True),
+    "d128_atomic_kv128": (d128_atomic_kv128, 128, False),
+    "d64_atomic_kv128": (d64_atomic_kv128, 64, False),
 }

@@ -27,7 +27,7 @@ static void buildUserSchedulePipeline(OpPassManager &pm, const CudaPipelineOptio
   pm.addPass(createPallasAssignLayouts({/*wgmma=*/true, /*wgmmaBlocks=*/4}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createConvertTileToNVVM());
+  pm.addPass(createConvertTileToNVVM({options.tmaStoreArea}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
@@ -79,7 +79,7 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createPallasHoistEpilogueLoads());
   if (options.wgmma && options.tma)
     pm.addPass(createPallasFragmentOrderKeys());
-  pm.addPass(createConvertTileToNVVM());
+  pm.addPass(createConvertTileToNVVM({options.tmaStoreArea}));
   // (No integer range optimization here: on the unrolled per-thread code it
   // took 10-25 % of the compile for the same SASS; LLVM does the same.)
   pm.addPass(createCanonicalizerPass());

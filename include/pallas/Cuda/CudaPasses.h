@@ -53,6 +53,10 @@ struct CudaPipelineOptions : public PassPipelineOptions<CudaPipelineOptions> {
       llvm::cl::desc("with wgmma: lower plgpu kernels with their own schedule "
                      "(convert-plgpu-to-tile) instead of in program order"),
       llvm::cl::init(false)};
+  Option<bool> tmaStoreArea{
+      *this, "tma-store-area",
+      llvm::cl::desc("TMA stores in a loop get a shared-memory area of their own"),
+      llvm::cl::init(true)};
   Option<int64_t> sharedBytes{
       *this, "shared-bytes",
       llvm::cl::desc("shared memory loops may stage blocks in (0: stream through registers)"),

@@ -504,7 +504,18 @@ def ConvertTileToNVVM : Pass<"convert-tile-to-nvvm", "::mlir::ModuleOp"> {
     (setmaxnreg), and one of them runs the region; the rest of the kernel
     runs on the num_warps warps, which take the registers, and whose
     CTA-wide barriers become a named barrier counting only them.
+
+    With `tma-store-area`, TMA stores inside an innermost loop write their
+    tiles into an area of shared memory of their own, after the scratch
+    area the other exchanges share: those need not wait for the stores'
+    reads of it (the next store does), so a loop that adds a tile into
+    global memory each iteration (attention backward's dQ) does not stall
+    on its last store's reads at its first exchange of the next.
   }];
+  let options = [
+    Option<"tmaStoreArea", "tma-store-area", "bool", /*default=*/"true",
+           "TMA stores in a loop get a shared-memory area of their own">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::pallas::pgpu::PallasGpuDialect",
                            "::mlir::cf::ControlFlowDialect",

@@ -61,6 +61,11 @@ constexpr llvm::StringLiteral kPipelinedLoopAttrName = "pallas_gpu.pipelined";
 /// block); the CUDA backend may hold its CTAs per SM lower where the grid
 /// then runs in fewer waves' worth of time.
 constexpr llvm::StringLiteral kMemoryBoundAttrName = "pallas_gpu.memory_bound";
+/// Unit attribute on a kernel gpu.func whose TMA stores write into a
+/// shared-memory area of their own (convert-tile-to-nvvm's
+/// tma-store-area): the CUDA backend drops the area where it leaves room
+/// for fewer CTAs an SM.
+constexpr llvm::StringLiteral kTmaStoreAreaAttrName = "pallas_gpu.tma_store_area";
 /// On a tile-IR function whose programs run in a persistent loop: the CTAs
 /// the launch starts (pallas-persistent-programs).
 constexpr llvm::StringLiteral kPersistentCtasAttrName = "pallas_gpu.persistent_ctas";

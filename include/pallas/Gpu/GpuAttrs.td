@@ -36,9 +36,16 @@ def PG_WgmmaEncodingAttr : AttrDef<PallasGpu_Dialect, "WgmmaEncoding"> {
     `#pallas_gpu.wgmma<warps = W>`: each of the W warps owns 16 consecutive
     rows (one m64 tile per warpgroup of four) and all N columns, as
     wgmma.mma_async writes its accumulator.
+
+    `#pallas_gpu.wgmma<warps = W, column_groups = G>`: the W / 4
+    warpgroups split the columns G ways as well as the rows: warpgroup g
+    computes column block g / (W / 4 / G) (N / G columns, one wgmma of
+    that width) of row block g mod (W / 4 / G). A dot of fewer rows than
+    64 per warpgroup (a 64-row tile on two warpgroups) runs on wgmma so.
   }];
-  let parameters = (ins "int64_t":$warps);
-  let assemblyFormat = "`<` `warps` `=` $warps `>`";
+  let parameters = (ins "int64_t":$warps,
+                        DefaultValuedParameter<"int64_t", "1">:$columnGroups);
+  let assemblyFormat = "`<` `warps` `=` $warps (`,` `column_groups` `=` $columnGroups^)? `>`";
 }
 
 def PG_WgmmaF8AEncodingAttr : AttrDef<PallasGpu_Dialect, "WgmmaF8AEncoding"> {

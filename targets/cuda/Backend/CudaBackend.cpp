@@ -230,6 +230,9 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
                                      !spec.hasSymbolicSizes()
                                  ? t.getInt("sm_count", 0)
                                  : 0;
+    // TMA stores in a loop take an area of shared memory of their own
+    // (convert-tile-to-nvvm), unless that overflows the chip.
+    bool tmaStoreArea = true;
     auto lowerTile = [&](int64_t ringBytes) -> FailureOr<OwningOpRef<ModuleOp>> {
       OwningOpRef<ModuleOp> copy = module.clone();
       CudaPipelineOptions chipOptions;
@@ -241,6 +244,7 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
       chipOptions.persistentCtas = persistentCtas;
       chipOptions.cluster = spec.cluster;
       chipOptions.userSchedule = userSchedule;
+      chipOptions.tmaStoreArea = tmaStoreArea;
       if (failed(runPasses(*copy, passOptions, [&](OpPassManager &pm) {
             buildCudaPipeline(pm, chipOptions);
           })))
@@ -265,6 +269,29 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
     FailureOr<OwningOpRef<ModuleOp>> lowered = lowerTile(limit);
     if (failed(lowered))
       return failure();
+    // The TMA stores' own area (saving the other exchanges their waits
+    // for the stores' reads) only where the chip keeps as many CTAs an SM
+    // with it, by shared memory and threads.
+    auto hasTmaStoreArea = [&](ModuleOp m) {
+      return llvm::any_of(launchConfigsOf(m), [](auto fc) {
+        return fc.first->hasAttr(pgpu::kTmaStoreAreaAttrName);
+      });
+    };
+    if (hasTmaStoreArea(**lowered)) {
+      tmaStoreArea = false;
+      FailureOr<OwningOpRef<ModuleOp>> without = lowerTile(limit);
+      if (failed(without))
+        return failure();
+      auto ctasPerSm = [&](ModuleOp m) {
+        int64_t threads = 1;
+        for (auto [fn, config] : launchConfigsOf(m))
+          threads = std::max<int64_t>(threads, config.getThreads());
+        return std::min(t.getInt("shared_memory_per_sm", limit) / (sharedBytesOf(m) + 1024),
+                        t.getInt("max_threads_per_sm", 2048) / threads);
+      };
+      if (sharedBytesOf(**lowered) > limit || ctasPerSm(**without) > ctasPerSm(**lowered))
+        lowered = std::move(without);
+    }
     // A persistent kernel's epilogue exchanges values beside the rings
     // (the producer fills them meanwhile): where that overflows the chip,
     // one CTA per program; failing that, rings next to a large exchange
@@ -295,6 +322,7 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
              failure();
     auto [kernelFn, config] = configs.front();
     kernelFn->removeAttr(pgpu::kLaunchConfigAttrName);
+    kernelFn->removeAttr(pgpu::kTmaStoreAreaAttrName);
     out.threads = config.getThreads();
     if (DenseI64ArrayAttr grid = config.getGrid())
       for (int64_t i = 0; i < 3 && i < grid.size(); ++i)

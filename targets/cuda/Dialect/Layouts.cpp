@@ -70,12 +70,38 @@ std::optional<MmaLayout> cuda::wgmmaLayout(int64_t m, int64_t n, int64_t threads
   return l;
 }
 
+std::optional<MmaLayout> cuda::wgmmaColumnSplitLayout(int64_t m, int64_t n, int64_t threads,
+                                                      int64_t columnQuantum) {
+  int64_t groups = threads / 128;
+  if (threads % 128 || m % 64 || m / 64 >= groups || groups % (m / 64))
+    return std::nullopt;
+  int64_t groupsN = groups / (m / 64);
+  if (n % groupsN || (n / groupsN) % columnQuantum || (n / groupsN) % 8 || n / groupsN > 256)
+    return std::nullopt;
+  MmaLayout l;
+  l.m = m;
+  l.n = n;
+  l.warpsM = m / 16;
+  l.warpsN = groupsN;
+  l.tilesM = 1;
+  l.tilesN = n / groupsN / 8;
+  l.interleaved = true;
+  l.warpsAlongMFirst = true;
+  return l;
+}
+
 Attribute cuda::mmaEncoding(MLIRContext *ctx, const MmaLayout &layout) {
   return pgpu::MmaEncodingAttr::get(ctx, layout.warpsM, layout.warpsN);
 }
 
-Attribute cuda::wgmmaEncoding(MLIRContext *ctx, int64_t warps) {
-  return pgpu::WgmmaEncodingAttr::get(ctx, warps);
+Attribute cuda::wgmmaEncoding(MLIRContext *ctx, int64_t warps, int64_t columnGroups) {
+  return pgpu::WgmmaEncodingAttr::get(ctx, warps, columnGroups);
+}
+
+bool cuda::hasColumnSplitWgmmaLayout(Type type) {
+  auto t = dyn_cast<RankedTensorType>(type);
+  auto w = t ? dyn_cast_or_null<pgpu::WgmmaEncodingAttr>(t.getEncoding()) : nullptr;
+  return w && w.getColumnGroups() > 1;
 }
 
 bool cuda::hasWgmmaLayout(Type type) {
@@ -106,7 +132,9 @@ static std::optional<MmaLayout> layoutFor(Attribute encoding, int64_t m, int64_t
   l.m = m;
   l.n = n;
   if (auto w = dyn_cast_or_null<pgpu::WgmmaEncodingAttr>(encoding)) {
-    l.warpsM = w.getWarps();
+    l.warpsM = w.getWarps() / w.getColumnGroups();
+    l.warpsN = w.getColumnGroups();
+    l.warpsAlongMFirst = w.getColumnGroups() > 1;
     l.interleaved = true;
   } else if (auto mma = dyn_cast_or_null<pgpu::MmaEncodingAttr>(encoding)) {
     l.warpsM = mma.getWarpsM();
@@ -144,6 +172,8 @@ std::optional<MmaLayout> cuda::sliceParentOf(RankedTensorType t) {
   int64_t warpsN = 1;
   if (auto mma = dyn_cast<pgpu::MmaEncodingAttr>(slice.getParent()))
     warpsN = mma.getWarpsN();
+  else if (auto w = dyn_cast<pgpu::WgmmaEncodingAttr>(slice.getParent()))
+    warpsN = w.getColumnGroups();
   return layoutFor(slice.getParent(), t.getDimSize(0), 8 * warpsN);
 }
 

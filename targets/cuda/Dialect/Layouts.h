@@ -40,7 +40,13 @@ struct MmaLayout {
   /// (wgmma: tile t of warp w is rows 16 w + 16 warpsM t, so that tile t of
   /// a warpgroup's four warps is one m64 block, as one wgmma computes it).
   bool interleaved = false;
+  /// How warps are numbered over the warpsM x warpsN grid: row-major
+  /// (warp w at (w / warpsN, w % warpsN)), or along M first (w % warpsM,
+  /// w / warpsM), as wgmma's warpgroups lie when they split the columns.
+  bool warpsAlongMFirst = false;
   int64_t perThread() const { return tilesM * tilesN * 4; }
+  int64_t warpM(int64_t warp) const { return warpsAlongMFirst ? warp % warpsM : warp / warpsN; }
+  int64_t warpN(int64_t warp) const { return warpsAlongMFirst ? warp / warpsM : warp % warpsN; }
   /// Rows between the first rows of consecutive warps (along M), and
   /// between a warp's consecutive 16-row tiles.
   int64_t warpRowStride() const { return interleaved ? 16 : m / warpsM; }
@@ -60,6 +66,12 @@ struct MmaLayout {
 /// 256).
 std::optional<MmaLayout> wgmmaLayout(int64_t m, int64_t n, int64_t threads,
                                      int64_t maxTilesM = 1);
+/// The wgmma layout for [m, n] where there are more warpgroups than m64
+/// blocks: the warpgroups left over split the columns (n / groups each, a
+/// multiple of `columnQuantum`: B's columns a descriptor can start at).
+/// None where wgmmaLayout applies or the columns do not split so.
+std::optional<MmaLayout> wgmmaColumnSplitLayout(int64_t m, int64_t n, int64_t threads,
+                                                int64_t columnQuantum);
 
 /// The tensor encodings pallas-assign-layouts gives values kept in a tensor
 /// core layout (a dot's accumulator, also across loop iterations):
@@ -67,7 +79,10 @@ std::optional<MmaLayout> wgmmaLayout(int64_t m, int64_t n, int64_t threads,
 /// #pallas_gpu.wgmma for Hopper's warpgroup MMA (each warp owns 16
 /// consecutive rows: warpsM = warps, warpsN = 1).
 Attribute mmaEncoding(MLIRContext *ctx, const MmaLayout &layout);
-Attribute wgmmaEncoding(MLIRContext *ctx, int64_t warps);
+Attribute wgmmaEncoding(MLIRContext *ctx, int64_t warps, int64_t columnGroups = 1);
+/// Whether `type` is in a wgmma layout whose warpgroups split the columns
+/// (no warpgroup holds whole rows).
+bool hasColumnSplitWgmmaLayout(Type type);
 /// hasMmaLayout: either encoding; hasWgmmaLayout: #pallas_gpu.wgmma.
 bool hasMmaLayout(Type type);
 bool hasWgmmaLayout(Type type);

@@ -969,6 +969,11 @@ FailureOr<gpu::GPUFuncOp> makeKernel(tt::FuncOp func, gpu::GPUModuleOp gpuModule
                    ? smemByteAddress(b, func.getLoc(), state.ringBase,
                                      constI32(b, func.getLoc(), state.scratchOffset()))
                    : state.ringBase;
+  if (state.tmaStoreArea) {
+    auto offset = arith::ConstantIntOp::create(b, func.getLoc(), 0, 32);
+    state.tmaStoreAreaOffset = offset;
+    state.tmaStoreSmem = smemByteAddress(b, func.getLoc(), state.ringBase, offset.getResult());
+  }
   if (state.warpgroups > 1) {
     auto stride = arith::ConstantIntOp::create(b, func.getLoc(), 0, 32);
     state.scratchStride = stride;
@@ -1252,6 +1257,16 @@ void chooseScratchAreas(tt::FuncOp func, SimtState &state) {
   });
 }
 
+/// Whether `op` is in a loop that holds no other loop (a main loop, not a
+/// persistent CTA's loop over its programs): TMA stores there repeat each
+/// iteration (attention backward's dQ), and take an area of their own.
+bool inInnermostLoop(Operation *op) {
+  auto loop = op->getParentOfType<scf::ForOp>();
+  return loop && !loop.getBody()
+                      ->walk([](scf::ForOp) { return WalkResult::interrupt(); })
+                      .wasInterrupted();
+}
+
 /// The registers per thread (setmaxnreg) of the producer warpgroup (24: it
 /// only computes addresses) and of the consumers (the rest, at most 240),
 /// and what the kernel starts with (its threads' share). 128 * 24 + 256 *
@@ -1443,10 +1458,17 @@ struct ConvertTileToNVVMPass
       state.deferTmaStoreWait =
           func->walk([](pgpu::TmaStoreOp) { return WalkResult::interrupt(); }).wasInterrupted() &&
           (state.rings.empty() || state.scratchAfterRings);
+      state.tmaStoreArea = tmaStoreArea && state.deferTmaStoreWait && state.warpgroups <= 1 &&
+                           state.cluster == 1 &&
+                           func->walk([](pgpu::TmaStoreOp store) {
+                                 return inInnermostLoop(store) ? WalkResult::interrupt()
+                                                               : WalkResult::advance();
+                               })
+                               .wasInterrupted();
       FailureOr<gpu::GPUFuncOp> kernel = makeKernel(func, gpuModule, state);
       if (failed(kernel) || failed(splitProducer(*kernel, state)))
         return signalPassFailure();
-      if (state.deferTmaStoreWait)
+      if (state.deferTmaStoreWait && !state.tmaStoreArea)
         waitForTmaStoresBeforeScratch(*kernel);
 
       // Activations stored as bf16 take the GPU's approximate tanh.
@@ -1484,6 +1506,13 @@ struct ConvertTileToNVVMPass
         int64_t perGroup = (state.smemBytes + 127) / 128 * 128;
         stride.setValueAttr(IntegerAttr::get(stride.getType(), perGroup));
         bytes = state.scratchOffset() + state.warpgroups * perGroup;
+      }
+      if (auto offset = dyn_cast_or_null<arith::ConstantIntOp>(state.tmaStoreAreaOffset)) {
+        // (On 1024 bytes: the stores' tiles are in the 128-byte swizzle.)
+        int64_t at = (bytes + 1023) / 1024 * 1024;
+        offset.setValueAttr(IntegerAttr::get(offset.getType(), at));
+        bytes = at + state.tmaStoreBytes;
+        (*kernel)->setAttr(pgpu::kTmaStoreAreaAttrName, UnitAttr::get(ctx));
       }
       auto config = (*kernel)->getAttrOfType<pgpu::LaunchConfigAttr>(pgpu::kLaunchConfigAttrName);
       (*kernel)->setAttr(pgpu::kLaunchConfigAttrName,

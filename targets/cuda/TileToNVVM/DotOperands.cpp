@@ -34,6 +34,10 @@ Value cuda::registerA(tt::DotOp dot) {
       cast<RankedTensorType>(dot.getType()).getEncoding());
   if (!hasWgmmaLayout(dot.getType()) && !(mma && mma.getWarpsN() == 1))
     return {};
+  // Warpgroups splitting the columns each hold part of A's rows' columns;
+  // their dot reads all of them, from shared memory.
+  if (hasColumnSplitWgmmaLayout(dot.getType()))
+    return {};
   auto src = dyn_cast<RankedTensorType>(leave.getSource().getType());
   auto d = cast<RankedTensorType>(dot.getType());
   if (!src)

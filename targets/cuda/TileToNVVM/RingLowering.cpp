@@ -579,6 +579,7 @@ struct TmaStoreLowering : SimtPattern<pgpu::TmaStoreOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(pgpu::TmaStoreOp op, OpAdaptor a,
                                 ConversionPatternRewriter &rw) const override {
+    TmaStoreArea area(state);
     Location loc = op.getLoc();
     FailureOr<KernelTensorMap> kmap = kernelTensorMap(op, op.getTensorMap(), state);
     if (failed(kmap))
@@ -599,7 +600,7 @@ struct TmaStoreLowering : SimtPattern<pgpu::TmaStoreOp> {
     bool innermost = loop && !loop.getBody()
                                   ->walk([](scf::ForOp) { return WalkResult::interrupt(); })
                                   .wasInterrupted();
-    if (innermost && whole && cols > twoBoxes && cols % twoBoxes == 0 && twoBoxes % 8 == 0)
+    if (innermost && whole && whole->warpsN == 1 && cols > twoBoxes && cols % twoBoxes == 0 && twoBoxes % 8 == 0)
       part = twoBoxes;
     bool reduce = op.getReduceAdd();
     for (int64_t first = 0; first < cols; first += part) {

@@ -44,7 +44,9 @@ void cuda::smemStore(OpBuilder &b, Location loc, SimtState &s, int64_t offset,
 }
 
 void cuda::reserveSmem(SimtState &s, int64_t bytes) {
-  int64_t &used = s.reservingOverRings ? s.smemOverRingsBytes : s.smemBytes;
+  int64_t &used = s.reservingTmaStoreArea ? s.tmaStoreBytes
+                  : s.reservingOverRings ? s.smemOverRingsBytes
+                                         : s.smemBytes;
   used = std::max(used, bytes);
 }
 

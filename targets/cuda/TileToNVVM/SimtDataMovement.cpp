@@ -474,7 +474,7 @@ SmallVector<SmallVector<Value>> acrossColumnWarps(OpBuilder &b, Location loc, Si
                                                   ArrayRef<SmallVector<Value>> rows) {
   MmaThread t = mmaThread(b, loc, s, l);
   Value warp = arith::DivUIOp::create(b, loc, s.tid, constI32(b, loc, 32));
-  Value wn = arith::RemUIOp::create(b, loc, warp, constI32(b, loc, l.warpsN));
+  Value wn = warpCoordinates(b, loc, warp, l).second;
   SmallVector<int64_t> offsets = exchangeArrays(
       s, llvm::map_to_vector(rows, [](const SmallVector<Value> &r) { return r.front().getType(); }),
       l.warpsN * l.m);

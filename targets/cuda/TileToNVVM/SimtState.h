@@ -105,6 +105,15 @@ struct SimtState {
   /// other op that may write scratch after it) and the kernel's end: where
   /// scratch overlaps no ring.
   bool deferTmaStoreWait = false;
+  /// Whether TMA stores write their tiles into an area of their own
+  /// (`tmaStoreSmem`, `tmaStoreBytes` of it used), after everything else
+  /// (its offset from `ringBase` set once the kernel is converted): then
+  /// only the next TMA store waits for a store's reads of shared memory.
+  bool tmaStoreArea = false;
+  Value tmaStoreSmem;
+  Operation *tmaStoreAreaOffset = nullptr;
+  int64_t tmaStoreBytes = 0;
+  bool reservingTmaStoreArea = false;
   /// CTAs per thread-block cluster (pallas_gpu.cluster; 1: no clusters).
   int64_t cluster = 1;
   /// The slot barriers (their alloc ops) that multicast copies signal:
@@ -148,6 +157,28 @@ public:
   }
   ScratchArea(const ScratchArea &) = delete;
   ScratchArea &operator=(const ScratchArea &) = delete;
+
+private:
+  SimtState &state;
+  Value saved;
+};
+
+/// While a TMA store is lowered: `state.smem` is the TMA stores' own area
+/// where they have one (`state.tmaStoreArea`).
+class TmaStoreArea {
+public:
+  explicit TmaStoreArea(SimtState &state) : state(state), saved(state.smem) {
+    if (!state.tmaStoreArea)
+      return;
+    state.smem = state.tmaStoreSmem;
+    state.reservingTmaStoreArea = true;
+  }
+  ~TmaStoreArea() {
+    state.smem = saved;
+    state.reservingTmaStoreArea = false;
+  }
+  TmaStoreArea(const TmaStoreArea &) = delete;
+  TmaStoreArea &operator=(const TmaStoreArea &) = delete;
 
 private:
   SimtState &state;

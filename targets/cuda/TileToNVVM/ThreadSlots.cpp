@@ -11,6 +11,15 @@ using namespace mlir;
 using namespace mlir::pallas;
 using namespace mlir::pallas::cuda;
 
+std::pair<Value, Value> cuda::warpCoordinates(OpBuilder &b, Location loc, Value warp,
+                                              const MmaLayout &l) {
+  if (l.warpsAlongMFirst)
+    return {arith::RemUIOp::create(b, loc, warp, constI32(b, loc, l.warpsM)),
+            arith::DivUIOp::create(b, loc, warp, constI32(b, loc, l.warpsM))};
+  return {arith::DivUIOp::create(b, loc, warp, constI32(b, loc, l.warpsN)),
+          arith::RemUIOp::create(b, loc, warp, constI32(b, loc, l.warpsN))};
+}
+
 MmaThread cuda::mmaThread(OpBuilder &b, Location loc, const SimtState &s,
                          const MmaLayout &l) {
   MmaThread t;
@@ -18,8 +27,7 @@ MmaThread cuda::mmaThread(OpBuilder &b, Location loc, const SimtState &s,
   t.lane = arith::RemUIOp::create(b, loc, s.tid, constI32(b, loc, 32));
   t.g = arith::DivUIOp::create(b, loc, t.lane, constI32(b, loc, 4));
   t.q = arith::RemUIOp::create(b, loc, t.lane, constI32(b, loc, 4));
-  Value wm = arith::DivUIOp::create(b, loc, warp, constI32(b, loc, l.warpsN));
-  Value wn = arith::RemUIOp::create(b, loc, warp, constI32(b, loc, l.warpsN));
+  auto [wm, wn] = warpCoordinates(b, loc, warp, l);
   t.rowBase = arith::MulIOp::create(b, loc, wm, constI32(b, loc, l.warpRowStride()));
   t.colBase = arith::MulIOp::create(b, loc, wn, constI32(b, loc, l.n / l.warpsN));
   return t;
@@ -54,8 +62,8 @@ SlotIndexParts blockedSlotParts(OpBuilder &b, Location loc, const SimtState &s, 
 /// compile-time twin of mmaThread's rowBase + g and colBase + 2q).
 std::pair<int64_t, int64_t> mmaThreadOrigin(const MmaLayout &l, int64_t t) {
   int64_t warp = t / 32, lane = t % 32;
-  return {warp / l.warpsN * l.warpRowStride() + lane / 4,
-          warp % l.warpsN * (l.n / l.warpsN) + 2 * (lane % 4)};
+  return {l.warpM(warp) * l.warpRowStride() + lane / 4,
+          l.warpN(warp) * (l.n / l.warpsN) + 2 * (lane % 4)};
 }
 
 SlotIndexParts slotIndexParts(OpBuilder &b, Location loc, const SimtState &s,

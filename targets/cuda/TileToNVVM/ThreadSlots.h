@@ -41,6 +41,9 @@ struct MmaThread {
   Value lane, g, q, rowBase, colBase;
 };
 MmaThread mmaThread(OpBuilder &b, Location loc, const SimtState &s, const MmaLayout &l);
+/// Warp `warp`'s place (along M, along N) in the warps' grid of `l`.
+std::pair<Value, Value> warpCoordinates(OpBuilder &b, Location loc, Value warp,
+                                        const MmaLayout &l);
 /// The same for a tensor type in any layout (blocked or mma).
 SmallVector<Value> slotElementIndices(OpBuilder &b, Location loc,
                                       const SimtState &s, RankedTensorType type);

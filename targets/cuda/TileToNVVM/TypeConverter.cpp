@@ -32,7 +32,7 @@ SimtTypeConverter::SimtTypeConverter(MLIRContext *ctx, int64_t threads)
     if (auto a = dyn_cast_or_null<pgpu::WgmmaF8AEncodingAttr>(t.getEncoding())) {
       // As many elements per thread as the accumulator layout's.
       std::optional<MmaLayout> l =
-          mmaLayoutOf(t.cloneWithEncoding(pgpu::WgmmaEncodingAttr::get(ctx, a.getWarps())));
+          mmaLayoutOf(t.cloneWithEncoding(pgpu::WgmmaEncodingAttr::get(ctx, a.getWarps(), 1)));
       return VectorType::get({l ? l->perThread() : t.getNumElements()}, elem);
     }
     if (hasSliceLayout(t)) {

@@ -274,13 +274,27 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
     accs.push_back(acc);
   }
 
+  // Warpgroup `group` computes m64 blocks groupM, groupM + groups, ... of
+  // the rows and (where the warpgroups split the columns too) the
+  // groupN-th nPer columns: B's descriptor starts that many columns on.
+  int64_t groups = layout->warpsM / 4;
+  int64_t nPer = n / layout->warpsN;
   Value group = arith::DivUIOp::create(b, loc, s.tid, constI32(b, loc, 128));
+  if (layout->warpsN > 1) {
+    std::optional<int64_t> columnBytes =
+        bKMajor ? bLayout.shiftBytes(nPer, 0) : bLayout.shiftBytes(0, nPer);
+    if (!columnBytes || aIn.inAccumulatorLayout)
+      return failure();
+    Value groupN = arith::DivUIOp::create(b, loc, group, constI32(b, loc, groups));
+    bBase = smemByteAddress(b, loc, bBase,
+                            arith::MulIOp::create(b, loc, groupN, constI32(b, loc, *columnBytes)));
+    group = arith::RemUIOp::create(b, loc, group, constI32(b, loc, groups));
+  }
   // 64 rows of A: 64 K-major rows, or (MN-major) 128 bytes across, one
   // atom column or eight core matrices.
   int64_t rows64 = aMNMajor ? (aLayout.swizzled ? aLayout.atomColumnBytes : 8 * aLayout.colGroupBytes)
                    : aLayout.swizzled ? 64 * 128
                                       : 8 * aLayout.rowGroupBytes;
-  int64_t groups = layout->warpsM / 4;
   SmallVector<Value> aBlocks;
   for (int64_t t = 0; !aIn.inAccumulatorLayout && t < layout->tilesM; ++t) {
     Value block =
@@ -310,7 +324,7 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
       Value descB = descriptorAt(b, loc, firstB, bWalk.step(ks));
       for (int64_t t = 0; t < layout->tilesM; ++t)
         accs[t] = wgmmaRegisterA(b, loc, accs[t], regs, fragments[ks * layout->tilesM + t],
-                                 descB, n, kStep, stringifyWGMMATypes(type),
+                                 descB, nPer, kStep, stringifyWGMMATypes(type),
                                  /*transposeB=*/!bKMajor);
       continue;
     }
@@ -321,7 +335,7 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
         descB = descriptorAt(b, loc, firstB, bWalk.step(ks));
       accs[t] = NVVM::WgmmaMmaAsyncOp::create(
           b, loc, accType, accs[t], descA, descB,
-          NVVM::MMAShapeAttr::get(b.getContext(), 64, n, kStep),
+          NVVM::MMAShapeAttr::get(b.getContext(), 64, nPer, kStep),
           NVVM::WGMMATypesAttr::get(b.getContext(), type),
           NVVM::WGMMATypesAttr::get(b.getContext(), type),
           NVVM::WGMMATypesAttr::get(b.getContext(), NVVM::WGMMATypes::f32),

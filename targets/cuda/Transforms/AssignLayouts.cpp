@@ -67,6 +67,20 @@ bool wgmmaCanRun(tt::DotOp dot, int64_t threads, int64_t maxTilesM = 1) {
          wgmmaLayout(d.getDimSize(0), d.getDimSize(1), threads, maxTilesM).has_value();
 }
 
+/// For a dot tensor cores can run on more warpgroups than it has m64
+/// blocks (a 64-row tile on two warpgroups): how many ways the warpgroups
+/// split its columns on wgmma (bf16/f16 operands), each a whole 128-byte
+/// column of B; 0 where they cannot.
+int64_t wgmmaColumnGroups(tt::DotOp dot, int64_t threads) {
+  auto d = cast<RankedTensorType>(dot.getType());
+  Type e = cast<RankedTensorType>(dot.getA().getType()).getElementType();
+  if (!(e.isBF16() || e.isF16()))
+    return 0;
+  std::optional<MmaLayout> l =
+      wgmmaColumnSplitLayout(d.getDimSize(0), d.getDimSize(1), threads, /*columnQuantum=*/64);
+  return l ? l->warpsN : 0;
+}
+
 /// f8 data is moved (loads, stores) everywhere; sm_90a also converts it
 /// (to and from wider floats) and multiplies it with wgmma. The CUDA
 /// target has no other f8 path (sm_80 has neither f8 conversions nor f8
@@ -185,12 +199,18 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
         continue;
       auto plain = cast<RankedTensorType>(dot.getType());
       bool warpgroup = wgmma && wgmmaCanRun(dot, threads, wgmmaBlocks);
+      int64_t columnGroups = 1;
+      if (wgmma && !warpgroup)
+        if (int64_t g = wgmmaColumnGroups(dot, threads)) {
+          warpgroup = true;
+          columnGroups = g;
+        }
       std::optional<MmaLayout> layout;
       if (wholeRows)
         layout = MmaLayout::wholeRows(plain.getDimSize(0), plain.getDimSize(1), threads);
       if (!layout || layout->perThread() > kWholeRowsMaxRegisters)
         layout = MmaLayout::forShape(plain.getDimSize(0), plain.getDimSize(1), threads);
-      Attribute encoding = warpgroup ? wgmmaEncoding(&getContext(), threads / 32)
+      Attribute encoding = warpgroup ? wgmmaEncoding(&getContext(), threads / 32, columnGroups)
                                      : mmaEncoding(&getContext(), *layout);
       auto mma = RankedTensorType::get(plain.getShape(), plain.getElementType(), encoding);
       OpBuilder b(dot);
@@ -338,7 +358,8 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
     getOperation().walk([&](tt::DotOp dot) {
       auto d = cast<RankedTensorType>(dot.getType());
       auto a = cast<RankedTensorType>(dot.getA().getType());
-      if (!hasWgmmaLayout(d) || a.getEncoding() || !(a.getElementType().isBF16() ||
+      if (!hasWgmmaLayout(d) || hasColumnSplitWgmmaLayout(d) || a.getEncoding() ||
+          !(a.getElementType().isBF16() ||
                                                      a.getElementType().isF16()))
         return;
       // Back through one-operand conversions, each used once, to a read.
@@ -386,7 +407,8 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
     if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user)) {
       std::optional<MmaLayout> from = mmaLayoutOf(type.cloneWithEncoding(encoding));
       auto result = cast<RankedTensorType>(slice.getType());
-      if (!from || !from->interleaved || type.getRank() != 2 || result.getRank() != 2 ||
+      if (!from || !from->interleaved || from->warpsN != 1 || type.getRank() != 2 ||
+          result.getRank() != 2 ||
           !slice.hasUnitStride() || !result.hasStaticShape() ||
           llvm::any_of(slice.getStaticOffsets(), ShapedType::isDynamic))
         return {};
@@ -578,7 +600,8 @@ struct AssignLayoutsPass : pallas::impl::PallasAssignLayoutsBase<AssignLayoutsPa
       auto d = cast<RankedTensorType>(dot.getType());
       auto src = leave ? dyn_cast<RankedTensorType>(leave.getSource().getType())
                        : RankedTensorType();
-      if (!src || !hasWgmmaLayout(d) || !isF8(src.getElementType()) ||
+      if (!src || !hasWgmmaLayout(d) || hasColumnSplitWgmmaLayout(d) ||
+          !isF8(src.getElementType()) ||
           src.getEncoding() != d.getEncoding() || seen.contains(leave.getSource()))
         continue;
       auto readsAsA = [&](Operation *user, Value v) {

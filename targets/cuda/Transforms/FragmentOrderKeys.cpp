@@ -189,7 +189,8 @@ struct FragmentOrderKeys
     llvm::MapVector<Value, SmallVector<tt::DotOp>> byRing;
     func.walk([&](tt::DotOp dot) {
       auto a = cast<RankedTensorType>(dot.getA().getType());
-      if (Value ring = kRing(dot); ring && isF8(a.getElementType()) && hasWgmmaLayout(dot.getType()))
+      if (Value ring = kRing(dot); ring && isF8(a.getElementType()) && hasWgmmaLayout(dot.getType()) &&
+          !cuda::hasColumnSplitWgmmaLayout(dot.getType()))
         byRing[ring].push_back(dot);
     });
     cuda::AxisInfoAnalysis axis;

@@ -30,7 +30,8 @@ SmallVector<tt::DotOp> turnDots(scf::ForOp loop) {
         cast<RankedTensorType>(dot.getType()).getEncoding());
     if (!enc)
       return {};
-    if (enc.getWarps() < 8)
+    // (Warpgroups splitting a dot's columns share its operands: no turns.)
+    if (enc.getWarps() < 8 || enc.getColumnGroups() > 1)
       return {};
     dots.push_back(dot);
   }
