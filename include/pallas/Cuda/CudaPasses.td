@@ -391,6 +391,20 @@ def PallasAsyncDots : Pass<"pallas-async-dots", "::mlir::ModuleOp"> {
   }];
 }
 
+def PallasIssueDotsTogether : Pass<"pallas-issue-dots-together", "::mlir::ModuleOp"> {
+  let summary = "independent wgmma dots of a loop issued back to back, waited for once";
+  let description = [{
+    Runs on tile IR for sm_90a, after pallas-stage-loads. In a loop body,
+    a wgmma dot that reads nothing an earlier one computes, both with
+    their operands in rings, moves up beside the earlier one with the ops
+    it needs from the body (its ring slot's wait and read, its
+    accumulator's initial value); both are issued without waiting
+    (`pallas_gpu.async`) and one `pallas_gpu.dot_wait` after them takes
+    both results (attention backward's Q K^T and dO V^T). A slot released
+    between the two stops the move.
+  }];
+}
+
 def PallasDeferLastDot : Pass<"pallas-defer-last-dot", "::mlir::ModuleOp"> {
   let summary = "a loop's last dot issues in the next iteration, beside its first dot";
   let description = [{

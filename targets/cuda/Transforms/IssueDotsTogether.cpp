@@ -1,0 +1,142 @@
+//===- IssueDotsTogether.cpp - independent wgmma dots issued back to back --===//
+//
+// A loop body of several wgmma dots waits for each as it is issued, and the
+// tensor cores drain between them. Where a later dot reads nothing an
+// earlier one computes (attention backward's dO V^T beside Q K^T: both
+// read their operands from rings, neither the other's result), the later
+// one and what it needs from the body (its ring slot's wait and read, its
+// accumulator's initial value) move up beside the earlier one; both are
+// issued without waiting (`pallas_gpu.async`) and one `pallas_gpu.dot_wait`
+// after them takes both results, as pallas-async-dots does for a turn.
+//
+// Only dots whose operands are all tiles in rings (or their transposes)
+// move or are issued together: a dot whose operand goes through the
+// scratch area would have it overwritten by the next exchange while the
+// tensor cores still read it. Runs after pallas-stage-loads, which decides
+// which operands are in rings; a slot released between the two dots stops
+// the move (its refill must not overtake the moved wait).
+//
+//===----------------------------------------------------------------------===//
+#include "pallas/Cuda/CudaPasses.h"
+#include "pallas/Gpu/Gpu.h"
+
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::pallas {
+#define GEN_PASS_DEF_PALLASISSUEDOTSTOGETHER
+#include "pallas/Cuda/CudaPasses.h.inc"
+} // namespace mlir::pallas
+
+using namespace mlir;
+using namespace mlir::pallas;
+
+namespace {
+
+/// Whether `v` is a tile the dot reads where it stands in a ring: a
+/// ring_read, or a transpose of one.
+bool inRing(Value v) {
+  if (auto trans = v.getDefiningOp<tt::TransOp>())
+    v = trans.getSrc();
+  return v.getDefiningOp<pgpu::RingReadOp>() != nullptr;
+}
+
+/// A wgmma dot of the body, issued synchronously, reading only ring tiles.
+bool candidate(tt::DotOp dot) {
+  auto type = cast<RankedTensorType>(dot.getType());
+  return isa_and_nonnull<pgpu::WgmmaEncodingAttr>(type.getEncoding()) &&
+         !dot->hasAttr(pgpu::kAsyncDotAttrName) && !dot->hasAttr(pgpu::kTurnTakeAttrName) &&
+         !dot->hasAttr(pgpu::kTurnPassAttrName) && inRing(dot.getA()) && inRing(dot.getB());
+}
+
+/// An op that may move up past the ops between `anchor` and it: free of
+/// memory effects, or a ring slot's wait or read (what the producer writes
+/// into a slot is there once its wait returns, wherever that is).
+bool movable(Operation *op) {
+  return op->getNumRegions() == 0 &&
+         (isMemoryEffectFree(op) || isa<pgpu::WaitFilledOp, pgpu::RingReadOp>(op));
+}
+
+/// The ops after `anchor` in its block that `dot` needs (its backward
+/// slice there, and every slot wait in between), in block order; none if
+/// one of them reads `group`'s results or cannot move.
+std::optional<SmallVector<Operation *>> sliceAfter(Operation *anchor, tt::DotOp dot,
+                                                   ArrayRef<tt::DotOp> group) {
+  Block *body = anchor->getBlock();
+  llvm::SmallPtrSet<Operation *, 16> slice;
+  SmallVector<Value> work(dot->getOperands());
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (def && llvm::is_contained(group, def))
+      return std::nullopt;
+    if (!def || def->getBlock() != body || !anchor->isBeforeInBlock(def) || slice.contains(def))
+      continue;
+    if (!movable(def))
+      return std::nullopt;
+    slice.insert(def);
+    work.append(def->operand_begin(), def->operand_end());
+  }
+  SmallVector<Operation *> ordered;
+  for (Operation *op = anchor->getNextNode(); op != dot.getOperation(); op = op->getNextNode()) {
+    if (isa<pgpu::ReleaseSlotOp>(op))
+      return std::nullopt;
+    if (isa<pgpu::WaitFilledOp>(op) || slice.contains(op))
+      ordered.push_back(op);
+  }
+  return ordered;
+}
+
+/// Issues `group`'s dots without waiting; one wait after the last takes
+/// all their results.
+void issueTogether(ArrayRef<tt::DotOp> group) {
+  SmallVector<Value> results;
+  for (tt::DotOp dot : group) {
+    dot->setAttr(pgpu::kAsyncDotAttrName, UnitAttr::get(dot->getContext()));
+    results.push_back(dot.getResult());
+  }
+  OpBuilder b(group.back());
+  b.setInsertionPointAfter(group.back());
+  auto wait = pgpu::DotWaitOp::create(b, group.back()->getLoc(), ValueRange(results).getTypes(),
+                                      results, /*pending=*/0);
+  for (auto [result, waited] : llvm::zip(results, wait.getResults()))
+    result.replaceAllUsesExcept(waited, wait);
+}
+
+void groupLoop(scf::ForOp loop) {
+  SmallVector<tt::DotOp> dots(loop.getBody()->getOps<tt::DotOp>());
+  SmallVector<SmallVector<tt::DotOp>> groups;
+  for (tt::DotOp dot : dots) {
+    // (A dot that cannot join stays where it is; later ones may move up
+    // past it, as past any op they do not need.)
+    if (!candidate(dot))
+      continue;
+    if (!groups.empty() && !groups.back().empty()) {
+      Operation *anchor = groups.back().back();
+      if (auto slice = sliceAfter(anchor, dot, groups.back())) {
+        Operation *at = anchor;
+        for (Operation *op : *slice) {
+          op->moveAfter(at);
+          at = op;
+        }
+        dot->moveAfter(at);
+        groups.back().push_back(dot);
+        continue;
+      }
+    }
+    groups.push_back({dot});
+  }
+  for (ArrayRef<tt::DotOp> group : groups)
+    if (group.size() > 1)
+      issueTogether(group);
+}
+
+struct IssueDotsTogetherPass
+    : pallas::impl::PallasIssueDotsTogetherBase<IssueDotsTogetherPass> {
+  void runOnOperation() override {
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops)
+      groupLoop(loop);
+  }
+};
+
+} // namespace

@@ -1,0 +1,106 @@
+// RUN: pallas-opt %s -split-input-file --pallas-issue-dots-together | FileCheck %s
+
+// pallas-issue-dots-together: in a loop body, a wgmma dot reading ring
+// tiles and nothing an earlier such dot computes moves up beside it, with
+// what it needs from the body (its slot's wait and read, its accumulator's
+// initial value); both are issued without waiting and waited for once.
+// Attention backward's dK/dV scan: S = Q K^T, then dV += P^T dO (A through
+// scratch: stays), then dP = dO V^T - delta, which joins S.
+// CHECK-LABEL: tt.func @scores_and_dp
+// CHECK: scf.for
+// CHECK: pallas_gpu.wait_filled %[[QB:.*]][
+// CHECK-NEXT: %[[Q:.*]] = pallas_gpu.ring_read
+// CHECK-NEXT: %[[S:.*]] = tt.dot %[[Q]], %{{.*}}, %{{.*}} {pallas_gpu.async}
+// CHECK-NEXT: pallas_gpu.wait_filled %[[DOB:.*]][
+// CHECK-NEXT: %[[DO:.*]] = pallas_gpu.ring_read
+// CHECK-NEXT: %[[D:.*]] = tensor.cast %{{.*}}
+// CHECK-NEXT: %[[DP:.*]] = tt.dot %[[DO]], %{{.*}}, %[[D]] {pallas_gpu.async}
+// CHECK-NEXT: %[[W:.*]]:2 = pallas_gpu.dot_wait 0, %[[S]], %[[DP]]
+// CHECK-NEXT: math.exp2 %[[W]]#0
+// CHECK: tt.dot %{{.*}}, %[[DO]], %{{.*}} :
+// CHECK-NEXT: pallas_gpu.release_slot %[[DOB]]
+// CHECK: arith.mulf %{{.*}}, %[[W]]#1
+#wg = #pallas_gpu.wgmma<warps = 8, column_groups = 2>
+#rows = #pallas_gpu.wgmma<warps = 8>
+!tile = tensor<64x128xbf16, #pallas_gpu.shared<swizzle_128b>>
+!ring = !pallas_gpu.ring<2, tensor<64x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+!whole = !pallas_gpu.ring<1, tensor<128x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+tt.func @scores_and_dp(%delta: tensor<64x128xf32>) -> (tensor<128x128xf32, #rows>, tensor<64x128xf32>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x128xf32>
+  %acc0 = arith.constant dense<0.0> : tensor<128x128xf32, #rows>
+  %qr = pallas_gpu.alloc_ring : <2, tensor<64x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+  %qb = pallas_gpu.alloc_slot_barriers tma producer : !pallas_gpu.slot_barriers<2>
+  %dor = pallas_gpu.alloc_ring : <2, tensor<64x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+  %dob = pallas_gpu.alloc_slot_barriers tma producer : !pallas_gpu.slot_barriers<2>
+  %kr = pallas_gpu.alloc_ring : <1, tensor<128x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+  %k = pallas_gpu.ring_read %kr[%c0] : !whole -> tensor<128x128xbf16>
+  %kt = tt.trans %k {order = array<i32: 1, 0>} : tensor<128x128xbf16> -> tensor<128x128xbf16>
+  %vr = pallas_gpu.alloc_ring : <1, tensor<128x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+  %v = pallas_gpu.ring_read %vr[%c0] : !whole -> tensor<128x128xbf16>
+  %vt = tt.trans %v {order = array<i32: 1, 0>} : tensor<128x128xbf16> -> tensor<128x128xbf16>
+  %r:2 = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %acc0, %last = %zero) -> (tensor<128x128xf32, #rows>, tensor<64x128xf32>) : i32 {
+    %z = tensor.cast %zero : tensor<64x128xf32> to tensor<64x128xf32, #wg>
+    pallas_gpu.wait_filled %qb[%c0] phase %c0 : !pallas_gpu.slot_barriers<2>
+    %q = pallas_gpu.ring_read %qr[%c0] : !ring -> tensor<64x128xbf16>
+    %s = tt.dot %q, %kt, %z : tensor<64x128xbf16> * tensor<128x128xbf16> -> tensor<64x128xf32, #wg>
+    %p = math.exp2 %s : tensor<64x128xf32, #wg>
+    %pb = arith.truncf %p : tensor<64x128xf32, #wg> to tensor<64x128xbf16, #wg>
+    %pp = tensor.cast %pb : tensor<64x128xbf16, #wg> to tensor<64x128xbf16>
+    %pt = tt.trans %pp {order = array<i32: 1, 0>} : tensor<64x128xbf16> -> tensor<128x64xbf16>
+    pallas_gpu.wait_filled %dob[%c0] phase %c0 : !pallas_gpu.slot_barriers<2>
+    %do = pallas_gpu.ring_read %dor[%c0] : !ring -> tensor<64x128xbf16>
+    %dv = tt.dot %pt, %do, %acc : tensor<128x64xbf16> * tensor<64x128xbf16> -> tensor<128x128xf32, #rows>
+    %d = tensor.cast %delta : tensor<64x128xf32> to tensor<64x128xf32, #wg>
+    %dp = tt.dot %do, %vt, %d : tensor<64x128xbf16> * tensor<128x128xbf16> -> tensor<64x128xf32, #wg>
+    pallas_gpu.release_slot %dob[%c0] : !pallas_gpu.slot_barriers<2>
+    %ds = arith.mulf %p, %dp : tensor<64x128xf32, #wg>
+    pallas_gpu.release_slot %qb[%c0] : !pallas_gpu.slot_barriers<2>
+    %out = tensor.cast %ds : tensor<64x128xf32, #wg> to tensor<64x128xf32>
+    scf.yield %dv, %out : tensor<128x128xf32, #rows>, tensor<64x128xf32>
+  }
+  tt.return %r#0, %r#1 : tensor<128x128xf32, #rows>, tensor<64x128xf32>
+}
+
+// -----
+
+// A dot that reads an earlier one's result, or whose operands are not all
+// in rings, stays where it is and waits for itself; so does one after a
+// slot is released (its slot's wait must not move above the release).
+// CHECK-LABEL: tt.func @stays
+// CHECK-NOT: pallas_gpu.async
+// CHECK-NOT: pallas_gpu.dot_wait
+// CHECK: tt.return
+#wg = #pallas_gpu.wgmma<warps = 8, column_groups = 2>
+!ring = !pallas_gpu.ring<2, tensor<64x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+!whole = !pallas_gpu.ring<1, tensor<128x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+tt.func @stays(%x: tensor<64x128xbf16>) -> tensor<64x128xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x128xf32>
+  %qr = pallas_gpu.alloc_ring : <2, tensor<64x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+  %qb = pallas_gpu.alloc_slot_barriers tma producer : !pallas_gpu.slot_barriers<2>
+  %kr = pallas_gpu.alloc_ring : <1, tensor<128x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+  %k = pallas_gpu.ring_read %kr[%c0] : !whole -> tensor<128x128xbf16>
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%last = %zero) -> (tensor<64x128xf32>) : i32 {
+    %z = tensor.cast %zero : tensor<64x128xf32> to tensor<64x128xf32, #wg>
+    pallas_gpu.wait_filled %qb[%c0] phase %c0 : !pallas_gpu.slot_barriers<2>
+    %q = pallas_gpu.ring_read %qr[%c0] : !ring -> tensor<64x128xbf16>
+    %s = tt.dot %q, %k, %z : tensor<64x128xbf16> * tensor<128x128xbf16> -> tensor<64x128xf32, #wg>
+    // Reads the first dot's result (its accumulator).
+    %t = tt.dot %q, %k, %s : tensor<64x128xbf16> * tensor<128x128xbf16> -> tensor<64x128xf32, #wg>
+    // A in registers.
+    %u = tt.dot %x, %k, %z : tensor<64x128xbf16> * tensor<128x128xbf16> -> tensor<64x128xf32, #wg>
+    pallas_gpu.release_slot %qb[%c0] : !pallas_gpu.slot_barriers<2>
+    // After a release.
+    %v = tt.dot %q, %k, %z : tensor<64x128xbf16> * tensor<128x128xbf16> -> tensor<64x128xf32, #wg>
+    %a = arith.addf %t, %u : tensor<64x128xf32, #wg>
+    %b = arith.addf %a, %v : tensor<64x128xf32, #wg>
+    %out = tensor.cast %b : tensor<64x128xf32, #wg> to tensor<64x128xf32>
+    scf.yield %out : tensor<64x128xf32>
+  }
+  tt.return %r : tensor<64x128xf32>
+}
