@@ -46,3 +46,10 @@ bool mlir::pallas::cuda::collectIndexSlice(scf::ForOp loop, ValueRange values,
   }
   return true;
 }
+
+bool mlir::pallas::cuda::inInnermostLoop(Operation *op) {
+  auto loop = op->getParentOfType<scf::ForOp>();
+  return loop && !loop.getBody()
+                      ->walk([](scf::ForOp) { return WalkResult::interrupt(); })
+                      .wasInterrupted();
+}

@@ -24,6 +24,10 @@ namespace mlir::pallas::cuda {
 bool collectIndexSlice(scf::ForOp loop, ValueRange values, llvm::SetVector<Operation *> &slice,
                        bool tableLoads = false);
 
+/// Whether `op` is in a loop that holds no other loop (a main loop, not a
+/// persistent CTA's loop over its programs).
+bool inInnermostLoop(Operation *op);
+
 } // namespace mlir::pallas::cuda
 
 #endif

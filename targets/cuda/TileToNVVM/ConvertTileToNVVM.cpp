@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Analysis/AxisInfo.h"
+#include "Analysis/LoopSlice.h"
 #include "Dialect/Layouts.h"
 #include "Dialect/SharedLayouts.h"
 #include "TileToNVVM/Builders.h"
@@ -1255,16 +1256,6 @@ void chooseScratchAreas(tt::FuncOp func, SimtState &state) {
     if (mayUseScratch(op) && !isa<pgpu::TmaStoreOp>(op) && !besideRings.contains(op))
       state.scratchOverRings.insert(op);
   });
-}
-
-/// Whether `op` is in a loop that holds no other loop (a main loop, not a
-/// persistent CTA's loop over its programs): TMA stores there repeat each
-/// iteration (attention backward's dQ), and take an area of their own.
-bool inInnermostLoop(Operation *op) {
-  auto loop = op->getParentOfType<scf::ForOp>();
-  return loop && !loop.getBody()
-                      ->walk([](scf::ForOp) { return WalkResult::interrupt(); })
-                      .wasInterrupted();
 }
 
 /// The registers per thread (setmaxnreg) of the producer warpgroup (24: it

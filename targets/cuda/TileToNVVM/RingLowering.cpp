@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "TileToNVVM/Patterns.h"
 #include "TileToNVVM/RingAccess.h"
+#include "Analysis/LoopSlice.h"
 #include "Dialect/Layouts.h"
 #include "Dialect/SharedLayouts.h"
 #include "TileToNVVM/Builders.h"
@@ -596,11 +597,8 @@ struct TmaStoreLowering : SimtPattern<pgpu::TmaStoreOp> {
     int64_t part = cols;
     int64_t twoBoxes = 2 * kmap->map.getBoxCols();
     std::optional<MmaLayout> whole = mmaLayoutOf(type);
-    auto loop = op->getParentOfType<scf::ForOp>();
-    bool innermost = loop && !loop.getBody()
-                                  ->walk([](scf::ForOp) { return WalkResult::interrupt(); })
-                                  .wasInterrupted();
-    if (innermost && whole && whole->warpsN == 1 && cols > twoBoxes && cols % twoBoxes == 0 && twoBoxes % 8 == 0)
+    if (inInnermostLoop(op) && whole && whole->warpsN == 1 && cols > twoBoxes &&
+        cols % twoBoxes == 0 && twoBoxes % 8 == 0)
       part = twoBoxes;
     bool reduce = op.getReduceAdd();
     for (int64_t first = 0; first < cols; first += part) {
