@@ -580,7 +580,7 @@ struct TmaStoreLowering : SimtPattern<pgpu::TmaStoreOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(pgpu::TmaStoreOp op, OpAdaptor a,
                                 ConversionPatternRewriter &rw) const override {
-    TmaStoreArea area(state);
+    ScratchArea area(state, op);
     Location loc = op.getLoc();
     FailureOr<KernelTensorMap> kmap = kernelTensorMap(op, op.getTensorMap(), state);
     if (failed(kmap))

@@ -44,10 +44,7 @@ void cuda::smemStore(OpBuilder &b, Location loc, SimtState &s, int64_t offset,
 }
 
 void cuda::reserveSmem(SimtState &s, int64_t bytes) {
-  int64_t &used = s.reservingTmaStoreArea ? s.tmaStoreBytes
-                  : s.reservingOverRings ? s.smemOverRingsBytes
-                                         : s.smemBytes;
-  used = std::max(used, bytes);
+  s.reservedBytes() = std::max(s.reservedBytes(), bytes);
 }
 
 int64_t cuda::smemWriteTensor(OpBuilder &b, Location loc, SimtState &s,

@@ -92,8 +92,14 @@ struct SimtState {
   /// area (chooseScratchAreas says when).
   llvm::DenseSet<Operation *> scratchOverRings;
   int64_t smemOverRingsBytes = 0;
-  /// Whether reserveSmem counts for the area over the rings (ScratchArea).
-  bool reservingOverRings = false;
+  /// The area reserveSmem counts bytes in: the scratch area, or the one
+  /// ScratchArea switched to.
+  enum class Area { scratch, overRings, tmaStores } reserving = Area::scratch;
+  int64_t &reservedBytes() {
+    return reserving == Area::overRings   ? smemOverRingsBytes
+           : reserving == Area::tmaStores ? tmaStoreBytes
+                                          : smemBytes;
+  }
   /// Whether a thread's slot addresses in shared memory are one computed in
   /// full per class the layout repeats with plus constants
   /// (OperandSmemLayout::slotAddresses). Off in kernels with wgmma dots:
@@ -113,7 +119,6 @@ struct SimtState {
   Value tmaStoreSmem;
   Operation *tmaStoreAreaOffset = nullptr;
   int64_t tmaStoreBytes = 0;
-  bool reservingTmaStoreArea = false;
   /// CTAs per thread-block cluster (pallas_gpu.cluster; 1: no clusters).
   int64_t cluster = 1;
   /// The slot barriers (their alloc ops) that multicast copies signal:
@@ -142,43 +147,26 @@ struct SimtState {
 };
 
 /// While a pattern lowers `op`: `state.smem` is the scratch area `op` uses
-/// (the one over the rings where `op` is in `state.scratchOverRings`).
+/// (the one over the rings where `op` is in `state.scratchOverRings`; a
+/// TMA store's own where they have one, `state.tmaStoreArea`), and
+/// reserveSmem counts that area's bytes.
 class ScratchArea {
 public:
   ScratchArea(SimtState &state, Operation *op) : state(state), saved(state.smem) {
-    if (!state.scratchOverRings.contains(op))
-      return;
-    state.smem = state.ringBase;
-    state.reservingOverRings = true;
+    if (state.tmaStoreArea && isa<pgpu::TmaStoreOp>(op)) {
+      state.smem = state.tmaStoreSmem;
+      state.reserving = SimtState::Area::tmaStores;
+    } else if (state.scratchOverRings.contains(op)) {
+      state.smem = state.ringBase;
+      state.reserving = SimtState::Area::overRings;
+    }
   }
   ~ScratchArea() {
     state.smem = saved;
-    state.reservingOverRings = false;
+    state.reserving = SimtState::Area::scratch;
   }
   ScratchArea(const ScratchArea &) = delete;
   ScratchArea &operator=(const ScratchArea &) = delete;
-
-private:
-  SimtState &state;
-  Value saved;
-};
-
-/// While a TMA store is lowered: `state.smem` is the TMA stores' own area
-/// where they have one (`state.tmaStoreArea`).
-class TmaStoreArea {
-public:
-  explicit TmaStoreArea(SimtState &state) : state(state), saved(state.smem) {
-    if (!state.tmaStoreArea)
-      return;
-    state.smem = state.tmaStoreSmem;
-    state.reservingTmaStoreArea = true;
-  }
-  ~TmaStoreArea() {
-    state.smem = saved;
-    state.reservingTmaStoreArea = false;
-  }
-  TmaStoreArea(const TmaStoreArea &) = delete;
-  TmaStoreArea &operator=(const TmaStoreArea &) = delete;
 
 private:
   SimtState &state;

@@ -22,7 +22,9 @@
 // (keepInFlight below).
 //
 //===----------------------------------------------------------------------===//
+#include "Transforms/AsyncDots.h"
 #include "pallas/Cuda/CudaPasses.h"
+#include "pallas/Gpu/Gpu.h"
 
 namespace mlir::pallas {
 #define GEN_PASS_DEF_PALLASASYNCDOTS
@@ -50,23 +52,6 @@ SmallVector<SmallVector<tt::DotOp>> turnsIn(Block *body) {
       open = false;
   }
   return turns;
-}
-
-/// Issues `turn`'s dots without waiting; one wait after the last takes
-/// all their results (pallas-warpgroup-turns put nothing between them that
-/// reads one).
-void makeAsync(ArrayRef<tt::DotOp> turn) {
-  SmallVector<Value> results;
-  for (tt::DotOp dot : turn) {
-    dot->setAttr(pgpu::kAsyncDotAttrName, UnitAttr::get(dot->getContext()));
-    results.push_back(dot.getResult());
-  }
-  OpBuilder b(turn.back());
-  b.setInsertionPointAfter(turn.back());
-  auto wait = pgpu::DotWaitOp::create(b, turn.back()->getLoc(), ValueRange(results).getTypes(),
-                                      results, /*pending=*/0);
-  for (auto [result, waited] : llvm::zip(results, wait.getResults()))
-    result.replaceAllUsesExcept(waited, wait);
 }
 
 /// A GEMM's K loop: one wgmma dot, accumulating the value the loop
@@ -118,10 +103,26 @@ struct AsyncDotsPass : pallas::impl::PallasAsyncDotsBase<AsyncDotsPass> {
           return cast<RankedTensorType>(dot.getType()).getElementType().isF32();
         });
         if (turn.size() >= 2 && f32)
-          makeAsync(turn);
+          cuda::issueWithOneWait(turn);
       }
     });
   }
 };
 
 } // namespace
+
+// A turn's dots (pallas-warpgroup-turns put nothing between them that reads
+// one), or independent dots pallas-issue-dots-together put side by side.
+void cuda::issueWithOneWait(ArrayRef<tt::DotOp> dots) {
+  SmallVector<Value> results;
+  for (tt::DotOp dot : dots) {
+    dot->setAttr(pgpu::kAsyncDotAttrName, UnitAttr::get(dot->getContext()));
+    results.push_back(dot.getResult());
+  }
+  OpBuilder b(dots.back());
+  b.setInsertionPointAfter(dots.back());
+  auto wait = pgpu::DotWaitOp::create(b, dots.back()->getLoc(), ValueRange(results).getTypes(),
+                                      results, /*pending=*/0);
+  for (auto [result, waited] : llvm::zip(results, wait.getResults()))
+    result.replaceAllUsesExcept(waited, wait);
+}

@@ -23,6 +23,7 @@
 // the move (its refill must not overtake the moved wait).
 //
 //===----------------------------------------------------------------------===//
+#include "Transforms/AsyncDots.h"
 #include "pallas/Cuda/CudaPasses.h"
 #include "pallas/Gpu/Gpu.h"
 
@@ -91,22 +92,6 @@ std::optional<SmallVector<Operation *>> sliceAfter(Operation *anchor, tt::DotOp 
   return ordered;
 }
 
-/// Issues `group`'s dots without waiting; one wait after the last takes
-/// all their results.
-void issueTogether(ArrayRef<tt::DotOp> group) {
-  SmallVector<Value> results;
-  for (tt::DotOp dot : group) {
-    dot->setAttr(pgpu::kAsyncDotAttrName, UnitAttr::get(dot->getContext()));
-    results.push_back(dot.getResult());
-  }
-  OpBuilder b(group.back());
-  b.setInsertionPointAfter(group.back());
-  auto wait = pgpu::DotWaitOp::create(b, group.back()->getLoc(), ValueRange(results).getTypes(),
-                                      results, /*pending=*/0);
-  for (auto [result, waited] : llvm::zip(results, wait.getResults()))
-    result.replaceAllUsesExcept(waited, wait);
-}
-
 void groupLoop(scf::ForOp loop) {
   SmallVector<tt::DotOp> dots(loop.getBody()->getOps<tt::DotOp>());
   SmallVector<SmallVector<tt::DotOp>> groups;
@@ -132,7 +117,7 @@ void groupLoop(scf::ForOp loop) {
   }
   for (ArrayRef<tt::DotOp> group : groups)
     if (group.size() > 1)
-      issueTogether(group);
+      cuda::issueWithOneWait(group);
 }
 
 struct IssueDotsTogetherPass

@@ -1,0 +1,21 @@
+//===- AsyncDots.h - wgmma dots issued without waiting ----------*- C++ -*-===//
+//
+// What pallas-async-dots (AsyncDots.cpp) does to a turn's dots, which
+// pallas-issue-dots-together does to independent dots it puts side by side.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PALLAS_TARGETS_CUDA_TRANSFORMS_ASYNCDOTS_H
+#define PALLAS_TARGETS_CUDA_TRANSFORMS_ASYNCDOTS_H
+
+#include "pallas/Tile/Tile.h"
+
+namespace mlir::pallas::cuda {
+
+/// Issues `dots` without waiting (`pallas_gpu.async`); one
+/// `pallas_gpu.dot_wait` after the last takes all their results, and every
+/// later use reads them through it. Nothing between the dots may read one.
+void issueWithOneWait(ArrayRef<tt::DotOp> dots);
+
+} // namespace mlir::pallas::cuda
+
+#endif
