@@ -964,21 +964,17 @@ struct LayoutCastLowering : SimtPattern<tensor::CastOp> {
       return success();
     }
     if (llvm::all_of(op->getUsers(), [&](Operation *u) {
-          auto dot = dyn_cast<tt::DotOp>(u);
-          return dot && dot.getB() != op.getResult() && registerA(dot) == op.getSource();
-        })) {
-      // wgmma takes A from the registers of the source: nothing to move.
-      rw.replaceOpWithNewOp<LLVM::UndefOp>(op, getTypeConverter()->convertType(dst));
-      return success();
-    }
-    if (llvm::all_of(op->getUsers(), [&](Operation *u) {
+          // wgmma takes A from the registers of the source, or a dot's
+          // transposed A is written from them (dS^T in attention backward
+          // is both dK's A and, transposed, dQ's): nothing to move.
+          if (auto dot = dyn_cast<tt::DotOp>(u))
+            return dot.getB() != op.getResult() && registerA(dot) == op.getSource();
           auto trans = dyn_cast<tt::TransOp>(u);
           return trans && !trans->use_empty() && llvm::all_of(trans->getUsers(), [&](Operation *v) {
                    auto dot = dyn_cast<tt::DotOp>(v);
                    return dot && mnAccumulatorA(dot) == op.getSource();
                  });
         })) {
-      // The dots' transposed A is written from the source's registers.
       rw.replaceOpWithNewOp<LLVM::UndefOp>(op, getTypeConverter()->convertType(dst));
       return success();
     }
