@@ -73,55 +73,12 @@ def _backward_kernel(q_ref, k_ref, v_ref, do_ref, lse_ref, delta_ref,
   dk_ref[...] = dk.astype(dk_ref.dtype)
 
 
-def _backward_kernel_transposed(q_ref, k_ref, v_ref, do_ref, lse_ref,
-                                delta_ref, dq_in_ref, dq_acc_ref, dk_ref,
-                                dv_ref, *, sm_scale, causal, block_q,
-                                block_kv):
-  """The same backward written over the transposed scores (keys as rows),
-  as FlashAttention-3 computes it: P^T and dS^T are the left operands of
-  the dV and dK dots as they come out of their own dots."""
-  del dq_in_ref  # the same buffer as dq_acc_ref
-  seq_len, head_dim = q_ref.shape
-  start_k = pl.program_id(2)
-  k_slice = pl.ds(start_k * block_kv, block_kv)
-  k = k_ref[k_slice, :]
-  v = v_ref[k_slice, :]
-  span_k = start_k * block_kv + jnp.arange(block_kv)
-
-  def body(start_q, carry):
-    dv, dk = carry
-    q_slice = pl.ds(start_q * block_q, block_q)
-    q = q_ref[q_slice, :]
-    qk_t = plgpu.dot(k, q.T) * (sm_scale * _LOG2E)
-    if causal:
-      span_q = start_q * block_q + jnp.arange(block_q)
-      qk_t = jnp.where(span_q[None, :] >= span_k[:, None], qk_t,
-                       attention.DEFAULT_MASK_VALUE)
-    lse = lse_ref[q_slice]
-    di = delta_ref[q_slice]
-    do = do_ref[q_slice, :]
-    p_t = jnp.exp2(qk_t - lse[None, :])
-    dv = dv + plgpu.dot(p_t.astype(do.dtype), do)
-    dp_t = jnp.zeros((block_kv, block_q), jnp.float32) - di[None, :]
-    dp_t = dp_t + plgpu.dot(v, do.T)
-    ds_t = (p_t * dp_t * sm_scale).astype(q.dtype)
-    dk = dk + plgpu.dot(ds_t, q)
-    plgpu.atomic_add(dq_acc_ref, (q_slice, slice(None)), plgpu.dot(ds_t.T, k))
-    return dv, dk
-
-  zeros = jnp.zeros((block_kv, head_dim), jnp.float32)
-  lower = jax.lax.div(start_k * block_kv, block_q) if causal else 0
-  dv, dk = jax.lax.fori_loop(lower, seq_len // block_q, body, (zeros, zeros))
-  dv_ref[...] = dv.astype(dv_ref.dtype)
-  dk_ref[...] = dk.astype(dk_ref.dtype)
-
-
 def _postprocess_kernel(dq_acc_ref, dq_ref):
   dq_ref[...] = dq_acc_ref[...].astype(dq_ref.dtype)
 
 
 def _backward(sm_scale, causal, block_q, block_kv, num_warps, interpret,
-              transposed, res, do):
+              res, do):
   q, k, v, out, lse = res
   batch, seq_len, heads, head_dim = q.shape
   rows = 128
@@ -146,10 +103,8 @@ def _backward(sm_scale, causal, block_q, block_kv, num_warps, interpret,
   block = pl.BlockSpec((None, block_kv, None, head_dim),
                        lambda b, h, j: (b, j, h, 0))
   dq_acc, dk, dv = pl.pallas_call(
-      functools.partial(
-          _backward_kernel_transposed if transposed else _backward_kernel,
-          sm_scale=sm_scale, causal=causal, block_q=block_q,
-          block_kv=block_kv),
+      functools.partial(_backward_kernel, sm_scale=sm_scale, causal=causal,
+                        block_q=block_q, block_kv=block_kv),
       grid=(batch, heads, seq_len // block_kv),
       in_specs=[whole, whole, whole, whole, row, row, whole],
       out_specs=[whole, block, block],
@@ -178,7 +133,7 @@ def _backward(sm_scale, causal, block_q, block_kv, num_warps, interpret,
 
 
 def mha_dq_atomic(causal, head_dim, block_q=64, block_kv=64, num_warps=4,
-                  interpret=False, transposed=False):
+                  interpret=False):
   """Attention over [batch, seq, heads, head_dim] arrays, scale
   1/sqrt(head_dim); its VJP runs the atomic-dQ backward above."""
   sm_scale = 1 / math.sqrt(head_dim)
@@ -197,7 +152,7 @@ def mha_dq_atomic(causal, head_dim, block_q=64, block_kv=64, num_warps=4,
 
   def bwd(res, do):
     return _backward(sm_scale, causal, block_q, block_kv, num_warps,
-                     interpret, transposed, res, do)
+                     interpret, res, do)
 
   f.defvjp(fwd, bwd)
   return f

@@ -42,15 +42,8 @@ d128_atomic_kv128 = attention_dq_atomic.mha_dq_atomic(False, 128, block_kv=128,
                                                       num_warps=8)
 d64_atomic_kv128 = attention_dq_atomic.mha_dq_atomic(False, 64, block_kv=128,
                                                      num_warps=8)
-# The same over transposed scores (keys as rows): P^T and dS^T are the
-# dV and dK dots' left operands as their dots leave them.
-d128_atomic_t = attention_dq_atomic.mha_dq_atomic(False, 128, block_kv=128,
-                                                  num_warps=8, transposed=True)
-d128_atomic_t_causal = attention_dq_atomic.mha_dq_atomic(
-    True, 128, block_kv=128, num_warps=8, transposed=True)
-d64_atomic_t = attention_dq_atomic.mha_dq_atomic(False, 64, block_kv=128,
-                                                 num_warps=8, transposed=True)
-d128_atomic_t64 = attention_dq_atomic.mha_dq_atomic(False, 128, transposed=True)
+d128_atomic_kv128_causal = attention_dq_atomic.mha_dq_atomic(
+    True, 128, block_kv=128, num_warps=8)
 
 # name -> (function, head dim, causal)
 CASES = {
@@ -66,8 +59,5 @@ CASES = {
     "d64_atomic_causal": (d64_atomic_causal, 64, True),
     "d128_atomic_kv128": (d128_atomic_kv128, 128, False),
     "d64_atomic_kv128": (d64_atomic_kv128, 64, False),
-    "d128_atomic_t": (d128_atomic_t, 128, False),
-    "d128_atomic_t_causal": (d128_atomic_t_causal, 128, True),
-    "d64_atomic_t": (d64_atomic_t, 64, False),
-    "d128_atomic_t64": (d128_atomic_t64, 128, False),
+    "d128_atomic_kv128_causal": (d128_atomic_kv128_causal, 128, True),
 }

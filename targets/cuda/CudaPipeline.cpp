@@ -56,6 +56,9 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createPallasFoldTrueMasks());
   pm.addPass(createPallasHeavyProgramsFirst());
   pm.addPass(createLoopInvariantCodeMotionPass());
+  // (Before pallas-uniform-masks: a causal mask is still one select.)
+  if (options.wgmma)
+    pm.addPass(createPallasTransposeScores());
   pm.addPass(createPallasUniformMasks());
   if (options.wgmma)
     pm.addPass(createPallasDeferLastDot());

@@ -93,3 +93,29 @@ tt.func @left_alone(%a: tensor<128x64xf16>, %b: tensor<64x64xf16>, %c: tensor<64
   }
   tt.return
 }
+
+// A loop that broadcasts a vector along its tiles' columns every iteration
+// (attention backward over transposed scores: the row statistics)
+// exchanges it through shared memory, behind barriers every consumer warp
+// meets: staggered by turns, one warpgroup would wait there for the other,
+// waiting for its turn. No turns.
+// CHECK-LABEL: tt.func @exchanges
+// CHECK-NOT: pallas_gpu.turn
+// CHECK: tt.return
+tt.func @exchanges(%k: tensor<128x64xf16>, %qt: tensor<64x64xf16>, %do: tensor<64x64xf16>,
+                   %lse: tensor<64xf32>) -> tensor<128x64xf32, #pallas_gpu.wgmma<warps = 8>> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32, #pallas_gpu.wgmma<warps = 8>>
+  %r = scf.for %j = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (tensor<128x64xf32, #pallas_gpu.wgmma<warps = 8>>) : i32 {
+    %s = tt.dot %k, %qt, %zero : tensor<128x64xf16> * tensor<64x64xf16> -> tensor<128x64xf32, #pallas_gpu.wgmma<warps = 8>>
+    %l = tt.expand_dims %lse {axis = 0 : i32} : tensor<64xf32> -> tensor<1x64xf32>
+    %lb = tt.broadcast %l : tensor<1x64xf32> -> tensor<128x64xf32, #pallas_gpu.wgmma<warps = 8>>
+    %x = arith.subf %s, %lb : tensor<128x64xf32, #pallas_gpu.wgmma<warps = 8>>
+    %p = arith.truncf %x : tensor<128x64xf32, #pallas_gpu.wgmma<warps = 8>> to tensor<128x64xf16, #pallas_gpu.wgmma<warps = 8>>
+    %d = tt.dot %p, %do, %acc : tensor<128x64xf16, #pallas_gpu.wgmma<warps = 8>> * tensor<64x64xf16> -> tensor<128x64xf32, #pallas_gpu.wgmma<warps = 8>>
+    scf.yield %d : tensor<128x64xf32, #pallas_gpu.wgmma<warps = 8>>
+  }
+  tt.return %r : tensor<128x64xf32, #pallas_gpu.wgmma<warps = 8>>
+}

@@ -401,8 +401,31 @@ def PallasIssueDotsTogether : Pass<"pallas-issue-dots-together", "::mlir::Module
     accumulator's initial value); both are issued without waiting
     (`pallas_gpu.async`) and one `pallas_gpu.dot_wait` after them takes
     both results (attention backward's Q K^T and dO V^T). A slot released
-    between the two stops the move.
+    between the two stops the move. In a loop
+    of several dots, dots accumulating what the loop carries for them
+    alone, with A in registers or a ring and B in a ring, are issued
+    without waiting; one wait before the yield takes them, and the slots
+    released after the first of them are released after it.
   }];
+}
+
+def PallasTransposeScores : Pass<"pallas-transpose-scores", "::mlir::ModuleOp"> {
+  let summary = "a loop's dots and the elementwise work between them computed transposed where their results are mostly read transposed";
+  let description = [{
+    Runs on tile IR for sm_90a, before pallas-uniform-masks (a causal mask
+    is then one select) and pallas-assign-layouts. In an scf.for
+    body, a region of dots and the elementwise ops between them (every
+    value one 2-D shape, closed under users in the body) whose values leave
+    it only as transposes or as other dots' A or B operands is computed
+    transposed where more leave as transposes: `dot(A, B, C)` becomes
+    `dot(B^T, A^T, C^T)`, broadcasts of vectors swap axes, constants and
+    splats take the transposed shape; a transpose of a region value reads
+    the transposed value, a dot reading one as an operand reads it
+    transposed back. Attention backward's dK/dV scan then computes
+    S^T = K Q^T, P^T and dS^T, which the dV and dK dots take as register A
+    operands without an exchange through shared memory.
+  }];
+  let dependentDialects = ["::mlir::pallas::tt::TTDialect", "::mlir::arith::ArithDialect"];
 }
 
 def PallasDeferLastDot : Pass<"pallas-defer-last-dot", "::mlir::ModuleOp"> {

@@ -15,6 +15,19 @@
 // no invariants out of its loop (CudaBackend: hoisted, they spilled 204
 // bytes, 292 with the dots together, 25 % slower).
 //
+// (Where the later dot's accumulator is a value loaded from shared memory
+// meanwhile, dP from -delta broadcast, ptxas waits for the earlier before
+// issuing it: C7517, "warpgroup.wait is injected". Starting it from zero
+// and adding -delta after the wait avoids that, but measured no faster,
+// and 17 % slower for JAX's D = 64 backward: not done.)
+//
+// Dots accumulating what the loop carries for them alone, A in registers
+// (or a ring) and B in a ring (dV += P^T dO and dK += dS^T Q over the
+// transposed scores, pallas-transpose-scores), are issued without waiting
+// too, in loops of several dots: one wait before the yield takes them,
+// the ring slots released after the first behind it. They run under the
+// elementwise work and the exchanges that follow them.
+//
 // Only dots whose operands are all tiles in rings (or their transposes)
 // move or are issued together: a dot whose operand goes through the
 // scratch area would have it overwritten by the next exchange while the
@@ -27,6 +40,7 @@
 #include "pallas/Cuda/CudaPasses.h"
 #include "pallas/Gpu/Gpu.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::pallas {
@@ -92,6 +106,71 @@ std::optional<SmallVector<Operation *>> sliceAfter(Operation *anchor, tt::DotOp 
   return ordered;
 }
 
+/// Whether `a` is a dot's A held in registers in the dot's own layout
+/// (wgmma reads it from there: no exchange through scratch).
+bool inDotRegisters(Value a, tt::DotOp dot) {
+  auto leave = a.getDefiningOp<tensor::CastOp>();
+  if (!leave)
+    return false;
+  auto src = cast<RankedTensorType>(leave.getSource().getType());
+  auto encoding = dyn_cast_or_null<pgpu::WgmmaEncodingAttr>(src.getEncoding());
+  return encoding && encoding == cast<RankedTensorType>(dot.getType()).getEncoding() &&
+         encoding.getColumnGroups() == 1 && src.getElementTypeBitWidth() == 16;
+}
+
+/// A wgmma dot adding into what the loop carries for it alone (dV and dK
+/// in attention backward over transposed scores), its A in registers or a
+/// ring and its B in a ring: nothing in the iteration reads its result.
+bool accumulatesAcrossIterations(tt::DotOp dot, scf::ForOp loop) {
+  auto type = cast<RankedTensorType>(dot.getType());
+  auto acc = dyn_cast<BlockArgument>(dot.getC());
+  if (!isa_and_nonnull<pgpu::WgmmaEncodingAttr>(type.getEncoding()) ||
+      !type.getElementType().isF32() || dot->hasAttr(pgpu::kAsyncDotAttrName) ||
+      !acc || acc.getOwner() != loop.getBody() || acc == loop.getInductionVar() ||
+      !acc.hasOneUse() || !dot->hasOneUse() || !inRing(dot.getB()) ||
+      !(inRing(dot.getA()) || inDotRegisters(dot.getA(), dot)))
+    return false;
+  OpOperand &use = *dot->use_begin();
+  return use.getOwner() == loop.getBody()->getTerminator() &&
+         use.getOperandNumber() == acc.getArgNumber() - 1;
+}
+
+/// The loop's accumulating dots issued without waiting; one wait for them
+/// at the iteration's end (a later synchronous dot's wait already covers
+/// them), the ring slots released after them moved behind it. The tensor
+/// cores then run them while the iteration goes on (attention backward:
+/// dV under dS's elementwise work, dK under dS's exchange for dQ).
+void leaveAccumulatingDotsInFlight(scf::ForOp loop) {
+  SmallVector<tt::DotOp> dots, all(loop.getBody()->getOps<tt::DotOp>());
+  for (tt::DotOp dot : all) {
+    if (dot->hasAttr(pgpu::kTurnTakeAttrName) || dot->hasAttr(pgpu::kTurnPassAttrName))
+      return;
+    if (accumulatesAcrossIterations(dot, loop))
+      dots.push_back(dot);
+  }
+  // (A loop of one dot has nothing to run under it: a GEMM's K loop keeps
+  // its dot in flight across iterations instead, pallas-async-dots.)
+  if (dots.empty() || all.size() < 2)
+    return;
+  Operation *yield = loop.getBody()->getTerminator();
+  SmallVector<Operation *> releases;
+  for (Operation *op = dots.front()->getNextNode(); op != yield; op = op->getNextNode())
+    if (isa<pgpu::ReleaseSlotOp>(op))
+      releases.push_back(op);
+  SmallVector<Value> results;
+  for (tt::DotOp dot : dots) {
+    dot->setAttr(pgpu::kAsyncDotAttrName, UnitAttr::get(dot->getContext()));
+    results.push_back(dot.getResult());
+  }
+  OpBuilder b(yield);
+  auto wait = pgpu::DotWaitOp::create(b, dots.back()->getLoc(), ValueRange(results).getTypes(),
+                                      results, /*pending=*/0);
+  for (auto [result, waited] : llvm::zip(results, wait.getResults()))
+    result.replaceAllUsesExcept(waited, wait);
+  for (Operation *release : releases)
+    release->moveBefore(yield);
+}
+
 void groupLoop(scf::ForOp loop) {
   SmallVector<tt::DotOp> dots(loop.getBody()->getOps<tt::DotOp>());
   SmallVector<SmallVector<tt::DotOp>> groups;
@@ -118,6 +197,7 @@ void groupLoop(scf::ForOp loop) {
   for (ArrayRef<tt::DotOp> group : groups)
     if (group.size() > 1)
       cuda::issueWithOneWait(group);
+  leaveAccumulatingDotsInFlight(loop);
 }
 
 struct IssueDotsTogetherPass

@@ -6,6 +6,7 @@
 // by half an iteration, so one's softmax runs under the other's GEMMs.
 //
 //===----------------------------------------------------------------------===//
+#include "TileToNVVM/Patterns.h"
 #include "pallas/Cuda/CudaPasses.h"
 #include "pallas/Gpu/Gpu.h"
 #include "pallas/Tile/Tile.h"
@@ -20,10 +21,30 @@ using namespace mlir::pallas;
 
 namespace {
 
+/// Whether the body exchanges values through shared memory behind
+/// barriers every consumer warp meets: a vector broadcast along a tile's
+/// columns (attention backward's row statistics over transposed scores),
+/// a dot's A transposed out of registers. Staggered by turns, one
+/// warpgroup would wait there for the other, which waits for its turn.
+bool exchangesEveryIteration(scf::ForOp loop) {
+  bool found = false;
+  loop.getBody()->walk([&](Operation *op) {
+    if (auto bcast = dyn_cast<tt::BroadcastOp>(op))
+      found |= cuda::broadcastUsesScratch(bcast);
+    if (auto dot = dyn_cast<tt::DotOp>(op)) {
+      auto trans = dot.getA().getDefiningOp<tt::TransOp>();
+      found |= trans && trans.getSrc().getDefiningOp<tensor::CastOp>();
+    }
+  });
+  return found;
+}
+
 /// The wgmma dots of `loop`'s body (not nested deeper: every warpgroup
 /// reaches each of them once per iteration), when several warpgroups share
 /// them and there is more than one: work between dots to overlap.
 SmallVector<tt::DotOp> turnDots(scf::ForOp loop) {
+  if (exchangesEveryIteration(loop))
+    return {};
   SmallVector<tt::DotOp> dots;
   for (tt::DotOp dot : loop.getBody()->getOps<tt::DotOp>()) {
     auto enc = dyn_cast_or_null<pgpu::WgmmaEncodingAttr>(
