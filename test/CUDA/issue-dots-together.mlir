@@ -158,3 +158,46 @@ tt.func @accumulating() -> (tensor<128x128xf32, #rows>, tensor<128x128xf32, #row
   }
   tt.return %r#0, %r#1 : tensor<128x128xf32, #rows>, tensor<128x128xf32, #rows>
 }
+
+// -----
+
+// The same where the consumers refill the slot right after its reader
+// (TMA without a producer warpgroup): the copy would overwrite the tile
+// under a dot still reading it. The dots wait for themselves.
+// CHECK-LABEL: tt.func @refilled_after_reader
+// CHECK-NOT: pallas_gpu.async
+// CHECK-NOT: pallas_gpu.dot_wait
+// CHECK: tt.return
+#rows = #pallas_gpu.wgmma<warps = 8>
+!ring = !pallas_gpu.ring<2, tensor<64x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+!whole = !pallas_gpu.ring<1, tensor<128x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+tt.func @refilled_after_reader(%dop: tensor<64x128x!tt.ptr<bf16>>) -> (tensor<128x128xf32, #rows>, tensor<128x128xf32, #rows>)
+    attributes {pallas.launch = #pallas.launch<symbol = "refilled_after_reader", grid = [1], num_warps = 8>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+  %acc0 = arith.constant dense<0.0> : tensor<128x128xf32, #rows>
+  %qr = pallas_gpu.alloc_ring : <2, tensor<64x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+  %qb = pallas_gpu.alloc_slot_barriers tma : !pallas_gpu.slot_barriers<2>
+  %dor = pallas_gpu.alloc_ring : <2, tensor<64x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+  %dob = pallas_gpu.alloc_slot_barriers tma : !pallas_gpu.slot_barriers<2>
+  %kr = pallas_gpu.alloc_ring : <1, tensor<128x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+  %k = pallas_gpu.ring_read %kr[%c0] : !whole -> tensor<128x128xbf16>
+  %r:2 = scf.for %i = %c0 to %c4 step %c1 iter_args(%dv = %acc0, %dk = %acc0) -> (tensor<128x128xf32, #rows>, tensor<128x128xf32, #rows>) : i32 {
+    %z = tensor.cast %zero : tensor<128x64xf32> to tensor<128x64xf32, #rows>
+    pallas_gpu.wait_filled %qb[%c0] phase %c0 : !pallas_gpu.slot_barriers<2>
+    %q = pallas_gpu.ring_read %qr[%c0] : !ring -> tensor<64x128xbf16>
+    %qt = tt.trans %q {order = array<i32: 1, 0>} : tensor<64x128xbf16> -> tensor<128x64xbf16>
+    %s = tt.dot %k, %qt, %z : tensor<128x128xbf16> * tensor<128x64xbf16> -> tensor<128x64xf32, #rows>
+    %p = arith.truncf %s : tensor<128x64xf32, #rows> to tensor<128x64xbf16, #rows>
+    %pa = tensor.cast %p : tensor<128x64xbf16, #rows> to tensor<128x64xbf16>
+    pallas_gpu.wait_filled %dob[%c0] phase %c0 : !pallas_gpu.slot_barriers<2>
+    %do = pallas_gpu.ring_read %dor[%c0] : !ring -> tensor<64x128xbf16>
+    %dv2 = tt.dot %pa, %do, %dv : tensor<128x64xbf16> * tensor<64x128xbf16> -> tensor<128x128xf32, #rows>
+    pallas_gpu.tma_copy %dop into %dor[%c0] signal %dob {last_reader, tensor_map = 0 : i64} : tensor<64x128x!tt.ptr<bf16>>, !ring, !pallas_gpu.slot_barriers<2>
+    %dk2 = tt.dot %pa, %q, %dk : tensor<128x64xbf16> * tensor<64x128xbf16> -> tensor<128x128xf32, #rows>
+    scf.yield %dv2, %dk2 : tensor<128x128xf32, #rows>, tensor<128x128xf32, #rows>
+  }
+  tt.return %r#0, %r#1 : tensor<128x128xf32, #rows>, tensor<128x128xf32, #rows>
+}

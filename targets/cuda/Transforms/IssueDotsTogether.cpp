@@ -154,9 +154,19 @@ void leaveAccumulatingDotsInFlight(scf::ForOp loop) {
     return;
   Operation *yield = loop.getBody()->getTerminator();
   SmallVector<Operation *> releases;
-  for (Operation *op = dots.front()->getNextNode(); op != yield; op = op->getNextNode())
+  for (Operation *op = dots.front()->getNextNode(); op != yield; op = op->getNextNode()) {
     if (isa<pgpu::ReleaseSlotOp>(op))
       releases.push_back(op);
+    // A ring refilled by the consumers right after its reader (TMA
+    // without a producer, one-buffer rings) would be overwritten under
+    // the dot still reading it.
+    bool refill = false;
+    op->walk([&](Operation *inner) {
+      refill |= isa<pgpu::TmaCopyOp, pgpu::AsyncCopyOp, pgpu::AsyncWaitOp>(inner);
+    });
+    if (refill)
+      return;
+  }
   SmallVector<Value> results;
   for (tt::DotOp dot : dots) {
     dot->setAttr(pgpu::kAsyncDotAttrName, UnitAttr::get(dot->getContext()));

@@ -17,7 +17,9 @@
 // constants, splats and vector broadcasts are rebuilt in the transposed
 // shape (a broadcast along rows becomes one along columns). The region is
 // computed transposed where more of its values leave as transposes than
-// as operands.
+// need one: values read as they are by dots outside it, and operands of
+// its dots that are neither transposes already nor loaded tiles (wgmma
+// reads a tile in shared memory either way round, registers it does not).
 //
 //===----------------------------------------------------------------------===//
 #include "pallas/Cuda/CudaPasses.h"
@@ -137,11 +139,27 @@ std::optional<Region> regionAround(tt::DotOp seed, Block *body) {
         work.push_back(user);
     }
   }
-  // A member dot's A and B swap places; neither may be in the region.
-  for (Operation *op : r.ops)
-    if (auto dot = dyn_cast<tt::DotOp>(op))
-      if (r.ops.contains(dot.getA().getDefiningOp()) || r.ops.contains(dot.getB().getDefiningOp()))
+  // A member dot's A and B swap places, transposed: neither may be a
+  // member or a member's transpose. A transpose it needs anew costs an
+  // exchange unless the operand is a loaded tile (wgmma reads a tile in
+  // shared memory either way round).
+  for (Operation *op : r.ops) {
+    auto dot = dyn_cast<tt::DotOp>(op);
+    if (!dot)
+      continue;
+    for (Value v : {dot.getA(), dot.getB()}) {
+      Operation *def = v.getDefiningOp();
+      if (isTranspose(def)) {
+        if (r.ops.contains(cast<tt::TransOp>(def).getSrc().getDefiningOp()))
+          return std::nullopt;
+        continue;
+      }
+      if (r.ops.contains(def))
         return std::nullopt;
+      if (!isa_and_nonnull<tt::LoadOp>(def))
+        ++r.leaveAsOperand;
+    }
+  }
   return r;
 }
 
@@ -226,12 +244,12 @@ void transpose(const Region &r) {
   }
   // The old region, and the transposes its dots read that nothing else
   // does (K^T hoisted out of the loop).
-  SmallVector<Operation *> operandTransposes;
+  llvm::SetVector<Operation *> operandTransposes;
   for (Operation *op : llvm::reverse(ops)) {
     if (auto dot = dyn_cast<tt::DotOp>(op))
       for (Value v : {dot.getA(), dot.getB()})
         if (isTranspose(v.getDefiningOp()))
-          operandTransposes.push_back(v.getDefiningOp());
+          operandTransposes.insert(v.getDefiningOp());
     op->erase();
   }
   for (Operation *trans : operandTransposes)

@@ -24,7 +24,7 @@ namespace {
 /// Whether the body exchanges values through shared memory behind
 /// barriers every consumer warp meets: a vector broadcast along a tile's
 /// columns (attention backward's row statistics over transposed scores),
-/// a dot's A transposed out of registers. Staggered by turns, one
+/// a dot's A transposed out of registers, a column reduction. Staggered by turns, one
 /// warpgroup would wait there for the other, which waits for its turn.
 bool exchangesEveryIteration(scf::ForOp loop) {
   bool found = false;
@@ -35,6 +35,10 @@ bool exchangesEveryIteration(scf::ForOp loop) {
       auto trans = dot.getA().getDefiningOp<tt::TransOp>();
       found |= trans && trans.getSrc().getDefiningOp<tensor::CastOp>();
     }
+    // (A reduction along columns crosses the warpgroups.)
+    if (auto reduce = dyn_cast<tt::ReduceOp>(op))
+      found |= reduce.getAxis() == 0 &&
+               cast<RankedTensorType>(reduce.getOperand(0).getType()).getRank() == 2;
   });
   return found;
 }
