@@ -36,11 +36,11 @@
 // the move (its refill must not overtake the moved wait).
 //
 //===----------------------------------------------------------------------===//
+#include "TileToNVVM/DotLowering.h"
 #include "Transforms/AsyncDots.h"
 #include "pallas/Cuda/CudaPasses.h"
 #include "pallas/Gpu/Gpu.h"
 
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::pallas {
@@ -106,18 +106,6 @@ std::optional<SmallVector<Operation *>> sliceAfter(Operation *anchor, tt::DotOp 
   return ordered;
 }
 
-/// Whether `a` is a dot's A held in registers in the dot's own layout
-/// (wgmma reads it from there: no exchange through scratch).
-bool inDotRegisters(Value a, tt::DotOp dot) {
-  auto leave = a.getDefiningOp<tensor::CastOp>();
-  if (!leave)
-    return false;
-  auto src = cast<RankedTensorType>(leave.getSource().getType());
-  auto encoding = dyn_cast_or_null<pgpu::WgmmaEncodingAttr>(src.getEncoding());
-  return encoding && encoding == cast<RankedTensorType>(dot.getType()).getEncoding() &&
-         encoding.getColumnGroups() == 1 && src.getElementTypeBitWidth() == 16;
-}
-
 /// A wgmma dot adding into what the loop carries for it alone (dV and dK
 /// in attention backward over transposed scores), its A in registers or a
 /// ring and its B in a ring: nothing in the iteration reads its result.
@@ -128,7 +116,7 @@ bool accumulatesAcrossIterations(tt::DotOp dot, scf::ForOp loop) {
       !type.getElementType().isF32() || dot->hasAttr(pgpu::kAsyncDotAttrName) ||
       !acc || acc.getOwner() != loop.getBody() || acc == loop.getInductionVar() ||
       !acc.hasOneUse() || !dot->hasOneUse() || !inRing(dot.getB()) ||
-      !(inRing(dot.getA()) || inDotRegisters(dot.getA(), dot)))
+      !(inRing(dot.getA()) || cuda::registerA(dot)))
     return false;
   OpOperand &use = *dot->use_begin();
   return use.getOwner() == loop.getBody()->getTerminator() &&
