@@ -201,3 +201,115 @@ tt.func @refilled_after_reader(%dop: tensor<64x128x!tt.ptr<bf16>>) -> (tensor<12
   }
   tt.return %r#0, %r#1 : tensor<128x128xf32, #rows>, tensor<128x128xf32, #rows>
 }
+
+// -----
+
+// A synchronous dot after the accumulating ones, reading none of their
+// results (dQ = dS K after dK += dS^T Q), is issued before the last of
+// them, with its slice (dS's transpose, K's read); a wait for it alone,
+// with one group left in flight, follows that dot. Its operand exchange
+// then stores registers no dot in flight reads.
+// CHECK-LABEL: tt.func @dq_before_dk
+// CHECK: scf.for
+// CHECK: %[[DV:.*]] = tt.dot %{{.*}}, %{{.*}}, %{{.*}} {pallas_gpu.async}
+// CHECK: %[[DST:.*]] = tt.trans %[[PA:.*]] {order
+// CHECK: %[[DQ:.*]] = tt.dot %[[DST]], %{{.*}}, %{{.*}} {pallas_gpu.async}
+// CHECK-NEXT: %[[DK:.*]] = tt.dot %[[PA]], %{{.*}}, %{{.*}} {pallas_gpu.async}
+// CHECK-NEXT: %[[WQ:.*]] = pallas_gpu.dot_wait 1, %[[DQ]]
+// CHECK-NEXT: arith.addf %[[WQ]], %[[WQ]]
+// CHECK: %[[W:.*]]:2 = pallas_gpu.dot_wait 0, %[[DV]], %[[DK]]
+// CHECK-NEXT: pallas_gpu.release_slot
+// CHECK-NEXT: pallas_gpu.release_slot
+// CHECK-NEXT: scf.yield %[[W]]#0, %[[W]]#1
+#rows = #pallas_gpu.wgmma<warps = 8>
+#cols = #pallas_gpu.wgmma<warps = 8, column_groups = 2>
+!ring = !pallas_gpu.ring<2, tensor<64x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+!whole = !pallas_gpu.ring<1, tensor<128x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+tt.func @dq_before_dk(%out: tensor<64x128x!tt.ptr<f32>>) -> (tensor<128x128xf32, #rows>, tensor<128x128xf32, #rows>)
+    attributes {pallas.launch = #pallas.launch<symbol = "dq_before_dk", grid = [1], num_warps = 8>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+  %zq = arith.constant dense<0.0> : tensor<64x128xf32>
+  %acc0 = arith.constant dense<0.0> : tensor<128x128xf32, #rows>
+  %qr = pallas_gpu.alloc_ring : <2, tensor<64x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+  %qb = pallas_gpu.alloc_slot_barriers tma producer : !pallas_gpu.slot_barriers<2>
+  %dor = pallas_gpu.alloc_ring : <2, tensor<64x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+  %dob = pallas_gpu.alloc_slot_barriers tma producer : !pallas_gpu.slot_barriers<2>
+  %kr = pallas_gpu.alloc_ring : <1, tensor<128x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+  %k = pallas_gpu.ring_read %kr[%c0] : !whole -> tensor<128x128xbf16>
+  %r:2 = scf.for %i = %c0 to %c4 step %c1 iter_args(%dv = %acc0, %dk = %acc0) -> (tensor<128x128xf32, #rows>, tensor<128x128xf32, #rows>) : i32 {
+    %z = tensor.cast %zero : tensor<128x64xf32> to tensor<128x64xf32, #rows>
+    pallas_gpu.wait_filled %qb[%c0] phase %c0 : !pallas_gpu.slot_barriers<2>
+    %q = pallas_gpu.ring_read %qr[%c0] : !ring -> tensor<64x128xbf16>
+    %qt = tt.trans %q {order = array<i32: 1, 0>} : tensor<64x128xbf16> -> tensor<128x64xbf16>
+    %s = tt.dot %k, %qt, %z : tensor<128x128xbf16> * tensor<128x64xbf16> -> tensor<128x64xf32, #rows>
+    %p = arith.truncf %s : tensor<128x64xf32, #rows> to tensor<128x64xbf16, #rows>
+    %pa = tensor.cast %p : tensor<128x64xbf16, #rows> to tensor<128x64xbf16>
+    pallas_gpu.wait_filled %dob[%c0] phase %c0 : !pallas_gpu.slot_barriers<2>
+    %do = pallas_gpu.ring_read %dor[%c0] : !ring -> tensor<64x128xbf16>
+    %dv2 = tt.dot %pa, %do, %dv : tensor<128x64xbf16> * tensor<64x128xbf16> -> tensor<128x128xf32, #rows>
+    pallas_gpu.release_slot %dob[%c0] : !pallas_gpu.slot_barriers<2>
+    %dk2 = tt.dot %pa, %q, %dk : tensor<128x64xbf16> * tensor<64x128xbf16> -> tensor<128x128xf32, #rows>
+    pallas_gpu.release_slot %qb[%c0] : !pallas_gpu.slot_barriers<2>
+    %dst = tt.trans %pa {order = array<i32: 1, 0>} : tensor<128x64xbf16> -> tensor<64x128xbf16>
+    %zc = tensor.cast %zq : tensor<64x128xf32> to tensor<64x128xf32, #cols>
+    %k2 = pallas_gpu.ring_read %kr[%c0] : !whole -> tensor<128x128xbf16>
+    %dq = tt.dot %dst, %k2, %zc : tensor<64x128xbf16> * tensor<128x128xbf16> -> tensor<64x128xf32, #cols>
+    %dq2 = arith.addf %dq, %dq : tensor<64x128xf32, #cols>
+    %dqb = tensor.cast %dq2 : tensor<64x128xf32, #cols> to tensor<64x128xf32>
+    %old = tt.atomic_rmw fadd, acq_rel, gpu, %out, %dqb : (tensor<64x128x!tt.ptr<f32>>, tensor<64x128xf32>) -> tensor<64x128xf32>
+    scf.yield %dv2, %dk2 : tensor<128x128xf32, #rows>, tensor<128x128xf32, #rows>
+  }
+  tt.return %r#0, %r#1 : tensor<128x128xf32, #rows>, tensor<128x128xf32, #rows>
+}
+
+// -----
+
+// The same where the dot needs a tile loaded after the last accumulating
+// dot (a load does not move): it stays and waits for itself.
+// CHECK-LABEL: tt.func @dq_reads_a_load
+// CHECK: %[[DK:.*]] = tt.dot %{{.*}}, %{{.*}}, %{{.*}} {pallas_gpu.async}
+// CHECK: tt.load
+// CHECK: tt.dot %{{.*}}, %{{.*}}, %{{.*}} :
+// CHECK-NOT: pallas_gpu.dot_wait 1
+#rows = #pallas_gpu.wgmma<warps = 8>
+#cols = #pallas_gpu.wgmma<warps = 8, column_groups = 2>
+!ring = !pallas_gpu.ring<2, tensor<64x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+!whole = !pallas_gpu.ring<1, tensor<128x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+tt.func @dq_reads_a_load(%kp: tensor<128x128x!tt.ptr<bf16>>) -> (tensor<128x128xf32, #rows>, tensor<128x128xf32, #rows>, tensor<64x128xf32, #cols>)
+    attributes {pallas.launch = #pallas.launch<symbol = "dq_reads_a_load", grid = [1], num_warps = 8>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+  %zq = arith.constant dense<0.0> : tensor<64x128xf32, #cols>
+  %acc0 = arith.constant dense<0.0> : tensor<128x128xf32, #rows>
+  %qr = pallas_gpu.alloc_ring : <2, tensor<64x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+  %qb = pallas_gpu.alloc_slot_barriers tma producer : !pallas_gpu.slot_barriers<2>
+  %dor = pallas_gpu.alloc_ring : <2, tensor<64x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+  %dob = pallas_gpu.alloc_slot_barriers tma producer : !pallas_gpu.slot_barriers<2>
+  %kr = pallas_gpu.alloc_ring : <1, tensor<128x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+  %k = pallas_gpu.ring_read %kr[%c0] : !whole -> tensor<128x128xbf16>
+  %r:3 = scf.for %i = %c0 to %c4 step %c1 iter_args(%dv = %acc0, %dk = %acc0, %dqs = %zq) -> (tensor<128x128xf32, #rows>, tensor<128x128xf32, #rows>, tensor<64x128xf32, #cols>) : i32 {
+    %z = tensor.cast %zero : tensor<128x64xf32> to tensor<128x64xf32, #rows>
+    pallas_gpu.wait_filled %qb[%c0] phase %c0 : !pallas_gpu.slot_barriers<2>
+    %q = pallas_gpu.ring_read %qr[%c0] : !ring -> tensor<64x128xbf16>
+    %qt = tt.trans %q {order = array<i32: 1, 0>} : tensor<64x128xbf16> -> tensor<128x64xbf16>
+    %s = tt.dot %k, %qt, %z : tensor<128x128xbf16> * tensor<128x64xbf16> -> tensor<128x64xf32, #rows>
+    %p = arith.truncf %s : tensor<128x64xf32, #rows> to tensor<128x64xbf16, #rows>
+    %pa = tensor.cast %p : tensor<128x64xbf16, #rows> to tensor<128x64xbf16>
+    pallas_gpu.wait_filled %dob[%c0] phase %c0 : !pallas_gpu.slot_barriers<2>
+    %do = pallas_gpu.ring_read %dor[%c0] : !ring -> tensor<64x128xbf16>
+    %dv2 = tt.dot %pa, %do, %dv : tensor<128x64xbf16> * tensor<64x128xbf16> -> tensor<128x128xf32, #rows>
+    pallas_gpu.release_slot %dob[%c0] : !pallas_gpu.slot_barriers<2>
+    %dk2 = tt.dot %pa, %q, %dk : tensor<128x64xbf16> * tensor<64x128xbf16> -> tensor<128x128xf32, #rows>
+    pallas_gpu.release_slot %qb[%c0] : !pallas_gpu.slot_barriers<2>
+    %dst = tt.trans %pa {order = array<i32: 1, 0>} : tensor<128x64xbf16> -> tensor<64x128xbf16>
+    %k2 = tt.load %kp : tensor<128x128x!tt.ptr<bf16>>
+    %dq = tt.dot %dst, %k2, %dqs : tensor<64x128xbf16> * tensor<128x128xbf16> -> tensor<64x128xf32, #cols>
+    scf.yield %dv2, %dk2, %dq : tensor<128x128xf32, #rows>, tensor<128x128xf32, #rows>, tensor<64x128xf32, #cols>
+  }
+  tt.return %r#0, %r#1, %r#2 : tensor<128x128xf32, #rows>, tensor<128x128xf32, #rows>, tensor<64x128xf32, #cols>
+}
