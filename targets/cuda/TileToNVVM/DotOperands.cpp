@@ -75,11 +75,38 @@ void cuda::writeAccumulatorPairs(OpBuilder &b, Location loc, SimtState &s, Value
   SmallVector<Value> addresses = layout.slotAddresses(b, loc, base, slots, 2, s.shiftedAddresses);
   Type elem = accumulator.getElementType();
   auto pair = VectorType::get({2}, elem);
-  for (size_t i = 0; i + 1 < slots.size(); i += 2) {
-    Value v = vector::FromElementsOp::create(
+  // 32-bit pairs in the 128-byte swizzle: a row's four lanes write two
+  // 16-byte units, and rows r and r ^ 1 (one half-warp's store) land on
+  // the same two, a 2-way bank conflict. Threads of odd rows store their
+  // 8-column tile tn ^ 2 where the others store tn (both in one 128-byte
+  // row): the half-warp's four rows then fill distinct units.
+  std::optional<MmaLayout> mma = mmaLayoutOf(accumulator);
+  bool staggered = layout.swizzled && layout.swizzleBytes == 128 &&
+                   elem.getIntOrFloatBitWidth() == 32 && mma && mma->tilesN % 4 == 0 &&
+                   (int64_t)slots.size() == mma->tilesM * mma->tilesN * 4;
+  Value oddRow;
+  if (staggered) {
+    Value lane = arith::RemUIOp::create(b, loc, s.tid, constI32(b, loc, 32));
+    Value row = arith::DivUIOp::create(b, loc, lane, constI32(b, loc, 4));
+    oddRow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                   arith::AndIOp::create(b, loc, row, constI32(b, loc, 1)),
+                                   constI32(b, loc, 0));
+  }
+  auto pairAt = [&](size_t i) {
+    return vector::FromElementsOp::create(
         b, loc, pair,
         ValueRange{extractSlot(b, loc, perThread, i), extractSlot(b, loc, perThread, i + 1)});
-    LLVM::StoreOp::create(b, loc, v, addresses[i / 2], 2 * elem.getIntOrFloatBitWidth() / 8);
+  };
+  for (size_t i = 0; i + 1 < slots.size(); i += 2) {
+    Value v = pairAt(i), address = addresses[i / 2];
+    if (staggered) {
+      // Slot i = ((tm * tilesN + tn) * 4 + r): the same tm and r of tn ^ 2.
+      int64_t tn = (i / 4) % mma->tilesN;
+      size_t partner = i + ((tn ^ 2) - tn) * 4;
+      v = arith::SelectOp::create(b, loc, oddRow, pairAt(partner), v);
+      address = arith::SelectOp::create(b, loc, oddRow, addresses[partner / 2], address);
+    }
+    LLVM::StoreOp::create(b, loc, v, address, 2 * elem.getIntOrFloatBitWidth() / 8);
   }
 }
 
