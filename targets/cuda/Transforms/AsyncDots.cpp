@@ -111,18 +111,22 @@ struct AsyncDotsPass : pallas::impl::PallasAsyncDotsBase<AsyncDotsPass> {
 
 } // namespace
 
-// A turn's dots (pallas-warpgroup-turns put nothing between them that reads
-// one), or independent dots pallas-issue-dots-together put side by side.
-void cuda::issueWithOneWait(ArrayRef<tt::DotOp> dots) {
+void cuda::issueWithWaitAt(ArrayRef<tt::DotOp> dots, OpBuilder &at, int64_t pending) {
   SmallVector<Value> results;
   for (tt::DotOp dot : dots) {
     dot->setAttr(pgpu::kAsyncDotAttrName, UnitAttr::get(dot->getContext()));
     results.push_back(dot.getResult());
   }
-  OpBuilder b(dots.back());
-  b.setInsertionPointAfter(dots.back());
-  auto wait = pgpu::DotWaitOp::create(b, dots.back()->getLoc(), ValueRange(results).getTypes(),
-                                      results, /*pending=*/0);
+  auto wait = pgpu::DotWaitOp::create(at, dots.back()->getLoc(), ValueRange(results).getTypes(),
+                                      results, pending);
   for (auto [result, waited] : llvm::zip(results, wait.getResults()))
     result.replaceAllUsesExcept(waited, wait);
+}
+
+// A turn's dots (pallas-warpgroup-turns put nothing between them that reads
+// one), or independent dots pallas-issue-dots-together put side by side.
+void cuda::issueWithOneWait(ArrayRef<tt::DotOp> dots) {
+  OpBuilder b(dots.back());
+  b.setInsertionPointAfter(dots.back());
+  issueWithWaitAt(dots, b);
 }

@@ -12,8 +12,13 @@
 namespace mlir::pallas::cuda {
 
 /// Issues `dots` without waiting (`pallas_gpu.async`); one
-/// `pallas_gpu.dot_wait` after the last takes all their results, and every
-/// later use reads them through it. Nothing between the dots may read one.
+/// `pallas_gpu.dot_wait` at `at`'s insertion point, leaving the `pending`
+/// wgmma groups issued after the dots in flight, takes all their results,
+/// and every later use reads them through it. Nothing between the dots and
+/// the wait may read one.
+void issueWithWaitAt(ArrayRef<tt::DotOp> dots, OpBuilder &at, int64_t pending = 0);
+
+/// The same with the wait right after the last dot.
 void issueWithOneWait(ArrayRef<tt::DotOp> dots);
 
 } // namespace mlir::pallas::cuda

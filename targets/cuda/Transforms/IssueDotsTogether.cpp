@@ -137,12 +137,12 @@ bool accumulatesAcrossIterations(tt::DotOp dot, scf::ForOp loop) {
 /// waited for the tensor cores to read those registers. Nothing uses the
 /// scratch area between the moved dot and its wait.
 void issueBeforeLast(ArrayRef<tt::DotOp> accumulating, ArrayRef<tt::DotOp> all) {
+  // (`last` reads registers or ring tiles only: accumulatesAcrossIterations.)
   tt::DotOp last = accumulating.back();
   for (tt::DotOp dot : all) {
     auto type = cast<RankedTensorType>(dot.getType());
     if (!last->isBeforeInBlock(dot) || !isa_and_nonnull<pgpu::WgmmaEncodingAttr>(type.getEncoding()) ||
-        !type.getElementType().isF32() || dot->hasAttr(pgpu::kAsyncDotAttrName) ||
-        !(inRing(last.getA()) || cuda::registerA(last)) || !inRing(last.getB()))
+        !type.getElementType().isF32() || dot->hasAttr(pgpu::kAsyncDotAttrName))
       continue;
     std::optional<SmallVector<Operation *>> slice = sliceAfter(last, dot, accumulating);
     if (!slice)
@@ -150,12 +150,9 @@ void issueBeforeLast(ArrayRef<tt::DotOp> accumulating, ArrayRef<tt::DotOp> all) 
     for (Operation *op : *slice)
       op->moveBefore(last);
     dot->moveBefore(last);
-    dot->setAttr(pgpu::kAsyncDotAttrName, UnitAttr::get(dot->getContext()));
     OpBuilder b(last->getContext());
     b.setInsertionPointAfter(last);
-    auto wait = pgpu::DotWaitOp::create(b, dot.getLoc(), TypeRange{dot.getType()},
-                                        ValueRange{dot.getResult()}, /*pending=*/1);
-    dot.getResult().replaceAllUsesExcept(wait.getResult(0), wait);
+    cuda::issueWithWaitAt({dot}, b, /*pending=*/1);
     return;
   }
 }
@@ -192,16 +189,8 @@ void leaveAccumulatingDotsInFlight(scf::ForOp loop) {
     if (refill)
       return;
   }
-  SmallVector<Value> results;
-  for (tt::DotOp dot : dots) {
-    dot->setAttr(pgpu::kAsyncDotAttrName, UnitAttr::get(dot->getContext()));
-    results.push_back(dot.getResult());
-  }
   OpBuilder b(yield);
-  auto wait = pgpu::DotWaitOp::create(b, dots.back()->getLoc(), ValueRange(results).getTypes(),
-                                      results, /*pending=*/0);
-  for (auto [result, waited] : llvm::zip(results, wait.getResults()))
-    result.replaceAllUsesExcept(waited, wait);
+  cuda::issueWithWaitAt(dots, b);
   for (Operation *release : releases)
     release->moveBefore(yield);
   issueBeforeLast(dots, all);
