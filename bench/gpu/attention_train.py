@@ -44,6 +44,12 @@ d64_atomic_kv128 = attention_dq_atomic.mha_dq_atomic(False, 64, block_kv=128,
                                                      num_warps=8)
 d128_atomic_kv128_causal = attention_dq_atomic.mha_dq_atomic(
     True, 128, block_kv=128, num_warps=8)
+# D = 64 with 128-row query and key blocks: dQ = dS K has a 64-row block
+# per warpgroup.
+d64_atomic_b128 = attention_dq_atomic.mha_dq_atomic(
+    False, 64, block_q=128, block_kv=128, num_warps=8)
+d64_atomic_b128_causal = attention_dq_atomic.mha_dq_atomic(
+    True, 64, block_q=128, block_kv=128, num_warps=8)
 
 # name -> (function, head dim, causal)
 CASES = {
@@ -60,4 +66,6 @@ CASES = {
     "d128_atomic_kv128": (d128_atomic_kv128, 128, False),
     "d64_atomic_kv128": (d64_atomic_kv128, 64, False),
     "d128_atomic_kv128_causal": (d128_atomic_kv128_causal, 128, True),
+    "d64_atomic_b128": (d64_atomic_b128, 64, False),
+    "d64_atomic_b128_causal": (d64_atomic_b128_causal, 64, True),
 }

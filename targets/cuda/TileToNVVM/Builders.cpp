@@ -108,6 +108,17 @@ Value cuda::inlinePtx(OpBuilder &b, Location loc, Type resultType, ValueRange op
   return resultType ? op.getResult(0) : Value();
 }
 
+void cuda::warpgroupBarrier(OpBuilder &b, Location loc, const SimtState &s) {
+  int64_t groups = s.threads / 128;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "{\n.reg .u32 t;\n.reg .pred p;\nmov.u32 t, %tid.x;\nshr.u32 t, t, 7;\n";
+  for (int64_t g = 0; g < groups; ++g)
+    os << "setp.eq.u32 p, t, " << g << ";\n@p bar.sync " << 2 + groups + g << ", 128;\n";
+  os << "}";
+  inlinePtx(b, loc, Type(), ValueRange(), text, /*constraints=*/"");
+}
+
 void cuda::takeTurn(OpBuilder &b, Location loc, const SimtState &s) {
   turnBarrier(b, loc, s, "sync", 0);
 }

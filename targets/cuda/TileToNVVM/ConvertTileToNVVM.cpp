@@ -975,6 +975,19 @@ FailureOr<gpu::GPUFuncOp> makeKernel(tt::FuncOp func, gpu::GPUModuleOp gpuModule
     state.tmaStoreAreaOffset = offset;
     state.tmaStoreSmem = smemByteAddress(b, func.getLoc(), state.ringBase, offset.getResult());
   }
+  if (state.warpgroupCopies) {
+    // This thread's warpgroup's area: offset + (tid / 128) * stride.
+    Location loc = func.getLoc();
+    auto offset = arith::ConstantIntOp::create(b, loc, 0, 32);
+    auto stride = arith::ConstantIntOp::create(b, loc, 0, 32);
+    state.warpgroupCopyOffset = offset;
+    state.warpgroupCopyStride = stride;
+    Value group = arith::ShRUIOp::create(b, loc, state.tid, constI32(b, loc, 7));
+    state.warpgroupCopySmem = smemByteAddress(
+        b, loc, state.ringBase,
+        arith::AddIOp::create(b, loc, offset.getResult(),
+                              arith::MulIOp::create(b, loc, group, stride.getResult())));
+  }
   if (state.warpgroups > 1) {
     auto stride = arith::ConstantIntOp::create(b, func.getLoc(), 0, 32);
     state.scratchStride = stride;
@@ -1456,6 +1469,14 @@ struct ConvertTileToNVVMPass
                                                                : WalkResult::advance();
                                })
                                .wasInterrupted();
+      // (Warpgroup turns give each warpgroup a scratch area of its own.)
+      state.warpgroupCopies =
+          state.warpgroups == 1 &&
+          func->walk([&](tt::BroadcastOp op) {
+                return broadcastsWithinWarpgroups(op, state.threads) ? WalkResult::interrupt()
+                                                                    : WalkResult::advance();
+              })
+              .wasInterrupted();
       FailureOr<gpu::GPUFuncOp> kernel = makeKernel(func, gpuModule, state);
       if (failed(kernel) || failed(splitProducer(*kernel, state)))
         return signalPassFailure();
@@ -1504,6 +1525,15 @@ struct ConvertTileToNVVMPass
         offset.setValueAttr(IntegerAttr::get(offset.getType(), at));
         bytes = at + state.tmaStoreBytes;
         (*kernel)->setAttr(pgpu::kTmaStoreAreaAttrName, UnitAttr::get(ctx));
+      }
+      if (state.warpgroupCopies && state.warpgroupCopyBytes) {
+        int64_t at = (bytes + 15) / 16 * 16;
+        int64_t stride = (state.warpgroupCopyBytes + 15) / 16 * 16;
+        auto offset = cast<arith::ConstantIntOp>(state.warpgroupCopyOffset);
+        offset.setValueAttr(IntegerAttr::get(offset.getType(), at));
+        auto strideOp = cast<arith::ConstantIntOp>(state.warpgroupCopyStride);
+        strideOp.setValueAttr(IntegerAttr::get(strideOp.getType(), stride));
+        bytes = at + state.threads / 128 * stride;
       }
       auto config = (*kernel)->getAttrOfType<pgpu::LaunchConfigAttr>(pgpu::kLaunchConfigAttrName);
       (*kernel)->setAttr(pgpu::kLaunchConfigAttrName,

@@ -53,6 +53,28 @@ int64_t cuda::smemWriteTensor(OpBuilder &b, Location loc, SimtState &s,
   return smemWriteTensor(b, loc, s, offset, perThread, type);
 }
 
+void cuda::smemWriteWarpgroupCopy(OpBuilder &b, Location loc, SimtState &s, Value perThread,
+                                  int64_t n) {
+  Type elem = cast<VectorType>(perThread.getType()).getElementType();
+  reserveSmem(s, n * smemElementBytes(elem));
+  warpgroupBarrier(b, loc, s);
+  // Thread t holds chunk t % chunks (a divisor of 128): the first chunks
+  // threads of each warpgroup own its copy.
+  BlockedLayout l(n, s.threads);
+  Value inGroup = arith::AndIOp::create(b, loc, s.tid, constI32(b, loc, 127));
+  Value owner = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, inGroup,
+                                      constI32(b, loc, l.chunks));
+  SmallVector<Value> idx = slotElementIndices(b, loc, s, n);
+  auto ifOp = scf::IfOp::create(b, loc, owner, /*withElse=*/false);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    for (auto [i, index] : llvm::enumerate(idx))
+      smemStore(b, loc, s, 0, index, extractSlot(b, loc, perThread, i));
+  }
+  warpgroupBarrier(b, loc, s);
+}
+
 Value cuda::paddedIndex(OpBuilder &b, Location loc, Value index) {
   return arith::AddIOp::create(b, loc, index,
                                arith::DivUIOp::create(b, loc, index, constI32(b, loc, 32)));

@@ -243,6 +243,15 @@ bool cuda::broadcastUsesScratch(tt::BroadcastOp op) {
          !rematerializable(op.getResult());
 }
 
+bool cuda::broadcastsWithinWarpgroups(Operation *op, int64_t threads) {
+  auto broadcast = dyn_cast<tt::BroadcastOp>(op);
+  if (!broadcast || threads <= 128 || threads % 128 || !broadcastUsesScratch(broadcast))
+    return false;
+  auto src = cast<RankedTensorType>(broadcast.getSrc().getType());
+  BlockedLayout l(src.getNumElements(), threads);
+  return !src.getEncoding() && l.replicated() && 128 % l.chunks == 0;
+}
+
 bool cuda::layoutCastUsesScratch(tensor::CastOp op) {
   auto src = cast<RankedTensorType>(op.getSource().getType());
   SplatElementsAttr splat;
@@ -290,7 +299,10 @@ struct BroadcastLowering : SimtPattern<tt::BroadcastOp> {
       rw.replaceOp(op, v);
       return success();
     }
-    smemWriteTensor(rw, loc, state, 0, a.getSrc(), srcType.getNumElements());
+    if (state.reserving == SimtState::Area::warpgroupCopies)
+      smemWriteWarpgroupCopy(rw, loc, state, a.getSrc(), srcType.getNumElements());
+    else
+      smemWriteTensor(rw, loc, state, 0, a.getSrc(), srcType.getNumElements());
     auto sourceIndex = [&](ArrayRef<Value> coords) {
       SmallVector<Value> c(coords);
       for (size_t d = 0; d < in.size(); ++d)
