@@ -1,5 +1,6 @@
 // RUN: pallas-opt %s --convert-tile-to-nvvm | FileCheck %s
 // RUN: sed 's/num_warps = 8/num_warps = 4/' %s | pallas-opt --convert-tile-to-nvvm | FileCheck %s --check-prefix=ONEGROUP
+// RUN: sed 's/num_warps = 8/num_warps = 32/' %s | pallas-opt --convert-tile-to-nvvm | FileCheck %s --check-prefix=ONEGROUP
 
 // A row of 128 values broadcast over 64 rows on two warpgroups (the lse
 // and delta rows of attention backward): thread t holds element t % 128,
@@ -21,7 +22,8 @@
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.return
 
-// On one warpgroup the exchange is the CTA's, as any other.
+// On one warpgroup the exchange is the CTA's, as any other; so on eight
+// (1024 threads), whose barriers would need ids past the last, 15.
 // ONEGROUP-LABEL: gpu.func @row_broadcast
 // ONEGROUP-NOT: bar.sync
 // ONEGROUP: gpu.barrier

@@ -245,7 +245,10 @@ bool cuda::broadcastUsesScratch(tt::BroadcastOp op) {
 
 bool cuda::broadcastsWithinWarpgroups(Operation *op, int64_t threads) {
   auto broadcast = dyn_cast<tt::BroadcastOp>(op);
-  if (!broadcast || threads <= 128 || threads % 128 || !broadcastUsesScratch(broadcast))
+  // (Named barrier ids end at 15: 2 + 2 * warpgroups - 1 of them.)
+  int64_t groups = threads / 128;
+  if (!broadcast || groups < 2 || groups > 7 || threads % 128 ||
+      !broadcastUsesScratch(broadcast))
     return false;
   auto src = cast<RankedTensorType>(broadcast.getSrc().getType());
   BlockedLayout l(src.getNumElements(), threads);
