@@ -60,11 +60,11 @@ void clusterBarrier(OpBuilder &b, Location loc);
 /// turn on). takeTurn waits for this thread's warpgroup's turn, passTurn
 /// hands it to the next warpgroup.
 void takeTurn(OpBuilder &b, Location loc, const SimtState &s);
+void passTurn(OpBuilder &b, Location loc, const SimtState &s);
 /// The threads of this thread's warpgroup (of `s.threads`, several) meet:
 /// named barrier 2 + warpgroups + g for warpgroup g, counting 128, above
 /// the turns' ids and the consumers' CTA barrier.
 void warpgroupBarrier(OpBuilder &b, Location loc, const SimtState &s);
-void passTurn(OpBuilder &b, Location loc, const SimtState &s);
 
 /// Runs a reduce/scan combiner region on scalars: `acc` then `x` operands.
 SmallVector<Value> combine(OpBuilder &b, Location loc, Region &region,
