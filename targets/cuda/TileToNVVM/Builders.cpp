@@ -82,21 +82,29 @@ void cuda::clusterBarrier(OpBuilder &b, Location loc) {
   NVVM::ClusterWaitOp::create(b, loc, UnitAttr());
 }
 
-/// `bar.<op> <1 + (g + shift) % groups>, 256` on warpgroup g's threads, as
-/// inline PTX: predicated on %tid.x read in place, the ids constants. (No
-/// registers live across the loop for the ids, which spilled on causal
-/// attention, and no branches, which measured slower.)
-static void turnBarrier(OpBuilder &b, Location loc, const SimtState &s, StringRef op,
-                        int64_t shift) {
+/// `bar.<op> <id(g)>, <count>` on warpgroup g's threads, as inline PTX:
+/// predicated on %tid.x read in place, the ids constants. (No registers
+/// live across the loop for the ids, which spilled on causal attention,
+/// and no branches, which measured slower.)
+static void barrierPerWarpgroup(OpBuilder &b, Location loc, const SimtState &s, StringRef op,
+                                function_ref<int64_t(int64_t)> id, int64_t count) {
   int64_t groups = s.threads / 128;
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "{\n.reg .u32 t;\n.reg .pred p;\nmov.u32 t, %tid.x;\nshr.u32 t, t, 7;\n";
   for (int64_t g = 0; g < groups; ++g)
-    os << "setp.eq.u32 p, t, " << g << ";\n@p bar." << op << " " << 1 + (g + shift) % groups
-       << ", 256;\n";
+    os << "setp.eq.u32 p, t, " << g << ";\n@p bar." << op << " " << id(g) << ", " << count
+       << ";\n";
   os << "}";
   inlinePtx(b, loc, Type(), ValueRange(), text, /*constraints=*/"");
+}
+
+/// Warpgroup g's turn barrier shifted by `shift`: 1 + (g + shift) % groups,
+/// between two warpgroups (256 threads).
+static void turnBarrier(OpBuilder &b, Location loc, const SimtState &s, StringRef op,
+                        int64_t shift) {
+  int64_t groups = s.threads / 128;
+  barrierPerWarpgroup(b, loc, s, op, [&](int64_t g) { return 1 + (g + shift) % groups; }, 256);
 }
 
 Value cuda::inlinePtx(OpBuilder &b, Location loc, Type resultType, ValueRange operands,
@@ -110,13 +118,7 @@ Value cuda::inlinePtx(OpBuilder &b, Location loc, Type resultType, ValueRange op
 
 void cuda::warpgroupBarrier(OpBuilder &b, Location loc, const SimtState &s) {
   int64_t groups = s.threads / 128;
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << "{\n.reg .u32 t;\n.reg .pred p;\nmov.u32 t, %tid.x;\nshr.u32 t, t, 7;\n";
-  for (int64_t g = 0; g < groups; ++g)
-    os << "setp.eq.u32 p, t, " << g << ";\n@p bar.sync " << 2 + groups + g << ", 128;\n";
-  os << "}";
-  inlinePtx(b, loc, Type(), ValueRange(), text, /*constraints=*/"");
+  barrierPerWarpgroup(b, loc, s, "sync", [&](int64_t g) { return 2 + groups + g; }, 128);
 }
 
 void cuda::takeTurn(OpBuilder &b, Location loc, const SimtState &s) {

@@ -53,28 +53,6 @@ int64_t cuda::smemWriteTensor(OpBuilder &b, Location loc, SimtState &s,
   return smemWriteTensor(b, loc, s, offset, perThread, type);
 }
 
-void cuda::smemWriteWarpgroupCopy(OpBuilder &b, Location loc, SimtState &s, Value perThread,
-                                  int64_t n) {
-  Type elem = cast<VectorType>(perThread.getType()).getElementType();
-  reserveSmem(s, n * smemElementBytes(elem));
-  warpgroupBarrier(b, loc, s);
-  // Thread t holds chunk t % chunks (a divisor of 128): the first chunks
-  // threads of each warpgroup own its copy.
-  BlockedLayout l(n, s.threads);
-  Value inGroup = arith::AndIOp::create(b, loc, s.tid, constI32(b, loc, 127));
-  Value owner = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, inGroup,
-                                      constI32(b, loc, l.chunks));
-  SmallVector<Value> idx = slotElementIndices(b, loc, s, n);
-  auto ifOp = scf::IfOp::create(b, loc, owner, /*withElse=*/false);
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    for (auto [i, index] : llvm::enumerate(idx))
-      smemStore(b, loc, s, 0, index, extractSlot(b, loc, perThread, i));
-  }
-  warpgroupBarrier(b, loc, s);
-}
-
 Value cuda::paddedIndex(OpBuilder &b, Location loc, Value index) {
   return arith::AddIOp::create(b, loc, index,
                                arith::DivUIOp::create(b, loc, index, constI32(b, loc, 32)));
@@ -87,7 +65,12 @@ int64_t cuda::smemWriteTensor(OpBuilder &b, Location loc, SimtState &s,
   int64_t n = type.getNumElements();
   int64_t bytes = (padded ? n + n / 32 : n) * smemElementBytes(elem);
   reserveSmem(s, offset + bytes);
-  barrier(b, loc);
+  // In a warpgroup's own area (ScratchArea: a broadcast within
+  // warpgroups), each warpgroup writes its own copy and meets only its
+  // own threads.
+  bool ownCopy = s.reserving == SimtState::Area::warpgroupCopies;
+  auto meet = [&] { ownCopy ? warpgroupBarrier(b, loc, s) : barrier(b, loc); };
+  meet();
   SmallVector<Value> idx = slotElementIndices(b, loc, s, type);
   auto write = [&](OpBuilder &w, Location l) {
     for (auto [i, index] : llvm::enumerate(idx))
@@ -95,7 +78,13 @@ int64_t cuda::smemWriteTensor(OpBuilder &b, Location loc, SimtState &s,
                 extractSlot(w, l, perThread, i));
   };
   Value owner;
-  if (hasSliceLayout(type)) {
+  if (ownCopy) {
+    // Thread t holds chunk t % chunks (a divisor of 128): the first chunks
+    // threads of each warpgroup own its copy.
+    Value inGroup = arith::AndIOp::create(b, loc, s.tid, constI32(b, loc, 127));
+    owner = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, inGroup,
+                                  constI32(b, loc, BlockedLayout(n, s.threads).chunks));
+  } else if (hasSliceLayout(type)) {
     // The four lanes of a row hold the same value: lane q = 0 writes it.
     Value q = arith::RemUIOp::create(b, loc, s.tid, constI32(b, loc, 4));
     owner = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, q, constI32(b, loc, 0));
@@ -111,6 +100,6 @@ int64_t cuda::smemWriteTensor(OpBuilder &b, Location loc, SimtState &s,
   } else {
     write(b, loc);
   }
-  barrier(b, loc);
+  meet();
   return (bytes + 15) / 16 * 16;
 }

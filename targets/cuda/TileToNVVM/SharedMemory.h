@@ -26,7 +26,9 @@ void smemStore(OpBuilder &b, Location loc, SimtState &s, int64_t offset,
                Value index, Value value);
 /// Writes a whole distributed tensor (each element at its row-major index)
 /// to shared memory at `offset`; a barrier comes before and after, so the
-/// caller may read any element right away. Returns the bytes used.
+/// caller may read any element right away (in a warpgroup's own area, as
+/// ScratchArea sets for a broadcast within warpgroups, each warpgroup
+/// writes its copy and the barriers are its own). Returns the bytes used.
 int64_t smemWriteTensor(OpBuilder &b, Location loc, SimtState &s,
                         int64_t offset, Value perThread, int64_t numElements);
 /// The same for a tensor in any layout (blocked or mma). `padded`: element
@@ -34,13 +36,6 @@ int64_t smemWriteTensor(OpBuilder &b, Location loc, SimtState &s,
 int64_t smemWriteTensor(OpBuilder &b, Location loc, SimtState &s,
                         int64_t offset, Value perThread, RankedTensorType type,
                         bool padded = false);
-/// Writes a tensor of `numElements` in a blocked layout that every
-/// warpgroup holds whole (broadcastsWithinWarpgroups) to `s.smem`, this
-/// thread's warpgroup's area: the warpgroup's owners write its copy, its
-/// threads meeting before and after (warpgroupBarrier), so that they may
-/// read any element right away.
-void smemWriteWarpgroupCopy(OpBuilder &b, Location loc, SimtState &s, Value perThread,
-                            int64_t numElements);
 /// i + i / 32: one spare word per 32 elements, so that neither the mma
 /// layouts' rows nor the blocked layout's chunks of 8 meet in the same
 /// banks when a tensor is exchanged through shared memory.

@@ -302,10 +302,7 @@ struct BroadcastLowering : SimtPattern<tt::BroadcastOp> {
       rw.replaceOp(op, v);
       return success();
     }
-    if (state.reserving == SimtState::Area::warpgroupCopies)
-      smemWriteWarpgroupCopy(rw, loc, state, a.getSrc(), srcType.getNumElements());
-    else
-      smemWriteTensor(rw, loc, state, 0, a.getSrc(), srcType.getNumElements());
+    smemWriteTensor(rw, loc, state, 0, a.getSrc(), srcType.getNumElements());
     auto sourceIndex = [&](ArrayRef<Value> coords) {
       SmallVector<Value> c(coords);
       for (size_t d = 0; d < in.size(); ++d)
