@@ -146,6 +146,15 @@ void disableSlowCodegenPasses() {
 
 } // namespace
 
+// The id of chip `index`'s code generation (stage 0) or ptxas (stage 1)
+// timer. MLIR keys a timer by its id, and an interned name lives on the heap,
+// where a pass freed earlier in the compile may have lived: its timer would
+// absorb ours. Static storage is no pass's address.
+static const void *chipTimerId(size_t index, int stage) {
+  static char ids[64][2];
+  return &ids[index % 64][stage];
+}
+
 static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
   ModuleOp module = in.module;
   const LaunchSpec &spec = in.spec;
@@ -500,7 +509,9 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
     img.archSpecific = StringRef(chip).ends_with("a");
     {
       TimingScope codegenTime =
-          options.timing ? options.timing->nest("LLVM to PTX " + chip) : TimingScope();
+          options.timing ? options.timing->nest(chipTimerId(&t - targets.data(), 0),
+                                                [&] { return "LLVM to PTX " + chip; })
+                         : TimingScope();
       FailureOr<std::string> ptx =
           cuda::serializeToPtx(gpuModule, target, libdevice, wgmmaCode);
       if (failed(ptx))
@@ -522,8 +533,10 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
     }
     img.ptx = cuda::placeFinalWgmmaWaits(img.ptx);
     {
-      TimingScope ptxasTime = options.timing ? options.timing->nest("ptxas " + chip)
-                                             : TimingScope();
+      TimingScope ptxasTime =
+          options.timing ? options.timing->nest(chipTimerId(&t - targets.data(), 1),
+                                                [&] { return "ptxas " + chip; })
+                         : TimingScope();
       if (failed(runPtxas(loc, *ptxas, img.chip, img.ptx, img.cubin, options)))
         return failure();
     }
