@@ -9,6 +9,7 @@
 #include "Backend/CudaHeader.h"
 #include "Backend/WaveOccupancy.h"
 #include "Backend/PtxSerializer.h"
+#include "Backend/PtxasReport.h"
 #include "Backend/WgmmaWaitPlacement.h"
 #include "Transforms/PlgpuUserSchedule.h"
 
@@ -48,9 +49,10 @@ static std::optional<std::string> findPtxas() {
   return std::nullopt;
 }
 
-/// Assembles `ptx` for `chip` into `cubin`; ptxas's messages on failure.
-static LogicalResult runPtxas(Location loc, StringRef ptxas, StringRef chip,
-                              StringRef ptx, std::string &cubin, const CompileOptions &options) {
+/// Assembles `ptx` for `chip` into `img.cubin` with ptxas's report on
+/// kernel `function` (registers, spills); ptxas's messages on failure.
+static LogicalResult runPtxas(Location loc, StringRef ptxas, StringRef chip, StringRef ptx,
+                              StringRef function, CudaImage &img, const CompileOptions &options) {
   SmallString<128> in, out, err;
   int fd;
   if (llvm::sys::fs::createTemporaryFile("pallas", "ptx", fd, in) ||
@@ -62,7 +64,8 @@ static LogicalResult runPtxas(Location loc, StringRef ptxas, StringRef chip,
     os << ptx;
   }
   std::string arch = ("-arch=" + chip).str();
-  SmallVector<StringRef> args = {ptxas, arch, "-O3", "-o", out, in};
+  // (-v adds the report; the cubin is the same.)
+  SmallVector<StringRef> args = {ptxas, arch, "-O3", "-v", "-o", out, in};
   reportCommand(options, args);
   std::optional<StringRef> redirects[] = {std::nullopt, err, err};
   std::string execError;
@@ -82,7 +85,9 @@ static LogicalResult runPtxas(Location loc, StringRef ptxas, StringRef chip,
   auto bin = llvm::MemoryBuffer::getFile(out, /*IsText=*/false);
   if (!bin)
     return emitError(loc) << "ptxas wrote no cubin for " << chip, failure();
-  cubin = (*bin)->getBuffer().str();
+  img.cubin = (*bin)->getBuffer().str();
+  if (auto log = llvm::MemoryBuffer::getFile(err))
+    img.ptxas = cuda::parsePtxasReport((*log)->getBuffer().str(), function.str());
   return success();
 }
 
@@ -537,7 +542,7 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
           options.timing ? options.timing->nest(chipTimerId(&t - targets.data(), 1),
                                                 [&] { return "ptxas " + chip; })
                          : TimingScope();
-      if (failed(runPtxas(loc, *ptxas, img.chip, img.ptx, img.cubin, options)))
+      if (failed(runPtxas(loc, *ptxas, img.chip, img.ptx, launch.function, img, options)))
         return failure();
     }
     out.image = std::move(img);
@@ -639,6 +644,19 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
   }
   if (!tensorMaps.empty())
     result.launch["tensor_maps"] = tensorMaps;
+  // What ptxas says each chip's code takes (registers, spills) and of its
+  // wgmma code (waits it inserted, instructions it serialized).
+  nlohmann::json resources = nlohmann::json::object();
+  for (const CudaImage &img : launch.images) {
+    const cuda::PtxasReport &r = img.ptxas;
+    resources[img.chip] = {{"registers", r.registers},
+                           {"barriers", r.barriers},
+                           {"stack_frame_bytes", r.stackFrameBytes},
+                           {"spill_store_bytes", r.spillStoreBytes},
+                           {"spill_load_bytes", r.spillLoadBytes},
+                           {"wgmma_notes", r.wgmmaNotes}};
+  }
+  result.launch["ptxas"] = resources;
   // Launchers may start fewer CTAs along x (one per SM; the header does).
   if (launch.persistent)
     result.launch["persistent"] = true;

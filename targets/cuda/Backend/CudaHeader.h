@@ -2,6 +2,7 @@
 #ifndef PALLAS_TARGETS_CUDA_CUDAHEADER_H
 #define PALLAS_TARGETS_CUDA_CUDAHEADER_H
 
+#include "PtxasReport.h"
 #include "pallas/Spec/LaunchSpec.h"
 
 #include <array>
@@ -48,6 +49,8 @@ struct CudaImage {
   std::string ptx, cubin;
   /// Its kernel's CUtensorMap parameters, after the arrays.
   std::vector<CudaTensorMap> tensorMaps;
+  /// What ptxas -v said of its kernel.
+  cuda::PtxasReport ptxas;
 };
 
 /// What launching the compiled kernel takes.
