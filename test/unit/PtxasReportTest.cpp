@@ -50,3 +50,23 @@ TEST_CASE("an empty report is all zeros") {
   CHECK(r.spillLoadBytes == 0);
   CHECK(r.wgmmaNotes.empty());
 }
+
+TEST_CASE("setmaxnreg ignored for want of an entry register count") {
+  std::string log = "ptxas info    : (C7508) Potential Performance Loss: 'setmaxnreg' ignored; "
+                    "unable to determine register count at entry.\n"
+                    "ptxas info    : Compiling entry function 'k' for 'sm_90a'\n";
+  CHECK(mlir::pallas::cuda::setmaxnregIgnored(parsePtxasReport(log, "k")));
+  CHECK(!mlir::pallas::cuda::setmaxnregIgnored(parsePtxasReport("", "k")));
+}
+
+TEST_CASE("the entry register count pinned by one CTA an SM") {
+  using mlir::pallas::cuda::pinEntryRegisterCount;
+  std::string ptx = ".visible .entry k(\n\t.param .u64 k_param_0\n)\n.maxntid 384, 1, 1\n{\n\tret;\n}\n";
+  std::string pinned = pinEntryRegisterCount(ptx);
+  CHECK(pinned == ".visible .entry k(\n\t.param .u64 k_param_0\n)\n.maxntid 384, 1, 1\n"
+                  ".minnctapersm 1\n{\n\tret;\n}\n");
+  // Once only.
+  CHECK(pinEntryRegisterCount(pinned) == pinned);
+  // No entry bounds, nothing to pin.
+  CHECK(pinEntryRegisterCount("{\n\tret;\n}") == "{\n\tret;\n}");
+}

@@ -544,6 +544,11 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
                          : TimingScope();
       if (failed(runPtxas(loc, *ptxas, img.chip, img.ptx, launch.function, img, options)))
         return failure();
+      if (cuda::setmaxnregIgnored(img.ptxas)) {
+        img.ptx = cuda::pinEntryRegisterCount(img.ptx);
+        if (failed(runPtxas(loc, *ptxas, img.chip, img.ptx, launch.function, img, options)))
+          return failure();
+      }
     }
     out.image = std::move(img);
     return success();

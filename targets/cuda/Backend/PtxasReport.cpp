@@ -54,3 +54,26 @@ PtxasReport mlir::pallas::cuda::parsePtxasReport(const std::string &log,
   }
   return r;
 }
+
+bool mlir::pallas::cuda::setmaxnregIgnored(const PtxasReport &report) {
+  for (const std::string &note : report.wgmmaNotes)
+    if (llvm::StringRef(note).starts_with("(C7508)"))
+      return true;
+  return false;
+}
+
+std::string mlir::pallas::cuda::pinEntryRegisterCount(const std::string &ptx) {
+  std::string out;
+  out.reserve(ptx.size() + 32);
+  llvm::StringRef rest(ptx);
+  while (!rest.empty()) {
+    auto [line, next] = rest.split('\n');
+    out += line.str();
+    if (rest.size() > line.size())
+      out += '\n';
+    if (line.starts_with(".maxntid") && !next.starts_with(".minnctapersm"))
+      out += ".minnctapersm 1\n";
+    rest = next;
+  }
+  return out;
+}

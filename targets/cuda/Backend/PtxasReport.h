@@ -32,6 +32,18 @@ struct PtxasReport {
 /// (zeros where it says nothing).
 PtxasReport parsePtxasReport(const std::string &log, const std::string &function);
 
+/// Whether ptxas ignored the kernel's setmaxnreg for want of a register
+/// count at entry (C7508): the consumers then run at the launch's share of
+/// registers and spill.
+bool setmaxnregIgnored(const PtxasReport &report);
+
+/// `ptx` with `.minnctapersm 1` after each entry's `.maxntid`: one CTA an SM
+/// (what a kernel with a producer warpgroup runs at anyway) pins the
+/// register count at entry, and ptxas honors setmaxnreg. Only for the
+/// kernels it ignored them in: elsewhere the directive moves ptxas's
+/// scheduling (fp8 attention's SASS changes), which was not measured.
+std::string pinEntryRegisterCount(const std::string &ptx);
+
 } // namespace mlir::pallas::cuda
 
 #endif
