@@ -1272,18 +1272,19 @@ void chooseScratchAreas(tt::FuncOp func, SimtState &state) {
 }
 
 /// The registers per thread (setmaxnreg) of the producer warpgroup (24: it
-/// only computes addresses) and of the consumers (the rest, at most 240),
-/// and what the kernel starts with (its threads' share). 128 * 24 + 256 *
-/// 240 fit the 64K registers of an SM: one CTA of two consumer
-/// warpgroups, the split FlashAttention-3 makes. (pallas-stage-loads gives
-/// a producer only to kernels that would not run two CTAs per SM anyway.)
+/// only computes addresses) and of the consumers (the rest, at most 256,
+/// setmaxnreg's most), and what the kernel starts with (its threads'
+/// share). 128 * 24 + 256 * 240 fit the 64K registers of an SM: one CTA of
+/// two consumer warpgroups, the split FlashAttention-3 makes; one consumer
+/// warpgroup takes 256. (pallas-stage-loads gives a producer only to
+/// kernels that would not run two CTAs per SM anyway.)
 struct ProducerRegisters {
   int64_t producer = 24, consumer = 0, launch = 0;
   explicit ProducerRegisters(const SimtState &s) {
     int64_t total = s.threads + s.producerThreads;
     launch = std::min<int64_t>(65536 / total / 8 * 8, 248);
     consumer = std::min<int64_t>(
-        (launch * total - producer * s.producerThreads) / s.threads / 8 * 8, 240);
+        (launch * total - producer * s.producerThreads) / s.threads / 8 * 8, 256);
   }
 };
 
@@ -1320,6 +1321,10 @@ LogicalResult splitProducer(gpu::GPUFuncOp kernel, SimtState &state) {
     clusterBarrier(b, loc);
   gpu::ReturnOp::create(b, loc);
   b.setInsertionPointToStart(consumers);
+  // (Besides the registers, a setmaxnreg on the consumers' path tells
+  // ptxas the path is warpgroup-uniform: without one, one consumer
+  // warpgroup's wgmma were serialized, C7518, for a dependence in a
+  // divergent path.)
   if (regs.consumer > regs.launch)
     NVVM::SetMaxRegisterOp::create(b, loc, regs.consumer, NVVM::SetMaxRegisterAction::increase);
   b.setInsertionPoint(produce);
