@@ -16,6 +16,7 @@ backward kernels and its XLA glue); bench.py's events around batches, L2
 flushed by the inputs' size. Work: 2.5x the forward's 4*B*H*S^2*D
 (half of it causal). Prints a markdown table; $OUT/attention_bwd.md.
 """
+import glob
 import importlib.util
 import json
 import math
@@ -44,6 +45,20 @@ DIR = os.environ.get("ATTN_BWD_DIR", os.path.join(ROOT, ".device", "attn_bwd"))
 # What prepare_attention_bwd.sh exported (SHAPE: B,S,H).
 B, L, H = (int(v) for v in open(os.path.join(DIR, "SHAPE")).read().split(","))
 TORCH_DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32}
+
+
+def print_ptxas_reports(case_dir):
+  """What ptxas said of each sm_90a kernel of the case (the manifests'
+  launch.ptxas): registers, spills, and its notes' codes (C7517: a
+  warpgroup.wait it inserted; C7512/C7518: wgmma it serialized)."""
+  for manifest in sorted(glob.glob(os.path.join(case_dir, "*", "sm_90a", "*.manifest.json"))):
+    report = json.load(open(manifest))["launch"].get("ptxas", {}).get("sm_90a")
+    if not report:
+      continue
+    codes = [n.split(")")[0] + ")" for n in report["wgmma_notes"]]
+    print(f"  ptxas {os.path.basename(os.path.dirname(os.path.dirname(manifest)))}: "
+          f"{report['registers']} registers, spills {report['spill_store_bytes']}/"
+          f"{report['spill_load_bytes']} bytes, notes {' '.join(codes) or 'none'}", flush=True)
 
 
 def our_chain(drv, case_dir, target):
@@ -112,6 +127,7 @@ def main():
     times = {}
     case_dir = os.path.join(DIR, case)
     manifest = chain.load(case_dir)
+    print_ptxas_reports(case_dir)
     # ANCHORS=0: ours and cuDNN's; none: ours alone (compute-sanitizer).
     anchors = os.environ.get("ANCHORS", "1") not in ("0", "none")
     only_ours = os.environ.get("ANCHORS") == "none"
