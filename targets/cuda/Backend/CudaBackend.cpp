@@ -64,7 +64,8 @@ static LogicalResult runPtxas(Location loc, StringRef ptxas, StringRef chip, Str
     os << ptx;
   }
   std::string arch = ("-arch=" + chip).str();
-  // (-v adds the report; the cubin is the same.)
+  // (-v adds the report; the code is the same, the cubin records the
+  // options it was assembled with.)
   SmallVector<StringRef> args = {ptxas, arch, "-O3", "-v", "-o", out, in};
   reportCommand(options, args);
   std::optional<StringRef> redirects[] = {std::nullopt, err, err};
