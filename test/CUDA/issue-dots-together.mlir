@@ -5,15 +5,18 @@
 // what it needs from the body (its slot's wait and read, its accumulator's
 // initial value); both are issued without waiting and waited for once.
 // Attention backward's dK/dV scan: S = Q K^T, then dV += P^T dO (A through
-// scratch: stays), then dP = dO V^T - delta, which joins S.
+// scratch: stays), then dP = dO V^T - delta, which joins S. dP's
+// accumulator start (0 - delta's row broadcast), which reads no ring, goes
+// before S's issue.
 // CHECK-LABEL: tt.func @scores_and_dp
 // CHECK: scf.for
 // CHECK: pallas_gpu.wait_filled %[[QB:.*]][
 // CHECK-NEXT: %[[Q:.*]] = pallas_gpu.ring_read
+// CHECK-NEXT: %[[DB:.*]] = tt.broadcast
+// CHECK-NEXT: %[[D:.*]] = arith.subf %{{.*}}, %[[DB]]
 // CHECK-NEXT: %[[S:.*]] = tt.dot %[[Q]], %{{.*}}, %{{.*}} {pallas_gpu.async}
 // CHECK-NEXT: pallas_gpu.wait_filled %[[DOB:.*]][
 // CHECK-NEXT: %[[DO:.*]] = pallas_gpu.ring_read
-// CHECK-NEXT: %[[D:.*]] = tensor.cast %{{.*}}
 // CHECK-NEXT: %[[DP:.*]] = tt.dot %[[DO]], %{{.*}}, %[[D]] {pallas_gpu.async}
 // CHECK-NEXT: %[[W:.*]]:2 = pallas_gpu.dot_wait 0, %[[S]], %[[DP]]
 // CHECK-NEXT: math.exp2 %[[W]]#0
@@ -25,7 +28,7 @@
 !tile = tensor<64x128xbf16, #pallas_gpu.shared<swizzle_128b>>
 !ring = !pallas_gpu.ring<2, tensor<64x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
 !whole = !pallas_gpu.ring<1, tensor<128x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
-tt.func @scores_and_dp(%delta: tensor<64x128xf32>) -> (tensor<128x128xf32, #rows>, tensor<64x128xf32>)
+tt.func @scores_and_dp(%delta: tensor<1x128xf32>) -> (tensor<128x128xf32, #rows>, tensor<64x128xf32>)
     attributes {pallas.launch = #pallas.launch<symbol = "scores_and_dp", grid = [1], num_warps = 8>} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -54,7 +57,8 @@ tt.func @scores_and_dp(%delta: tensor<64x128xf32>) -> (tensor<128x128xf32, #rows
     pallas_gpu.wait_filled %dob[%c0] phase %c0 : !pallas_gpu.slot_barriers<2>
     %do = pallas_gpu.ring_read %dor[%c0] : !ring -> tensor<64x128xbf16>
     %dv = tt.dot %pt, %do, %acc : tensor<128x64xbf16> * tensor<64x128xbf16> -> tensor<128x128xf32, #rows>
-    %d = tensor.cast %delta : tensor<64x128xf32> to tensor<64x128xf32, #wg>
+    %db = tt.broadcast %delta : tensor<1x128xf32> -> tensor<64x128xf32, #wg>
+    %d = arith.subf %z, %db : tensor<64x128xf32, #wg>
     %dp = tt.dot %do, %vt, %d : tensor<64x128xbf16> * tensor<128x128xbf16> -> tensor<64x128xf32, #wg>
     pallas_gpu.release_slot %dob[%c0] : !pallas_gpu.slot_barriers<2>
     %ds = arith.mulf %p, %dp : tensor<64x128xf32, #wg>
