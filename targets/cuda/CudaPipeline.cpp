@@ -71,8 +71,10 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createPallasUnrollLoadLoops());
   pm.addPass(createPallasStageLoads(
       {options.sharedBytes, options.wgmma && options.tma, options.wgmma && options.tma && options.producer}));
-  if (options.wgmma)
+  if (options.wgmma) {
     pm.addPass(createPallasIssueDotsTogether());
+    pm.addPass(createPallasWorkUnderDots());
+  }
   if (options.wgmma && options.tma)
     pm.addPass(createPallasTmaStores());
   if (options.wgmma && options.tma && options.producer && options.cluster > 1)

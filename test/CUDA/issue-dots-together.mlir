@@ -7,17 +7,19 @@
 // Attention backward's dK/dV scan: S = Q K^T, then dV += P^T dO (A through
 // scratch: stays), then dP = dO V^T - delta, which joins S. dP's
 // accumulator start (0 - delta's row broadcast), which reads no ring, goes
-// before S's issue.
+// before S's issue, copied into registers of its own there (its values
+// repeat).
 // CHECK-LABEL: tt.func @scores_and_dp
 // CHECK: scf.for
 // CHECK: pallas_gpu.wait_filled %[[QB:.*]][
 // CHECK-NEXT: %[[Q:.*]] = pallas_gpu.ring_read
 // CHECK-NEXT: %[[DB:.*]] = tt.broadcast
 // CHECK-NEXT: %[[D:.*]] = arith.subf %{{.*}}, %[[DB]]
+// CHECK-NEXT: %[[DR:.*]] = pallas_gpu.own_registers %[[D]]
 // CHECK-NEXT: %[[S:.*]] = tt.dot %[[Q]], %{{.*}}, %{{.*}} {pallas_gpu.async}
 // CHECK-NEXT: pallas_gpu.wait_filled %[[DOB:.*]][
 // CHECK-NEXT: %[[DO:.*]] = pallas_gpu.ring_read
-// CHECK-NEXT: %[[DP:.*]] = tt.dot %[[DO]], %{{.*}}, %[[D]] {pallas_gpu.async}
+// CHECK-NEXT: %[[DP:.*]] = tt.dot %[[DO]], %{{.*}}, %[[DR]] {pallas_gpu.async}
 // CHECK-NEXT: %[[W:.*]]:2 = pallas_gpu.dot_wait 0, %[[S]], %[[DP]]
 // CHECK-NEXT: math.exp2 %[[W]]#0
 // CHECK: tt.dot %{{.*}}, %[[DO]], %{{.*}} :

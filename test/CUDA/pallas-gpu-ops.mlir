@@ -236,3 +236,20 @@ tt.func @column_read_unswizzled(%s: i32) {
   %c = pallas_gpu.ring_read %r[%s] cols %s : !pallas_gpu.ring<1, tensor<64x256xf16>> -> tensor<64x128xf16>
   tt.return
 }
+
+// -----
+
+// CHECK-LABEL: tt.func @own_registers
+// CHECK: pallas_gpu.own_registers %{{.*}} : tensor<64x64xf32>
+tt.func @own_registers(%t: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %r = pallas_gpu.own_registers %t : tensor<64x64xf32>
+  tt.return %r : tensor<64x64xf32>
+}
+
+// -----
+
+tt.func @own_registers_of_another_type(%t: tensor<64x64xf32>) {
+  // expected-error @below {{all of {source, result} have same type}}
+  %r = "pallas_gpu.own_registers"(%t) : (tensor<64x64xf32>) -> tensor<64x64xf16>
+  tt.return
+}

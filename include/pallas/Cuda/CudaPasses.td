@@ -409,6 +409,17 @@ def PallasIssueDotsTogether : Pass<"pallas-issue-dots-together", "::mlir::Module
   }];
 }
 
+def PallasWorkUnderDots : Pass<"pallas-work-under-dots", "::mlir::ModuleOp"> {
+  let summary = "row broadcasts moved above the waits of wgmma dots they do not need";
+  let description = [{
+    Runs on tile IR for sm_90a, after pallas-issue-dots-together. A
+    broadcast into the wgmma accumulator layout after a
+    `pallas_gpu.dot_wait` needing nothing the wait gives moves above it,
+    with the pure ops it needs from there, where the waited results take at
+    most 64 registers a thread.
+  }];
+}
+
 def PallasTransposeScores : Pass<"pallas-transpose-scores", "::mlir::ModuleOp"> {
   let summary = "a loop's dots and the elementwise work between them computed transposed where their results are mostly read transposed";
   let description = [{

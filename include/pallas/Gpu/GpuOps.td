@@ -329,6 +329,21 @@ def PG_RingReadOp : PG_Op<"ring_read", [MemoryEffects<[MemRead]>]> {
   let hasVerifier = 1;
 }
 
+def PG_OwnRegistersOp : PG_Op<"own_registers", [Pure, AllTypesMatch<["source", "result"]>]> {
+  let summary = "a tile copied here into a register of its own per element a thread holds";
+  let description = [{
+    Returns `source` unchanged. Where a tile's elements repeat (a row
+    broadcast over a wgmma accumulator's rows: rows g and g + 8 of a thread
+    alike), each value is otherwise kept once, and copied into the distinct
+    registers a wgmma accumulator takes right before the wgmma, wherever
+    that is. Taken as a dot's accumulator start, the copies are made here:
+    where the start is computed, or carried from the previous iteration.
+  }];
+  let arguments = (ins AnyRankedTensor:$source);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source)";
+}
+
 include "pallas/Gpu/GpuUserScheduleOps.td"
 
 #endif

@@ -25,8 +25,6 @@
 #include "pallas/Passes/ExpandF8Conversions.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <functional>
@@ -230,41 +228,9 @@ static Value wgmmaRegisterA(OpBuilder &b, Location loc, Value acc, int64_t regs,
   return inlinePtx(b, loc, acc.getType(), operands, text, constraints);
 }
 
-/// Whether a dot's accumulator starts from values computed by ordinary
-/// instructions from broadcasts and constants alone (dP^T's `0 - delta`,
-/// delta's row broadcast over the rows): values that repeat across a
-/// thread's registers. (An accumulator computed from another's values,
-/// attention's rescaled output, has no repeats: LLVM copies nothing.)
-static bool repeatsBroadcastValues(tt::DotOp op) {
-  SmallVector<Value> work{op.getC()};
-  llvm::SmallPtrSet<Operation *, 8> seen;
-  bool broadcast = false;
-  while (!work.empty()) {
-    Operation *def = work.pop_back_val().getDefiningOp();
-    if (!def)
-      return false;
-    if (!seen.insert(def).second || matchPattern(def, m_Constant()))
-      continue;
-    if (isa<tt::BroadcastOp>(def)) {
-      broadcast = true;
-      continue;
-    }
-    if (!isa<tensor::CastOp>(def) && !OpTrait::hasElementwiseMappableTraits(def))
-      return false;
-    work.append(def->operand_begin(), def->operand_end());
-  }
-  return broadcast;
-}
-
-/// `vec`'s elements copied into registers of their own where `vec` is
-/// computed. Where an accumulator repeats values, LLVM copies them into the
-/// wgmma's distinct registers right before it: after an earlier dot's
-/// issue, where ptxas then makes the warpgroup wait for that dot before
-/// issuing this one (C7517, "warpgroup.wait is injected"). The copies are
-/// inline PTX kept in place, before both dots.
-static Value copyWhereComputed(OpBuilder &b, Location loc, Value vec) {
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointAfterValue(vec);
+/// `vec`'s elements copied into registers of their own, here
+/// (pallas_gpu.own_registers): inline PTX, kept in place.
+static Value copyIntoOwnRegisters(OpBuilder &b, Location loc, Value vec) {
   int64_t n = cast<VectorType>(vec.getType()).getNumElements();
   std::string text, constraints;
   llvm::raw_string_ostream os(text), cs(constraints);
@@ -323,8 +289,6 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
   Type f32 = b.getF32Type();
   auto accType = LLVM::LLVMStructType::getLiteral(b.getContext(),
                                                   SmallVector<Type>(regs, f32));
-  if (repeatsBroadcastValues(op))
-    cVec = copyWhereComputed(b, loc, cVec);
   SmallVector<Value> accs;
   for (int64_t t = 0; t < layout->tilesM; ++t) {
     Value acc = LLVM::UndefOp::create(b, loc, accType);
@@ -463,9 +427,21 @@ struct DotWaitLowering : SimtPattern<pgpu::DotWaitOp> {
     return success();
   }
 };
+
+/// pallas_gpu.own_registers: the copies.
+struct OwnRegistersLowering : SimtPattern<pgpu::OwnRegistersOp> {
+  using SimtPattern::SimtPattern;
+  LogicalResult matchAndRewrite(pgpu::OwnRegistersOp op, OpAdaptor a,
+                                ConversionPatternRewriter &rw) const override {
+    if (!isa<VectorType>(a.getSource().getType()))
+      return op.emitError("internal error: pallas_gpu.own_registers of a tile not in registers");
+    rw.replaceOp(op, copyIntoOwnRegisters(rw, op.getLoc(), a.getSource()));
+    return success();
+  }
+};
 } // namespace
 
 void cuda::populateWgmmaPatterns(const TypeConverter &tc, RewritePatternSet &patterns,
                                  SimtState &state) {
-  patterns.add<DotWaitLowering>(tc, patterns.getContext(), state);
+  patterns.add<DotWaitLowering, OwnRegistersLowering>(tc, patterns.getContext(), state);
 }
