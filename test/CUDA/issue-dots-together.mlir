@@ -319,3 +319,58 @@ tt.func @dq_reads_a_load(%kp: tensor<128x128x!tt.ptr<bf16>>) -> (tensor<128x128x
   }
   tt.return %r#0, %r#1, %r#2 : tensor<128x128xf32, #rows>, tensor<128x128xf32, #rows>, tensor<64x128xf32, #cols>
 }
+
+// -----
+
+// dP's start from values that need not repeat (a tile the function takes):
+// it moves before S's issue too, but is not copied.
+// CHECK-LABEL: tt.func @start_from_an_argument
+// CHECK: scf.for
+// CHECK: %[[D:.*]] = tensor.cast %arg0
+// CHECK-NEXT: tt.dot {{.*}} {pallas_gpu.async}
+// CHECK-NOT: pallas_gpu.own_registers
+// CHECK: tt.dot %{{.*}}, %{{.*}}, %[[D]] {pallas_gpu.async}
+#wg = #pallas_gpu.wgmma<warps = 8, column_groups = 2>
+#rows = #pallas_gpu.wgmma<warps = 8>
+!tile = tensor<64x128xbf16, #pallas_gpu.shared<swizzle_128b>>
+!ring = !pallas_gpu.ring<2, tensor<64x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+!whole = !pallas_gpu.ring<1, tensor<128x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+tt.func @start_from_an_argument(%delta: tensor<64x128xf32>) -> (tensor<128x128xf32, #rows>, tensor<64x128xf32>)
+    attributes {pallas.launch = #pallas.launch<symbol = "start_from_an_argument", grid = [1], num_warps = 8>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x128xf32>
+  %acc0 = arith.constant dense<0.0> : tensor<128x128xf32, #rows>
+  %qr = pallas_gpu.alloc_ring : <2, tensor<64x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+  %qb = pallas_gpu.alloc_slot_barriers tma producer : !pallas_gpu.slot_barriers<2>
+  %dor = pallas_gpu.alloc_ring : <2, tensor<64x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+  %dob = pallas_gpu.alloc_slot_barriers tma producer : !pallas_gpu.slot_barriers<2>
+  %kr = pallas_gpu.alloc_ring : <1, tensor<128x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+  %k = pallas_gpu.ring_read %kr[%c0] : !whole -> tensor<128x128xbf16>
+  %kt = tt.trans %k {order = array<i32: 1, 0>} : tensor<128x128xbf16> -> tensor<128x128xbf16>
+  %vr = pallas_gpu.alloc_ring : <1, tensor<128x128xbf16, #pallas_gpu.shared<swizzle_128b>>>
+  %v = pallas_gpu.ring_read %vr[%c0] : !whole -> tensor<128x128xbf16>
+  %vt = tt.trans %v {order = array<i32: 1, 0>} : tensor<128x128xbf16> -> tensor<128x128xbf16>
+  %r:2 = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %acc0, %last = %zero) -> (tensor<128x128xf32, #rows>, tensor<64x128xf32>) : i32 {
+    %z = tensor.cast %zero : tensor<64x128xf32> to tensor<64x128xf32, #wg>
+    pallas_gpu.wait_filled %qb[%c0] phase %c0 : !pallas_gpu.slot_barriers<2>
+    %q = pallas_gpu.ring_read %qr[%c0] : !ring -> tensor<64x128xbf16>
+    %s = tt.dot %q, %kt, %z : tensor<64x128xbf16> * tensor<128x128xbf16> -> tensor<64x128xf32, #wg>
+    %p = math.exp2 %s : tensor<64x128xf32, #wg>
+    %pb = arith.truncf %p : tensor<64x128xf32, #wg> to tensor<64x128xbf16, #wg>
+    %pp = tensor.cast %pb : tensor<64x128xbf16, #wg> to tensor<64x128xbf16>
+    %pt = tt.trans %pp {order = array<i32: 1, 0>} : tensor<64x128xbf16> -> tensor<128x64xbf16>
+    pallas_gpu.wait_filled %dob[%c0] phase %c0 : !pallas_gpu.slot_barriers<2>
+    %do = pallas_gpu.ring_read %dor[%c0] : !ring -> tensor<64x128xbf16>
+    %dv = tt.dot %pt, %do, %acc : tensor<128x64xbf16> * tensor<64x128xbf16> -> tensor<128x128xf32, #rows>
+    %d = tensor.cast %delta : tensor<64x128xf32> to tensor<64x128xf32, #wg>
+    %dp = tt.dot %do, %vt, %d : tensor<64x128xbf16> * tensor<128x128xbf16> -> tensor<64x128xf32, #wg>
+    pallas_gpu.release_slot %dob[%c0] : !pallas_gpu.slot_barriers<2>
+    %ds = arith.mulf %p, %dp : tensor<64x128xf32, #wg>
+    pallas_gpu.release_slot %qb[%c0] : !pallas_gpu.slot_barriers<2>
+    %out = tensor.cast %ds : tensor<64x128xf32, #wg> to tensor<64x128xf32>
+    scf.yield %dv, %out : tensor<128x128xf32, #rows>, tensor<64x128xf32>
+  }
+  tt.return %r#0, %r#1 : tensor<128x128xf32, #rows>, tensor<64x128xf32>
+}

@@ -329,15 +329,17 @@ def PG_RingReadOp : PG_Op<"ring_read", [MemoryEffects<[MemRead]>]> {
   let hasVerifier = 1;
 }
 
-def PG_OwnRegistersOp : PG_Op<"own_registers", [Pure, AllTypesMatch<["source", "result"]>]> {
+def PG_OwnRegistersOp : PG_Op<"own_registers", [NoMemoryEffect, AllTypesMatch<["source", "result"]>]> {
   let summary = "a tile copied here into a register of its own per element a thread holds";
   let description = [{
     Returns `source` unchanged. Where a tile's elements repeat (a row
     broadcast over a wgmma accumulator's rows: rows g and g + 8 of a thread
     alike), each value is otherwise kept once, and copied into the distinct
     registers a wgmma accumulator takes right before the wgmma, wherever
-    that is. Taken as a dot's accumulator start, the copies are made here:
-    where the start is computed, or carried from the previous iteration.
+    that is (after an earlier dot's issue, where ptxas then waits for that
+    dot). Taken as a dot's accumulator start, the copies are made here,
+    where the start is computed. (Not speculatable: hoisted out of a loop,
+    the copies would be made where nothing needs them.)
   }];
   let arguments = (ins AnyRankedTensor:$source);
   let results = (outs AnyRankedTensor:$result);

@@ -465,8 +465,9 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
         int64_t commits = 0;
         // Registers of each dot's result: one wgmma commit a dot, its
         // chains (one an m64 block) starting where a wgmma's accumulator
-        // comes from no other. (Dots with A in registers are inline PTX:
-        // in this loop they accumulate what it carries.)
+        // comes from no other. (Dots with A in registers are inline PTX,
+        // not counted; a dot adding into what the loop carries with A in
+        // a ring counts twice: an estimate from above.)
         SmallVector<int64_t> results{0};
         loop.getBody()->walk([&](Operation *op) {
           if (auto mma = dyn_cast<NVVM::WgmmaMmaAsyncOp>(op)) {

@@ -433,8 +433,9 @@ struct OwnRegistersLowering : SimtPattern<pgpu::OwnRegistersOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(pgpu::OwnRegistersOp op, OpAdaptor a,
                                 ConversionPatternRewriter &rw) const override {
-    if (!isa<VectorType>(a.getSource().getType()))
-      return op.emitError("internal error: pallas_gpu.own_registers of a tile not in registers");
+    auto vec = dyn_cast<VectorType>(a.getSource().getType());
+    if (!vec || !vec.getElementType().isF32())
+      return op.emitError("internal error: pallas_gpu.own_registers takes f32 tiles in registers");
     rw.replaceOp(op, copyIntoOwnRegisters(rw, op.getLoc(), a.getSource()));
     return success();
   }

@@ -247,6 +247,7 @@ void hoistBeforeGroup(ArrayRef<Operation *> moved, tt::DotOp dot, Operation *fro
   }
   Operation *start = dot.getC().getDefiningOp();
   if (!start || start->getBlock() != front->getBlock() || !start->isBeforeInBlock(front) ||
+      !cast<RankedTensorType>(dot.getC().getType()).getElementType().isF32() ||
       !repeatsBroadcastValues(dot.getC()))
     return;
   OpBuilder b(front);
