@@ -22,6 +22,7 @@
 // (keepInFlight below).
 //
 //===----------------------------------------------------------------------===//
+#include "TileToNVVM/DotLowering.h"
 #include "Transforms/AsyncDots.h"
 #include "pallas/Cuda/CudaPasses.h"
 #include "pallas/Gpu/Gpu.h"
@@ -129,4 +130,14 @@ void cuda::issueWithOneWait(ArrayRef<tt::DotOp> dots) {
   OpBuilder b(dots.back());
   b.setInsertionPointAfter(dots.back());
   issueWithWaitAt(dots, b);
+}
+
+bool cuda::inRing(Value v) {
+  if (auto trans = v.getDefiningOp<tt::TransOp>())
+    v = trans.getSrc();
+  return v.getDefiningOp<pgpu::RingReadOp>() != nullptr;
+}
+
+bool cuda::readsNoScratch(tt::DotOp dot) {
+  return inRing(dot.getB()) && (inRing(dot.getA()) || registerA(dot));
 }

@@ -21,6 +21,15 @@ void issueWithWaitAt(ArrayRef<tt::DotOp> dots, OpBuilder &at, int64_t pending = 
 /// The same with the wait right after the last dot.
 void issueWithOneWait(ArrayRef<tt::DotOp> dots);
 
+/// Whether `v` is a tile a dot reads where it stands in a ring: a
+/// ring_read, or a transpose of one.
+bool inRing(Value v);
+
+/// Whether `dot` reads B from a ring and A from a ring or the registers:
+/// nothing it reads goes through the scratch area, which an exchange may
+/// overwrite while the dot is in flight.
+bool readsNoScratch(tt::DotOp dot);
+
 } // namespace mlir::pallas::cuda
 
 #endif

@@ -64,20 +64,13 @@ using namespace mlir::pallas;
 
 namespace {
 
-/// Whether `v` is a tile the dot reads where it stands in a ring: a
-/// ring_read, or a transpose of one.
-bool inRing(Value v) {
-  if (auto trans = v.getDefiningOp<tt::TransOp>())
-    v = trans.getSrc();
-  return v.getDefiningOp<pgpu::RingReadOp>() != nullptr;
-}
-
 /// A wgmma dot of the body, issued synchronously, reading only ring tiles.
 bool candidate(tt::DotOp dot) {
   auto type = cast<RankedTensorType>(dot.getType());
   return isa_and_nonnull<pgpu::WgmmaEncodingAttr>(type.getEncoding()) &&
          !dot->hasAttr(pgpu::kAsyncDotAttrName) && !dot->hasAttr(pgpu::kTurnTakeAttrName) &&
-         !dot->hasAttr(pgpu::kTurnPassAttrName) && inRing(dot.getA()) && inRing(dot.getB());
+         !dot->hasAttr(pgpu::kTurnPassAttrName) && cuda::inRing(dot.getA()) &&
+         cuda::inRing(dot.getB());
 }
 
 /// An op that may move up past the ops between `anchor` and it: free of
@@ -126,8 +119,7 @@ bool accumulatesAcrossIterations(tt::DotOp dot, scf::ForOp loop) {
   if (!isa_and_nonnull<pgpu::WgmmaEncodingAttr>(type.getEncoding()) ||
       !type.getElementType().isF32() || dot->hasAttr(pgpu::kAsyncDotAttrName) ||
       !acc || acc.getOwner() != loop.getBody() || acc == loop.getInductionVar() ||
-      !acc.hasOneUse() || !dot->hasOneUse() || !inRing(dot.getB()) ||
-      !(inRing(dot.getA()) || cuda::registerA(dot)))
+      !acc.hasOneUse() || !dot->hasOneUse() || !cuda::readsNoScratch(dot))
     return false;
   OpOperand &use = *dot->use_begin();
   return use.getOwner() == loop.getBody()->getTerminator() &&

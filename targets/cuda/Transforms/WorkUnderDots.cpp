@@ -8,8 +8,9 @@
 // needs nothing the wait gives (lse, from what the loop carries) moves
 // above the wait with the pure ops it needs from there: it runs while the
 // waited dots do. Only where those dots read rings or registers: the
-// exchange may write the scratch area a dot's operand is read from. Attention backward on 8 warps, H200: D = 128 -2.0 %,
-// causal -2 %, JAX's mha form -3 / -4 %.
+// exchange may write the scratch area a dot's operand is read from.
+// Attention backward on 8 warps, H200: D = 128 -2.0 %, causal -2 %, JAX's
+// mha form -3 / -4 %.
 //
 // Its registers are then live across the wait with the waited results.
 // Only where those take at most 64 a thread (two 128 x 64 accumulators
@@ -25,7 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Dialect/Layouts.h"
-#include "TileToNVVM/DotLowering.h"
+#include "Transforms/AsyncDots.h"
 #include "pallas/Cuda/CudaPasses.h"
 #include "pallas/Gpu/Gpu.h"
 
@@ -83,19 +84,6 @@ std::optional<int64_t> perThread(Type type) {
   return layout->perThread();
 }
 
-/// Whether a dot reads its operands from rings or registers only: a
-/// broadcast's exchange may write the scratch area, which a dot in flight
-/// may be reading its operand from.
-bool readsNoScratch(Value result) {
-  auto dot = result.getDefiningOp<tt::DotOp>();
-  auto inRing = [](Value v) {
-    if (auto trans = v.getDefiningOp<tt::TransOp>())
-      v = trans.getSrc();
-    return v.getDefiningOp<pgpu::RingReadOp>() != nullptr;
-  };
-  return dot && (inRing(dot.getA()) || cuda::registerA(dot)) && inRing(dot.getB());
-}
-
 /// Broadcasts into the wgmma layout (of row statistics, or of the indices
 /// a mask compares) after `wait` needing nothing it gives move above it.
 /// Broadcasts into other layouts stay where they are.
@@ -103,7 +91,9 @@ void broadcastsAboveWait(pgpu::DotWaitOp wait) {
   int64_t waited = 0;
   for (Value v : wait.getValues()) {
     std::optional<int64_t> regs = perThread(v.getType());
-    if (!regs || !readsNoScratch(v))
+    // (An exchange may write the scratch area a waited dot reads.)
+    auto dot = v.getDefiningOp<tt::DotOp>();
+    if (!regs || !dot || !cuda::readsNoScratch(dot))
       return;
     waited += *regs;
   }
