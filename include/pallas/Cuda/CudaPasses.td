@@ -381,7 +381,12 @@ def PallasAsyncDots : Pass<"pallas-async-dots", "::mlir::ModuleOp"> {
     `pallas_gpu.dot_wait` after the last takes all their results. The
     tensor cores run the dots back to back, and pallas-stage-loads refills
     the ring slots such dots read before issuing them rather than after
-    waiting for them.
+    waiting for them. Where the turn's accumulators and the A operands its
+    dots take from the registers would leave a consumer thread fewer than
+    32 registers (the budget setmaxnreg gives consumers beside a producer
+    warpgroup), a dot taking A from the registers is waited for as it is
+    issued and the next dot issued after it: together, ptxas would
+    serialize every wgmma of the kernel (C7512).
 
     A GEMM's K loop (one dot 256 or more wide, accumulating a value only it
     carries) waits for its dot with one group left pending: each

@@ -15,6 +15,7 @@
 #include "TileToNVVM/Builders.h"
 #include "TileToNVVM/PatternBase.h"
 #include "TileToNVVM/Patterns.h"
+#include "TileToNVVM/ProducerRegisters.h"
 #include "TileToNVVM/SharedMemory.h"
 #include "TileToNVVM/SimtState.h"
 #include "TileToNVVM/ThreadSlots.h"
@@ -1271,23 +1272,6 @@ void chooseScratchAreas(tt::FuncOp func, SimtState &state) {
   });
 }
 
-/// The registers per thread (setmaxnreg) of the producer warpgroup (24: it
-/// only computes addresses) and of the consumers (the rest, at most 256,
-/// setmaxnreg's most), and what the kernel starts with (its threads'
-/// share). 128 * 24 + 256 * 240 fit the 64K registers of an SM: one CTA of
-/// two consumer warpgroups, the split FlashAttention-3 makes; one consumer
-/// warpgroup takes 256. (pallas-stage-loads gives a producer only to
-/// kernels that would not run two CTAs per SM anyway.)
-struct ProducerRegisters {
-  int64_t producer = 24, consumer = 0, launch = 0;
-  explicit ProducerRegisters(const SimtState &s) {
-    int64_t total = s.threads + s.producerThreads;
-    launch = std::min<int64_t>(65536 / total / 8 * 8, 248);
-    consumer = std::min<int64_t>(
-        (launch * total - producer * s.producerThreads) / s.threads / 8 * 8, 256);
-  }
-};
-
 /// Warp specialization: the kernel's threads from `state.threads` on (the
 /// producer warpgroup) branch off at the pallas_gpu.produce op, give
 /// registers up, and the first of them runs its region; the others run
@@ -1306,7 +1290,7 @@ LogicalResult splitProducer(gpu::GPUFuncOp kernel, SimtState &state) {
   MLIRContext *ctx = kernel.getContext();
   Block *consumers = entry->splitBlock(produce->getNextNode());
   OpBuilder b(ctx);
-  ProducerRegisters regs(state);
+  ProducerRegisters regs(state.threads, state.producerThreads);
   Block *producer = b.createBlock(consumers);
   NVVM::SetMaxRegisterOp::create(b, loc, regs.producer, NVVM::SetMaxRegisterAction::decrease);
   auto first = scf::IfOp::create(
