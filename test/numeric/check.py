@@ -61,6 +61,21 @@ def flash_attention_f8_ref(scales, q, k, vt):
     return [(p / p.sum(-1, keepdims=True)) @ (np.swapaxes(vtv, 1, 2) * scales[2])]
 
 
+def quantize_matmul_f8_ref(scales, x, w):
+    """xq = f8(x * inv_scale) (ml_dtypes' rounding to nearest even of the
+    f32 product), z = scale_x * scale_w * (xq @ w^T) in float64; xq
+    compared as the f8 values."""
+    xq = (from_bf16_bits(x) * scales[0]).astype(np.float32).astype(E4M3)
+    wv = w.view(E4M3).astype(np.float64)
+    return [(scales[1] * scales[2]) * (xq.astype(np.float64) @ wv.T),
+            xq.astype(np.float64)]
+
+
+def bf16_or_f8_bits(a):
+    """Outputs in bf16 (uint16 bits) or f8E4M3FN (uint8 bits) as floats."""
+    return from_bf16_bits(a) if a.dtype == np.uint16 else a.view(E4M3).astype(np.float64)
+
+
 E5M2 = ml_dtypes.float8_e5m2
 
 
@@ -302,6 +317,11 @@ CASES = {
                                       f8_bits(nonzero_normal(r, (2, 512, 128))),
                                       f8_bits(nonzero_normal(r, (2, 128, 512)))],
                            flash_attention_f8_ref, 5e-2, 2e-2, from_bf16_bits),
+    "quantize_matmul_f8": (os.path.join(EXAMPLES, "quantize_matmul_f8"), "spec.json",
+                           lambda r: [np.array([8.0, 0.125, 1.5], np.float32),
+                                      bf16_bits(nonzero_normal(r, (512, 256))),
+                                      f8_bits(nonzero_normal(r, (256, 256)))],
+                           quantize_matmul_f8_ref, 1e-2, 1e-2, bf16_or_f8_bits),
     "f8_quantize": (os.path.join(EXAMPLES, "f8_quantize"), "spec.json",
                     lambda r: [np.array([20.0, 0.05], np.float32),
                                bf16_bits(nonzero_normal(r, (1024, 128)))],
