@@ -24,8 +24,9 @@
 // ptxas serializes every wgmma of the kernel (C7512, "insufficient
 // register resources"), so such a dot is waited for as it is issued and
 // the next issued after it: fp8 attention on 256-key blocks (S 128, O 64
-// and P 32 registers a thread, of 240) runs 4-5 % faster so (H200: 888-893
-// -> 930 TFLOP/s at S = 16384; fp8 D = 256, 208 of 240, is left as it is).
+// and P 32 registers a thread, of 240) ran 4-5 % faster with that wait
+// (H200, its PTX so edited: 888-893 -> 930 TFLOP/s at S = 16384); fp8
+// D = 256 (208 of 240) is left as it is.
 //
 // A GEMM's K loop keeps its dot in flight across iterations instead
 // (keepInFlight below).
