@@ -62,8 +62,13 @@ def _body_source(jaxpr: core.Jaxpr) -> str | None:
 
 
 def export_mgpu(closed: core.ClosedJaxpr) -> tuple[str, dict]:
-  """The module text and the launch spec."""
-  eqn, given = find_mpmd_map(closed)
+  """The module text and the launch spec of the function's one kernel."""
+  return export_mgpu_eqn(*find_mpmd_map(closed))
+
+
+def export_mgpu_eqn(eqn: core.JaxprEqn, given: list) -> tuple[str, dict]:
+  """The module text and the launch spec of one plgpu.kernel (`eqn`, an
+  mpmd_map); `given` names its operands (None where unnamed)."""
   jaxprs, meshes = eqn.params["jaxprs"], eqn.params["meshes"]
   if len(jaxprs) != 1 or len(meshes) != 1:
     raise ExportError(f"a plgpu kernel over {len(meshes)} meshes (one is "

@@ -1,5 +1,5 @@
-"""`export_vjp(fn, *example_args)`: every pallas_call that the forward pass
-and the VJP of `fn` run (jax.vjp: the forward kernels, then the backward
+"""`export_vjp(fn, *example_args)`: every pallas_call (or Pallas:MGPU
+plgpu.kernel) that the forward pass and the VJP of `fn` run (jax.vjp: the forward kernels, then the backward
 kernels of its custom_vjp rules), one kernel and spec each, and a chain
 manifest saying where each kernel's operands come from: an argument of
 `fn`, a cotangent of one of its outputs, or an output of an earlier kernel
@@ -27,7 +27,7 @@ _VIEWS = {"squeeze", "copy", "copy_p"}
 # Primitives that call one jaxpr with their operands and return its results.
 _CALLS = {"pjit", "jit", "closed_call", "core_call", "custom_vjp_call",
           "custom_vjp_call_jaxpr", "custom_jvp_call", "remat", "remat2",
-          "checkpoint", "named_call"}
+          "checkpoint", "named_call", "custom_vmap_call"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -141,7 +141,10 @@ class _Walk:
       name = eqn.primitive.name
       sub = _called_jaxpr(eqn)
       if name == "pallas_call":
-        outs = self.kernel(eqn, ins)
+        outs = self.kernel(eqn, ins, export_pallas_call(check_exportable(eqn)))
+      elif name == "mpmd_map":
+        from .mgpu import export_mgpu_eqn  # (JAX's Mosaic GPU only when used)
+        outs = self.kernel(eqn, ins, Exported(*export_mgpu_eqn(eqn, [None] * len(ins))))
       elif sub is not None:
         outs = self.jaxpr(sub, ins)
       elif _is_view(eqn):
@@ -157,8 +160,7 @@ class _Walk:
           env[var] = src
     return [self.source(env, v) for v in jaxpr.outvars]
 
-  def kernel(self, eqn, ins: list[Source]) -> list[Source]:
-    exported = export_pallas_call(check_exportable(eqn))
+  def kernel(self, eqn, ins: list[Source], exported: Exported) -> list[Source]:
     for k, src in enumerate(ins):
       _require_exported(src, f"operand {k} of kernel {exported.kernel}")
     taken = {k.directory for k in self.kernels}
@@ -190,7 +192,7 @@ class _Walk:
 
 def _require_exported(src: Source, what: str):
   if src.kind == "computed":
-    raise ExportError(f"{what} is computed outside any pallas_call "
+    raise ExportError(f"{what} is computed outside any kernel "
                       f"({src.primitive}); between kernels only reshapes "
                       "are exported")
 
@@ -233,7 +235,7 @@ def export_vjp(fn, *example_args, prefix: str | None = None) -> ExportedChain:
               enumerate(cotangents)]
   results = walk.jaxpr(closed.jaxpr, sources)
   if not walk.kernels:
-    raise ExportError(f"{fn_name} runs no pallas_call")
+    raise ExportError(f"{fn_name} runs no pallas_call or plgpu.kernel")
   n_out = len(cotangents)
   outputs, gradients = results[:n_out], results[n_out:]
   if len(gradients) != n_args:

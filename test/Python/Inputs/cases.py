@@ -348,8 +348,24 @@ def rms_norm_train_f32(x, weight, bias, interpret=False):
   return rms_norm.rms_norm(x, weight, bias, interpret=interpret)
 
 
+def _mgpu_square_train(x, interpret=False):
+  del interpret  # (checked against NumPy: VJP_REFERENCES)
+  import mgpu_cases
+  return mgpu_cases.square_train(x)
+
+
+def _mgpu_square_reference(inputs, cotangents):
+  import mgpu_cases
+  return mgpu_cases.square_train_reference(inputs, cotangents)
+
+
+# Cases whose outputs and gradients come from NumPy, not jax.vjp in
+# interpret mode (Pallas:MGPU kernels run on a GPU only).
+VJP_REFERENCES = {"mgpu_square_train_f32": _mgpu_square_reference}
+
 VJP_CASES = {
     # name: (function, example args, tolerance on the outputs and gradients)
+    "mgpu_square_train_f32": (_mgpu_square_train, [S((128,), jnp.float32)], 1e-6),
     "mha_train_f16": (mha_train_f16, [S((1, 256, 2, 64), jnp.float16)] * 3,
                       5e-3),
     "mha_train_causal_bf16": (mha_train_causal_bf16,

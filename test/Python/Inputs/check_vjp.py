@@ -2,7 +2,8 @@
 (pallasc_jax.export_vjp), runs the chain on the host (pallas-run, one
 kernel at a time, as chain.json connects them) on random non-zero inputs
 and cotangents, and compares every element of the outputs and gradients
-with jax.vjp of the same function in interpret mode. Each case's files go
+with jax.vjp of the same function in interpret mode (or, for Pallas:MGPU
+kernels, which JAX runs on a GPU only, with NumPy: VJP_REFERENCES). Each case's files go
 to OUT_DIR/CASE/.
 
 usage: check_vjp.py OUT_DIR CASE...
@@ -17,7 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(HERE, "..", "..", "..", "python")]
 import jax  # noqa: E402
 import ml_dtypes  # noqa: E402
-from cases import VJP_CASES  # noqa: E402
+from cases import VJP_CASES, VJP_REFERENCES  # noqa: E402
 from pallasc_jax import chain, export_vjp  # noqa: E402
 from pallasc_jax.mlir_text import NUMPY_DTYPES  # noqa: E402
 
@@ -68,10 +69,16 @@ def check(case: str, out_dir: str):
       c["shape"], NUMPY_DTYPES[c["dtype"]])) for c in manifest["cotangents"]]
   got = chain.run(manifest, inputs, cotangents, host_runner(out_dir))
 
-  out, vjp = jax.vjp(lambda *a: fn(*a, interpret=True), *inputs)
-  want = {"outputs": jax.tree.leaves(out),
-          "gradients": list(vjp(jax.tree.unflatten(jax.tree.structure(out),
-                                                   cotangents)))}
+  reference = "jax.vjp in interpret mode"
+  if case in VJP_REFERENCES:
+    outs, grads = VJP_REFERENCES[case](inputs, cotangents)
+    want = {"outputs": outs, "gradients": grads}
+    reference = "NumPy"
+  else:
+    out, vjp = jax.vjp(lambda *a: fn(*a, interpret=True), *inputs)
+    want = {"outputs": jax.tree.leaves(out),
+            "gradients": list(vjp(jax.tree.unflatten(jax.tree.structure(out),
+                                                     cotangents)))}
   roles = ", ".join(f"{k['role']} {k['kernel']}" for k in manifest["kernels"])
   print(f"{case}: kernels {roles}")
   for what in ("outputs", "gradients"):
@@ -83,7 +90,7 @@ def check(case: str, out_dir: str):
       assert np.all(np.isfinite(g)), f"{case} {what} {k}: non-finite elements"
       err = np.max(np.abs(g - w) / (1 + np.abs(w)))
       assert err <= tol, f"{case} {what} {k}: max error {err:.2e} > {tol:.0e}"
-      print(f"{case}: {what[:-1]} {k} matches jax.vjp in interpret mode on "
+      print(f"{case}: {what[:-1]} {k} matches {reference} on "
             f"all {w.size} elements (max error {err:.1e})")
 
 

@@ -184,3 +184,35 @@ def cluster_ops(x):
       grid=(2,), grid_names=("g",), cluster=(2,), cluster_names=("c",),
       scratch_types=[plgpu.SMEM((64, 64), jnp.float16, transforms=_SWIZZLE),
                      plgpu.Barrier(num_arrivals=1)])(x)
+
+
+# -- Training: a custom_vjp whose forward and backward are plgpu kernels -----
+
+def _square(x):
+  def body(x_ref, o_ref):
+    o_ref[...] = x_ref[...] * x_ref[...]
+  return plgpu.kernel(body, out_type=jax.ShapeDtypeStruct(x.shape, x.dtype))(x)
+
+
+def _square_grad(x, dy):
+  def body(x_ref, dy_ref, o_ref):
+    o_ref[...] = 2 * x_ref[...] * dy_ref[...]
+  return plgpu.kernel(body, out_type=jax.ShapeDtypeStruct(x.shape, x.dtype))(x, dy)
+
+
+@jax.custom_vjp
+def square_train(x):
+  """x * x, its VJP 2 x dy: both plgpu kernels (pallasc_jax --vjp exports
+  the two and the chain between them)."""
+  return _square(x)
+
+
+square_train.defvjp(lambda x: (_square(x), (x,)),
+                    lambda res, dy: (_square_grad(res[0], dy),))
+
+
+def square_train_reference(inputs, cotangents):
+  """NumPy: the outputs and gradients jax.vjp gives (JAX runs plgpu
+  kernels on a GPU only)."""
+  (x,), (dy,) = inputs, cotangents
+  return [x * x], [2 * x * dy]

@@ -50,6 +50,13 @@ def attention_bench_causal(q, k, v):
       q, k, v, attention_mgpu.TuningConfig(**_ATTENTION_BENCH, causal=True))
 
 
+def attention_train(q, k, v):
+  """attention with its custom_vjp backward (dQ and dK/dV kernels), as a
+  training step differentiates it."""
+  return attention_mgpu.attention(q, k, v, attention_mgpu.TuningConfig(
+      **_ATTENTION, block_q_dkv=64, block_kv_dkv=64, block_q_dq=64, block_kv_dq=64))
+
+
 def attention_pipeline(q, k, v):
   """The same through plgpu.emit_pipeline_warp_specialized."""
   return attention_mgpu.attention_with_pipeline_emitter(
