@@ -1,9 +1,10 @@
 """`export_vjp(fn, *example_args)`: every pallas_call (or Pallas:MGPU
-plgpu.kernel) that the forward pass and the VJP of `fn` run (jax.vjp: the forward kernels, then the backward
-kernels of its custom_vjp rules), one kernel and spec each, and a chain
-manifest saying where each kernel's operands come from: an argument of
-`fn`, a cotangent of one of its outputs, or an output of an earlier kernel
-(possibly reshaped: a row-major reshape shares the bytes).
+plgpu.kernel) that the forward pass and the VJP of `fn` run (jax.vjp: the
+forward kernels, then the backward kernels of its custom_vjp rules), one
+kernel and spec each, and a chain manifest saying where each kernel's
+operands come from: an argument of `fn`, a cotangent of one of its
+outputs, or an output of an earlier kernel (possibly reshaped: a row-major
+reshape shares the bytes).
 
 Between kernels only such views are exported; a VJP that computes anything
 else outside its kernels (XLA math on residuals, say) is an ExportError
@@ -144,7 +145,8 @@ class _Walk:
         outs = self.kernel(eqn, ins, export_pallas_call(check_exportable(eqn)))
       elif name == "mpmd_map":
         from .mgpu import export_mgpu_eqn  # (JAX's Mosaic GPU only when used)
-        outs = self.kernel(eqn, ins, Exported(*export_mgpu_eqn(eqn, [None] * len(ins))))
+        exported = Exported(*export_mgpu_eqn(eqn, [None] * len(ins)))
+        outs = self.kernel(eqn, ins, exported)
       elif sub is not None:
         outs = self.jaxpr(sub, ins)
       elif _is_view(eqn):
