@@ -3,8 +3,8 @@
 kernel at a time, as chain.json connects them) on random non-zero inputs
 and cotangents, and compares every element of the outputs and gradients
 with jax.vjp of the same function in interpret mode (or, for Pallas:MGPU
-kernels, which JAX runs on a GPU only, with NumPy: VJP_REFERENCES). Each case's files go
-to OUT_DIR/CASE/.
+kernels, which JAX runs on a GPU only, with NumPy: VJP_REFERENCES). Each
+case's files go to OUT_DIR/CASE/.
 
 usage: check_vjp.py OUT_DIR CASE...
 """
