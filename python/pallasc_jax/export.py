@@ -93,8 +93,9 @@ def export(fn, *example_args) -> Exported:
   return export_pallas_call(find_pallas_call(closed))
 
 
-def export_pallas_call(eqn) -> Exported:
-  """The kernel module and spec of one pallas_call equation."""
+def export_pallas_call(eqn, source: str | None = None) -> Exported:
+  """The kernel module and spec of one pallas_call equation; `source`
+  (default: the kernel function's file and line) heads the module."""
   gm = eqn.params["grid_mapping"]
   jaxpr = eqn.params["jaxpr"]
   kernel = _kernel_name(eqn, jaxpr)
@@ -115,7 +116,8 @@ def export_pallas_call(eqn) -> Exported:
   em.line("pallas.return")
 
   params = ",\n    ".join(f"{a.name}: {a.type}" for a in args)
-  source = jaxpr.debug_info.func_src_info if jaxpr.debug_info else kernel
+  if source is None:
+    source = jaxpr.debug_info.func_src_info if jaxpr.debug_info else kernel
   module = [f"// Exported from JAX by pallasc_jax: {source}"]
   for text in functions:
     module += [text, ""]

@@ -6,9 +6,10 @@ operands come from: an argument of `fn`, a cotangent of one of its
 outputs, or an output of an earlier kernel (possibly reshaped: a row-major
 reshape shares the bytes).
 
-Between kernels only such views are exported; a VJP that computes anything
-else outside its kernels (XLA math on residuals, say) is an ExportError
-naming the primitive."""
+A value the VJP computes in XLA between kernels (attention_mgpu's delta,
+the sum of a GQA group's dK) becomes a kernel of its own, synthesized from
+the equations that compute it (glue.py); math with no kernel form there is
+an ExportError naming the primitive."""
 from __future__ import annotations
 
 import dataclasses
@@ -20,6 +21,7 @@ from jax._src import core
 
 from .errors import ExportError
 from .export import Exported, export_pallas_call
+from .glue import Computed, synthesize
 from .mlir_text import element_type, identifier
 from .trace import check_exportable
 
@@ -35,12 +37,14 @@ _CALLS = {"pjit", "jit", "closed_call", "core_call", "custom_vjp_call",
 class Source:
   """Where a value comes from: ("input", i), ("cotangent", i),
   ("kernel", k-th kernel, output i), or ("computed", primitive) for a value
-  no kernel or view made. `shape` is the value's (a view may reshape)."""
+  no kernel or view made (`computed`: its equation, where it has one).
+  `shape` is the value's (a view may reshape)."""
   kind: str
   index: int
   shape: tuple
   kernel: int = -1
   primitive: str = ""
+  computed: Computed | None = dataclasses.field(default=None, compare=False)
 
   def reshaped(self, shape) -> "Source":
     return dataclasses.replace(self, shape=tuple(int(d) for d in shape))
@@ -125,6 +129,7 @@ class _Walk:
   def __init__(self, prefix: str):
     self.prefix = prefix
     self.kernels: list[ChainKernel] = []
+    self.synthesized: dict[int, Source] = {}  # id(Computed) -> its kernel
 
   def source(self, env: dict, atom) -> Source:
     if isinstance(atom, core.Literal):
@@ -149,22 +154,42 @@ class _Walk:
         outs = self.kernel(eqn, ins, exported)
       elif sub is not None:
         outs = self.jaxpr(sub, ins)
-      elif _is_view(eqn):
-        # (A value computed outside keeps its primitive: the error names
-        # what computed it, not the view.)
-        outs = [ins[0] if ins[0].kind == "computed"
-                else ins[0].reshaped(eqn.outvars[0].aval.shape)]
+      elif _is_view(eqn) and ins[0].kind != "computed":
+        outs = [ins[0].reshaped(eqn.outvars[0].aval.shape)]
       else:
+        operands = tuple(v if isinstance(v, core.Literal) else env[v]
+                         for v in eqn.invars)
         outs = [Source("computed", 0, tuple(getattr(v.aval, "shape", ())),
-                       primitive=name) for v in eqn.outvars]
+                       primitive=name, computed=Computed(eqn, operands, i))
+                for i, v in enumerate(eqn.outvars)]
       for var, src in zip(eqn.outvars, outs, strict=True):
         if not isinstance(var, core.DropVar):
           env[var] = src
     return [self.source(env, v) for v in jaxpr.outvars]
 
+  def exported(self, src: Source, what: str) -> Source:
+    """`src`, or where it is computed outside any kernel, the output of a
+    kernel synthesized to compute it (once per value)."""
+    if src.kind != "computed":
+      return src
+    if src.computed is None:
+      raise ExportError(f"{what} is computed outside any kernel "
+                        f"({src.primitive}); between kernels, views and "
+                        "elementwise, reduction and dot-product math are "
+                        "exported")
+    key = id(src.computed)
+    if key not in self.synthesized:
+      name = identifier(f"xla_{src.primitive}", "xla")
+      eqn, leaves = synthesize(what, name, src.computed)
+      exported = export_pallas_call(
+          check_exportable(eqn),
+          source=f"{what}, computed in XLA ({src.primitive})")
+      self.synthesized[key] = self.kernel(eqn, leaves, exported)[0]
+    return self.synthesized[key].reshaped(src.shape)
+
   def kernel(self, eqn, ins: list[Source], exported: Exported) -> list[Source]:
-    for k, src in enumerate(ins):
-      _require_exported(src, f"operand {k} of kernel {exported.kernel}")
+    ins = [self.exported(src, f"operand {k} of kernel {exported.kernel}")
+           for k, src in enumerate(ins)]
     taken = {k.directory for k in self.kernels}
     directory, n = exported.kernel, 2
     while directory in taken:
@@ -190,13 +215,6 @@ class _Walk:
         continue
       self.kernels[k].role = "forward"
       pending += [s.kernel for s in self.kernels[k].operands if s.kind == "kernel"]
-
-
-def _require_exported(src: Source, what: str):
-  if src.kind == "computed":
-    raise ExportError(f"{what} is computed outside any kernel "
-                      f"({src.primitive}); between kernels only reshapes "
-                      "are exported")
 
 
 def export_vjp(fn, *example_args, prefix: str | None = None) -> ExportedChain:
@@ -246,12 +264,12 @@ def export_vjp(fn, *example_args, prefix: str | None = None) -> ExportedChain:
                       f"{n_args} arguments)")
   if not outputs:
     raise ExportError(f"{fn_name} returns no arrays")
-  for k, src in enumerate(outputs):
-    _require_exported(src, f"output {k} of {fn_name}")
+  outputs = [walk.exported(src, f"output {k} of {fn_name}")
+             for k, src in enumerate(outputs)]
+  gradients = [walk.exported(src, f"the gradient of argument {k} of "
+                             f"{fn_name}") if _differentiable(arg) else src
+               for k, (src, arg) in enumerate(zip(gradients, example_args))]
   walk.settle_roles(outputs)
-  for k, (src, arg) in enumerate(zip(gradients, example_args)):
-    if _differentiable(arg):
-      _require_exported(src, f"the gradient of argument {k} of {fn_name}")
 
   names = _argument_names(fn, n_args)
   natural = {"input": [list(a.shape) for a in example_args],

@@ -348,6 +348,33 @@ def rms_norm_train_f32(x, weight, bias, interpret=False):
   return rms_norm.rms_norm(x, weight, bias, interpret=interpret)
 
 
+def _double_kernel(x_ref, o_ref):
+  o_ref[...] = x_ref[...] * 2.0
+
+
+def _xla_glue_vjp(interpret):
+  """A kernel whose backward rule is XLA math: a row mean broadcast back,
+  a transpose, elementwise terms (pallasc_jax makes it a kernel)."""
+  double = lambda x: pl.pallas_call(
+      _double_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+      interpret=interpret)(x)
+
+  @jax.custom_vjp
+  def f(x):
+    return double(x)
+
+  def backward(x, ct):
+    g = ct * jnp.cos(x) - jnp.mean(ct * x, axis=-1, keepdims=True)
+    return (g + 0.5 * jnp.swapaxes(ct, 0, 1),)
+
+  f.defvjp(lambda x: (double(x), x), backward)
+  return f
+
+
+def xla_glue_f32(x, interpret=False):
+  return _xla_glue_vjp(interpret)(x)
+
+
 def _mgpu_square_train(x, interpret=False):
   del interpret  # (checked against NumPy: VJP_REFERENCES)
   import mgpu_cases
@@ -359,13 +386,36 @@ def _mgpu_square_reference(inputs, cotangents):
   return mgpu_cases.square_train_reference(inputs, cotangents)
 
 
+def _attention_mgpu_train(q, k, v, interpret=False):
+  del interpret  # (checked against NumPy: VJP_REFERENCES)
+  import mgpu_shipped
+  return mgpu_shipped.attention_train(q, k, v)
+
+
+def _attention_mgpu_reference(inputs, cotangents):
+  import mgpu_shipped
+  return mgpu_shipped.attention_train_reference(inputs, cotangents)
+
+
 # Cases whose outputs and gradients come from NumPy, not jax.vjp in
 # interpret mode (Pallas:MGPU kernels run on a GPU only).
-VJP_REFERENCES = {"mgpu_square_train_f32": _mgpu_square_reference}
+VJP_REFERENCES = {"mgpu_square_train_f32": _mgpu_square_reference,
+                  "attention_mgpu_train_f16": _attention_mgpu_reference,
+                  "attention_mgpu_train_gqa_f16": _attention_mgpu_reference}
 
 VJP_CASES = {
     # name: (function, example args, tolerance on the outputs and gradients)
     "mgpu_square_train_f32": (_mgpu_square_train, [S((128,), jnp.float32)], 1e-6),
+    # JAX's attention_mgpu: its delta (an einsum in XLA) runs as a kernel
+    # pallasc_jax synthesizes between the forward and the dQ, dK/dV ones.
+    "attention_mgpu_train_f16": (_attention_mgpu_train,
+                                 [S((1, 256, 2, 64), jnp.float16)] * 3, 2e-2),
+    # GQA: the sum of each group's dK and dV (XLA) is synthesized too.
+    "attention_mgpu_train_gqa_f16": (_attention_mgpu_train,
+                                     [S((1, 256, 4, 64), jnp.float16),
+                                      S((1, 256, 2, 64), jnp.float16),
+                                      S((1, 256, 2, 64), jnp.float16)], 2e-2),
+    "xla_glue_f32": (xla_glue_f32, [S((6, 6, 128), jnp.float32)], 1e-5),
     "mha_train_f16": (mha_train_f16, [S((1, 256, 2, 64), jnp.float16)] * 3,
                       5e-3),
     "mha_train_causal_bf16": (mha_train_causal_bf16,

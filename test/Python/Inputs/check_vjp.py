@@ -2,7 +2,7 @@
 (pallasc_jax.export_vjp), runs the chain on the host (pallas-run, one
 kernel at a time, as chain.json connects them) on random non-zero inputs
 and cotangents, and compares every element of the outputs and gradients
-with jax.vjp of the same function in interpret mode (or, for Pallas:MGPU
+(elementwise and normwise) with jax.vjp of the same function in interpret mode (or, for Pallas:MGPU
 kernels, which JAX runs on a GPU only, with NumPy: VJP_REFERENCES). Each
 case's files go to OUT_DIR/CASE/.
 
@@ -90,8 +90,14 @@ def check(case: str, out_dir: str):
       assert np.all(np.isfinite(g)), f"{case} {what} {k}: non-finite elements"
       err = np.max(np.abs(g - w) / (1 + np.abs(w)))
       assert err <= tol, f"{case} {what} {k}: max error {err:.2e} > {tol:.0e}"
+      # Normwise too, a quarter of the tolerance: a small scale error in
+      # large elements hides under the elementwise bound.
+      norm = np.linalg.norm(g - w) / np.linalg.norm(w)
+      assert norm <= tol / 4, (f"{case} {what} {k}: normwise error "
+                               f"{norm:.2e} > {tol / 4:.1e}")
       print(f"{case}: {what[:-1]} {k} matches {reference} on "
-            f"all {w.size} elements (max error {err:.1e})")
+            f"all {w.size} elements (max error {err:.1e}, normwise "
+            f"{norm:.1e})")
 
 
 out_root, *cases = sys.argv[1:]

@@ -57,6 +57,29 @@ def attention_train(q, k, v):
       **_ATTENTION, block_q_dkv=64, block_kv_dkv=64, block_q_dq=64, block_kv_dq=64))
 
 
+def attention_train_reference(inputs, cotangents):
+  """NumPy in float64: attention_train's output and the gradients of q, k
+  and v (softmax(q k^T) v per batch and head, unscaled, as attention_mgpu
+  computes it; K and V heads shared by groups of query heads)."""
+  import numpy as np
+  q, k, v = (np.asarray(x, np.float64).transpose(0, 2, 1, 3) for x in inputs)
+  do = np.asarray(cotangents[0], np.float64).transpose(0, 2, 1, 3)
+  group = q.shape[1] // k.shape[1]
+  k, v = np.repeat(k, group, axis=1), np.repeat(v, group, axis=1)
+  s = q @ k.swapaxes(-1, -2)
+  p = np.exp(s - s.max(-1, keepdims=True))
+  p /= p.sum(-1, keepdims=True)
+  out = p @ v
+  dv = p.swapaxes(-1, -2) @ do
+  dp = do @ v.swapaxes(-1, -2)
+  ds = p * (dp - (do * out).sum(-1, keepdims=True))
+  dq, dk = ds @ k, ds.swapaxes(-1, -2) @ q
+  b, h, s_kv, d = dk.shape
+  dk, dv = (x.reshape(b, h // group, group, s_kv, d).sum(2) for x in (dk, dv))
+  back = lambda x: x.transpose(0, 2, 1, 3).astype(inputs[0].dtype)
+  return [back(out)], [back(dq), back(dk), back(dv)]
+
+
 def attention_pipeline(q, k, v):
   """The same through plgpu.emit_pipeline_warp_specialized."""
   return attention_mgpu.attention_with_pipeline_emitter(
