@@ -5,7 +5,9 @@ Pallas backward by pallasc_jax --vjp; bf16, B=4 H=16 S=4096, D=128 and 64,
 causal and not) as chain.json connects our kernels (forward, then the
 delta preprocessing and the fused dK/dV + dQ kernel), beside torch SDPA's
 backward with the cuDNN and flash backends pinned, and JAX's own build of
-the same function (Triton), in the same run.
+the same function (Triton), in the same run. The mgpu_* cases are JAX's
+Pallas:MGPU attention_mgpu (f16, unscaled): its delta einsum runs as a
+synthesized kernel, JAX's own build is Mosaic GPU's.
 
 Checked: dQ, dK and dV of ours against float64 autograd of plain
 attention on four (batch, head) pairs, normwise 2e-2 (bf16 gradients), and
@@ -88,12 +90,12 @@ def our_chain(drv, case_dir, target):
   return run_kernel, launchers
 
 
-def reference(q, k, v, do, causal, pairs):
+def reference(q, k, v, do, causal, pairs, scale):
   """float64 dQ, dK, dV of plain attention for (batch, head) pairs."""
   out = []
   for b, h in pairs:
     qs, ks, vs = (t[b, :, h, :].double().requires_grad_() for t in (q, k, v))
-    s = qs @ ks.T / math.sqrt(q.shape[-1])
+    s = qs @ ks.T * scale
     if causal:
       s = s.masked_fill(torch.ones_like(s, dtype=torch.bool).triu(1), float("-inf"))
     o = torch.softmax(s, -1) @ vs
@@ -107,22 +109,27 @@ def report(times, label, t):
 
 
 def main():
+  # (attention_train's Pallas:MGPU cases ask this GPU its CUDA version.)
+  os.environ.setdefault("PALLASC_REAL_GPU", "1")
   import attention_train
   print(open(os.path.join(DIR, "COMPILER")).read().strip(), torch.cuda.get_device_name())
   drv = bench.Driver()
   rows, ok = [], True
   cases = os.environ.get("CASES", " ".join(attention_train.CASES)).split()
   for case in cases:
-    fn, D, causal = attention_train.CASES[case]
-    section = f"attention backward bf16 {'causal ' if causal else ''}B*H={B * H} S={L} D={D} ({case})"
+    fn, D, causal, options = attention_train.case(case)
+    dtype = TORCH_DTYPES[options["dtype"]]
+    scale = options["scale"] or 1 / math.sqrt(D)
+    section = (f"attention backward {options['dtype']} {'causal ' if causal else ''}"
+               f"B*H={B * H} S={L} D={D} ({case})")
     print(f"\n{section}", flush=True)
     flops = 2.5 * 4 * B * H * L * L * D / (2 if causal else 1)
     g = torch.Generator(device="cuda").manual_seed(0)
-    q, k, v, do = (torch.randn(B, L, H, D, device="cuda", generator=g).to(torch.bfloat16)
+    q, k, v, do = (torch.randn(B, L, H, D, device="cuda", generator=g).to(dtype)
                    for _ in range(4))
     pairs = sorted({(b % B, h % H) for b, h in [(0, 0), (1, 5), (2, 10), (3, 15)]})
     t0 = time.time()
-    want = reference(q, k, v, do, causal, pairs)
+    want = reference(q, k, v, do, causal, pairs, scale)
     print(f"  float64 reference: {time.time() - t0:.1f} s", flush=True)
     times = {}
     case_dir = os.path.join(DIR, case)
@@ -131,7 +138,7 @@ def main():
     # ANCHORS=0: ours and cuDNN's; none: ours alone (compute-sanitizer).
     anchors = os.environ.get("ANCHORS", "1") not in ("0", "none")
     only_ours = os.environ.get("ANCHORS") == "none"
-    for target in ("sm_90a", "triton") if anchors else ("sm_90a",):
+    for target in options["targets"] if anchors else ("sm_90a",):
       label = "ours (pallasc sm_90a)" if target == "sm_90a" else "ours via triton target"
       try:
         run_kernel, launchers = our_chain(drv, case_dir, target)
@@ -164,7 +171,8 @@ def main():
       label = f"torch SDPA {name} backward"
       try:
         with sdpa_kernel(backend):
-          o = torch.nn.functional.scaled_dot_product_attention(qt, kt, vt, is_causal=causal)
+          o = torch.nn.functional.scaled_dot_product_attention(qt, kt, vt, is_causal=causal,
+                                                               scale=scale)
           f = lambda: torch.autograd.grad(o, (qt, kt, vt), dot, retain_graph=True)
           grads = f()
           err = max(bench.normwise(grads[i].transpose(1, 2)[b, :, h, :], w[i])
@@ -175,7 +183,7 @@ def main():
         print(f"  {label}: {type(e).__name__}: {str(e)[:200]}", flush=True)
     del qt, kt, vt
 
-    label = "JAX Pallas (Triton backend) backward"
+    label = options["jax"]
     try:
       if not anchors:
         raise RuntimeError("skipped (ANCHORS=0)")

@@ -51,7 +51,41 @@ d64_atomic_b128 = attention_dq_atomic.mha_dq_atomic(
 d64_atomic_b128_causal = attention_dq_atomic.mha_dq_atomic(
     True, 64, block_q=128, block_kv=128, num_warps=8)
 
-# name -> (function, head dim, causal)
+
+
+def _attention_mgpu(compute_wgs):
+  """JAX's Pallas:MGPU attention (unscaled softmax(q k^T) v, f16) with its
+  backward: block_q 64 and block_kv 128 forward (JAX's benchmark's), 64-row
+  blocks in both backward kernels on `compute_wgs` consumer warpgroups.
+  pallasc_jax synthesizes its XLA delta einsum as a kernel."""
+  import os
+  import types
+  from jax.experimental.pallas.ops.gpu import attention_mgpu
+  if not os.environ.get("PALLASC_REAL_GPU"):
+    # Traced where there is no GPU: answer as CUDA 12.9 would.
+    attention_mgpu.cuda_versions = types.SimpleNamespace(
+        cuda_runtime_get_version=lambda: 12091)
+  config = attention_mgpu.TuningConfig(
+      block_q=64, block_kv=128, max_concurrent_steps=2,
+      compute_wgs_bwd=compute_wgs, block_q_dkv=64, block_kv_dkv=64,
+      block_q_dq=64, block_kv_dq=64)
+
+  def f(q, k, v):
+    return attention_mgpu.attention(q, k, v, config)
+  return f
+
+
+mgpu_d128_wg1 = _attention_mgpu(1)
+mgpu_d128_wg2 = _attention_mgpu(2)
+mgpu_d64_wg2 = _attention_mgpu(2)
+
+# What a Pallas:MGPU case differs in: f16 (its kernels' SMEM is f16), no
+# softmax scale, our sm_90a build only (its kernels have several
+# warpgroups), JAX's own build on Mosaic GPU.
+MGPU = {"dtype": "f16", "scale": 1.0, "targets": ("sm_90a",),
+        "jax": "JAX Pallas (Mosaic GPU) backward"}
+
+# name -> (function, head dim, causal[, what differs from bf16 mha])
 CASES = {
     "d128_b64": (d128_b64, 128, False),
     "d128_b64_causal": (d128_b64_causal, 128, True),
@@ -68,4 +102,18 @@ CASES = {
     "d128_atomic_kv128_causal": (d128_atomic_kv128_causal, 128, True),
     "d64_atomic_b128": (d64_atomic_b128, 64, False),
     "d64_atomic_b128_causal": (d64_atomic_b128_causal, 64, True),
+    "mgpu_d128_wg1": (mgpu_d128_wg1, 128, False, MGPU),
+    "mgpu_d128_wg2": (mgpu_d128_wg2, 128, False, MGPU),
+    "mgpu_d64_wg2": (mgpu_d64_wg2, 64, False, MGPU),
 }
+
+# The options of a case without any (JAX's mha in bf16).
+MHA = {"dtype": "bf16", "scale": None, "targets": ("sm_90a", "triton"),
+       "jax": "JAX Pallas (Triton backend) backward"}
+
+
+def case(name):
+  """(function, head dim, causal, options): options' "scale" None means
+  1/sqrt(head dim)."""
+  fn, d, causal, *options = CASES[name]
+  return fn, d, causal, {**MHA, **(options[0] if options else {})}

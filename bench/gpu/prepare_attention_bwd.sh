@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Step 1 of the attention training check, where pallasc is built: exports
 # the forward and backward kernels of each function of
-# bench/gpu/attention_train.py (pallasc_jax --vjp, bf16, B=4 S=4096 H=16)
-# and compiles each for sm_90a and the triton target, into
+# bench/gpu/attention_train.py (pallasc_jax --vjp, bf16 (f16 for JAX's
+# Pallas:MGPU attention), B=4 S=4096 H=16) and compiles each for sm_90a and
+# the triton target (sm_90a alone for Pallas:MGPU), into
 # .device/attn_bwd/CASE/ (chain.json, KERNEL/{sm_90a,triton}/).
 # Step 2, on the GPU machine with .device/attn_bwd carried:
 # python3 bench/gpu/attention_bwd.py
@@ -17,10 +18,14 @@ out="$root/.device/attn_bwd"
 cases="${CASES:-$(cd "$root/bench/gpu" && python3 -c 'import attention_train as a; print(" ".join(a.CASES))')}"
 rm -rf "$out" && mkdir -p "$out"
 for c in $cases; do
-  d=$(cd "$root/bench/gpu" && python3 -c "import attention_train as a; print(a.CASES['$c'][1])")
+  # Head dim, dtype and targets (a Pallas:MGPU case: f16, sm_90a only).
+  read -r d dtype targets < <(cd "$root/bench/gpu" && python3 -c "
+import attention_train as a
+_, d, _, o = a.case('$c')
+print(d, o['dtype'], ' '.join(o['targets']))")
   IFS=, read -r b s h <<<"${SHAPE:-4,4096,16}"
-  arg="bf16[$b,$s,$h,$d]"
-  for t in sm_90a triton; do
+  arg="$dtype[$b,$s,$h,$d]"
+  for t in $targets; do
     (cd "$root/bench/gpu" && PYTHONPATH="$root/python" python3 -m pallasc_jax \
       "attention_train:$c" --vjp --arg "$arg" --arg "$arg" --arg "$arg" \
       -o "$out/$c" -t "$t" --pallasc "$bin/pallasc")

@@ -98,6 +98,60 @@ bool isRowSlice(const IndexerList &list) {
          i[0].stride == 1;
 }
 
+/// Whether indexers (expanded to rank 2) pick one row: `[i, :]`.
+bool isRowPick(const IndexerList &list) {
+  ArrayRef<Indexer> i = list.get();
+  return i.size() == 2 &&
+         (i[0].kind == IndexerKind::Scalar || i[0].kind == IndexerKind::ScalarConst) &&
+         i[1].kind == IndexerKind::Full;
+}
+
+/// Whether scoped SMEM buffer `buffer` is a buffer of rows: rank 2, and
+/// the kernel only ever picks one row of it (`buf[i, :]`: loads, stores,
+/// and slices it copies to or from GMEM or loads and stores whole) — the
+/// [warpgroups, rows] buffers of row statistics JAX's attention kernels
+/// share with the TMA. Each row is then a slot of its own: a [1, n] tile.
+bool isRowBuffer(Value buffer) {
+  auto ref = dyn_cast<RefType>(buffer.getType());
+  if (!ref || ref.getMemorySpace() != MemorySpace::smem || ref.getRank() != 2 ||
+      buffer.use_empty())
+    return false;
+  auto picksRow = [](ArrayRef<int64_t> encoded) {
+    return isRowPick(IndexerList::decode(encoded).expandedFor(2));
+  };
+  return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
+    if (auto load = dyn_cast<LoadOp>(user))
+      return !load.getMask() && picksRow(load.getIndexers());
+    if (auto store = dyn_cast<StoreOp>(user))
+      return !store.getMask() && store.getRef() == buffer && picksRow(store.getIndexers());
+    auto slice = dyn_cast<RefSliceOp>(user);
+    if (!slice || !picksRow(slice.getIndexers()))
+      return false;
+    return llvm::all_of(slice->getUsers(), [&](Operation *use) {
+      if (auto load = dyn_cast<LoadOp>(use))
+        return !load.getMask() && isWholeAccess(load.getIndexers(), 1);
+      if (auto store = dyn_cast<StoreOp>(use))
+        return !store.getMask() && store.getRef() == slice.getResult() &&
+               isWholeAccess(store.getIndexers(), 1);
+      if (auto copy = dyn_cast<plgpu::CopyGmemToSmemOp>(use))
+        return copy.getDst() == slice.getResult();
+      if (auto copy = dyn_cast<plgpu::CopySmemToGmemOp>(use))
+        return copy.getSrc() == slice.getResult();
+      return false;
+    });
+  });
+}
+
+/// Why a buffer of rows of `ref`'s shape cannot be one (the TMA copies
+/// each row as a box of dense bytes), else empty.
+std::string rowBufferGap(RefType ref) {
+  int64_t bits = ref.getElementType().getIntOrFloatBitWidth();
+  int64_t cols = ref.getShape().back();
+  if (bits % 8 || cols > 256 || cols * bits % 128)
+    return "SMEM buffers of rows of other than a multiple of 16 bytes of at most 256 elements";
+  return "";
+}
+
 /// What a kernel does with each of its scoped SMEM buffers (through the
 /// slices of it): which layout it can have.
 struct SmemBufferUse {
@@ -238,6 +292,11 @@ std::optional<UserScheduleGap> cuda::userScheduleGap(KernelOp kernel) {
           return refuse(op, "scoped values other than SMEM buffers, barriers, accumulators "
                             "and values (run_state)");
         std::string why;
+        if (ref.getMemorySpace() == MemorySpace::smem && isRowBuffer(a)) {
+          if (std::string gap = rowBufferGap(ref); !gap.empty())
+            return refuse(op, gap);
+          continue;
+        }
         if (ref.getMemorySpace() == MemorySpace::smem &&
             failed(smemBufferKind(ref, smemUses.lookup(a), why)))
           return refuse(op, why);
@@ -251,6 +310,8 @@ std::optional<UserScheduleGap> cuda::userScheduleGap(KernelOp kernel) {
       IndexerList list = IndexerList::decode(slice.getIndexers()).expandedFor(ref.getRank());
       if (isSlotPick(list, ref.getRank()))
         return WalkResult::advance();
+      if (isRowBuffer(slice.getRef()))
+        return WalkResult::advance();
       if (ref.getRank() == 2 && isColumnSlice(list, ref.getElementType().getIntOrFloatBitWidth()))
         return WalkResult::advance();
       // Rows of a tile, copied out with the TMA (ragged_dot's epilogue).
@@ -259,17 +320,20 @@ std::optional<UserScheduleGap> cuda::userScheduleGap(KernelOp kernel) {
           llvm::all_of(slice->getUsers(), llvm::IsaPred<plgpu::CopySmemToGmemOp>))
         return WalkResult::advance();
       return refuse(op, "slices of SMEM buffers other than buf.at[slot], whole 128-byte "
-                        "columns of a tile and rows of a tile that a TMA copy stores");
+                        "columns of a tile, rows of a tile that a TMA copy stores and "
+                        "single rows of a buffer only ever taken by rows");
     }
     if (auto load = dyn_cast<LoadOp>(op)) {
       auto ref = cast<RefType>(load.getRef().getType());
-      if (isSmem(ref) && (!namesOneTile(load.getIndexers(), ref) || load.getMask()))
+      if (isSmem(ref) && !isRowBuffer(load.getRef()) &&
+          (!namesOneTile(load.getIndexers(), ref) || load.getMask()))
         return refuse(op, "reads of part of an SMEM buffer");
       return WalkResult::advance();
     }
     if (auto store = dyn_cast<StoreOp>(op)) {
       auto ref = cast<RefType>(store.getRef().getType());
-      if (isSmem(ref) && (!namesOneTile(store.getIndexers(), ref) || store.getMask()))
+      if (isSmem(ref) && !isRowBuffer(store.getRef()) &&
+          (!namesOneTile(store.getIndexers(), ref) || store.getMask()))
         return refuse(op, "writes of part of an SMEM buffer");
       return WalkResult::advance();
     }
@@ -328,6 +392,8 @@ struct SmemSlot {
   RankedTensorType columns = {};
   /// Rows of it from `row` (i32) on, as many as the view has.
   Value row = {};
+  /// A row of a buffer of rows: the ref is 1-D, the slot's tile [1, n].
+  bool rowOfBuffer = false;
 };
 
 class UserScheduleLowering : public TileLowering {
@@ -376,6 +442,24 @@ private:
   llvm::DenseMap<Value, SmemBufferUse> smemUses = smemBufferUses(kernel);
   /// Rank-3 SMEM buffers: their ring (slots picked by ref_slice).
   llvm::DenseMap<Value, Value> slotted;
+  /// Buffers of rows (isRowBuffer): their ring, a slot per row.
+  llvm::DenseMap<Value, Value> rowBuffers;
+  /// The slot of a buffer of rows indexers `[i, :]` pick.
+  SmemSlot rowSlot(Value buffer, ArrayRef<int64_t> encoded, ValueRange indices) {
+    IndexerList list = IndexerList::decode(encoded).expandedFor(2);
+    const Indexer &row = list.get()[0];
+    Value slot = row.kind == IndexerKind::Scalar ? toI32(values.lookup(indices[0]))
+                                                 : i32(row.start);
+    SmemSlot at{rowBuffers.lookup(buffer), slot};
+    at.rowOfBuffer = true;
+    return at;
+  }
+  /// A row's pointers (1-D) as the [1, n] window of its slot's tile.
+  Value asRowWindow(Value ptrs) {
+    auto t = cast<RankedTensorType>(ptrs.getType());
+    return tt::ExpandDimsOp::create(
+        b, loc, RankedTensorType::get({1, t.getDimSize(0)}, t.getElementType()), ptrs, 0);
+  }
   /// SMEM refs naming one tile: a buffer of rank 2, or a slot.
   llvm::DenseMap<Value, SmemSlot> tiles;
   /// Barrier arrays: their mbarriers; `scratch` holds their phase bits.
@@ -427,6 +511,15 @@ LogicalResult UserScheduleLowering::lower(RunScopedOp op) {
       continue;
     }
     ArrayRef<int64_t> shape = ref.getShape();
+    if (isRowBuffer(a)) {
+      // A slot per row: [1, n] tiles of dense rows (the TMA's box).
+      auto row = RankedTensorType::get(
+          {1, shape[1]}, ref.getElementType(),
+          pgpu::SharedEncodingAttr::get(b.getContext(), pgpu::SharedLayoutKind::row_major));
+      rowBuffers[a] = pgpu::AllocRingOp::create(
+          b, loc, pgpu::RingType::get(b.getContext(), shape[0], row));
+      continue;
+    }
     std::string why;
     FailureOr<pgpu::SharedLayoutKind> kind = smemBufferKind(ref, smemUses.lookup(a), why);
     if (failed(kind))
@@ -457,6 +550,10 @@ LogicalResult UserScheduleLowering::lower(RefSliceOp op) {
   if (!isSmem(op.getRef().getType()))
     return TileLowering::lower(op);
   auto type = cast<RefType>(op.getRef().getType());
+  if (rowBuffers.count(op.getRef())) {
+    tiles[op.getResult()] = rowSlot(op.getRef(), op.getIndexers(), op.getIndices());
+    return success();
+  }
   IndexerList list = IndexerList::decode(op.getIndexers()).expandedFor(type.getRank());
   if (auto tile = tiles.find(op.getRef()); tile != tiles.end() && type.getRank() == 2 &&
                                            isColumnSlice(list, type.getElementType().getIntOrFloatBitWidth())) {
@@ -508,6 +605,8 @@ FailureOr<SmemSlot> UserScheduleLowering::slotOfAccess(Operation *op, Value ref,
                                                         ArrayRef<int64_t> encoded,
                                                         ValueRange indices) {
   auto type = cast<RefType>(ref.getType());
+  if (rowBuffers.count(ref))
+    return rowSlot(ref, encoded, indices);
   if (isWholeAccess(encoded, type.getRank()))
     return slotOf(op, ref, /*columns=*/isa<LoadOp>(op));
   auto it = slotted.find(ref);
@@ -539,6 +638,14 @@ LogicalResult UserScheduleLowering::lower(LoadOp op) {
   FailureOr<SmemSlot> at = slotOfAccess(op, op.getRef(), op.getIndexers(), op.getIndices());
   if (failed(at))
     return failure();
+  if (at->rowOfBuffer) {
+    // The [1, n] tile, read as the row it is.
+    auto row = cast<RankedTensorType>(op.getResult().getType());
+    auto tile = RankedTensorType::get({1, row.getDimSize(0)}, row.getElementType());
+    Value read = pgpu::RingReadOp::create(b, loc, tile, at->ring, at->slot, Value());
+    values.map(op.getResult(), tt::ReshapeOp::create(b, loc, row, read));
+    return success();
+  }
   values.map(op.getResult(), pgpu::RingReadOp::create(b, loc, op.getResult().getType(),
                                                       at->ring, at->slot, at->col));
   return success();
@@ -550,7 +657,13 @@ LogicalResult UserScheduleLowering::lower(StoreOp op) {
   FailureOr<SmemSlot> at = slotOfAccess(op, op.getRef(), op.getIndexers(), op.getIndices());
   if (failed(at))
     return failure();
-  pgpu::RingWriteOp::create(b, loc, values.lookup(op.getValue()), at->ring, at->slot);
+  Value value = values.lookup(op.getValue());
+  if (at->rowOfBuffer) {
+    auto row = cast<RankedTensorType>(value.getType());
+    value = tt::ReshapeOp::create(
+        b, loc, RankedTensorType::get({1, row.getDimSize(0)}, row.getElementType()), value);
+  }
+  pgpu::RingWriteOp::create(b, loc, value, at->ring, at->slot);
   return success();
 }
 
@@ -662,9 +775,10 @@ LogicalResult UserScheduleLowering::lowerPlgpu(Operation *op) {
     auto [bars, index] = barrierOf(copy.getBarrier(), copy.getBarrierIndex());
     if (!bars)
       return noBarrier(op);
+    Value ptrs = dst->rowOfBuffer ? asRowWindow(src->first) : src->first;
     // A collective copy: the cluster's CTAs (all of them along its one
     // axis) share one fetch.
-    pgpu::TmaLoadOp::create(b, loc, src->first, src->second, dst->ring, dst->slot, bars, index,
+    pgpu::TmaLoadOp::create(b, loc, ptrs, src->second, dst->ring, dst->slot, bars, index,
                             /*tensor_map=*/-1, /*multicast=*/bool(copy.getCollectiveAxes()));
     return success();
   }
@@ -673,7 +787,8 @@ LogicalResult UserScheduleLowering::lowerPlgpu(Operation *op) {
     auto dst = window(op, copy.getDst());
     if (failed(src) || failed(dst))
       return failure();
-    pgpu::TmaStoreBufferOp::create(b, loc, src->ring, src->slot, src->row, dst->first,
+    Value ptrs = src->rowOfBuffer ? asRowWindow(dst->first) : dst->first;
+    pgpu::TmaStoreBufferOp::create(b, loc, src->ring, src->slot, src->row, ptrs,
                                    dst->second, /*tensor_map=*/-1,
                                    copy.getReductionAttr());
     if (copy.getCommitGroup())

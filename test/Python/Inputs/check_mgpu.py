@@ -79,6 +79,7 @@ CASES = {
                                              _uniform(r, (256, 128), f32)],
                       lambda x, y: x + y, 0),
     "reduce_store": (mgpu_cases, lambda r: [_uniform(r, (128, 64), f32)], lambda x: 2 * x, 0),
+    "row_buffers": (mgpu_cases, lambda r: [_uniform(r, (2, 128), f32)], lambda x: 2 * x + 1, 0),
     "warp_specialized": (mgpu_cases, lambda r: [_uniform(r, (64, 64), f16)],
                          lambda x: _matmul(x, x.T), 2e-3),
     "attention": (mgpu_shipped, _attention_inputs, _attention(False), 2e-3),

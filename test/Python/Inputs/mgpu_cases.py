@@ -142,6 +142,26 @@ def warp_specialized(x):
                      plgpu.Barrier(num_arrivals=1, num_barriers=2)])(x)
 
 
+def row_buffers(x):
+  """Two warpgroups, each with a row of [2, 128] SMEM buffers (what JAX's
+  attention backward keeps its row statistics in): its row of x copied in
+  by the TMA, read, 2 x + 1 written to its row of the second buffer, and
+  that row copied out."""
+  def body(x_gmem, o_gmem, rows_in, rows_out, bar):
+    wg = lax.axis_index("wg")
+    plgpu.copy_gmem_to_smem(x_gmem.at[wg], rows_in.at[wg], bar.at[wg])
+    plgpu.barrier_wait(bar.at[wg])
+    rows_out[wg, :] = rows_in[wg, :] * 2 + 1
+    plgpu.commit_smem()
+    plgpu.copy_smem_to_gmem(rows_out.at[wg], o_gmem.at[wg])
+    plgpu.wait_smem_to_gmem(0)
+  return plgpu.kernel(
+      body, out_type=jax.ShapeDtypeStruct(x.shape, x.dtype),
+      num_threads=2, thread_name="wg",
+      scratch_types=[plgpu.SMEM(x.shape, x.dtype), plgpu.SMEM(x.shape, x.dtype),
+                     plgpu.Barrier(num_arrivals=1, num_barriers=2)])(x)
+
+
 def reduce_store(x):
   """Each block stores its rows of x, then adds them again with a reducing
   TMA store (ordered by wait_smem_to_gmem): the output is 2 x."""
