@@ -307,7 +307,13 @@ class Glue:
       refs[-1][...] = values[self.key(self.root)].astype(refs[-1].dtype)
 
     # Parameters named after what they hold (the spec's operand names).
-    names = [_leaf_name(leaf) for leaf in self.leaves] + ["result"]
+    names = []
+    for leaf in self.leaves:  # (a value read through two views: two)
+      given, n = _leaf_name(leaf), 2
+      while given in names:
+        given, n = f"{_leaf_name(leaf)}_{n}", n + 1
+      names.append(given)
+    names.append("result")
     body.__signature__ = inspect.Signature(
         [inspect.Parameter(n, inspect.Parameter.POSITIONAL_ONLY)
          for n in names])

@@ -375,6 +375,38 @@ def xla_glue_f32(x, interpret=False):
   return _xla_glue_vjp(interpret)(x)
 
 
+def _xla_rule(backward, interpret):
+  """`double` (a pallas_call) whose VJP is `backward(x, ct)` in XLA."""
+  double = lambda x: pl.pallas_call(
+      _double_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+      interpret=interpret)(x)
+
+  @jax.custom_vjp
+  def f(x):
+    return double(x)
+  f.defvjp(lambda x: (double(x), x), lambda x, ct: (backward(x, ct),))
+  return f
+
+
+def xla_glue_rows_f32(x, interpret=False):
+  """Row-wise XLA math: a select against a literal, a row max broadcast
+  back, tanh; gridded over blocks of rows."""
+  return _xla_rule(lambda x, ct: jnp.where(x > 0, ct, 0.1 * ct) + jnp.max(
+      ct, axis=1, keepdims=True) * jnp.tanh(x), interpret)(x)
+
+
+def xla_glue_dots_f32(x, interpret=False):
+  """Dots with free axes on one side (a per-batch inner product, a
+  matrix-vector product) and reshapes that merge axes."""
+  def backward(x, ct):
+    b = x.shape[0]
+    inner = jnp.einsum("bij,bij->b", ct, x)
+    g = (ct.reshape(b, -1) * inner[:, None]).reshape(x.shape)
+    mv = jnp.einsum("bij,j->bi", ct, x.sum((0, 1)))
+    return g + mv[..., None] * x
+  return _xla_rule(backward, interpret)(x)
+
+
 def _mgpu_square_train(x, interpret=False):
   del interpret  # (checked against NumPy: VJP_REFERENCES)
   import mgpu_cases
@@ -416,6 +448,8 @@ VJP_CASES = {
                                       S((1, 256, 2, 64), jnp.float16),
                                       S((1, 256, 2, 64), jnp.float16)], 2e-2),
     "xla_glue_f32": (xla_glue_f32, [S((6, 6, 128), jnp.float32)], 1e-5),
+    "xla_glue_rows_f32": (xla_glue_rows_f32, [S((256, 384), jnp.float32)], 1e-5),
+    "xla_glue_dots_f32": (xla_glue_dots_f32, [S((8, 64, 32), jnp.float32)], 1e-3),
     "mha_train_f16": (mha_train_f16, [S((1, 256, 2, 64), jnp.float16)] * 3,
                       5e-3),
     "mha_train_causal_bf16": (mha_train_causal_bf16,
