@@ -142,13 +142,14 @@ bool isRowBuffer(Value buffer) {
   });
 }
 
-/// Why a buffer of rows of `ref`'s shape cannot be one (the TMA copies
-/// each row as a box of dense bytes), else empty.
+/// Why a buffer of rows of `ref`'s shape cannot be one, else empty: the
+/// TMA copies each row as a box of at most 256 elements, into and out of
+/// shared memory 128-byte aligned (each row a slot of its own).
 std::string rowBufferGap(RefType ref) {
   int64_t bits = ref.getElementType().getIntOrFloatBitWidth();
   int64_t cols = ref.getShape().back();
-  if (bits % 8 || cols > 256 || cols * bits % 128)
-    return "SMEM buffers of rows of other than a multiple of 16 bytes of at most 256 elements";
+  if (bits % 8 || cols > 256 || cols * bits % 1024)
+    return "SMEM buffers of rows of other than a multiple of 128 bytes of at most 256 elements";
   return "";
 }
 
