@@ -39,7 +39,7 @@ ELEMENTWISE = {
 REDUCTIONS = {"reduce_sum": jnp.sum, "reduce_max": jnp.max,
               "reduce_min": jnp.min}
 SHAPING = {"transpose", "dot_general", "broadcast_in_dim", "reshape",
-           "squeeze", "expand_dims"}
+           "squeeze", "expand_dims", "slice"}
 SUPPORTED = ELEMENTWISE | set(REDUCTIONS) | SHAPING
 
 # About how many elements of its largest value one program holds.
@@ -220,6 +220,16 @@ class Glue:
         else:  # a unit axis stretched: read whole, never a grid axis
           brk(ins[0], a)
           brk(out, o)
+    elif name == "slice":
+      if any(int(st) != 1 for st in p.get("strides") or ()):
+        raise ExportError(f"{self.what} is computed outside any kernel by a "
+                          "strided slice, which has no kernel form here")
+      for a, (lo, hi) in enumerate(zip(p["start_indices"], p["limit_indices"])):
+        if lo == 0 and hi == shapes[0][a]:  # the whole axis passes
+          join((out, a), (ins[0], a))
+        else:
+          brk(ins[0], a)
+          brk(out, a)
     elif name in ("squeeze", "reshape", "expand_dims"):
       groups = _reshape_groups(shapes[0], self.shape(node))
       for old, new in groups:
@@ -360,6 +370,16 @@ class Glue:
       return jax.lax.broadcast_in_dim(
           x, shape, tuple(kout.index(dims[a]) for a in kin[0]
                           if dims[a] in kout))
+    if name == "slice":
+      # A grid axis is sliced whole: its block passes as it is.
+      source = node.operands[0]
+      starts, limits = [], []
+      for a in kin[0]:
+        lo, hi = int(p["start_indices"][a]), int(p["limit_indices"][a])
+        whole = lo == 0 and hi == self.shape(source)[a]
+        starts.append(lo)
+        limits.append(axis_block(source, a) if whole else hi)
+      return jax.lax.slice(ins[0], starts, limits)
     # squeeze, reshape, expand_dims: grid axes pass one to one.
     return jnp.reshape(ins[0], tuple(axis_block(node, o) for o in kout))
 
@@ -390,6 +410,21 @@ class Glue:
     n_contract = len(lc)
     axes = tuple(range(product.ndim - n_contract, product.ndim))
     return jnp.sum(product, axis=axes) if axes else product
+
+
+def structure(x) -> tuple:
+  """What `x` (a Computed, a vjp.Source or a Literal) computes, as a
+  hashable key: equal keys, equal values (JAX repeats a broadcast for each
+  kernel that takes it; one kernel computes it for all)."""
+  if isinstance(x, core.Literal):
+    return ("literal", repr(x.val), str(x.aval.dtype))
+  if isinstance(x, Computed):
+    params = tuple(sorted((k, repr(v)) for k, v in x.eqn.params.items()))
+    return (x.eqn.primitive.name, params, x.index,
+            tuple(structure(o) for o in x.operands))
+  if x.kind == "computed":
+    return structure(x.computed) if x.computed is not None else ("opaque", id(x))
+  return ("source", x.kind, x.index, x.kernel, tuple(x.shape))
 
 
 def _leaf_name(leaf) -> str:

@@ -60,6 +60,30 @@ def _reshape(lw, eqn, ins):
   return [lw.em.op(f"pallas.reshape {x.name} : {x.type} -> {out}", out)]
 
 
+@rule("tile")
+def _tile(lw, eqn, ins):
+  """jnp.tile: x broadcast along a new axis before each repeated one, then
+  the pairs merged (row-major: the copies follow one another)."""
+  out = value_type(eqn.outvars[0].aval)
+  (x,) = ins
+  reps = tuple(int(r) for r in eqn.params["reps"])
+  shape = tuple(x.type.shape)
+  if len(reps) != len(shape):
+    raise located(eqn, f"tile with {len(reps)} repeats of a rank-{len(shape)} "
+                       "value")
+  wide, dims = [], []
+  for r, d in zip(reps, shape):
+    if r != 1:
+      wide.append(r)
+    dims.append(len(wide))
+    wide.append(d)
+  if tuple(wide) == shape:
+    return [x]
+  wide_value = lw.value(lw.broadcast_lazy(x, tuple(wide), tuple(dims)))
+  return [lw.em.op(f"pallas.reshape {wide_value.name} : {wide_value.type} -> "
+                   f"{out}", out)]
+
+
 @rule("transpose")
 def _transpose(lw, eqn, ins):
   out = value_type(eqn.outvars[0].aval)

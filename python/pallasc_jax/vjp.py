@@ -21,7 +21,7 @@ from jax._src import core
 
 from .errors import ExportError
 from .export import Exported, export_pallas_call
-from .glue import Computed, synthesize
+from .glue import Computed, structure, synthesize
 from .mlir_text import element_type, identifier
 from .trace import check_exportable
 
@@ -129,7 +129,8 @@ class _Walk:
   def __init__(self, prefix: str):
     self.prefix = prefix
     self.kernels: list[ChainKernel] = []
-    self.synthesized: dict[int, Source] = {}  # id(Computed) -> its kernel
+    # What a synthesized kernel computes (glue.structure) -> its output.
+    self.synthesized: dict[tuple, Source] = {}
 
   def source(self, env: dict, atom) -> Source:
     if isinstance(atom, core.Literal):
@@ -169,7 +170,7 @@ class _Walk:
 
   def exported(self, src: Source, what: str) -> Source:
     """`src`, or where it is computed outside any kernel, the output of a
-    kernel synthesized to compute it (once per value)."""
+    kernel synthesized to compute it (once per distinct computation)."""
     if src.kind != "computed":
       return src
     if src.computed is None:
@@ -177,7 +178,7 @@ class _Walk:
                         f"({src.primitive}); between kernels, views and "
                         "elementwise, reduction and dot-product math are "
                         "exported")
-    key = id(src.computed)
+    key = structure(src.computed)
     if key not in self.synthesized:
       name = identifier(f"xla_{src.primitive}", "xla")
       eqn, leaves = synthesize(what, name, src.computed)

@@ -229,6 +229,8 @@ LogicalResult BodyLowering::lowerOtherOp(Operation *op) {
     func::ReturnOp::create(b, ret.getLoc(), results);
     return success();
   }
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
+    return lowerSlice(slice);
   if (!isa<arith::ArithDialect, math::MathDialect, scf::SCFDialect>(op->getDialect()))
     return unsupported(op, "is");
   for (Value v : op->getOperands())
@@ -250,6 +252,22 @@ LogicalResult BodyLowering::lowerOtherOp(Operation *op) {
     return op->emitOpError("carries a ref through a region; the mosaic target "
                            "cannot lower that");
   return cloneWithLoweredRegions(op, convertType);
+}
+
+/// lax.slice (a static window of unit stride, the rank kept): a
+/// vector.extract_strided_slice, as JAX lowers it for Mosaic.
+LogicalResult BodyLowering::lowerSlice(tensor::ExtractSliceOp op) {
+  if (!op.hasUnitStride() || op.getSourceType().getRank() != op.getType().getRank() ||
+      !op.getType().hasStaticShape() ||
+      llvm::any_of(op.getStaticOffsets(), ShapedType::isDynamic))
+    return unsupported(op, "a slice other than a static window of unit stride is");
+  SmallVector<int64_t> strides(op.getType().getRank(), 1);
+  values.map(op.getResult(),
+             vector::ExtractStridedSliceOp::create(b, loc, values.lookup(op.getSource()),
+                                                   op.getStaticOffsets(),
+                                                   op.getType().getShape(), strides)
+                 .getResult());
+  return success();
 }
 
 /// Splat tensor constants become a scalar constant and a vector.broadcast,

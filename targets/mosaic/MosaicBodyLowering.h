@@ -55,6 +55,7 @@ private:
   LogicalResult notSupported(Operation *op) override { return unsupported(op, "is"); }
   LogicalResult lowerOtherOp(Operation *op) override;
   LogicalResult lowerConstant(arith::ConstantOp op);
+  LogicalResult lowerSlice(tensor::ExtractSliceOp op);
 
   LogicalResult lower(ProgramIdOp op) override;
   LogicalResult lower(NumProgramsOp op) override;

@@ -159,3 +159,15 @@ pallas.kernel @k(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_s
   }
   pallas.return
 }
+
+// -----
+
+pallas.kernel @k(%x: !pallas.ref<8x128xf32> {pallas.block_spec = #pallas.block_spec<input "x", shape = [8, 128], block = [8, 128], index_map = affine_map<() -> (0, 0)>>},
+                 %o: !pallas.ref<8x64xf32> {pallas.block_spec = #pallas.block_spec<output "o", shape = [8, 64], block = [8, 64], index_map = affine_map<() -> (0, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "k", grid = []>} {
+  %v = pallas.load %x[...] : !pallas.ref<8x128xf32> -> tensor<8x128xf32>
+  // expected-error @+1 {{'tensor.extract_slice' op a slice other than a static window of unit stride is not supported by the mosaic target}}
+  %s = tensor.extract_slice %v[0, 0] [8, 64] [1, 2] : tensor<8x128xf32> to tensor<8x64xf32>
+  pallas.store %o[...], %s : !pallas.ref<8x64xf32>, tensor<8x64xf32>
+  pallas.return
+}

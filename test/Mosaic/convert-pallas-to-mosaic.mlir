@@ -131,3 +131,22 @@ pallas.kernel @copies(%rows: !pallas.ref<8xi32, smem> {pallas.block_spec = #pall
   pallas.semaphore_wait %sem, %c1 : !pallas.semaphore
   pallas.return
 }
+
+// -----
+
+// lax.slice of a value (a column of lane-replicated row statistics, as
+// JAX's TPU flash attention VJP takes them): vector.extract_strided_slice,
+// as JAX lowers it.
+// CHECK-LABEL: func.func @column(
+// CHECK: %[[V:.*]] = vector.load
+// CHECK: %[[COL:.*]] = vector.extract_strided_slice %[[V]] {offsets = [0, 0], sizes = [64, 1], strides = [1, 1]} : vector<64x128xf32> to vector<64x1xf32>
+// CHECK: vector.shape_cast %[[COL]] : vector<64x1xf32> to vector<64xf32>
+pallas.kernel @column(%x: !pallas.ref<64x128xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [64, 128], block = [64, 128], index_map = affine_map<() -> (0, 0)>>},
+                      %o: !pallas.ref<64xf32> {pallas.block_spec = #pallas.block_spec<output, shape = [64], block = [64], index_map = affine_map<() -> (0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "column", grid = []>} {
+  %v = pallas.load %x[...] : !pallas.ref<64x128xf32> -> tensor<64x128xf32>
+  %c = tensor.extract_slice %v[0, 0] [64, 1] [1, 1] : tensor<64x128xf32> to tensor<64x1xf32>
+  %r = pallas.reshape %c : tensor<64x1xf32> -> tensor<64xf32>
+  pallas.store %o[...], %r : !pallas.ref<64xf32>, tensor<64xf32>
+  pallas.return
+}

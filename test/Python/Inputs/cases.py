@@ -429,11 +429,34 @@ def _attention_mgpu_reference(inputs, cotangents):
   return mgpu_shipped.attention_train_reference(inputs, cotangents)
 
 
+def tpu_flash_train_f32(q, k, v, interpret=False):
+  """JAX's TPU flash attention ([batch, heads, seq, dim], unscaled) with
+  its backward: the row statistics sliced out of lane-replicated blocks,
+  delta and their broadcasts back to 128 lanes run in XLA between its
+  kernels (pallasc_jax synthesizes them)."""
+  del interpret  # (checked against NumPy: VJP_REFERENCES)
+  from jax.experimental.pallas.ops.tpu import flash_attention as fa
+  blocks = fa.BlockSizes(
+      block_q=128, block_k_major=128, block_k=128, block_b=1,
+      block_q_major_dkv=128, block_k_major_dkv=128, block_k_dkv=128,
+      block_q_dkv=128, block_k_major_dq=128, block_k_dq=128, block_q_dq=128)
+  return fa.flash_attention(q, k, v, block_sizes=blocks)
+
+
+def _tpu_flash_reference(inputs, cotangents):
+  import mgpu_shipped  # (the same math, heads second)
+  swap = lambda x: x.transpose(0, 2, 1, 3)
+  outs, grads = mgpu_shipped.attention_train_reference(
+      [swap(x) for x in inputs], [swap(c) for c in cotangents])
+  return [swap(o) for o in outs], [swap(g) for g in grads]
+
+
 # Cases whose outputs and gradients come from NumPy, not jax.vjp in
 # interpret mode (Pallas:MGPU kernels run on a GPU only).
 VJP_REFERENCES = {"mgpu_square_train_f32": _mgpu_square_reference,
                   "attention_mgpu_train_f16": _attention_mgpu_reference,
-                  "attention_mgpu_train_gqa_f16": _attention_mgpu_reference}
+                  "attention_mgpu_train_gqa_f16": _attention_mgpu_reference,
+                  "tpu_flash_train_f32": _tpu_flash_reference}
 
 VJP_CASES = {
     # name: (function, example args, tolerance on the outputs and gradients)
@@ -447,6 +470,8 @@ VJP_CASES = {
                                      [S((1, 256, 4, 64), jnp.float16),
                                       S((1, 256, 2, 64), jnp.float16),
                                       S((1, 256, 2, 64), jnp.float16)], 2e-2),
+    "tpu_flash_train_f32": (tpu_flash_train_f32,
+                            [S((1, 2, 256, 128), jnp.float32)] * 3, 1e-3),
     "xla_glue_f32": (xla_glue_f32, [S((6, 6, 128), jnp.float32)], 1e-5),
     "xla_glue_rows_f32": (xla_glue_rows_f32, [S((256, 384), jnp.float32)], 1e-5),
     "xla_glue_dots_f32": (xla_glue_dots_f32, [S((8, 64, 32), jnp.float32)], 1e-3),
