@@ -404,8 +404,25 @@ LogicalResult TileLowering::lowerOtherOp(Operation *op) {
                tt::SplatOp::create(b, loc, splat.getType(), values.lookupOrDefault(splat.getInput())));
     return success();
   }
-  // Tile IR holds arith, math and scf beside its own ops (a static slice
-  // of a value, lax.slice, runs on the host only so far).
+  // lax.slice of a value (JAX's matmul epilogues, row statistics taken
+  // from lane-replicated blocks): kept for the CUDA target, whose
+  // convert-tile-to-nvvm moves it through shared memory. Triton IR has
+  // no such op.
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op); slice && !tritonDotLimits) {
+    if (!slice.hasUnitStride() || slice.getSourceType().getRank() != slice.getType().getRank() ||
+        !slice.getType().hasStaticShape() ||
+        llvm::any_of(slice.getStaticOffsets(), ShapedType::isDynamic))
+      return op->emitOpError("is lowered for ")
+             << target() << " where it is static, of unit stride and keeps the rank, so far";
+    values.map(slice.getResult(),
+               tensor::ExtractSliceOp::create(b, loc, slice.getType(),
+                                              values.lookup(slice.getSource()),
+                                              slice.getMixedOffsets(), slice.getMixedSizes(),
+                                              slice.getMixedStrides())
+                   .getResult());
+    return success();
+  }
+  // Tile IR holds arith, math and scf beside its own ops.
   if (isa_and_nonnull<tensor::TensorDialect>(op->getDialect()))
     return op->emitOpError("is not supported on ") << target() << " yet (the host target runs it)";
   SmallVector<Value> written = scratchWrittenIn(op);

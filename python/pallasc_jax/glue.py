@@ -34,15 +34,19 @@ ELEMENTWISE = {
     "erf", "exp", "exp2", "expm1", "floor", "ge", "gt", "integer_pow", "le",
     "log", "log1p", "logistic", "lt", "max", "min", "mul", "ne", "neg", "not",
     "or", "pow", "rem", "round", "rsqrt", "select_n", "sign", "sin", "sqrt",
-    "square", "sub", "tanh", "xor", "copy", "copy_p",
+    "square", "sub", "tanh", "xor", "copy", "copy_p", "stop_gradient",
 }
+# Of those, the identities (their operand, as the kernel sees it).
+IDENTITIES = {"copy", "copy_p", "stop_gradient"}
 REDUCTIONS = {"reduce_sum": jnp.sum, "reduce_max": jnp.max,
               "reduce_min": jnp.min}
 SHAPING = {"transpose", "dot_general", "broadcast_in_dim", "reshape",
            "squeeze", "expand_dims", "slice"}
 SUPPORTED = ELEMENTWISE | set(REDUCTIONS) | SHAPING
 
-# About how many elements of its largest value one program holds.
+# About how many elements of its largest value one program holds (of the
+# values a block of the grid axes scales; one read whole by every program
+# counts once).
 PROGRAM_ELEMENTS = 8192
 
 
@@ -77,7 +81,10 @@ class _Classes:
 
 def _reshape_groups(old: tuple, new: tuple) -> list[tuple[list, list]]:
   """Row-major reshape old -> new as groups (old axes, new axes) whose
-  element counts match, unit axes in groups of their own."""
+  element counts match, unit axes in groups of their own (an empty array:
+  one group of all)."""
+  if 0 in old or 0 in new:
+    return [(list(range(len(old))), list(range(len(new))))]
   groups, i, j = [], 0, 0
   while i < len(old) or j < len(new):
     if i < len(old) and old[i] == 1 and (j >= len(new) or new[j] != 1):
@@ -115,7 +122,7 @@ class Glue:
     self._collect(root, set())
     self.root = root
     self.classes = _Classes()
-    self.broken: set = set()    # class roots no grid axis may take
+    self.broken: set = set()    # axes (value key, axis) whose class is no grid axis
     for node in self.nodes:
       self._relate(node)
 
@@ -262,9 +269,12 @@ class Glue:
     grid = [find((out, a)) for a in range(rank)
             if find((out, a)) not in broken | seen_twice]
     sizes = {find((out, a)): d for a, d in enumerate(self.shape(self.root))}
-    whole = max(int(np.prod([d for a, d in enumerate(self.shape(x))
-                             if find((self.key(x), a)) not in grid]))
-                for x in values)
+    def classes(x):
+      return [find((self.key(x), a)) for a in range(len(self.shape(x)))]
+    # Elements per grid index of each value a block scales.
+    whole = max([int(np.prod([d for c, d in zip(classes(x), self.shape(x))
+                              if c not in grid]))
+                 for x in values if set(classes(x)) & set(grid)] or [1])
     budget = max(1, PROGRAM_ELEMENTS // max(whole, 1))
     blocks = {}
     for c in reversed(grid):
@@ -350,7 +360,7 @@ class Glue:
            for x in node.operands]
     kout = kept(node)
     if name in ELEMENTWISE:
-      if name in ("copy", "copy_p"):
+      if name in IDENTITIES:
         return ins[0]
       return eqn.primitive.bind(*ins, **p)
     if name in REDUCTIONS:

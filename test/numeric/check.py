@@ -138,6 +138,20 @@ def matmul_bf16(x, y):
     return from_bf16_bits(x) @ from_bf16_bits(y)
 
 
+def lane_stats_ref(s, m, l):
+    """exp(s - m) / l with each row's statistics from the first of its
+    128 lanes, in float64."""
+    s, m, l = (x.astype(np.float64) for x in (s, m, l))
+    return [np.exp(s - m[..., :1]) / l[..., :1]]
+
+
+def lane_stats_input(rng, shape, low, high):
+    """Row statistics in lane 0, drawn from [low, high); the other lanes
+    hold other values from that range (TPU kernels replicate a row's
+    value across them; here a slice of the wrong lane reads wrong)."""
+    return rng.uniform(low, high, shape).astype(np.float32)
+
+
 def scores_softmax_ref(q, k):
     """softmax(q k^T / 8) over each row, with the rows' max and sum, in
     float64 from the bf16 inputs."""
@@ -293,6 +307,11 @@ CASES = {
                             lambda r: [nonzero_normal(r, (2, 256, 64), np.float16)
                                        for _ in range(3)],
                             flash_attention_ref, 1e-2, 4e-3, None),
+    "lane_stats": (os.path.join(EXAMPLES, "lane_stats"), "spec.json",
+                   lambda r: [nonzero_normal(r, (2, 256, 256)),
+                              lane_stats_input(r, (2, 256, 128), -1.0, 1.0),
+                              lane_stats_input(r, (2, 256, 128), 0.5, 2.0)],
+                   lane_stats_ref, 1e-5, 1e-6, None),
     "scores_softmax": (os.path.join(EXAMPLES, "scores_softmax"), "spec.json",
                        lambda r: [bf16_bits(nonzero_normal(r, (4, 128, 64))),
                                   bf16_bits(nonzero_normal(r, (4, 64, 64)))],

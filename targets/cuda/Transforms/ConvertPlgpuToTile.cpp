@@ -689,22 +689,6 @@ SmallVector<Value> UserScheduleLowering::scratchWrittenIn(Operation *op) {
 LogicalResult UserScheduleLowering::lowerOtherOp(Operation *op) {
   if (isa<plgpu::PlgpuDialect>(op->getDialect()))
     return lowerPlgpu(op);
-  // lax.slice of a value (JAX's matmul epilogues): kept, convert-tile-to-
-  // nvvm moves it through shared memory.
-  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
-    if (!slice.hasUnitStride() || slice.getSourceType().getRank() != slice.getType().getRank() ||
-        !slice.getType().hasStaticShape() ||
-        llvm::any_of(slice.getStaticOffsets(), ShapedType::isDynamic))
-      return op->emitOpError("is lowered for sm_90a where it is static, of unit stride and "
-                             "keeps the rank, so far");
-    values.map(slice.getResult(),
-               tensor::ExtractSliceOp::create(b, loc, slice.getType(),
-                                              values.lookup(slice.getSource()),
-                                              slice.getMixedOffsets(), slice.getMixedSizes(),
-                                              slice.getMixedStrides())
-                   .getResult());
-    return success();
-  }
   return TileLowering::lowerOtherOp(op);
 }
 

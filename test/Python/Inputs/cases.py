@@ -352,31 +352,9 @@ def _double_kernel(x_ref, o_ref):
   o_ref[...] = x_ref[...] * 2.0
 
 
-def _xla_glue_vjp(interpret):
-  """A kernel whose backward rule is XLA math: a row mean broadcast back,
-  a transpose, elementwise terms (pallasc_jax makes it a kernel)."""
-  double = lambda x: pl.pallas_call(
-      _double_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
-      interpret=interpret)(x)
-
-  @jax.custom_vjp
-  def f(x):
-    return double(x)
-
-  def backward(x, ct):
-    g = ct * jnp.cos(x) - jnp.mean(ct * x, axis=-1, keepdims=True)
-    return (g + 0.5 * jnp.swapaxes(ct, 0, 1),)
-
-  f.defvjp(lambda x: (double(x), x), backward)
-  return f
-
-
-def xla_glue_f32(x, interpret=False):
-  return _xla_glue_vjp(interpret)(x)
-
-
 def _xla_rule(backward, interpret):
-  """`double` (a pallas_call) whose VJP is `backward(x, ct)` in XLA."""
+  """`double` (a pallas_call) whose VJP is `backward(x, ct)` in XLA
+  (pallasc_jax makes that math a kernel)."""
   double = lambda x: pl.pallas_call(
       _double_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
       interpret=interpret)(x)
@@ -388,11 +366,31 @@ def _xla_rule(backward, interpret):
   return f
 
 
+def xla_glue_f32(x, interpret=False):
+  """A row mean broadcast back, a transpose, elementwise terms."""
+  return _xla_rule(lambda x, ct: ct * jnp.cos(x) - jnp.mean(
+      ct * x, axis=-1, keepdims=True) + 0.5 * jnp.swapaxes(ct, 0, 1),
+      interpret)(x)
+
+
 def xla_glue_rows_f32(x, interpret=False):
   """Row-wise XLA math: a select against a literal, a row max broadcast
   back, tanh; gridded over blocks of rows."""
   return _xla_rule(lambda x, ct: jnp.where(x > 0, ct, 0.1 * ct) + jnp.max(
       ct, axis=1, keepdims=True) * jnp.tanh(x), interpret)(x)
+
+
+def xla_glue_softmax_f32(x, interpret=False):
+  """jax.nn.softmax in the rule: a custom_jvp call holding stop_gradient."""
+  return _xla_rule(lambda x, ct: jax.nn.softmax(ct, axis=-1) * x,
+                   interpret)(x)
+
+
+def xla_glue_columns_f32(x, interpret=False):
+  """Column sums broadcast back along a new leading axis: the grid's
+  programs take blocks of columns."""
+  return _xla_rule(lambda x, ct: ct + jnp.sum(x, axis=0)[None, :],
+                   interpret)(x)
 
 
 def xla_glue_dots_f32(x, interpret=False):
@@ -475,6 +473,8 @@ VJP_CASES = {
     "xla_glue_f32": (xla_glue_f32, [S((6, 6, 128), jnp.float32)], 1e-5),
     "xla_glue_rows_f32": (xla_glue_rows_f32, [S((256, 384), jnp.float32)], 1e-5),
     "xla_glue_dots_f32": (xla_glue_dots_f32, [S((8, 64, 32), jnp.float32)], 1e-3),
+    "xla_glue_softmax_f32": (xla_glue_softmax_f32, [S((40, 128), jnp.float32)], 1e-5),
+    "xla_glue_columns_f32": (xla_glue_columns_f32, [S((64, 256), jnp.float32)], 1e-5),
     "mha_train_f16": (mha_train_f16, [S((1, 256, 2, 64), jnp.float16)] * 3,
                       5e-3),
     "mha_train_causal_bf16": (mha_train_causal_bf16,
