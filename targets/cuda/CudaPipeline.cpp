@@ -54,6 +54,7 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createPallasSinkLoopReductions());
   pm.addPass(createPallasBroadcastLoads());
   pm.addPass(createPallasFoldTrueMasks());
+  pm.addPass(createPallasMaskedMerges());
   pm.addPass(createPallasHeavyProgramsFirst());
   pm.addPass(createLoopInvariantCodeMotionPass());
   // (Before pallas-uniform-masks: a causal mask is still one select.)

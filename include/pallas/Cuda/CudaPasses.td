@@ -255,6 +255,21 @@ def PallasFragmentOrderKeys : Pass<"pallas-fragment-order-keys", "::mlir::Module
   }];
 }
 
+def PallasMaskedMerges : Pass<"pallas-masked-merges", "::mlir::ModuleOp"> {
+  let summary = "a store of select(m, new, the same elements loaded) as a masked store";
+  let description = [{
+    Runs on tile IR for CUDA targets. Pallas kernels merge new values into
+    part of a block by reading the block and selecting, as JAX's megablox
+    `gmm` writes the rows of a tile that belong to its group:
+    `store(p, select(m, new, load(p, mask)), mask)`. Where the load reads
+    the very elements the store writes (the same pointers and mask) and
+    nothing between them writes memory, the elements `m` keeps off would be
+    written back as they were: the store becomes `store(p, new, mask & m)`
+    and the load goes. The block is then neither read nor held in the
+    registers beside the new values.
+  }];
+}
+
 def PallasFoldTrueMasks : Pass<"pallas-fold-true-masks", "::mlir::ModuleOp"> {
   let summary = "drop load and store masks that hold for every element";
   let description = [{
