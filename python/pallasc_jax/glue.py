@@ -356,7 +356,7 @@ class Glue:
       return values[self.key(x)]
 
     ins = [operand(x) for x in node.operands]
-    kin = [None if isinstance(x, core.Literal) else kept(x)
+    kin = [[] if isinstance(x, core.Literal) else kept(x)  # (scalars)
            for x in node.operands]
     kout = kept(node)
     if name in ELEMENTWISE:

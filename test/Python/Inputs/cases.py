@@ -380,6 +380,25 @@ def xla_glue_rows_f32(x, interpret=False):
       ct, axis=1, keepdims=True) * jnp.tanh(x), interpret)(x)
 
 
+def _add_kernel(x_ref, y_ref, o_ref):
+  o_ref[...] = x_ref[...] + y_ref[...]
+
+
+def xla_zero_grad_f32(x, y, interpret=False):
+  """A rule whose second gradient is zeros (jnp.zeros_like, a broadcast of
+  a literal): a kernel of no inputs writes them."""
+  add = lambda x, y: pl.pallas_call(
+      _add_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+      interpret=interpret)(x, y)
+
+  @jax.custom_vjp
+  def f(x, y):
+    return add(x, y)
+  f.defvjp(lambda x, y: (add(x, y), None),
+           lambda _, ct: (ct * 2.0, jnp.zeros_like(ct)))
+  return f(x, y)
+
+
 def xla_glue_softmax_f32(x, interpret=False):
   """jax.nn.softmax in the rule: a custom_jvp call holding stop_gradient."""
   return _xla_rule(lambda x, ct: jax.nn.softmax(ct, axis=-1) * x,
@@ -474,6 +493,7 @@ VJP_CASES = {
     "xla_glue_rows_f32": (xla_glue_rows_f32, [S((256, 384), jnp.float32)], 1e-5),
     "xla_glue_dots_f32": (xla_glue_dots_f32, [S((8, 64, 32), jnp.float32)], 1e-3),
     "xla_glue_softmax_f32": (xla_glue_softmax_f32, [S((40, 128), jnp.float32)], 1e-5),
+    "xla_zero_grad_f32": (xla_zero_grad_f32, [S((8, 128), jnp.float32)] * 2, 1e-6),
     "xla_glue_columns_f32": (xla_glue_columns_f32, [S((64, 256), jnp.float32)], 1e-5),
     "mha_train_f16": (mha_train_f16, [S((1, 256, 2, 64), jnp.float16)] * 3,
                       5e-3),
