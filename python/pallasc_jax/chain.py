@@ -15,12 +15,23 @@ def load(directory: str) -> dict:
     return json.load(f)
 
 
+def load_constants(directory: str, manifest: dict) -> list:
+  """The chain's constants (arrays the function captured) as NumPy arrays,
+  from the files beside chain.json that its "constants" name."""
+  import numpy as np  # (only chains with constants need NumPy)
+  return [np.load(os.path.join(directory, c["file"]))
+          for c in manifest.get("constants", [])]
+
+
 def run(manifest: dict, inputs: Sequence, cotangents: Sequence,
         run_kernel: Callable[[dict, list], list],
-        roles: tuple[str, ...] = ("forward", "backward")) -> dict:
+        roles: tuple[str, ...] = ("forward", "backward"),
+        constants: Sequence = ()) -> dict:
   """Runs the manifest's kernels of `roles` in order. `run_kernel(entry,
   operands)` runs one (entry: the manifest's kernel entry; its
   "directory" holds kernel.mlir and spec.json) and returns its outputs.
+  `constants`: the chain's constants (load_constants), as arrays of the
+  kind `inputs` are.
   Returns {"outputs": [...], "gradients": [...] (None for an integer
   argument or where a role was not run), "kernels": {directory: outputs}}."""
   if len(inputs) != len(manifest["inputs"]):
@@ -29,6 +40,9 @@ def run(manifest: dict, inputs: Sequence, cotangents: Sequence,
   if len(cotangents) != len(manifest["cotangents"]):
     raise ValueError(f"{len(cotangents)} cotangents for a chain of "
                      f"{len(manifest['cotangents'])}")
+  if len(constants) != len(manifest.get("constants", [])):
+    raise ValueError(f"{len(constants)} constants for a chain of "
+                     f"{len(manifest.get('constants', []))}")
   results: dict[str, list] = {}
 
   def value(src: dict | None):
@@ -38,6 +52,8 @@ def run(manifest: dict, inputs: Sequence, cotangents: Sequence,
       x = inputs[src["input"]]
     elif "cotangent" in src:
       x = cotangents[src["cotangent"]]
+    elif "constant" in src:
+      x = constants[src["constant"]]
     else:
       outs = results.get(src["kernel"])
       if outs is None:

@@ -276,6 +276,15 @@ class Glue:
                               if c not in grid]))
                  for x in values if set(classes(x)) & set(grid)] or [1])
     budget = max(1, PROGRAM_ELEMENTS // max(whole, 1))
+    # A block of an operand's or the result's last axis is a multiple of
+    # 128 elements, of the one before a multiple of 8 (TPU tiles; GPUs do
+    # not mind): blocks of other sizes round to those, or to the whole
+    # axis.
+    quantum = {c: 1 for c in grid}
+    for x in self.leaves + [self.root]:  # (the blocks: operands and result)
+      for c, q in zip(reversed(classes(x)), (128, 8)):
+        if c in quantum:
+          quantum[c] = max(quantum[c], q)
     blocks = {}
     for c in reversed(grid):
       if sizes[c] == 1:  # (no unit axes in the kernel's values)
@@ -283,8 +292,10 @@ class Glue:
       elif sizes[c] <= budget:
         blocks[c] = sizes[c]
         budget //= sizes[c]
-      elif budget > 1:
-        blocks[c] = 1 << (budget.bit_length() - 1)
+      elif budget > 1 or quantum[c] == 128:
+        block = 1 << (max(budget, 1).bit_length() - 1)
+        block = max(quantum[c], block // quantum[c] * quantum[c])
+        blocks[c] = sizes[c] if block >= sizes[c] else block
         budget = 1
       else:
         blocks[c] = None

@@ -9,7 +9,8 @@ reshape shares the bytes).
 A value the VJP computes in XLA between kernels (attention_mgpu's delta,
 the sum of a GQA group's dK) becomes a kernel of its own, synthesized from
 the equations that compute it (glue.py); math with no kernel form there is
-an ExportError naming the primitive."""
+an ExportError naming the primitive. Arrays the function captured (splash
+attention's mask tables) are the chain's constants, written beside it."""
 from __future__ import annotations
 
 import dataclasses
@@ -17,6 +18,7 @@ import json
 import os
 
 import jax
+import numpy as np
 from jax._src import core
 
 from .errors import ExportError
@@ -36,7 +38,8 @@ _CALLS = {"pjit", "jit", "closed_call", "core_call", "custom_vjp_call",
 @dataclasses.dataclass(frozen=True)
 class Source:
   """Where a value comes from: ("input", i), ("cotangent", i),
-  ("kernel", k-th kernel, output i), or ("computed", primitive) for a value
+  ("constant", i) (an array the function captured), ("kernel", k-th
+  kernel, output i), or ("computed", primitive) for a value
   no kernel or view made (`computed`: its equation, where it has one).
   `shape` is the value's (a view may reshape)."""
   kind: str
@@ -50,7 +53,8 @@ class Source:
     return dataclasses.replace(self, shape=tuple(int(d) for d in shape))
 
   def to_json(self, kernels: list, natural_shapes: dict) -> dict:
-    """`natural_shapes`: "input" and "cotangent" -> their shapes."""
+    """`natural_shapes`: "input", "cotangent" and "constant" -> their
+    shapes."""
     if self.kind == "kernel":
       entry = {"kernel": kernels[self.kernel].directory, "output": self.index}
       natural = kernels[self.kernel].exported.spec["outputs"][self.index]["shape"]
@@ -74,13 +78,17 @@ class ChainKernel:
 class ExportedChain:
   manifest: dict
   kernels: list[ChainKernel]
+  constants: tuple = ()  # arrays, as the manifest's "constants" lists them
 
   def write(self, directory: str) -> str:
-    """Writes DIR/chain.json and DIR/KERNEL/{kernel.mlir,spec.json};
-    returns the manifest's path."""
+    """Writes DIR/chain.json, DIR/KERNEL/{kernel.mlir,spec.json} and
+    DIR/constants/NAME.npy; returns the manifest's path."""
     os.makedirs(directory, exist_ok=True)
     for k in self.kernels:
       k.exported.write(os.path.join(directory, k.directory))
+    for entry, value in zip(self.manifest.get("constants", []), self.constants):
+      os.makedirs(os.path.join(directory, "constants"), exist_ok=True)
+      np.save(os.path.join(directory, entry["file"]), value)
     path = os.path.join(directory, "chain.json")
     with open(path, "w") as f:
       f.write(_manifest_json(self.manifest, "") + "\n")
@@ -129,6 +137,7 @@ class _Walk:
   def __init__(self, prefix: str):
     self.prefix = prefix
     self.kernels: list[ChainKernel] = []
+    self.constants: list = []  # the top-level jaxpr's captured arrays
     # What a synthesized kernel computes (glue.structure) -> its output.
     self.synthesized: dict[tuple, Source] = {}
 
@@ -138,11 +147,19 @@ class _Walk:
                     primitive="a constant")
     return env[atom]
 
-  def jaxpr(self, jaxpr: core.Jaxpr, sources: list[Source]) -> list[Source]:
+  def jaxpr(self, jaxpr: core.Jaxpr, sources: list[Source],
+            consts=None) -> list[Source]:
+    """`consts`: the values of `jaxpr`'s constvars, where known (the
+    function's own jaxpr): each a constant of the chain."""
     env = dict(zip(jaxpr.invars, sources, strict=True))
-    for var in jaxpr.constvars:
-      env[var] = Source("computed", 0, tuple(var.aval.shape),
-                        primitive="a captured constant")
+    for k, var in enumerate(jaxpr.constvars):
+      if consts is not None and hasattr(var.aval, "shape"):
+        self.constants.append(np.asarray(consts[k]))
+        env[var] = Source("constant", len(self.constants) - 1,
+                          tuple(var.aval.shape))
+      else:
+        env[var] = Source("computed", 0, tuple(var.aval.shape),
+                          primitive="a captured constant")
     for eqn in jaxpr.eqns:
       ins = [self.source(env, v) for v in eqn.invars]
       name = eqn.primitive.name
@@ -254,7 +271,7 @@ def export_vjp(fn, *example_args, prefix: str | None = None) -> ExportedChain:
              enumerate(example_args)]
   sources += [Source("cotangent", k, tuple(c.shape)) for k, c in
               enumerate(cotangents)]
-  results = walk.jaxpr(closed.jaxpr, sources)
+  results = walk.jaxpr(closed.jaxpr, sources, consts=closed.consts)
   if not walk.kernels:
     raise ExportError(f"{fn_name} runs no pallas_call or plgpu.kernel")
   n_out = len(cotangents)
@@ -273,8 +290,10 @@ def export_vjp(fn, *example_args, prefix: str | None = None) -> ExportedChain:
   walk.settle_roles(outputs)
 
   names = _argument_names(fn, n_args)
+  outputs, gradients, constants = _used_constants(walk, outputs, gradients)
   natural = {"input": [list(a.shape) for a in example_args],
-             "cotangent": [list(c.shape) for c in cotangents]}
+             "cotangent": [list(c.shape) for c in cotangents],
+             "constant": [list(c.shape) for c in constants]}
 
   def where(src: Source) -> dict:
     return src.to_json(walk.kernels, natural)
@@ -294,7 +313,32 @@ def export_vjp(fn, *example_args, prefix: str | None = None) -> ExportedChain:
       "gradients": [where(s) if _differentiable(a) else None
                     for s, a in zip(gradients, example_args)],
   }
-  return ExportedChain(manifest, walk.kernels)
+  if constants:
+    manifest["constants"] = [
+        {"name": f"constant{k}", "shape": [int(d) for d in c.shape],
+         "dtype": element_type(c.dtype), "file": f"constants/constant{k}.npy"}
+        for k, c in enumerate(constants)]
+  return ExportedChain(manifest, walk.kernels, tuple(constants))
+
+
+def _used_constants(walk: _Walk, outputs: list, gradients: list):
+  """The constants some kernel, output or gradient takes, numbered in that
+  order (the sources renumbered to match): (outputs, gradients,
+  constants)."""
+  order: dict[int, int] = {}
+
+  def renumber(src):
+    if src is None or src.kind != "constant":
+      return src
+    order.setdefault(src.index, len(order))
+    return dataclasses.replace(src, index=order[src.index])
+
+  for k in walk.kernels:
+    k.operands = [renumber(s) for s in k.operands]
+  outputs = [renumber(s) for s in outputs]
+  gradients = [renumber(s) for s in gradients]
+  constants = [walk.constants[old] for old in order]
+  return outputs, gradients, constants
 
 
 def _differentiable(aval) -> bool:

@@ -77,13 +77,13 @@ bool isIdentifier(const std::string &s) {
   return llvm::all_of(s, [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
-/// Checks one value's source: an input, a cotangent, or an output of a
-/// kernel in `earlier`, with an optional shape.
+/// Checks one value's source: an input, a cotangent, a constant, or an
+/// output of a kernel in `earlier`, with an optional shape.
 void checkSource(const json &src, const std::string &where, const json &doc,
                  const llvm::StringMap<size_t> &earlier, ChainErrors &error) {
   if (!src.is_object()) {
-    error(where, "a source must be an object ({\"input\": i}, {\"cotangent\": i} or "
-                 "{\"kernel\": DIR, \"output\": i})");
+    error(where, "a source must be an object ({\"input\": i}, {\"cotangent\": i}, "
+                 "{\"constant\": i} or {\"kernel\": DIR, \"output\": i})");
     return;
   }
   if (src.contains("shape")) {
@@ -91,16 +91,18 @@ void checkSource(const json &src, const std::string &where, const json &doc,
     if (!shape.is_array() || !llvm::all_of(shape, isNonNegativeInt))
       error(where + ".shape", "must be a list of non-negative integers");
   }
-  for (const char *kind : {"input", "cotangent"})
+  static const json none = json::array();
+  for (const char *kind : {"input", "cotangent", "constant"})
     if (src.contains(kind)) {
-      const json &list = doc[std::string(kind) + "s"];
+      std::string field = std::string(kind) + "s";
+      const json &list = doc.contains(field) ? doc[field] : none;
       if (!isNonNegativeInt(src[kind]) || src[kind].get<size_t>() >= list.size())
         error(where, std::string(kind) + " " + shortText(src[kind]) + " is not one of the chain's " +
                          std::to_string(list.size()) + " " + kind + "s");
       return;
     }
   if (!src.contains("kernel")) {
-    error(where, "names no input, cotangent or kernel");
+    error(where, "names no input, cotangent, constant or kernel");
     return;
   }
   if (!src["kernel"].is_string() || !earlier.count(src["kernel"].get<std::string>())) {
@@ -125,6 +127,10 @@ std::vector<std::string> checkManifest(const json &doc, bool torch, ChainErrors 
     }
   if (!doc.contains("function") || !doc["function"].is_string())
     error("", "\"function\" must be a string");
+  if (doc.contains("constants") && !doc["constants"].is_array()) {
+    error("", "\"constants\" must be a list");
+    return dirs;
+  }
   if (doc["kernels"].empty())
     error("kernels", "a chain must hold a kernel");
   llvm::StringMap<size_t> earlier;
@@ -174,14 +180,33 @@ std::vector<std::string> checkManifest(const json &doc, bool torch, ChainErrors 
   for (auto [i, src] : llvm::enumerate(doc["gradients"]))
     if (!src.is_null())
       checkSource(src, "gradients[" + std::to_string(i) + "]", doc, earlier, error);
-  for (const char *field : {"inputs", "cotangents"})
-    for (auto [i, a] : llvm::enumerate(doc[field]))
+  for (const char *field : {"inputs", "cotangents", "constants"})
+    for (auto [i, a] : llvm::enumerate(doc.contains(field) ? doc[field] : json::array()))
       if (!a.is_object() || !a.contains("shape") || !a["shape"].is_array() ||
           !llvm::all_of(a["shape"], isNonNegativeInt))
         error(std::string(field) + "[" + std::to_string(i) + "]",
               "must be an object with a \"shape\" (a list of non-negative integers)");
+  // Constants: arrays the function captured, each in a file of its own
+  // in constants/ beside chain.json.
+  if (doc.contains("constants") && doc["constants"].is_array())
+    for (auto [i, c] : llvm::enumerate(doc["constants"])) {
+      std::string where = "constants[" + std::to_string(i) + "].file";
+      std::string file = c.is_object() && c.contains("file") && c["file"].is_string()
+                             ? c["file"].get<std::string>()
+                             : "";
+      StringRef rest(file);
+      if (!rest.consume_front("constants/") || !isPlainName(rest.str()) ||
+          !rest.ends_with(".npy"))
+        error(where, "must name a .npy file in constants/ beside chain.json "
+                     "(\"constants/NAME.npy\")");
+    }
   if (error.failed || !torch)
     return dirs;
+  if (doc.contains("constants") && !doc["constants"].empty()) {
+    error("constants", "--emit torch: a chain with constants (arrays the function captured) "
+                       "has no torch op yet");
+    return dirs;
+  }
 
   // What the op with autograd needs: one forward kernel, taking the
   // function's arguments as they are, and computing its outputs.
@@ -293,6 +318,8 @@ LogicalResult checkAgainstSpec(const json &doc, size_t k, StringRef specFile,
       shape = &doc["inputs"][src["input"].get<size_t>()]["shape"];
     if (!shape && src.contains("cotangent"))
       shape = &doc["cotangents"][src["cotangent"].get<size_t>()]["shape"];
+    if (!shape && src.contains("constant"))
+      shape = &doc["constants"][src["constant"].get<size_t>()]["shape"];
     const json &want = spec["inputs"][i]["shape"];
     if (shape && want.is_array() && llvm::all_of(want, isNonNegativeInt) &&
         elements(*shape) != elements(want)) {
@@ -381,6 +408,20 @@ LogicalResult mlir::pallas::compileChain(CompileOptions options, StringRef chain
       collected.push_back(std::move(a));
     }
   }
+  // The constants' files, as they are.
+  if (doc.contains("constants"))
+    for (auto [i, c] : llvm::enumerate(doc["constants"])) {
+      std::string file = c["file"].get<std::string>();
+      SmallString<256> path(chainDir);
+      llvm::sys::path::append(path, file);
+      auto data = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+      if (!data) {
+        error("constants[" + std::to_string(i) + "].file",
+              "cannot read " + file + ": " + data.getError().message());
+        return failure();
+      }
+      collected.push_back({file, (*data)->getBuffer().str(), "constant"});
+    }
   collected.push_back({"chain.json", text.str(), "chain"});
   if (torch) {
     std::string function = pythonName(doc["function"].get<std::string>());

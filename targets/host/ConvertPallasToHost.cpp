@@ -211,6 +211,39 @@ FailureOr<Value> KernelLowering::gridSize(unsigned axis) {
   return toIndex(*v);
 }
 
+/// How many of the leading parallel axes (the first `numOuter`) the host
+/// spreads over threads: up to the first that some output the programs
+/// take as a block (not a whole array in ANY or GMEM they index
+/// themselves) does not follow, its index map ignoring the axis. Pallas
+/// gives each program such a block as its own (interpret mode runs them in
+/// turn, a TPU core holds it in its VMEM): splash attention keeps its
+/// running statistics in outputs of one block for every head. Those axes
+/// run in order here, as the axes after a sequential one do.
+static unsigned threadedAxes(KernelOp kernel, unsigned numOuter) {
+  Block &entry = kernel.getBody().front();
+  for (BlockArgument arg : entry.getArguments()) {
+    BlockSpecAttr spec = getBlockSpec(kernel, arg.getArgNumber());
+    if (!spec || spec.getRole() != ArgRole::output || !spec.getIndexMap())
+      continue;
+    bool blocked = llvm::any_of(arg.getUsers(), [](Operation *user) {
+      auto block = dyn_cast<BlockOp>(user);
+      if (!block)
+        return false;
+      MemorySpace space = cast<RefType>(block.getType()).getMemorySpace();
+      return space != MemorySpace::any && space != MemorySpace::gmem;
+    });
+    if (!blocked)
+      continue;
+    AffineMap map = spec.getIndexMap();
+    for (unsigned a = 0; a < numOuter; ++a)
+      if (a < map.getNumDims() && !map.isFunctionOfDim(a)) {
+        numOuter = a;
+        break;
+      }
+  }
+  return numOuter;
+}
+
 LogicalResult KernelLowering::run(ModuleOp module) {
   LaunchAttr launch = getLaunch(kernel);
   std::string name = launch.getSymbol().str();
@@ -218,7 +251,12 @@ LogicalResult KernelLowering::run(ModuleOp module) {
   // Axes up to the first sequential one are spread over threads; the rest
   // run in order inside each work item.
   unsigned numOuter = launch.numLeadingParallelAxes();
-  if (plgpu::MeshAttr mesh = plgpu::getMesh(kernel); mesh && mesh.getNumThreads() > 1) {
+  plgpu::MeshAttr mesh = plgpu::getMesh(kernel);
+  if (!mesh) {
+    numOuter = threadedAxes(kernel, numOuter);
+    module->setAttr(kHostWorkAxesAttrName, b.getI64IntegerAttr(numOuter));
+  }
+  if (mesh && mesh.getNumThreads() > 1) {
     numThreads = mesh.getNumThreads();
     threadName = mesh.getThreadName().getValue();
     if (numOuter != grid.size() || !launch.getGridSizes().empty())

@@ -504,7 +504,8 @@ static std::string implementationMacro(StringRef name) {
   return "PALLAS_HOST_" + name.upper() + "_IMPLEMENTATION";
 }
 
-static std::string headerText(const LaunchSpec &spec, int64_t workItems) {
+/// `workAxes`: the leading grid axes the work items span.
+static std::string headerText(const LaunchSpec &spec, int64_t workItems, unsigned workAxes) {
   std::string name = spec.name, guard = "PALLAS_HOST_" + llvm::StringRef(name).upper() + "_H";
   std::string implementation = implementationMacro(name);
   std::string s;
@@ -550,9 +551,8 @@ static std::string headerText(const LaunchSpec &spec, int64_t workItems) {
        << cheader::sizeParams(spec) << ") {\n";
     os << "  int64_t items = 1;\n";
     cheader::checkSizes(os, spec, /*int32Offsets=*/false, "  ", "return 0;");
-    bool leading = true;
     for (unsigned a = 0; a < spec.grid.size(); ++a) {
-      leading = leading && spec.isParallel(a);
+      bool leading = a < workAxes;
       os << "  { int64_t n = " << cheader::gridExtent(spec, a) << ";\n"
          << "    if (n < 1 || n > 2147483647LL) return 0;\n";
       if (leading)
@@ -769,13 +769,16 @@ static LogicalResult emitHost(const BackendInput &in, BackendResult &result) {
   }
 
   // Work items: the programs of the leading parallel axes (a product of
-  // size expressions where the grid is symbolic: the launcher computes it).
+  // size expressions where the grid is symbolic: the launcher computes it),
+  // as convert-pallas-to-host spread them.
   int64_t workItems = 1;
   unsigned outerAxes = spec.numLeadingParallelAxes();
+  if (auto axes = module->getAttrOfType<IntegerAttr>(kHostWorkAxesAttrName))
+    outerAxes = std::min<unsigned>(outerAxes, axes.getInt());
   for (unsigned a = 0; a < outerAxes; ++a)
     if (!ShapedType::isDynamic(spec.grid[a]))
       workItems *= spec.grid[a];
-  std::string header = headerText(spec, workItems);
+  std::string header = headerText(spec, workItems, outerAxes);
   FailureOr<std::string> cc = findCCompiler(loc);
   if (failed(cc))
     return failure();

@@ -30,6 +30,10 @@ void buildHostPipeline(OpPassManager &pm);
 /// backend adds the `NAME_run_range` over blocks that runs each block's
 /// threads side by side on a zeroed arena of their own.
 constexpr llvm::StringLiteral kHostThreadsAttrName = "pallasc.host_threads";
+/// On the module of a pallas_call kernel: how many leading grid axes its
+/// work items span (its leading parallel axes, or fewer where programs
+/// along one share an output block); the rest run in order in each.
+constexpr llvm::StringLiteral kHostWorkAxesAttrName = "pallasc.host_work_axes";
 void registerHostPipeline();
 
 } // namespace mlir::pallas

@@ -28,6 +28,10 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+
+#ifdef __linux__
+#include <sys/personality.h>
+#endif
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -47,6 +51,23 @@ static std::optional<std::string> findPtxas() {
   if (auto p = llvm::sys::findProgramByName("ptxas"))
     return *p;
   return std::nullopt;
+}
+
+/// Children started from now on run without address space layout
+/// randomization (Linux; elsewhere nothing). ptxas orders some of its
+/// choices by where its data lies in memory: for some PTX (megablox's
+/// sequential GEMM) two runs on the same input schedule and allocate
+/// registers differently unless the layout is the same every time. Set
+/// once, for the process (personality is shared by its threads; the flag
+/// applies at exec).
+static void spawnWithFixedAddresses() {
+#ifdef __linux__
+  static const bool set = [] {
+    int current = personality(0xffffffff);
+    return current != -1 && personality(current | ADDR_NO_RANDOMIZE) != -1;
+  }();
+  (void)set;
+#endif
 }
 
 /// Assembles `ptx` for `chip` into `img.cubin` with ptxas's report on
@@ -70,6 +91,7 @@ static LogicalResult runPtxas(Location loc, StringRef ptxas, StringRef chip, Str
   reportCommand(options, args);
   std::optional<StringRef> redirects[] = {std::nullopt, err, err};
   std::string execError;
+  spawnWithFixedAddresses();
   int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects, 0, 0, &execError);
   llvm::scope_exit cleanup([&] {
     llvm::sys::fs::remove(in);

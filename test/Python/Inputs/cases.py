@@ -468,12 +468,40 @@ def _tpu_flash_reference(inputs, cotangents):
   return [swap(o) for o in outs], [swap(g) for g in grads]
 
 
+def splash_train_f32(q, k, v, interpret=False):
+  """JAX's TPU splash attention ([heads, seq, dim], a full mask, unscaled)
+  with its backward: its mask tables are arrays the function captures
+  (the chain's constants); its softmax statistics live in outputs of one
+  block for every head (the host runs the heads in turn)."""
+  del interpret  # (checked against NumPy: VJP_REFERENCES)
+  from jax.experimental.pallas.ops.tpu.splash_attention import (
+      splash_attention_kernel as splash, splash_attention_mask as masks)
+  heads, seq = q.shape[0], q.shape[1]
+  mask = masks.MultiHeadMask([masks.FullMask((seq, seq))] * heads)
+  blocks = splash.BlockSizes(
+      block_q=128, block_kv=128, block_kv_compute=128, block_q_dkv=128,
+      block_kv_dkv=128, block_kv_dkv_compute=128, block_q_dq=128,
+      block_kv_dq=128)
+  return splash.make_splash_mha(mask, head_shards=1, q_seq_shards=1,
+                                block_sizes=blocks)(q, k, v)
+
+
+def _splash_reference(inputs, cotangents):
+  import mgpu_shipped  # (the same math, with a batch of one)
+  batched = lambda x: x[None].transpose(0, 2, 1, 3)
+  back = lambda x: x.transpose(0, 2, 1, 3)[0]
+  outs, grads = mgpu_shipped.attention_train_reference(
+      [batched(x) for x in inputs], [batched(c) for c in cotangents])
+  return [back(o) for o in outs], [back(g) for g in grads]
+
+
 # Cases whose outputs and gradients come from NumPy, not jax.vjp in
 # interpret mode (Pallas:MGPU kernels run on a GPU only).
 VJP_REFERENCES = {"mgpu_square_train_f32": _mgpu_square_reference,
                   "attention_mgpu_train_f16": _attention_mgpu_reference,
                   "attention_mgpu_train_gqa_f16": _attention_mgpu_reference,
-                  "tpu_flash_train_f32": _tpu_flash_reference}
+                  "tpu_flash_train_f32": _tpu_flash_reference,
+                  "splash_train_f32": _splash_reference}
 
 VJP_CASES = {
     # name: (function, example args, tolerance on the outputs and gradients)
@@ -489,6 +517,8 @@ VJP_CASES = {
                                       S((1, 256, 2, 64), jnp.float16)], 2e-2),
     "tpu_flash_train_f32": (tpu_flash_train_f32,
                             [S((1, 2, 256, 128), jnp.float32)] * 3, 1e-3),
+    "splash_train_f32": (splash_train_f32, [S((2, 256, 128), jnp.float32)] * 3,
+                         1e-3),
     "xla_glue_f32": (xla_glue_f32, [S((6, 6, 128), jnp.float32)], 1e-5),
     "xla_glue_rows_f32": (xla_glue_rows_f32, [S((256, 384), jnp.float32)], 1e-5),
     "xla_glue_dots_f32": (xla_glue_dots_f32, [S((8, 64, 32), jnp.float32)], 1e-3),

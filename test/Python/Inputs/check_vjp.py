@@ -69,7 +69,8 @@ def check(case: str, out_dir: str):
   inputs = [random_like(rng, s) for s in example]
   cotangents = [random_like(rng, jax.ShapeDtypeStruct(
       c["shape"], NUMPY_DTYPES[c["dtype"]])) for c in manifest["cotangents"]]
-  got = chain.run(manifest, inputs, cotangents, host_runner(out_dir))
+  got = chain.run(manifest, inputs, cotangents, host_runner(out_dir),
+                  constants=chain.load_constants(out_dir, manifest))
 
   reference = "jax.vjp in interpret mode"
   if case in VJP_REFERENCES:
