@@ -119,7 +119,8 @@ class Glue:
     self.leaves: list = []      # vjp.Source values read, in first-use order
     self.leaf_dtypes: list = []
     self.nodes: list[Computed] = []  # in evaluation order
-    self._collect(root, set())
+    self._collect(root)
+    self._node_index = {id(n): k for k, n in enumerate(self.nodes)}
     self.root = root
     self.classes = _Classes()
     self.broken: set = set()    # axes (value key, axis) whose class is no grid axis
@@ -128,39 +129,46 @@ class Glue:
 
   # -- the equations ----------------------------------------------------
 
-  def _collect(self, node: Computed, seen: set):
-    if id(node) in seen:
-      return
-    seen.add(id(node))
-    name = node.eqn.primitive.name
-    if name not in SUPPORTED:
-      raise ExportError(f"{self.what} is computed outside any kernel "
-                        f"({name}), which has no kernel form; between "
-                        "kernels, views and elementwise, reduction and "
-                        "dot-product math are exported")
-    for x, var in zip(node.operands, node.eqn.invars):
-      if isinstance(x, core.Literal):
-        if np.ndim(x.val):
-          raise ExportError(f"{self.what} is computed outside any kernel "
-                            "from an array constant")
-      elif x.kind == "computed":
-        if x.computed is None:
-          raise ExportError(f"{self.what} is computed outside any kernel "
-                            f"({x.primitive}); between kernels, views and "
-                            "elementwise, reduction and dot-product math "
-                            "are exported")
-        self._collect(x.computed, seen)
-      elif all(x != leaf for leaf in self.leaves):
-        self.leaves.append(x)
-        self.leaf_dtypes.append(var.aval.dtype)
-    self.nodes.append(node)
+  def _collect(self, root: Computed):
+    """The equations `root` depends on, operands before their users (a
+    depth-first walk without recursion: a rule may chain many)."""
+    seen, stack = {id(root)}, [(root, False)]
+    while stack:
+      node, operands_done = stack.pop()
+      if operands_done:
+        self.nodes.append(node)
+        continue
+      name = node.eqn.primitive.name
+      if name not in SUPPORTED:
+        raise ExportError(f"{self.what} is computed outside any kernel "
+                          f"({name}), which has no kernel form; between "
+                          "kernels, views and elementwise, reduction and "
+                          "dot-product math are exported")
+      stack.append((node, True))
+      for x, var in reversed(list(zip(node.operands, node.eqn.invars))):
+        if isinstance(x, core.Literal):
+          if np.ndim(x.val):
+            raise ExportError(f"{self.what} is computed outside any kernel "
+                              "from an array constant")
+        elif x.kind == "computed":
+          if x.computed is None:
+            raise ExportError(f"{self.what} is computed outside any kernel "
+                              f"({x.primitive}); between kernels, views and "
+                              "elementwise, reduction and dot-product math "
+                              "are exported")
+          if id(x.computed) not in seen:
+            seen.add(id(x.computed))
+            stack.append((x.computed, False))
+        elif all(x != leaf for leaf in self.leaves):
+          self.leaves.append(x)
+          self.leaf_dtypes.append(var.aval.dtype)
 
   def key(self, x):
     """A value's key: ("leaf", n) or ("node", n)."""
     if isinstance(x, Computed):
-      return ("node", self.nodes.index(x))
+      return ("node", self._node_index[id(x)])
     if x.kind == "computed":
-      return ("node", self.nodes.index(x.computed))
+      return ("node", self._node_index[id(x.computed)])
     return ("leaf", next(n for n, leaf in enumerate(self.leaves) if x == leaf))
 
   @staticmethod
@@ -436,16 +444,41 @@ class Glue:
 def structure(x) -> tuple:
   """What `x` (a Computed, a vjp.Source or a Literal) computes, as a
   hashable key: equal keys, equal values (JAX repeats a broadcast for each
-  kernel that takes it; one kernel computes it for all)."""
-  if isinstance(x, core.Literal):
-    return ("literal", repr(x.val), str(x.aval.dtype))
-  if isinstance(x, Computed):
-    params = tuple(sorted((k, repr(v)) for k, v in x.eqn.params.items()))
-    return (x.eqn.primitive.name, params, x.index,
-            tuple(structure(o) for o in x.operands))
-  if x.kind == "computed":
-    return structure(x.computed) if x.computed is not None else ("opaque", id(x))
-  return ("source", x.kind, x.index, x.kernel, tuple(x.shape))
+  kernel that takes it; one kernel computes it for all). Each equation
+  appears once, its operands named by their place in the listing."""
+  listing, place = [], {}
+
+  def atom(v):
+    if isinstance(v, core.Literal):
+      return ("literal", repr(v.val), str(v.aval.dtype))
+    if isinstance(v, Computed):
+      return ("node", place[id(v)])
+    if v.kind == "computed":
+      return ("node", place[id(v.computed)]) if v.computed is not None \
+          else ("opaque", id(v))
+    return ("source", v.kind, v.index, v.kernel, tuple(v.shape))
+
+  root = x.computed if not isinstance(x, (Computed, core.Literal)) and \
+      x.kind == "computed" else x
+  if not isinstance(root, Computed):
+    return atom(root)
+  # Post-order without recursion.
+  stack, seen = [(root, False)], {id(root)}
+  while stack:
+    node, done = stack.pop()
+    if done:
+      params = tuple(sorted((k, repr(v)) for k, v in node.eqn.params.items()))
+      place[id(node)] = len(listing)
+      listing.append((node.eqn.primitive.name, params, node.index,
+                      tuple(atom(o) for o in node.operands)))
+      continue
+    stack.append((node, True))
+    for o in node.operands:
+      c = o if isinstance(o, Computed) else getattr(o, "computed", None)
+      if c is not None and id(c) not in seen:
+        seen.add(id(c))
+        stack.append((c, False))
+  return tuple(listing)
 
 
 def _leaf_name(leaf) -> str:
