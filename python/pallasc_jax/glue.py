@@ -132,12 +132,18 @@ class Glue:
   def _collect(self, root: Computed):
     """The equations `root` depends on, operands before their users (a
     depth-first walk without recursion: a rule may chain many)."""
-    seen, stack = {id(root)}, [(root, False)]
+    # (A node is expanded once, when first popped: one expanded and not yet
+    # listed lies on the path to the root, so its operands are listed
+    # before it.)
+    expanded, stack = set(), [(root, False)]
     while stack:
       node, operands_done = stack.pop()
       if operands_done:
         self.nodes.append(node)
         continue
+      if id(node) in expanded:
+        continue
+      expanded.add(id(node))
       name = node.eqn.primitive.name
       if name not in SUPPORTED:
         raise ExportError(f"{self.what} is computed outside any kernel "
@@ -156,8 +162,7 @@ class Glue:
                               f"({x.primitive}); between kernels, views and "
                               "elementwise, reduction and dot-product math "
                               "are exported")
-          if id(x.computed) not in seen:
-            seen.add(id(x.computed))
+          if id(x.computed) not in expanded:
             stack.append((x.computed, False))
         elif all(x != leaf for leaf in self.leaves):
           self.leaves.append(x)
@@ -462,8 +467,8 @@ def structure(x) -> tuple:
       x.kind == "computed" else x
   if not isinstance(root, Computed):
     return atom(root)
-  # Post-order without recursion.
-  stack, seen = [(root, False)], {id(root)}
+  # Post-order without recursion (as Glue._collect walks).
+  expanded, stack = set(), [(root, False)]
   while stack:
     node, done = stack.pop()
     if done:
@@ -472,11 +477,13 @@ def structure(x) -> tuple:
       listing.append((node.eqn.primitive.name, params, node.index,
                       tuple(atom(o) for o in node.operands)))
       continue
+    if id(node) in expanded:
+      continue
+    expanded.add(id(node))
     stack.append((node, True))
     for o in node.operands:
       c = o if isinstance(o, Computed) else getattr(o, "computed", None)
-      if c is not None and id(c) not in seen:
-        seen.add(id(c))
+      if c is not None and id(c) not in expanded:
         stack.append((c, False))
   return tuple(listing)
 
