@@ -441,6 +441,12 @@ def _attention_mgpu_train(q, k, v, interpret=False):
   return mgpu_shipped.attention_train(q, k, v)
 
 
+def _attention_mgpu_train_wg2(q, k, v, interpret=False):
+  del interpret  # (checked against NumPy: VJP_REFERENCES)
+  import mgpu_shipped
+  return mgpu_shipped.attention_train_wg2(q, k, v)
+
+
 def _attention_mgpu_reference(inputs, cotangents):
   import mgpu_shipped
   return mgpu_shipped.attention_train_reference(inputs, cotangents)
@@ -500,6 +506,7 @@ def _splash_reference(inputs, cotangents):
 VJP_REFERENCES = {"mgpu_square_train_f32": _mgpu_square_reference,
                   "attention_mgpu_train_f16": _attention_mgpu_reference,
                   "attention_mgpu_train_gqa_f16": _attention_mgpu_reference,
+                  "attention_mgpu_train_wg2_f16": _attention_mgpu_reference,
                   "tpu_flash_train_f32": _tpu_flash_reference,
                   "splash_train_f32": _splash_reference}
 
@@ -510,6 +517,8 @@ VJP_CASES = {
     # pallasc_jax synthesizes between the forward and the dQ, dK/dV ones.
     "attention_mgpu_train_f16": (_attention_mgpu_train,
                                  [S((1, 256, 2, 64), jnp.float16)] * 3, 2e-2),
+    "attention_mgpu_train_wg2_f16": (_attention_mgpu_train_wg2,
+                                     [S((1, 256, 2, 64), jnp.float16)] * 3, 2e-2),
     # GQA: the sum of each group's dK and dV (XLA) is synthesized too.
     "attention_mgpu_train_gqa_f16": (_attention_mgpu_train,
                                      [S((1, 256, 4, 64), jnp.float16),

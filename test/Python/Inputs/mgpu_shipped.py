@@ -57,6 +57,14 @@ def attention_train(q, k, v):
       **_ATTENTION, block_q_dkv=64, block_kv_dkv=64, block_q_dq=64, block_kv_dq=64))
 
 
+def attention_train_wg2(q, k, v):
+  """The same with two consumer warpgroups in each backward kernel: their
+  lse and delta rows share [2, 64] SMEM buffers, a row each."""
+  return attention_mgpu.attention(q, k, v, attention_mgpu.TuningConfig(
+      **_ATTENTION, compute_wgs_bwd=2, block_q_dkv=64, block_kv_dkv=64,
+      block_q_dq=64, block_kv_dq=64))
+
+
 def attention_train_reference(inputs, cotangents):
   """NumPy in float64: attention_train's output and the gradients of q, k
   and v (softmax(q k^T) v per batch and head, unscaled, as attention_mgpu
