@@ -50,6 +50,16 @@ SUPPORTED = ELEMENTWISE | set(REDUCTIONS) | SHAPING
 PROGRAM_ELEMENTS = 8192
 
 
+def outside_kernels(what: str, primitive: str,
+                    no_kernel_form: bool = False) -> ExportError:
+  """The error for a value computed outside any kernel that cannot become
+  a kernel: by `primitive`, or by equations it cannot follow."""
+  which = ", which has no kernel form" if no_kernel_form else ""
+  return ExportError(f"{what} is computed outside any kernel ({primitive})"
+                     f"{which}; between kernels, views and elementwise, "
+                     "reduction and dot-product math are exported")
+
+
 @dataclasses.dataclass(frozen=True, eq=False)
 class Computed:
   """Output `index` of `eqn`, computed outside any kernel; `operands`: per
@@ -146,10 +156,7 @@ class Glue:
       expanded.add(id(node))
       name = node.eqn.primitive.name
       if name not in SUPPORTED:
-        raise ExportError(f"{self.what} is computed outside any kernel "
-                          f"({name}), which has no kernel form; between "
-                          "kernels, views and elementwise, reduction and "
-                          "dot-product math are exported")
+        raise outside_kernels(self.what, name, no_kernel_form=True)
       stack.append((node, True))
       for x, var in reversed(list(zip(node.operands, node.eqn.invars))):
         if isinstance(x, core.Literal):
@@ -158,10 +165,7 @@ class Glue:
                               "from an array constant")
         elif x.kind == "computed":
           if x.computed is None:
-            raise ExportError(f"{self.what} is computed outside any kernel "
-                              f"({x.primitive}); between kernels, views and "
-                              "elementwise, reduction and dot-product math "
-                              "are exported")
+            raise outside_kernels(self.what, x.primitive)
           if id(x.computed) not in expanded:
             stack.append((x.computed, False))
         elif all(x != leaf for leaf in self.leaves):
@@ -175,6 +179,15 @@ class Glue:
     if x.kind == "computed":
       return ("node", self._node_index[id(x.computed)])
     return ("leaf", next(n for n, leaf in enumerate(self.leaves) if x == leaf))
+
+  def axis_classes(self, x) -> list:
+    """The class of each axis of value `x`."""
+    return [self.classes.find((self.key(x), a))
+            for a in range(len(self.shape(x)))]
+
+  def result_sizes(self) -> dict:
+    """Each class of the result's axes -> that axis's size."""
+    return dict(zip(self.axis_classes(self.root), self.shape(self.root)))
 
   @staticmethod
   def shape(x) -> tuple:
@@ -270,20 +283,14 @@ class Glue:
     None where programs take one index, else the indices one program
     takes). Inner grid axes are blocked until a program holds about
     PROGRAM_ELEMENTS elements of its largest value."""
-    find = self.classes.find
-    broken = {find(a) for a in self.broken}
-    out = self.key(self.root)
-    rank = len(self.shape(self.root))
+    classes = self.axis_classes
+    broken = {self.classes.find(a) for a in self.broken}
     values = self.leaves + self.nodes
     seen_twice = set()
     for x in values:
-      classes = [find((self.key(x), a)) for a in range(len(self.shape(x)))]
-      seen_twice |= {c for c in classes if classes.count(c) > 1}
-    grid = [find((out, a)) for a in range(rank)
-            if find((out, a)) not in broken | seen_twice]
-    sizes = {find((out, a)): d for a, d in enumerate(self.shape(self.root))}
-    def classes(x):
-      return [find((self.key(x), a)) for a in range(len(self.shape(x)))]
+      seen_twice |= {c for c in classes(x) if classes(x).count(c) > 1}
+    grid = [c for c in classes(self.root) if c not in broken | seen_twice]
+    sizes = self.result_sizes()
     # Elements per grid index of each value a block scales.
     whole = max([int(np.prod([d for c, d in zip(classes(x), self.shape(x))
                               if c not in grid]))
@@ -320,19 +327,17 @@ class Glue:
     """The synthesized pallas_call and its operands' avals."""
     from jax.experimental import pallas as pl
     grid, blocks = self.plan()
-    find = self.classes.find
-    out = self.key(self.root)
-    sizes = {find((out, a)): d for a, d in enumerate(self.shape(self.root))}
+    sizes = self.result_sizes()
     grid_sizes = tuple(-(-sizes[c] // (blocks[c] or 1)) for c in grid)
 
     def axis_block(x, a):
       """Block size of axis a of x: None (squeezed), or the indices read."""
-      c = find((self.key(x), a))
+      c = self.axis_classes(x)[a]
       return blocks[c] if c in grid else self.shape(x)[a]
 
     def spec(x):
       block = tuple(axis_block(x, a) for a in range(len(self.shape(x))))
-      position = [find((self.key(x), a)) for a in range(len(block))]
+      position = self.axis_classes(x)
 
       def index_map(*ids):
         return tuple(ids[grid.index(c)] if c in grid else 0 for c in position)

@@ -23,7 +23,7 @@ from jax._src import core
 
 from .errors import ExportError
 from .export import Exported, export_pallas_call
-from .glue import Computed, structure, synthesize
+from .glue import Computed, outside_kernels, structure, synthesize
 from .mlir_text import element_type, identifier
 from .trace import check_exportable
 
@@ -191,10 +191,7 @@ class _Walk:
     if src.kind != "computed":
       return src
     if src.computed is None:
-      raise ExportError(f"{what} is computed outside any kernel "
-                        f"({src.primitive}); between kernels, views and "
-                        "elementwise, reduction and dot-product math are "
-                        "exported")
+      raise outside_kernels(what, src.primitive)
     key = structure(src.computed)
     if key not in self.synthesized:
       name = identifier(f"xla_{src.primitive}", "xla")

@@ -51,6 +51,15 @@ def matmul_f8_ref(scales, x, y):
     return [(scales[0] * scales[1]) * (xv @ yv.T)]
 
 
+def flash_attention_f8_inputs(rng, seq):
+    """The per-tensor scales and two heads of f8 Q, K and V^T ([2, seq,
+    128], [2, seq, 128], [2, 128, seq]) the f8 attention examples take."""
+    return [np.array([0.9, 1.7, 1.3], np.float32),
+            f8_bits(nonzero_normal(rng, (2, seq, 128))),
+            f8_bits(nonzero_normal(rng, (2, seq, 128))),
+            f8_bits(nonzero_normal(rng, (2, 128, seq)))]
+
+
 def flash_attention_f8_ref(scales, q, k, vt):
     """softmax(dq dk q k^T / sqrt(128)) (dv v) in float64 on the f8 values
     (the probabilities unrounded: the kernel's rounding of them to f8 is
@@ -331,10 +340,7 @@ CASES = {
                              f8_bits(nonzero_normal(r, (512, 512)))],
                   matmul_f8_ref, 1e-2, 1e-2, from_bf16_bits),
     "flash_attention_f8": (os.path.join(EXAMPLES, "flash_attention_f8"), "spec.json",
-                           lambda r: [np.array([0.9, 1.7, 1.3], np.float32),
-                                      f8_bits(nonzero_normal(r, (2, 512, 128))),
-                                      f8_bits(nonzero_normal(r, (2, 512, 128))),
-                                      f8_bits(nonzero_normal(r, (2, 128, 512)))],
+                           lambda r: flash_attention_f8_inputs(r, 512),
                            flash_attention_f8_ref, 5e-2, 2e-2, from_bf16_bits),
     "quantize_matmul_f8": (os.path.join(EXAMPLES, "quantize_matmul_f8"), "spec.json",
                            lambda r: [np.array([8.0, 0.125, 1.5], np.float32),
@@ -342,10 +348,7 @@ CASES = {
                                       f8_bits(nonzero_normal(r, (256, 256)))],
                            quantize_matmul_f8_ref, 1e-2, 1e-2, bf16_or_f8_bits),
     "flash_attention_f8_kb256": (os.path.join(EXAMPLES, "flash_attention_f8_kb256"), "spec.json",
-                                 lambda r: [np.array([0.9, 1.7, 1.3], np.float32),
-                                            f8_bits(nonzero_normal(r, (2, 1024, 128))),
-                                            f8_bits(nonzero_normal(r, (2, 1024, 128))),
-                                            f8_bits(nonzero_normal(r, (2, 128, 1024)))],
+                                 lambda r: flash_attention_f8_inputs(r, 1024),
                                  flash_attention_f8_ref, 5e-2, 2e-2, from_bf16_bits),
     "f8_quantize": (os.path.join(EXAMPLES, "f8_quantize"), "spec.json",
                     lambda r: [np.array([20.0, 0.05], np.float32),

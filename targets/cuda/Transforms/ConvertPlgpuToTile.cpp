@@ -142,6 +142,17 @@ bool isRowBuffer(Value buffer) {
   });
 }
 
+/// The kernel's scoped buffers of rows (isRowBuffer).
+llvm::DenseSet<Value> rowBuffersOf(KernelOp kernel) {
+  llvm::DenseSet<Value> rows;
+  kernel.walk([&](RunScopedOp scoped) {
+    for (BlockArgument a : scoped.getBody().front().getArguments())
+      if (isRowBuffer(a))
+        rows.insert(a);
+  });
+  return rows;
+}
+
 /// Why a buffer of rows of `ref`'s shape cannot be one, else empty: the
 /// TMA copies each row as a box of at most 256 elements, into and out of
 /// shared memory 128-byte aligned (each row a slot of its own).
@@ -253,6 +264,7 @@ std::optional<UserScheduleGap> cuda::userScheduleGap(KernelOp kernel) {
   std::optional<UserScheduleGap> gap;
   int64_t accRows = 0;
   llvm::DenseMap<Value, SmemBufferUse> smemUses = smemBufferUses(kernel);
+  llvm::DenseSet<Value> rowBuffers = rowBuffersOf(kernel);
   auto refuse = [&](Operation *op, std::string why) {
     gap = UserScheduleGap{op, std::move(why)};
     return WalkResult::interrupt();
@@ -293,7 +305,7 @@ std::optional<UserScheduleGap> cuda::userScheduleGap(KernelOp kernel) {
           return refuse(op, "scoped values other than SMEM buffers, barriers, accumulators "
                             "and values (run_state)");
         std::string why;
-        if (ref.getMemorySpace() == MemorySpace::smem && isRowBuffer(a)) {
+        if (rowBuffers.contains(a)) {
           if (std::string gap = rowBufferGap(ref); !gap.empty())
             return refuse(op, gap);
           continue;
@@ -311,7 +323,7 @@ std::optional<UserScheduleGap> cuda::userScheduleGap(KernelOp kernel) {
       IndexerList list = IndexerList::decode(slice.getIndexers()).expandedFor(ref.getRank());
       if (isSlotPick(list, ref.getRank()))
         return WalkResult::advance();
-      if (isRowBuffer(slice.getRef()))
+      if (rowBuffers.contains(slice.getRef()))
         return WalkResult::advance();
       if (ref.getRank() == 2 && isColumnSlice(list, ref.getElementType().getIntOrFloatBitWidth()))
         return WalkResult::advance();
@@ -326,14 +338,14 @@ std::optional<UserScheduleGap> cuda::userScheduleGap(KernelOp kernel) {
     }
     if (auto load = dyn_cast<LoadOp>(op)) {
       auto ref = cast<RefType>(load.getRef().getType());
-      if (isSmem(ref) && !isRowBuffer(load.getRef()) &&
+      if (isSmem(ref) && !rowBuffers.contains(load.getRef()) &&
           (!namesOneTile(load.getIndexers(), ref) || load.getMask()))
         return refuse(op, "reads of part of an SMEM buffer");
       return WalkResult::advance();
     }
     if (auto store = dyn_cast<StoreOp>(op)) {
       auto ref = cast<RefType>(store.getRef().getType());
-      if (isSmem(ref) && !isRowBuffer(store.getRef()) &&
+      if (isSmem(ref) && !rowBuffers.contains(store.getRef()) &&
           (!namesOneTile(store.getIndexers(), ref) || store.getMask()))
         return refuse(op, "writes of part of an SMEM buffer");
       return WalkResult::advance();
