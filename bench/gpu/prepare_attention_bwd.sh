@@ -4,7 +4,9 @@
 # bench/gpu/attention_train.py (pallasc_jax --vjp, bf16 (f16 for JAX's
 # Pallas:MGPU attention), B=4 S=4096 H=16) and compiles each for sm_90a and
 # the triton target (sm_90a alone for Pallas:MGPU), into
-# .device/attn_bwd/CASE/ (chain.json, KERNEL/{sm_90a,triton}/).
+# .device/attn_bwd/CASE/ (chain.json and KERNEL/ as exported; {sm_90a,triton}/:
+# the chain pallasc compiled; sm_90a_unfused/: without its scan fusion, where
+# that changed the chain).
 # Step 2, on the GPU machine with .device/attn_bwd carried:
 # python3 bench/gpu/attention_bwd.py
 #
@@ -30,6 +32,11 @@ print(d, o['dtype'], ' '.join(o['targets']))")
       "attention_train:$c" --vjp --arg "$arg" --arg "$arg" --arg "$arg" \
       -o "$out/$c" -t "$t" --pallasc "$bin/pallasc")
   done
+  # Where pallasc rewrote the chain (scan fusion), the chain as exported
+  # too, for the same run: CASE/sm_90a_unfused/.
+  if ! cmp -s "$out/$c/chain.json" "$out/$c/sm_90a/chain.json"; then
+    "$bin/pallasc" "$out/$c/chain.json" -t sm_90a --no-scan-fusion -o "$out/$c/sm_90a_unfused"
+  fi
 done
 "$bin/pallasc" --version >"$out/COMPILER"
 echo "${SHAPE:-4,4096,16}" >"$out/SHAPE"

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pallas/Driver/Chain.h"
+#include "pallas/Driver/ChainScanFusion.h"
 #include "pallas/Driver/Compile.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -15,6 +16,8 @@
 #include "llvm/Support/WithColor.h"
 
 #include <nlohmann/json.hpp>
+
+#include <map>
 
 using namespace mlir;
 using namespace mlir::pallas;
@@ -294,12 +297,16 @@ uint64_t elements(const json &shape) {
 /// as many operands as it takes, each source's element count the
 /// operand's, and every reference to its outputs in range.
 LogicalResult checkAgainstSpec(const json &doc, size_t k, StringRef specFile,
-                               ChainErrors &error) {
-  auto buffer = llvm::MemoryBuffer::getFile(specFile, /*IsText=*/true);
-  if (!buffer)
-    return failure();
-  json spec = json::parse((*buffer)->getBuffer().begin(), (*buffer)->getBuffer().end(), nullptr,
-                          /*allow_exceptions=*/false);
+                               ChainErrors &error, StringRef specText = "") {
+  std::unique_ptr<llvm::MemoryBuffer> read;
+  if (specText.empty()) {
+    auto buffer = llvm::MemoryBuffer::getFile(specFile, /*IsText=*/true);
+    if (!buffer)
+      return failure();
+    read = std::move(*buffer);
+    specText = read->getBuffer();
+  }
+  json spec = json::parse(specText.begin(), specText.end(), nullptr, /*allow_exceptions=*/false);
   if (!spec.is_object() || !spec.contains("inputs") || !spec.contains("outputs"))
     return failure();
   const json &kernel = doc["kernels"][k];
@@ -349,6 +356,76 @@ LogicalResult checkAgainstSpec(const json &doc, size_t k, StringRef specFile,
   return success(ok);
 }
 
+/// A kernel's sources when they are not its files: rewritten here.
+struct KernelSource {
+  std::string kernel, spec;
+};
+
+/// `base`, or `base_2`, `base_3`... the first that no kernel has.
+std::string freeDirectory(const std::string &base, const std::vector<std::string> &dirs) {
+  std::string dir = base;
+  for (int n = 2; llvm::is_contained(dirs, dir); ++n)
+    dir = base + "_" + std::to_string(n);
+  return dir;
+}
+
+/// Scan fusion (ChainScanFusion.h) of each backward kernel where it
+/// applies: the kernel's rewritten sources in `sources`, the zero and cast
+/// kernels around it in the manifest and `dirs`, and what took the output
+/// it replaced taking the cast kernel's. True if anything changed.
+bool fuseScans(json &doc, std::vector<std::string> &dirs, StringRef chainDir,
+               std::map<std::string, KernelSource> &sources) {
+  bool changed = false;
+  for (size_t k = 0; k < dirs.size(); ++k) {
+    json &entry = doc["kernels"][k];
+    if (entry["role"] != "backward" || sources.count(dirs[k]))
+      continue;
+    SmallString<256> kernelPath(chainDir), specPath(chainDir);
+    llvm::sys::path::append(kernelPath, dirs[k], "kernel.mlir");
+    llvm::sys::path::append(specPath, dirs[k], "spec.json");
+    auto kernelText = llvm::MemoryBuffer::getFile(kernelPath, /*IsText=*/true);
+    auto specText = llvm::MemoryBuffer::getFile(specPath, /*IsText=*/true);
+    if (!kernelText || !specText)
+      continue; // its compile says why
+    json spec = json::parse((*specText)->getBuffer().begin(), (*specText)->getBuffer().end(),
+                            nullptr, /*allow_exceptions=*/false);
+    std::optional<ScanFusion> fused = fuseRecomputingScan((*kernelText)->getBuffer(), spec);
+    if (!fused)
+      continue;
+    std::string dir = dirs[k];
+    std::string zeroDir = freeDirectory(fused->zeroSpec["name"].get<std::string>(), dirs);
+    std::string castDir = freeDirectory(fused->castSpec["name"].get<std::string>(), dirs);
+    json zero = {{"name", fused->zeroSpec["name"]}, {"kernel", fused->zeroSpec["kernel"]},
+                 {"directory", zeroDir}, {"role", "backward"}, {"operands", json::array()}};
+    json cast = {{"name", fused->castSpec["name"]}, {"kernel", fused->castSpec["kernel"]},
+                 {"directory", castDir}, {"role", "backward"},
+                 {"operands", json::array({{{"kernel", dir}, {"output", fused->output}}})}};
+    // Whatever took the output takes the cast kernel's.
+    auto retarget = [&](json &list) {
+      for (json &src : list)
+        if (src.is_object() && src.value("kernel", json()) == dir &&
+            src.value("output", json()) == fused->output)
+          src = {{"kernel", castDir}, {"output", 0}};
+    };
+    for (size_t j = k + 1; j < doc["kernels"].size(); ++j)
+      retarget(doc["kernels"][j]["operands"]);
+    retarget(doc["outputs"]);
+    retarget(doc["gradients"]);
+    entry["operands"].push_back({{"kernel", zeroDir}, {"output", 0}});
+    sources[dir] = {fused->kernel, fused->spec.dump(2) + "\n"};
+    sources[zeroDir] = {fused->zeroKernel, fused->zeroSpec.dump(2) + "\n"};
+    sources[castDir] = {fused->castKernel, fused->castSpec.dump(2) + "\n"};
+    auto &kernels = doc["kernels"];
+    kernels.insert(kernels.begin() + k + 1, cast);
+    kernels.insert(kernels.begin() + k, zero);
+    dirs.insert(dirs.begin() + k + 1, castDir);
+    dirs.insert(dirs.begin() + k, zeroDir);
+    k += 2;
+    changed = true;
+  }
+  return changed;
+}
+
 } // namespace
 
 LogicalResult mlir::pallas::compileChain(CompileOptions options, StringRef chainFile,
@@ -380,6 +457,12 @@ LogicalResult mlir::pallas::compileChain(CompileOptions options, StringRef chain
     return failure();
 
   StringRef chainDir = llvm::sys::path::parent_path(chainFile);
+  std::map<std::string, KernelSource> sources;
+  std::string chainText = text.str();
+  // (--emit torch: a fused kernel's accumulator is an output aliased to an
+  // input, which torch ops do not take yet; such chains compile as written.)
+  if (options.scanFusion && !torch && fuseScans(doc, dirs, chainDir, sources))
+    chainText = doc.dump(2) + "\n";
   std::vector<Artifact> collected;
   for (auto [k, dir] : llvm::enumerate(dirs)) {
     SmallString<256> kernel(chainDir), spec(chainDir);
@@ -387,12 +470,22 @@ LogicalResult mlir::pallas::compileChain(CompileOptions options, StringRef chain
     llvm::sys::path::append(spec, dir, "spec.json");
     options.kernelFile = kernel.str().str();
     options.specFile = spec.str().str();
+    // A rewritten kernel compiles from memory; its sources go out beside
+    // its artifacts (what ran is then there to read).
+    auto source = sources.find(dir);
+    options.kernelText = source == sources.end() ? "" : source->second.kernel;
+    options.specText = source == sources.end() ? "" : source->second.spec;
     std::vector<Artifact> kernelArtifacts;
     if (failed(compileWithDiagnostics(options, kernelArtifacts)))
       return failure();
+    if (source != sources.end()) {
+      kernelArtifacts.push_back({"kernel.mlir", source->second.kernel, "source"});
+      kernelArtifacts.push_back({"spec.json", source->second.spec, "source"});
+    }
     // The op and the module FUNCTION_torch.py loads are named after the
     // kernel's artifacts (its spec's "name"): the manifest must say that name.
-    if (failed(checkAgainstSpec(doc, k, spec, error)))
+    if (failed(checkAgainstSpec(doc, k, options.specText.empty() ? spec.str() : "", error,
+                                options.specText)))
       return failure();
     std::string name = doc["kernels"][k]["name"].get<std::string>();
     auto manifest = llvm::find_if(kernelArtifacts, [](const Artifact &a) { return a.kind == "manifest"; });
@@ -422,10 +515,10 @@ LogicalResult mlir::pallas::compileChain(CompileOptions options, StringRef chain
       }
       collected.push_back({file, (*data)->getBuffer().str(), "constant"});
     }
-  collected.push_back({"chain.json", text.str(), "chain"});
+  collected.push_back({"chain.json", chainText, "chain"});
   if (torch) {
     std::string function = pythonName(doc["function"].get<std::string>());
-    collected.push_back({function + "_torch.py", chainTorchModule(function, text), "torch"});
+    collected.push_back({function + "_torch.py", chainTorchModule(function, chainText), "torch"});
   }
   artifacts = std::move(collected);
   return success();

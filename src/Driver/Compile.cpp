@@ -37,12 +37,8 @@ static FailureOr<unsigned> openInput(MLIRContext &ctx, llvm::SourceMgr &sm,
   return sm.AddNewSourceBuffer(std::move(*buffer), SMLoc());
 }
 
-/// MLIR's parser sizes a table by the result number of a use like
-/// `%r#N` before it checks N against the op: a huge N exhausts memory. Such
-/// uses (N above any op's result count we accept) are refused first, at
-/// their place in the kernel file.
-static LogicalResult checkResultNumbers(MLIRContext &ctx, StringRef text, StringRef file) {
-  constexpr uint64_t kMaxResultNumber = 1u << 16;
+std::optional<std::pair<unsigned, unsigned>>
+mlir::pallas::findHugeResultNumber(StringRef text, size_t &nameLength) {
   unsigned line = 1, column = 1;
   for (size_t i = 0; i < text.size(); ++i, ++column) {
     char c = text[i];
@@ -62,13 +58,29 @@ static LogicalResult checkResultNumbers(MLIRContext &ctx, StringRef text, String
     uint64_t number = 0;
     while (k < text.size() && isdigit(text[k]) && number <= kMaxResultNumber)
       number = number * 10 + (text[k++] - '0');
-    if (number > kMaxResultNumber)
-      return emitError(FileLineColLoc::get(&ctx, file, line, column + (j - i)))
-                 << "result number of '" << text.slice(i, j) << "' is out of range (at most "
-                 << kMaxResultNumber << ")",
-             failure();
+    if (number > kMaxResultNumber) {
+      nameLength = j - i;
+      return std::pair(line, column);
+    }
   }
-  return success();
+  return std::nullopt;
+}
+
+/// Huge result numbers (findHugeResultNumber) are refused first, at their
+/// place in the kernel file.
+static LogicalResult checkResultNumbers(MLIRContext &ctx, StringRef text, StringRef file) {
+  size_t length = 0;
+  std::optional<std::pair<unsigned, unsigned>> at = findHugeResultNumber(text, length);
+  if (!at)
+    return success();
+  size_t offset = 0; // the use's text, for the message
+  for (unsigned line = 1; line < at->first; ++line)
+    offset = text.find('\n', offset) + 1;
+  StringRef name = text.substr(offset + at->second - 1, length);
+  return emitError(FileLineColLoc::get(&ctx, file, at->first, at->second + length))
+             << "result number of '" << name << "' is out of range (at most "
+             << kMaxResultNumber << ")",
+         failure();
 }
 
 static json shapeJson(ArrayRef<int64_t> shape) {
@@ -235,6 +247,13 @@ LogicalResult mlir::pallas::compileWithDiagnostics(const CompileOptions &options
   // (in generic form) means nothing to its author.
   ctx.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
+  // In-memory sources go in under their names (openInput finds them).
+  if (!options.kernelText.empty())
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(options.kernelText, options.kernelFile), SMLoc());
+  if (!options.specText.empty())
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(options.specText, options.specFile), SMLoc());
   // --quiet: warnings stop here (a handler registered later runs first).
   auto quiet = [&](Diagnostic &d) {
     return success(options.quiet && d.getSeverity() == DiagnosticSeverity::Warning);

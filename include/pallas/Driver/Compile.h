@@ -13,7 +13,20 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
+#include <utility>
+
 namespace mlir::pallas {
+
+/// MLIR's parser sizes a table by the result number of a use like `%r#N`
+/// before it checks N against the op: a huge N exhausts memory. The
+/// largest result number a kernel may use.
+constexpr uint64_t kMaxResultNumber = 1u << 16;
+
+/// The first use in `text` of a result number above kMaxResultNumber:
+/// (line, column) of its `%`, and in `nameLength` its name's length (`%r`).
+std::optional<std::pair<unsigned, unsigned>> findHugeResultNumber(llvm::StringRef text,
+                                                                  size_t &nameLength);
 
 /// compile() in a fresh context that knows every dialect and pass pallasc
 /// uses, its diagnostics printed to stderr with the source lines quoted:

@@ -60,6 +60,13 @@ struct CompileOptions {
   /// chip has SMs run one CTA per SM looping over the programs, unless the
   /// spec's compiler_params.persistent says otherwise; false: never.
   bool persistent = true;
+  /// Chains: a kernel whose output a scan recomputes what another scan of
+  /// it computes (JAX's flash attention dQ) takes that output as atomic
+  /// adds of the other scan instead (ChainScanFusion.h); false: as written.
+  bool scanFusion = true;
+  /// In-memory sources: when set, the kernel's and spec's text, named by
+  /// kernelFile and specFile in diagnostics (a chain's rewritten kernels).
+  std::string kernelText, specText;
   /// sm_90a, Pallas:MGPU kernels: "kernel" lowers them with their own
   /// schedule (their copies, barriers and waits where they wrote them;
   /// an error where that is not possible yet), "in-order" runs their ops

@@ -6,7 +6,11 @@ and cotangents, and compares every element of the outputs and gradients
 kernels, which JAX runs on a GPU only, with NumPy: VJP_REFERENCES). Each
 case's files go to OUT_DIR/CASE/.
 
-usage: check_vjp.py OUT_DIR CASE...
+--compiled: the chain pallasc compiles for the host instead (OUT_DIR/
+CASE/host/chain.json: its scan fusion's rewritten and added kernels run
+from the sources it writes beside their artifacts).
+
+usage: check_vjp.py [--compiled] OUT_DIR CASE...
 """
 import os
 import subprocess
@@ -28,9 +32,13 @@ def npy(x):
   return x.view(np.uint16) if x.dtype == ml_dtypes.bfloat16 else x
 
 
-def host_runner(out_dir: str):
+def host_runner(out_dir: str, compiled_dir: str = ""):
   def run_kernel(entry, operands):
     kdir = os.path.join(out_dir, entry["directory"])
+    # A kernel pallasc rewrote or added: the sources it compiled.
+    if compiled_dir and os.path.exists(
+        os.path.join(compiled_dir, entry["directory"], "kernel.mlir")):
+      kdir = os.path.join(compiled_dir, entry["directory"])
     with open(os.path.join(kdir, "spec.json")) as f:
       import json
       outputs = json.load(f)["outputs"]
@@ -60,16 +68,21 @@ def random_like(rng, s):
   return x.astype(s.dtype)
 
 
-def check(case: str, out_dir: str):
+def check(case: str, out_dir: str, compiled: bool):
   fn, example, tol = VJP_CASES[case]
   exported = export_vjp(fn, *example)
   exported.write(out_dir)
-  manifest = chain.load(out_dir)
+  compiled_dir = ""
+  if compiled:
+    compiled_dir = os.path.join(out_dir, "host")
+    subprocess.run(["pallasc", os.path.join(out_dir, "chain.json"), "-t", "host",
+                    "-o", compiled_dir], check=True)
+  manifest = chain.load(compiled_dir or out_dir)
   rng = np.random.default_rng(0)
   inputs = [random_like(rng, s) for s in example]
   cotangents = [random_like(rng, jax.ShapeDtypeStruct(
       c["shape"], NUMPY_DTYPES[c["dtype"]])) for c in manifest["cotangents"]]
-  got = chain.run(manifest, inputs, cotangents, host_runner(out_dir),
+  got = chain.run(manifest, inputs, cotangents, host_runner(out_dir, compiled_dir),
                   constants=chain.load_constants(out_dir, manifest))
 
   reference = "jax.vjp in interpret mode"
@@ -104,6 +117,8 @@ def check(case: str, out_dir: str):
             f"{norm:.1e})")
 
 
-out_root, *cases = sys.argv[1:]
+args = sys.argv[1:]
+compiled = args[:1] == ["--compiled"]
+out_root, *cases = args[compiled:]
 for name in cases:
-  check(name, os.path.join(out_root, name))
+  check(name, os.path.join(out_root, name), compiled)
