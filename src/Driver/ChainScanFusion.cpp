@@ -412,8 +412,12 @@ struct IndexMap {
   }
 };
 
+/// Sizes and grid extents as the rewrite multiplies them: integers in
+/// [0, 2^31), so that no product of two overflows.
 bool isIntArray(const json &v) {
-  return v.is_array() && llvm::all_of(v, [](const json &d) { return d.is_number_integer(); });
+  return v.is_array() && llvm::all_of(v, [](const json &d) {
+           return d.is_number_integer() && d.get<int64_t>() >= 0 && d.get<int64_t>() < (1ll << 31);
+         });
 }
 
 /// The spec is a plain pallas_call's: a static grid, operands with
@@ -435,9 +439,13 @@ bool plainSpec(const json &spec) {
           !o.value("block_shape", json()).is_array() || !o.value("dtype", json()).is_string() ||
           !IndexMap::parse(o.value("index_map", json())))
         return false;
-      for (auto &[key, _] : o.items())
-        if (key != "name" && key != "shape" && key != "dtype" && key != "block_shape" &&
-            key != "index_map")
+      for (auto &[key, value] : o.items())
+        if ((key != "name" && key != "shape" && key != "dtype" && key != "block_shape" &&
+             key != "index_map") ||
+            (key == "name" && !value.is_string()))
+          return false;
+      for (const json &d : o["block_shape"])
+        if (!d.is_null() && !isIntArray(json::array({d})))
           return false;
     }
   return true;
