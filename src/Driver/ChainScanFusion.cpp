@@ -77,10 +77,14 @@ public:
   Value counterpart(Value v2) const { return map.lookup(v2); }
   int64_t axis = -1; ///< the grid axis whose program id walks rows
   SmallVector<Value> refs; ///< every ref accessed
+  /// L2's values holding each element's absolute row of a role
+  /// (broadcast(offset) + iota, and broadcasts of those): causal masks.
+  DenseMap<Value, Role> positions;
 
 private:
   bool matchOp(Operation *o2, Operation *o1, Roles &out, unsigned depth);
   bool matchLoad(LoadOp l2op, LoadOp l1op, Roles &out, unsigned depth);
+  std::optional<bool> matchPositions(arith::AddIOp a, arith::AddIOp b, Roles &out);
   std::optional<Role> offsetRole(Scan &scan, Value v, int64_t size);
   bool sizesAgree(Value v2, Value v1, const Roles &r);
 
@@ -216,6 +220,9 @@ bool PairMatcher::matchOp(Operation *o2, Operation *o1, Roles &out, unsigned dep
   }
   if (auto load2 = dyn_cast<LoadOp>(o2))
     return matchLoad(load2, cast<LoadOp>(o1), out, depth);
+  if (auto add2 = dyn_cast<arith::AddIOp>(o2))
+    if (std::optional<bool> matched = matchPositions(add2, cast<arith::AddIOp>(o1), out))
+      return *matched;
   if (o2->getAttrDictionary() != o1->getAttrDictionary() || !isPure(o2))
     return false;
   if (isa<IotaOp>(o2)) {
@@ -248,6 +255,8 @@ bool PairMatcher::matchOp(Operation *o2, Operation *o1, Roles &out, unsigned dep
         continue;
       out[d] = in[i];
     }
+    if (auto p = positions.find(b.getInput()); p != positions.end() && in.size() == 1)
+      positions[v2] = p->second;
     return true;
   }
   if (auto dot2 = dyn_cast<DotOp>(o2)) {
@@ -281,6 +290,34 @@ bool PairMatcher::matchOp(Operation *o2, Operation *o1, Roles &out, unsigned dep
     return true;
   }
   return false;
+}
+
+/// `broadcast(offset) + iota(0)` (either order) of a 1-D tensor: its
+/// offset and length; nullopt for other adds.
+std::optional<std::pair<Value, int64_t>> positionsOf(arith::AddIOp add) {
+  auto type = dyn_cast<RankedTensorType>(add.getType());
+  if (!type || type.getRank() != 1)
+    return std::nullopt;
+  for (auto [x, y] : {std::pair(add.getLhs(), add.getRhs()), std::pair(add.getRhs(), add.getLhs())}) {
+    auto b = x.getDefiningOp<BroadcastOp>();
+    auto iota = y.getDefiningOp<IotaOp>();
+    if (b && iota && iota.getDim() == 0 && !isa<ShapedType>(b.getInput().getType()))
+      return std::pair(b.getInput(), type.getDimSize(0));
+  }
+  return std::nullopt;
+}
+
+std::optional<bool> PairMatcher::matchPositions(arith::AddIOp a, arith::AddIOp b, Roles &out) {
+  std::optional<std::pair<Value, int64_t>> pa = positionsOf(a), pb = positionsOf(b);
+  if (!pa || !pb)
+    return std::nullopt; // an add like any other
+  std::optional<Role> ra = offsetRole(l2, pa->first, pa->second);
+  std::optional<Role> rb = offsetRole(l1, pb->first, pb->second);
+  if (!ra || !rb || *ra != *rb)
+    return false;
+  out = {*ra};
+  positions[a.getResult()] = *ra;
+  return true;
 }
 
 bool PairMatcher::matchLoad(LoadOp a, LoadOp b, Roles &out, unsigned depth) {
@@ -370,14 +407,150 @@ bool isAllTrue(Value m, unsigned depth = 0) {
   return limit >= cast<RankedTensorType>(iota.getType()).getDimSize(iota.getDim());
 }
 
-bool constantBounds(scf::ForOp loop, int64_t &trips) {
-  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
-  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+/// `v` where the program id along `axis` is `pid`: integer constants and
+/// arithmetic of them (a scan's bounds), or nullopt.
+std::optional<int64_t> valueAt(Value v, int64_t axis, int64_t pid, unsigned depth = 0) {
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return c;
+  Operation *op = v.getDefiningOp();
+  if (!op || depth > 32)
+    return std::nullopt;
+  if (auto id = dyn_cast<ProgramIdOp>(op))
+    return int64_t(id.getAxis()) == axis ? std::optional<int64_t>(pid) : std::nullopt;
+  if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp>(op))
+    return valueAt(op->getOperand(0), axis, pid, depth + 1);
+  if (op->getNumOperands() != 2)
+    return std::nullopt;
+  std::optional<int64_t> x = valueAt(op->getOperand(0), axis, pid, depth + 1);
+  std::optional<int64_t> y = valueAt(op->getOperand(1), axis, pid, depth + 1);
+  // (Operands are below 2^31 times small factors: no overflow here.)
+  if (!x || !y || std::abs(*x) > (1ll << 40) || std::abs(*y) > (1ll << 40))
+    return std::nullopt;
+  if (isa<arith::AddIOp>(op))
+    return *x + *y;
+  if (isa<arith::SubIOp>(op))
+    return *x - *y;
+  if (isa<arith::MulIOp>(op))
+    return *x * *y;
+  if (*y == 0)
+    return std::nullopt;
+  if (isa<arith::DivSIOp>(op)) // rounds toward zero
+    return *x / *y;
+  if (isa<arith::FloorDivSIOp>(op))
+    return *x / *y - ((*x % *y != 0) && ((*x < 0) != (*y < 0)));
+  if (isa<arith::CeilDivSIOp>(op))
+    return *x / *y + ((*x % *y != 0) && ((*x < 0) == (*y < 0)));
+  if (isa<arith::RemSIOp>(op))
+    return *x % *y;
+  return std::nullopt;
+}
+
+/// A scan's rows of its role in the program `pid`: [lower, upper) blocks
+/// of `rows` each (empty where the bounds cross), or nullopt where its
+/// bounds are not known or its step is not 1.
+std::optional<std::pair<int64_t, int64_t>> scannedRows(scf::ForOp loop, int64_t axis,
+                                                       int64_t pid, int64_t rows) {
   std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  if (!lb || !ub || !step || *lb != 0 || *step != 1 || *ub <= 0)
+  std::optional<int64_t> lb = valueAt(loop.getLowerBound(), axis, pid);
+  std::optional<int64_t> ub = valueAt(loop.getUpperBound(), axis, pid);
+  if (!step || *step != 1 || !lb || !ub)
+    return std::nullopt;
+  if (*ub <= *lb)
+    return std::pair<int64_t, int64_t>(0, 0);
+  return std::pair(*lb * rows, *ub * rows);
+}
+
+/// How the pairs a kernel's scans reduce are masked: pairs whose query
+/// row q and key row k have q >= k + offset count; the others contribute
+/// exactly zero. None: every pair counts.
+struct CausalMask {
+  int64_t offset = 0;
+};
+
+/// `x` is zero wherever `p` is (a product of it: truncations, extensions
+/// and multiplications).
+bool hasFactor(Value x, Value p, unsigned depth = 0) {
+  if (x == p)
+    return true;
+  Operation *op = x.getDefiningOp();
+  if (!op || depth > 16)
     return false;
-  trips = *ub;
-  return true;
+  if (isa<arith::TruncFOp, arith::ExtFOp>(op))
+    return hasFactor(op->getOperand(0), p, depth + 1);
+  if (isa<arith::MulFOp>(op))
+    return hasFactor(op->getOperand(0), p, depth + 1) || hasFactor(op->getOperand(1), p, depth + 1);
+  return false;
+}
+
+/// A fill that exp2 or exp takes to zero less any finite statistic: a
+/// splat (or broadcast scalar) of -1e30 or below.
+bool isMaskFill(Value v) {
+  if (auto b = v.getDefiningOp<BroadcastOp>())
+    v = b.getInput();
+  auto c = v.getDefiningOp<arith::ConstantOp>();
+  if (!c)
+    return false;
+  APFloat value(0.0f);
+  if (auto d = dyn_cast<DenseElementsAttr>(c.getValue()); d && d.isSplat() &&
+                                                         isa<FloatType>(d.getElementType()))
+    value = d.getSplatValue<APFloat>();
+  else if (auto f = dyn_cast<FloatAttr>(c.getValue()))
+    value = f.getValue();
+  else
+    return false;
+  bool lost;
+  value.convert(APFloat::IEEEdouble(), llvm::RoundingMode::NearestTiesToEven, &lost);
+  return value.convertToDouble() <= -1e30;
+}
+
+/// The causal mask of `x` (L2's pair value): x is a product of
+/// exp2(select(q >= k + offset, s, fill) - r) (or exp), fill at most
+/// -1e30: zero, for the finite row statistics r that the kernel's own
+/// scans assume (they skip different masked blocks). Positions are
+/// `matcher`'s. nullopt: no such mask (or one this does not know).
+std::optional<CausalMask> causalMaskOf(Value x, const DenseMap<Value, Role> &positions) {
+  SmallVector<Value> work = {x};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val().getDefiningOp();
+    if (!op || !seen.insert(op).second || seen.size() > 256)
+      continue;
+    for (Value o : op->getOperands())
+      work.push_back(o);
+    if (!isa<math::Exp2Op, math::ExpOp>(op) || !hasFactor(x, op->getResult(0)))
+      continue;
+    auto sub = op->getOperand(0).getDefiningOp<arith::SubFOp>();
+    auto select = sub ? sub.getLhs().getDefiningOp<arith::SelectOp>() : nullptr;
+    auto cmp = select ? select.getCondition().getDefiningOp<arith::CmpIOp>() : nullptr;
+    if (!cmp || !isMaskFill(select.getFalseValue()))
+      continue;
+    auto a = positions.find(cmp.getLhs()), b = positions.find(cmp.getRhs());
+    if (a == positions.end() || b == positions.end() || a->second == b->second)
+      continue;
+    bool qFirst = a->second == Role::Q;
+    using P = arith::CmpIPredicate;
+    switch (cmp.getPredicate()) {
+    case P::sge: // q >= k, or k >= q
+      if (qFirst)
+        return CausalMask{0};
+      break;
+    case P::sgt:
+      if (qFirst)
+        return CausalMask{1};
+      break;
+    case P::sle: // k <= q
+      if (!qFirst)
+        return CausalMask{0};
+      break;
+    case P::slt:
+      if (!qFirst)
+        return CausalMask{1};
+      break;
+    default:
+      break;
+    }
+  }
+  return std::nullopt;
 }
 
 /// An index map as the spec writes it: "(i, j, k) -> (i, k, j, 0)".
@@ -513,9 +686,7 @@ std::optional<ScanFusion> Fuser::tryOutput(size_t output) {
     v = chained;
   }
   std::reverse(post.begin(), post.end());
-  int64_t trips2;
-  if (l2->getBlock() != &body || l2.getNumResults() != 1 || !v.hasOneUse() ||
-      !constantBounds(l2, trips2))
+  if (l2->getBlock() != &body || l2.getNumResults() != 1 || !v.hasOneUse())
     return std::nullopt;
   // L2: acc = 0; acc += dot(X2, B2); nothing else written.
   auto init = l2.getInitArgs()[0].getDefiningOp<arith::ConstantOp>();
@@ -544,8 +715,7 @@ std::optional<ScanFusion> Fuser::tryOutput(size_t output) {
 
   // L1: another scan of the kernel's body; X1 among its values.
   for (scf::ForOp l1 : body.getOps<scf::ForOp>()) {
-    int64_t trips1;
-    if (l1 == l2 || !constantBounds(l1, trips1))
+    if (l1 == l2)
       continue;
     for (Operation &op : l1.getBody()->without_terminator()) {
       if (op.getName() != x2.getDefiningOp()->getName() || op.getNumResults() != 1)
@@ -587,10 +757,30 @@ std::optional<ScanFusion> Fuser::tryOutput(size_t output) {
         kernelRowDim += !block[d].is_null();
       auto outType = cast<RefType>(outRef.getType());
       int64_t rowsQ = outSpec["shape"][rowDim].get<int64_t>();
+      int64_t rowsK = programs * s1.rows[int(Role::K)];
       if (kernelRowDim != 0 || outType.getRank() != 2 || !outType.hasStaticShape() ||
           block[rowDim].get<int64_t>() != s2.rows[int(Role::Q)] ||
-          programs * s2.rows[int(Role::Q)] != rowsQ || trips1 * s1.rows[int(Role::Q)] != rowsQ ||
-          programs * s1.rows[int(Role::K)] != trips2 * s2.rows[int(Role::K)])
+          programs * s2.rows[int(Role::Q)] != rowsQ)
+        continue;
+      // Each scan takes every pair that counts once, and no row outside
+      // the arrays: L1 the query rows of its program's key rows, L2 the
+      // key rows of its program's query rows.
+      std::optional<CausalMask> mask = causalMaskOf(x2, m.positions);
+      bool covered = true;
+      for (int64_t pid = 0; covered && pid < programs; ++pid) {
+        auto r1 = scannedRows(l1, m.axis, pid, s1.rows[int(Role::Q)]);
+        auto r2 = scannedRows(l2, m.axis, pid, s2.rows[int(Role::K)]);
+        // The rows that count: all, or those a causal mask keeps.
+        int64_t needQ = 0, needK = rowsK;
+        if (mask) {
+          needQ = pid * s1.rows[int(Role::K)] + mask->offset;
+          needK = std::min(rowsK, (pid + 1) * s2.rows[int(Role::Q)] - mask->offset);
+        }
+        covered = r1 && r2 && r1->second <= rowsQ && r2->second <= rowsK && r1->first >= 0 &&
+                  r2->first >= 0 && (needQ >= rowsQ || (r1->first <= needQ && r1->second == rowsQ)) &&
+                  (needK <= 0 || (r2->first == 0 && r2->second >= needK));
+      }
+      if (!covered)
         continue;
       auto dotType = cast<RankedTensorType>(summand.getType());
       if (!dotType.getElementType().isF32() || dotType.getShape() != outType.getShape())
@@ -631,9 +821,8 @@ std::optional<ScanFusion> Fuser::tryOutput(size_t output) {
       ScanFusion fused;
       fused.output = output;
       std::string name = spec["name"].get<std::string>();
-      fused.summary = name + ": " + outName + " added by " + std::to_string(trips1) +
-                      "-step scan's atomics instead of a " + std::to_string(trips2) +
-                      "-step scan";
+      fused.summary = name + ": " + outName + " added by the other scan's atomics" +
+                      (mask ? " (causal)" : "");
 
       // The zero and cast kernels, on the output's own blocks and grid.
       {

@@ -332,15 +332,19 @@ def mha_train_f16(q, k, v, interpret=False):
   return _mha_train(q, k, v, interpret)
 
 
-def mha_train_b128_bf16(q, k, v, interpret=False):
+def mha_train_b128_bf16(q, k, v, interpret=False, causal=False):
   """The backward on 128-row key blocks for dK/dV (query blocks of 64) and
   128-row query blocks for dQ (key blocks of 64), 8 warps: the two scans
   block their pairs differently."""
   blocks = attention.BlockSizes(block_q=128, block_k=64, block_q_dkv=64,
                                 block_kv_dkv=128, block_q_dq=128,
                                 block_kv_dq=64)
-  return attention.mha(q, k, v, None, sm_scale=0.125, block_sizes=blocks,
-                       num_warps=8, interpret=interpret)
+  return attention.mha(q, k, v, None, sm_scale=0.125, causal=causal,
+                       block_sizes=blocks, num_warps=8, interpret=interpret)
+
+
+def mha_train_causal_b128_bf16(q, k, v, interpret=False):
+  return mha_train_b128_bf16(q, k, v, interpret, causal=True)
 
 
 def mha_train_causal_bf16(q, k, v, interpret=False):
@@ -549,6 +553,8 @@ VJP_CASES = {
                       5e-3),
     "mha_train_b128_bf16": (mha_train_b128_bf16,
                             [S((1, 256, 2, 64), jnp.bfloat16)] * 3, 3e-2),
+    "mha_train_causal_b128_bf16": (mha_train_causal_b128_bf16,
+                                   [S((1, 256, 2, 64), jnp.bfloat16)] * 3, 3e-2),
     "mha_train_causal_bf16": (mha_train_causal_bf16,
                               [S((1, 256, 2, 64), jnp.bfloat16)] * 3, 3e-2),
     "mha_train_causal_d128_f16": (mha_train_causal_d128_f16,
