@@ -31,6 +31,8 @@ d64_b64_causal = _mha(True, 64, (64, 64), (64, 64))
 # 128-row K/V blocks for dK/dV and 128-row Q blocks for dQ, 8 warps.
 d128_b128 = _mha(False, 128, (64, 128), (128, 64), num_warps=8)
 d64_b128 = _mha(False, 64, (64, 128), (128, 64), num_warps=8)
+d128_b128_causal = _mha(True, 128, (64, 128), (128, 64), num_warps=8)
+d64_b128_causal = _mha(True, 64, (64, 128), (128, 64), num_warps=8)
 # The backward's dQ added by atomics in the dK/dV scan (five matmuls per
 # block pair instead of seven): attention_dq_atomic.py.
 d128_atomic = attention_dq_atomic.mha_dq_atomic(False, 128)
@@ -93,6 +95,8 @@ CASES = {
     "d64_b64_causal": (d64_b64_causal, 64, True),
     "d128_b128": (d128_b128, 128, False),
     "d64_b128": (d64_b128, 64, False),
+    "d128_b128_causal": (d128_b128_causal, 128, True),
+    "d64_b128_causal": (d64_b128_causal, 64, True),
     "d128_atomic": (d128_atomic, 128, False),
     "d128_atomic_causal": (d128_atomic_causal, 128, True),
     "d64_atomic": (d64_atomic, 64, False),

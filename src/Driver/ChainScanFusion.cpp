@@ -785,11 +785,13 @@ std::optional<ScanFusion> Fuser::tryOutput(size_t output) {
       auto dotType = cast<RankedTensorType>(summand.getType());
       if (!dotType.getElementType().isF32() || dotType.getShape() != outType.getShape())
         continue;
-      // The refs read are the same blocks in every program along the axis.
+      // The refs read are the same blocks in every program along the axis,
+      // and nothing writes them (an input aliased to an output is written).
       bool sameBlocks = true;
       for (Value ref : m.refs) {
         unsigned arg = cast<BlockArgument>(ref).getArgNumber();
-        if (arg >= numInputs) {
+        if (arg >= numInputs || (spec.contains("input_output_aliases") &&
+                                 spec["input_output_aliases"].contains(std::to_string(arg)))) {
           sameBlocks = false;
           break;
         }
