@@ -66,7 +66,7 @@ def print_ptxas_reports(case_dir):
 def our_chain(drv, case_dir, build):
   """run_kernel for chain.run over the chain pallasc compiled into
   case_dir/BUILD/ (BUILD: sm_90a, triton, or sm_90a_unfused: the chain as
-  exported, --no-scan-fusion): each kernel's outputs allocated NaN-filled,
+  exported, --scan-fusion=never): each kernel's outputs allocated NaN-filled,
   its launcher kept (entry directory -> launcher) for timing."""
   launchers = {}
 
@@ -148,7 +148,7 @@ def main():
       builds.append("sm_90a_unfused")
     for target in builds:
       label = {"sm_90a": "ours (pallasc sm_90a)", "triton": "ours via triton target",
-               "sm_90a_unfused": "ours, chain as exported (--no-scan-fusion)"}[target]
+               "sm_90a_unfused": "ours, chain as exported (--scan-fusion=never)"}[target]
       try:
         manifest = chain.load(os.path.join(case_dir, target))
         run_kernel, launchers = our_chain(drv, case_dir, target)

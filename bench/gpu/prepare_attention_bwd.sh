@@ -35,7 +35,7 @@ print(d, o['dtype'], ' '.join(o['targets']))")
   # Where pallasc rewrote the chain (scan fusion), the chain as exported
   # too, for the same run: CASE/sm_90a_unfused/.
   if ! cmp -s "$out/$c/chain.json" "$out/$c/sm_90a/chain.json"; then
-    "$bin/pallasc" "$out/$c/chain.json" -t sm_90a --no-scan-fusion -o "$out/$c/sm_90a_unfused"
+    "$bin/pallasc" "$out/$c/chain.json" -t sm_90a --scan-fusion=never -o "$out/$c/sm_90a_unfused"
   fi
 done
 "$bin/pallasc" --version >"$out/COMPILER"

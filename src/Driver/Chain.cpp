@@ -369,12 +369,30 @@ std::string freeDirectory(const std::string &base, const std::vector<std::string
   return dir;
 }
 
+/// Whether the fused kernel is faster than the one as written on
+/// `target`. CUDA, measured on H200 (bench/RESULTS.md, 2026-12-05): the
+/// atomic form wins with two consumer warpgroups adding 8192 or more dQ
+/// elements a step (D = 128 on 64-row query blocks: 0.70x -> 0.90x of
+/// cuDNN); with 4 warps or 4096 elements a step it loses (0.78x -> 0.46x,
+/// 0.62x -> 0.30x). Other targets: fewer matmuls, always.
+bool fusionPays(const ScanFusion &fused, const json &spec, StringRef target) {
+  if (!target.contains("sm_"))
+    return true;
+  int64_t warps = 4;
+  if (spec.contains("compiler_params") && spec["compiler_params"].is_object() &&
+      spec["compiler_params"].contains("num_warps") &&
+      spec["compiler_params"]["num_warps"].is_number_integer())
+    warps = spec["compiler_params"]["num_warps"].get<int64_t>();
+  return warps >= 8 && fused.stepRows * fused.width >= 8192;
+}
+
 /// Scan fusion (ChainScanFusion.h) of each backward kernel where it
-/// applies: the kernel's rewritten sources in `sources`, the zero and cast
-/// kernels around it in the manifest and `dirs`, and what took the output
-/// it replaced taking the cast kernel's. True if anything changed.
-bool fuseScans(json &doc, std::vector<std::string> &dirs, StringRef chainDir,
-               std::map<std::string, KernelSource> &sources) {
+/// applies (and, with "auto", pays on `target`): the kernel's rewritten
+/// sources in `sources`, the zero and cast kernels around it in the
+/// manifest and `dirs`, and what took the output it replaced taking the
+/// cast kernel's. True if anything changed.
+bool fuseScans(json &doc, std::vector<std::string> &dirs, StringRef chainDir, StringRef mode,
+               StringRef target, std::map<std::string, KernelSource> &sources) {
   bool changed = false;
   for (size_t k = 0; k < dirs.size(); ++k) {
     json &entry = doc["kernels"][k];
@@ -390,7 +408,7 @@ bool fuseScans(json &doc, std::vector<std::string> &dirs, StringRef chainDir,
     json spec = json::parse((*specText)->getBuffer().begin(), (*specText)->getBuffer().end(),
                             nullptr, /*allow_exceptions=*/false);
     std::optional<ScanFusion> fused = fuseRecomputingScan((*kernelText)->getBuffer(), spec);
-    if (!fused)
+    if (!fused || (mode == "auto" && !fusionPays(*fused, spec, target)))
       continue;
     std::string dir = dirs[k];
     std::string zeroDir = freeDirectory(fused->zeroSpec["name"].get<std::string>(), dirs);
@@ -461,7 +479,8 @@ LogicalResult mlir::pallas::compileChain(CompileOptions options, StringRef chain
   std::string chainText = text.str();
   // (--emit torch: a fused kernel's accumulator is an output aliased to an
   // input, which torch ops do not take yet; such chains compile as written.)
-  if (options.scanFusion && !torch && fuseScans(doc, dirs, chainDir, sources))
+  if (options.scanFusion != "never" && !torch &&
+      fuseScans(doc, dirs, chainDir, options.scanFusion, options.target, sources))
     chainText = doc.dump(2) + "\n";
   std::vector<Artifact> collected;
   for (auto [k, dir] : llvm::enumerate(dirs)) {

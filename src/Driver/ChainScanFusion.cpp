@@ -822,6 +822,8 @@ std::optional<ScanFusion> Fuser::tryOutput(size_t output) {
 
       ScanFusion fused;
       fused.output = output;
+      fused.stepRows = s1.rows[int(Role::Q)];
+      fused.width = outType.getShape()[1];
       std::string name = spec["name"].get<std::string>();
       fused.summary = name + ": " + outName + " added by the other scan's atomics" +
                       (mask ? " (causal)" : "");

@@ -132,13 +132,14 @@ int main(int argc, char **argv) {
   app.add_flag("--no-persistent", noPersistent,
                "sm_90a: one CTA per program, also where a kernel's CTAs would loop over its "
                "programs (compiler_params.persistent)");
-  bool noScanFusion = false;
-  app.add_flag("--no-scan-fusion", noScanFusion,
-               "chains: compile every kernel as written; by default a kernel whose output "
-               "one scan recomputes from what another scan of it computes (JAX's flash "
-               "attention dQ) takes that output from the other scan's float32 atomic adds, "
-               "with a kernel zeroing it before and one casting it after (not with --emit "
-               "torch)");
+  app.add_option("--scan-fusion", options.scanFusion,
+                 "chains: a kernel whose output one scan recomputes from what another scan "
+                 "of it computes (JAX's flash attention dQ) takes that output from the other "
+                 "scan's float32 atomic adds, with a kernel zeroing it before and one casting "
+                 "it after: 'auto' (default) where that is faster on the target (CUDA: 8 "
+                 "warps and 8192 or more dQ elements a step), 'always', 'never' (every "
+                 "kernel as written); never with --emit torch")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_option("--plgpu-schedule", options.plgpuSchedule,
                  "sm_90a, Pallas:MGPU kernels: 'kernel' keeps the kernel's own copies, "
                  "barriers and waits (an error where that is not possible yet); 'in-order' "
@@ -160,7 +161,6 @@ int main(int argc, char **argv) {
   options.warpgroupTurns = !noTurns;
   options.warpSpecialize = !noProducer;
   options.persistent = !noPersistent;
-  options.scanFusion = !noScanFusion;
   options.tma |= noProducer;
   if (options.tma && options.noTma) {
     llvm::errs() << "pallasc: error: --no-tma contradicts --tma and --no-warp-specialize\n";

@@ -8,7 +8,7 @@
 // pairs' dot(X, B) into a float32 accumulator of the whole output with
 // atomic adds, and the recomputing scan goes. Two kernels join the chain:
 // one zeroing the accumulator before it, one casting it to the output
-// after it. `pallasc --no-scan-fusion` compiles chains as written.
+// after it. `pallasc --scan-fusion=never` compiles chains as written.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PALLAS_DRIVER_CHAINSCANFUSION_H
@@ -32,6 +32,8 @@ struct ScanFusion {
   std::string castKernel;     ///< the accumulator to the output it replaced
   nlohmann::json castSpec;
   size_t output = 0;          ///< the output the accumulator stands for
+  int64_t stepRows = 0;       ///< rows of the output each step of the other scan adds
+  int64_t width = 0;          ///< the output block's other dim (attention's head dim)
   std::string summary;        ///< one line: what was fused (for --verbose logs)
 };
 

@@ -62,8 +62,9 @@ struct CompileOptions {
   bool persistent = true;
   /// Chains: a kernel whose output a scan recomputes what another scan of
   /// it computes (JAX's flash attention dQ) takes that output as atomic
-  /// adds of the other scan instead (ChainScanFusion.h); false: as written.
-  bool scanFusion = true;
+  /// adds of the other scan instead (ChainScanFusion.h): "auto" where that
+  /// is faster on the target, "always", or "never" (as written).
+  std::string scanFusion = "auto";
   /// In-memory sources: when set, the kernel's and spec's text, named by
   /// kernelFile and specFile in diagnostics (a chain's rewritten kernels).
   std::string kernelText, specText;
