@@ -42,15 +42,33 @@ def find_launcher(given):
     sys.exit("check.py: error: no pallas-launch (build runtime/ or pass --launcher)")
 
 
+def group_tables(case, rng):
+    """The grouped GEMM examples' scalar-prefetch tables (group ids, row
+    tiles or first rows, group offsets), valid ones as
+    test/numeric/check.py makes them: random integers would name rows
+    outside every group, which the kernels leave unwritten."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "numeric_check", os.path.join(ROOT, "test", "numeric", "check.py"))
+    numeric = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(numeric)
+    make = (numeric.grouped_matmul_rows_inputs if case == "grouped_matmul_rows"
+            else numeric.grouped_matmul_inputs)
+    return list(make(rng)[:3])
+
+
 def make_inputs(case, params, rng):
     """The input rules of bench/run_triton_vs_host.py: random non-zero floats;
-    gather indices partly out of range."""
+    gather indices partly out of range; the grouped GEMMs' valid tables."""
     arrays = []
+    tables = group_tables(case, rng) if case.startswith("grouped_matmul") else []
     for p in params:
         if p["role"] == "output":
             continue
         shape, dt = p["shape"], p["dtype"]
-        if dt in ("i32", "i64", "i16", "i8"):
+        if dt in ("i32", "i64", "i16", "i8") and tables:
+            a = np.asarray(tables.pop(0), NP[dt]).reshape(shape)
+        elif dt in ("i32", "i64", "i16", "i8"):
             if case == "gather_oob":  # unique, some out of range
                 a = rng.permutation(110)[: int(np.prod(shape))] - 20
             elif case in ("gather2d", "prefetch_rows"):  # mostly in range
