@@ -632,6 +632,43 @@ std::string printed(Operation *op) {
   return text;
 }
 
+/// The kernels around a fused one, into `fused` (zeroKernel, castKernel),
+/// named BASE_zero and BASE_cast, on blocks of type `outType`: zeros in
+/// float32, and the float32 sum through `post` (the ops that took the
+/// removed scan's result `scanResult` to the value stored, `stored`).
+void sideKernels(Location loc, const std::string &base, RefType outType, Value scanResult,
+                 ArrayRef<Operation *> post, Value stored, ScanFusion &fused) {
+  MLIRContext *ctx = loc.getContext();
+  OpBuilder b(ctx);
+  auto blockType = RankedTensorType::get(outType.getShape(), Float32Type::get(ctx));
+  auto inType =
+      RefType::get(ctx, outType.getShape(), Float32Type::get(ctx), outType.getMemorySpace());
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  b.setInsertionPointToEnd(module->getBody());
+  auto zeroKernel = KernelOp::create(b, loc, base + "_zero", b.getFunctionType({inType}, {}));
+  Block *zb = b.createBlock(&zeroKernel.getBody(), {}, {inType}, {loc});
+  Value zeros = arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(blockType)));
+  StoreOp::create(b, loc, zb->getArgument(0), zeros);
+  ReturnOp::create(b, loc);
+  fused.zeroKernel = printed(zeroKernel);
+
+  b.setInsertionPointToEnd(module->getBody());
+  auto castKernel =
+      KernelOp::create(b, loc, base + "_cast", b.getFunctionType({inType, outType}, {}));
+  Block *cb = b.createBlock(&castKernel.getBody(), {}, {inType, outType}, {loc, loc});
+  IRMapping mapping;
+  mapping.map(scanResult, LoadOp::create(b, loc, cb->getArgument(0)).getResult());
+  for (Operation *op : post) {
+    for (Value o : op->getOperands()) // (constants)
+      if (!mapping.contains(o))
+        mapping.map(o, b.clone(*o.getDefiningOp())->getResult(0));
+    b.clone(*op, mapping);
+  }
+  StoreOp::create(b, loc, cb->getArgument(1), mapping.lookup(stored));
+  ReturnOp::create(b, loc);
+  fused.castKernel = printed(castKernel);
+}
+
 /// The fusion of one output (its store `store`), or nullopt.
 struct Fuser {
   KernelOp kernel;
@@ -829,40 +866,8 @@ std::optional<ScanFusion> Fuser::tryOutput(size_t output) {
                       (mask ? " (causal)" : "");
 
       // The zero and cast kernels, on the output's own blocks and grid.
-      {
-        OpBuilder b(ctx);
-        auto blockType = RankedTensorType::get(outType.getShape(), Float32Type::get(ctx));
-        auto inType = RefType::get(ctx, outType.getShape(), Float32Type::get(ctx),
-                                   outType.getMemorySpace());
-        OwningOpRef<ModuleOp> module = ModuleOp::create(kernel.getLoc());
-        b.setInsertionPointToEnd(module->getBody());
-        auto zeroKernel = KernelOp::create(b, kernel.getLoc(), name + "_" + outName + "_zero",
-                                           b.getFunctionType({inType}, {}));
-        Block *zb = b.createBlock(&zeroKernel.getBody(), {}, {inType}, {kernel.getLoc()});
-        Value zeros = arith::ConstantOp::create(b, kernel.getLoc(),
-                                                cast<TypedAttr>(b.getZeroAttr(blockType)));
-        StoreOp::create(b, kernel.getLoc(), zb->getArgument(0), zeros);
-        ReturnOp::create(b, kernel.getLoc());
-        fused.zeroKernel = printed(zeroKernel);
-
-        b.setInsertionPointToEnd(module->getBody());
-        auto castKernel = KernelOp::create(b, kernel.getLoc(), name + "_" + outName + "_cast",
-                                           b.getFunctionType({inType, outType}, {}));
-        Block *cb = b.createBlock(&castKernel.getBody(), {}, {inType, outType},
-                                  {kernel.getLoc(), kernel.getLoc()});
-        IRMapping mapping;
-        mapping.map(v, LoadOp::create(b, kernel.getLoc(), cb->getArgument(0)).getResult());
-        for (Operation *op : post) {
-          for (Value o : op->getOperands())
-            if (!mapping.contains(o))
-              mapping.map(o, b.clone(*o.getDefiningOp())->getResult(0));
-          b.clone(*op, mapping);
-        }
-        StoreOp::create(b, kernel.getLoc(), cb->getArgument(1),
-                        mapping.lookup(store.getValue()));
-        ReturnOp::create(b, kernel.getLoc());
-        fused.castKernel = printed(castKernel);
-      }
+      sideKernels(kernel.getLoc(), name + "_" + outName, outType, v, post, store.getValue(),
+                  fused);
       json accBlocked = {{"name", outName + "_acc"},
                          {"shape", outSpec["shape"]},
                          {"dtype", "f32"},
