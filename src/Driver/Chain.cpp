@@ -295,7 +295,8 @@ uint64_t elements(const json &shape) {
 
 /// Checks kernel `k`'s entry against its spec (compiled, so well formed):
 /// as many operands as it takes, each source's element count the
-/// operand's, and every reference to its outputs in range.
+/// operand's, and every reference to its outputs in range. The spec is
+/// `specText` where given (a rewritten kernel's), else `specFile`'s.
 LogicalResult checkAgainstSpec(const json &doc, size_t k, StringRef specFile,
                                ChainErrors &error, StringRef specText = "") {
   std::unique_ptr<llvm::MemoryBuffer> read;
@@ -503,8 +504,7 @@ LogicalResult mlir::pallas::compileChain(CompileOptions options, StringRef chain
     }
     // The op and the module FUNCTION_torch.py loads are named after the
     // kernel's artifacts (its spec's "name"): the manifest must say that name.
-    if (failed(checkAgainstSpec(doc, k, options.specText.empty() ? spec.str() : "", error,
-                                options.specText)))
+    if (failed(checkAgainstSpec(doc, k, spec, error, options.specText)))
       return failure();
     std::string name = doc["kernels"][k]["name"].get<std::string>();
     auto manifest = llvm::find_if(kernelArtifacts, [](const Artifact &a) { return a.kind == "manifest"; });

@@ -862,8 +862,6 @@ std::optional<ScanFusion> Fuser::tryOutput(size_t output) {
       fused.stepRows = s1.rows[int(Role::Q)];
       fused.width = outType.getShape()[1];
       std::string name = spec["name"].get<std::string>();
-      fused.summary = name + ": " + outName + " added by the other scan's atomics" +
-                      (mask ? " (causal)" : "");
 
       // The zero and cast kernels, on the output's own blocks and grid.
       sideKernels(kernel.getLoc(), name + "_" + outName, outType, v, post, store.getValue(),
@@ -949,8 +947,7 @@ std::optional<ScanFusion> Fuser::tryOutput(size_t output) {
 
 std::optional<ScanFusion> mlir::pallas::fuseRecomputingScan(StringRef kernelText,
                                                            const json &spec) {
-  size_t nameLength = 0;
-  if (!plainSpec(spec) || findHugeResultNumber(kernelText, nameLength))
+  if (!plainSpec(spec) || findHugeResultNumber(kernelText))
     return std::nullopt; // (its compile says why, where a kernel cannot be)
   DialectRegistry registry;
   registry.insert<PallasDialect, arith::ArithDialect, math::MathDialect, scf::SCFDialect,

@@ -37,8 +37,7 @@ static FailureOr<unsigned> openInput(MLIRContext &ctx, llvm::SourceMgr &sm,
   return sm.AddNewSourceBuffer(std::move(*buffer), SMLoc());
 }
 
-std::optional<std::pair<unsigned, unsigned>>
-mlir::pallas::findHugeResultNumber(StringRef text, size_t &nameLength) {
+std::optional<HugeResultNumber> mlir::pallas::findHugeResultNumber(StringRef text) {
   unsigned line = 1, column = 1;
   for (size_t i = 0; i < text.size(); ++i, ++column) {
     char c = text[i];
@@ -58,10 +57,8 @@ mlir::pallas::findHugeResultNumber(StringRef text, size_t &nameLength) {
     uint64_t number = 0;
     while (k < text.size() && isdigit(text[k]) && number <= kMaxResultNumber)
       number = number * 10 + (text[k++] - '0');
-    if (number > kMaxResultNumber) {
-      nameLength = j - i;
-      return std::pair(line, column);
-    }
+    if (number > kMaxResultNumber)
+      return HugeResultNumber{text.slice(i, j), line, column};
   }
   return std::nullopt;
 }
@@ -69,16 +66,11 @@ mlir::pallas::findHugeResultNumber(StringRef text, size_t &nameLength) {
 /// Huge result numbers (findHugeResultNumber) are refused first, at their
 /// place in the kernel file.
 static LogicalResult checkResultNumbers(MLIRContext &ctx, StringRef text, StringRef file) {
-  size_t length = 0;
-  std::optional<std::pair<unsigned, unsigned>> at = findHugeResultNumber(text, length);
+  std::optional<HugeResultNumber> at = findHugeResultNumber(text);
   if (!at)
     return success();
-  size_t offset = 0; // the use's text, for the message
-  for (unsigned line = 1; line < at->first; ++line)
-    offset = text.find('\n', offset) + 1;
-  StringRef name = text.substr(offset + at->second - 1, length);
-  return emitError(FileLineColLoc::get(&ctx, file, at->first, at->second + length))
-             << "result number of '" << name << "' is out of range (at most "
+  return emitError(FileLineColLoc::get(&ctx, file, at->line, at->column + at->name.size()))
+             << "result number of '" << at->name << "' is out of range (at most "
              << kMaxResultNumber << ")",
          failure();
 }

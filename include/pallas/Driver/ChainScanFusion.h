@@ -34,7 +34,6 @@ struct ScanFusion {
   size_t output = 0;          ///< the output the accumulator stands for
   int64_t stepRows = 0;       ///< rows of the output each step of the other scan adds
   int64_t width = 0;          ///< the output block's other dim (attention's head dim)
-  std::string summary;        ///< one line: what was fused (for --verbose logs)
 };
 
 /// The fusion of the kernel `kernelText` with spec `spec`, or nullopt

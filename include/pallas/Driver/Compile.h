@@ -14,7 +14,6 @@
 #include <nlohmann/json.hpp>
 
 #include <optional>
-#include <utility>
 
 namespace mlir::pallas {
 
@@ -23,10 +22,15 @@ namespace mlir::pallas {
 /// largest result number a kernel may use.
 constexpr uint64_t kMaxResultNumber = 1u << 16;
 
-/// The first use in `text` of a result number above kMaxResultNumber:
-/// (line, column) of its `%`, and in `nameLength` its name's length (`%r`).
-std::optional<std::pair<unsigned, unsigned>> findHugeResultNumber(llvm::StringRef text,
-                                                                  size_t &nameLength);
+/// A use of a result number above kMaxResultNumber in a kernel's text.
+struct HugeResultNumber {
+  llvm::StringRef name; ///< the value's name (`%r`), in the text
+  unsigned line = 0;    ///< where its `%` is
+  unsigned column = 0;
+};
+
+/// The first use in `text` of a result number above kMaxResultNumber.
+std::optional<HugeResultNumber> findHugeResultNumber(llvm::StringRef text);
 
 /// compile() in a fresh context that knows every dialect and pass pallasc
 /// uses, its diagnostics printed to stderr with the source lines quoted:
