@@ -372,10 +372,10 @@ std::string freeDirectory(const std::string &base, const std::vector<std::string
 
 /// Whether the fused kernel is faster than the one as written on
 /// `target`. CUDA, measured on H200 (bench/RESULTS.md, 2026-12-05): the
-/// atomic form wins with two consumer warpgroups adding 8192 or more dQ
-/// elements a step (D = 128 on 64-row query blocks: 0.70x -> 0.90x of
-/// cuDNN); with 4 warps or 4096 elements a step it loses (0.78x -> 0.46x,
-/// 0.62x -> 0.30x). Other targets: fewer matmuls, always.
+/// atomic form wins with two consumer warpgroups adding 4096 or more dQ
+/// elements a step, each step's dQ dot on wgmma (64-row query blocks:
+/// D = 128 0.70x -> 0.90x of cuDNN, D = 64 0.62x -> 0.82x); with 4 warps
+/// it loses (0.78x -> 0.46x). Other targets: fewer matmuls, always.
 bool fusionPays(const ScanFusion &fused, const json &spec, StringRef target) {
   if (!target.contains("sm_"))
     return true;
@@ -384,7 +384,7 @@ bool fusionPays(const ScanFusion &fused, const json &spec, StringRef target) {
       spec["compiler_params"].contains("num_warps") &&
       spec["compiler_params"]["num_warps"].is_number_integer())
     warps = spec["compiler_params"]["num_warps"].get<int64_t>();
-  return warps >= 8 && fused.stepRows * fused.width >= 8192;
+  return warps >= 8 && fused.stepRows * fused.width >= 4096;
 }
 
 /// Scan fusion (ChainScanFusion.h) of each backward kernel where it

@@ -33,12 +33,37 @@ tt.func @split_columns(%a: tensor<64x64xbf16>, %b: tensor<64x128xbf16>, %b2: ten
 
 // -----
 
-// Columns that do not split into whole 128-byte columns of B per
-// warpgroup (64 x 64 on eight warps: 32 columns each) stay on mma.sync.
+// 64 x 64 on eight warps: 32 columns a warpgroup, half a 128-byte swizzle
+// atom of B (a descriptor starts inside the atom's rows there).
+// CHECK-LABEL: tt.func @half_atoms
+// CHECK: tt.dot {{.*}} -> tensor<64x64xf32, #pallas_gpu.wgmma<warps = 8, column_groups = 2>>
+tt.func @half_atoms(%a: tensor<64x128xbf16>, %b: tensor<128x64xbf16>) -> tensor<64x64xf32>
+    attributes {pallas.launch = #pallas.launch<symbol = "half_atoms", grid = [1], num_warps = 8>} {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %d = tt.dot %a, %b, %zero : tensor<64x128xbf16> * tensor<128x64xbf16> -> tensor<64x64xf32>
+  tt.return %d : tensor<64x64xf32>
+}
+
+// -----
+
+// Columns that split neither into whole 128-byte columns of B nor into
+// halves of one stay on mma.sync: 96 a warpgroup (64 x 192 on eight
+// warps), 16 a warpgroup (64 x 64 on sixteen).
 // CHECK-LABEL: tt.func @narrow
-// CHECK: tt.dot {{.*}} -> tensor<64x64xf32, #pallas_gpu.mma<warps = [4, 2]>>
-tt.func @narrow(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>) -> tensor<64x64xf32>
+// CHECK: tt.dot {{.*}} -> tensor<64x192xf32, #pallas_gpu.mma<
+tt.func @narrow(%a: tensor<64x64xbf16>, %b: tensor<64x192xbf16>) -> tensor<64x192xf32>
     attributes {pallas.launch = #pallas.launch<symbol = "narrow", grid = [1], num_warps = 8>} {
+  %zero = arith.constant dense<0.0> : tensor<64x192xf32>
+  %d = tt.dot %a, %b, %zero : tensor<64x64xbf16> * tensor<64x192xbf16> -> tensor<64x192xf32>
+  tt.return %d : tensor<64x192xf32>
+}
+
+// -----
+
+// CHECK-LABEL: tt.func @sixteen_warps
+// CHECK: tt.dot {{.*}} -> tensor<64x64xf32, #pallas_gpu.mma<
+tt.func @sixteen_warps(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>) -> tensor<64x64xf32>
+    attributes {pallas.launch = #pallas.launch<symbol = "sixteen_warps", grid = [1], num_warps = 16>} {
   %zero = arith.constant dense<0.0> : tensor<64x64xf32>
   %d = tt.dot %a, %b, %zero : tensor<64x64xbf16> * tensor<64x64xbf16> -> tensor<64x64xf32>
   tt.return %d : tensor<64x64xf32>

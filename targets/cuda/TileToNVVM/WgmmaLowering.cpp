@@ -91,6 +91,28 @@ OperandWalk walkB(const OperandSmemLayout &l) {
 }
 } // namespace
 
+/// Bytes from B's start to the `window`-th run of `cols` columns (an i32;
+/// null where the layout cannot start a descriptor there). K-major B: `cols`
+/// rows down. MN-major B, swizzled, a window narrower than an atom column
+/// (32 bf16 columns of 64): the descriptor starts inside the atom's rows,
+/// as K-major operands' k steps do, wgmma swizzling the absolute address.
+static Value columnWindowOffset(OpBuilder &b, Location loc, const OperandSmemLayout &l,
+                                bool kMajor, int64_t cols, Value window) {
+  int64_t bytes = cols * l.elemBytes;
+  bool insideAtoms = !kMajor && l.swizzled && bytes % 16 == 0 && bytes < l.swizzleBytes &&
+                     l.swizzleBytes % bytes == 0;
+  if (!insideAtoms) {
+    std::optional<int64_t> shift = kMajor ? l.shiftBytes(cols, 0) : l.shiftBytes(0, cols);
+    return shift ? (Value)arith::MulIOp::create(b, loc, window, constI32(b, loc, *shift))
+                 : Value();
+  }
+  Value start = arith::MulIOp::create(b, loc, window, constI32(b, loc, bytes));
+  Value atom = arith::DivUIOp::create(b, loc, start, constI32(b, loc, l.swizzleBytes));
+  Value inAtom = arith::RemUIOp::create(b, loc, start, constI32(b, loc, l.swizzleBytes));
+  return arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, atom, constI32(b, loc, l.atomColumnBytes)), inAtom);
+}
+
 /// Four 32-bit registers of `regs`, `width` elements each, from slot
 /// `start` on.
 static SmallVector<Value> registerWords(OpBuilder &b, Location loc, Value regs, int64_t start,
@@ -304,13 +326,13 @@ FailureOr<Value> cuda::lowerDotToWgmma(OpBuilder &b, tt::DotOp op, DotOperand aI
   int64_t nPer = n / layout->warpsN;
   Value group = arith::DivUIOp::create(b, loc, s.tid, constI32(b, loc, 128));
   if (layout->warpsN > 1) {
-    std::optional<int64_t> columnBytes =
-        bKMajor ? bLayout.shiftBytes(nPer, 0) : bLayout.shiftBytes(0, nPer);
-    if (!columnBytes || aIn.inAccumulatorLayout)
+    if (aIn.inAccumulatorLayout)
       return failure();
     Value groupN = arith::DivUIOp::create(b, loc, group, constI32(b, loc, groups));
-    bBase = smemByteAddress(b, loc, bBase,
-                            arith::MulIOp::create(b, loc, groupN, constI32(b, loc, *columnBytes)));
+    Value offset = columnWindowOffset(b, loc, bLayout, bKMajor, nPer, groupN);
+    if (!offset)
+      return failure();
+    bBase = smemByteAddress(b, loc, bBase, offset);
     group = arith::RemUIOp::create(b, loc, group, constI32(b, loc, groups));
   }
   // 64 rows of A: 64 K-major rows, or (MN-major) 128 bytes across, one

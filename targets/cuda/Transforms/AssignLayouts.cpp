@@ -69,16 +69,20 @@ bool wgmmaCanRun(tt::DotOp dot, int64_t threads, int64_t maxTilesM = 1) {
 
 /// For a dot tensor cores can run on more warpgroups than it has m64
 /// blocks (a 64-row tile on two warpgroups): how many ways the warpgroups
-/// split its columns on wgmma (bf16/f16 operands), each a whole 128-byte
-/// column of B; 0 where they cannot.
+/// split its columns on wgmma (bf16/f16 operands): each a multiple of 64
+/// (whole 128-byte atom columns of an MN-major B) or 32 (half of one, where
+/// a descriptor can start too); 0 where they cannot.
 int64_t wgmmaColumnGroups(tt::DotOp dot, int64_t threads) {
   auto d = cast<RankedTensorType>(dot.getType());
   Type e = cast<RankedTensorType>(dot.getA().getType()).getElementType();
   if (!(e.isBF16() || e.isF16()))
     return 0;
   std::optional<MmaLayout> l =
-      wgmmaColumnSplitLayout(d.getDimSize(0), d.getDimSize(1), threads, /*columnQuantum=*/64);
-  return l ? l->warpsN : 0;
+      wgmmaColumnSplitLayout(d.getDimSize(0), d.getDimSize(1), threads, /*columnQuantum=*/32);
+  if (!l)
+    return 0;
+  int64_t perGroup = d.getDimSize(1) / l->warpsN;
+  return perGroup % 64 == 0 || perGroup == 32 ? l->warpsN : 0;
 }
 
 /// f8 data is moved (loads, stores) everywhere; sm_90a also converts it
