@@ -16,8 +16,12 @@ void mlir::pallas::addProgramShaping(OpPassManager &pm, int64_t maxElements,
   pm.addPass(createConvertPlgpuToPallas());
   // 128 x 128 GEMM tiles run as 128 x 256 where a producer warpgroup takes
   // a CTA's share of the SM.
-  if (mergeGemmTiles)
+  if (mergeGemmTiles) {
     pm.addPass(createPallasMergePrograms());
+    // Loops over 64-row blocks on two warpgroups step 128 rows: a wgmma
+    // m64 block each.
+    pm.addPass(createPallasMergeIterations());
+  }
   // One program holds one CTA's worth of data: cut big output tiles over
   // more programs and stream long dot contractions.
   pm.addPass(

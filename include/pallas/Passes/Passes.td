@@ -95,6 +95,31 @@ def PallasMergePrograms : Pass<"pallas-merge-programs", "::mlir::ModuleOp"> {
                         "the num_warps a kernel must have to be merged">];
 }
 
+def PallasMergeIterations : Pass<"pallas-merge-iterations", "::mlir::ModuleOp"> {
+  let summary = "run two trips of a loop over row blocks as one over twice the rows";
+  let description = [{
+    Runs on kernels with launch attributes, before pallas-expand-grid, for
+    the sm_90a pipeline: a dot of 64 rows on two warpgroups splits its
+    columns (small wgmma), one of 128 gives each warpgroup an m64 block.
+    An scf.for of step 1 whose trip i reads, stores or atomically adds
+    rows [i B, (i + 1) B) of refs (`ds(i * B, B)`, B the CTA's warpgroups
+    times 32), makes positions from them (iota plus i * B), and carries
+    only sums of dots contracting those rows, runs half the trips over 2B
+    rows when its bounds are even: every tensor holding the step's rows
+    doubles along them. Not where the rows are reduced otherwise (a row
+    max, a sum), a ref is both read and written in the loop, a write is
+    not of the step's rows, nothing the loop does is a dot of the step's
+    rows (M), or the carried values and the two largest f32 tensors of
+    twice the rows would pass `max-registers` a thread.
+  }];
+  let options = [Option<"warps", "warps", "int64_t", "8",
+                        "the num_warps a kernel must have">,
+                 Option<"maxRegisters", "max-registers", "int64_t", "192",
+                        "f32 elements a thread may hold: the carried values and "
+                        "the two largest tensors of the merged step">];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def PallasStreamDotK : Pass<"pallas-stream-dot-k", "::mlir::ModuleOp"> {
   let summary = "turn a dot of two whole blocks into a loop over K chunks";
   let description = [{
