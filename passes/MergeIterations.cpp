@@ -20,6 +20,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SmallSet.h"
 
 #include <numeric>
 
@@ -100,6 +101,8 @@ private:
   SmallVector<arith::MulIOp> offsets;
   SmallVector<Operation *> outside;
   int64_t mDots = 0;
+  /// Carried values checked to be sums of dots contracting the rows.
+  llvm::SmallSet<unsigned, 4> sums;
   bool ok = true;
 };
 
@@ -156,7 +159,10 @@ bool StepRows::contractedUseOk(Value result, Value acc) {
   };
   if (acc) {
     std::optional<unsigned> j = carried(acc);
-    return j && acc.hasOneUse() && yieldedAt(result, *j);
+    if (!j || !acc.hasOneUse() || !yieldedAt(result, *j))
+      return false;
+    sums.insert(*j);
+    return true;
   }
   if (!result.hasOneUse())
     return false;
@@ -165,7 +171,10 @@ bool StepRows::contractedUseOk(Value result, Value acc) {
     return false;
   Value other = add.getLhs() == result ? add.getRhs() : add.getLhs();
   std::optional<unsigned> j = carried(other);
-  return j && other.hasOneUse() && yieldedAt(add.getResult(), *j);
+  if (!j || !other.hasOneUse() || !yieldedAt(add.getResult(), *j))
+    return false;
+  sums.insert(*j);
+  return true;
 }
 
 bool StepRows::visit(Operation *op) {
@@ -377,6 +386,12 @@ bool StepRows::analyse() {
   }
   if (!ok)
     return false;
+  // Every other carried value goes through untouched (a count of trips,
+  // a running max: half as many trips would change it).
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (auto [j, arg] : llvm::enumerate(loop.getRegionIterArgs()))
+    if (!sums.contains(j) && yield.getOperand(j) != arg)
+      return false;
   // Every write is of the step's rows (the same elements written on every
   // trip would keep another trip's).
   WalkResult writes = loop.getBody()->walk([&](Operation *op) {

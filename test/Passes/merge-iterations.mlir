@@ -432,3 +432,55 @@ pallas.kernel @offset_scalar(%q: !pallas.ref<1024x64xbf16> {pallas.block_spec = 
   pallas.store %dk[...], %acc : !pallas.ref<128x64xf32>, tensor<128x64xf32>
   pallas.return
 }
+
+// -----
+
+// A second carried value counting the trips: half as many would halve it.
+// CHECK-LABEL: pallas.kernel @counted
+// CHECK: pallas.load %arg0[ds(%{{.*}}, 64), :]
+pallas.kernel @counted(%q: !pallas.ref<1024x64xbf16> {pallas.block_spec = #pallas.block_spec<input, shape = [1024, 64], block = [1024, 64], index_map = affine_map<(i) -> (0, 0)>>},
+                      %k: !pallas.ref<128x64xbf16> {pallas.block_spec = #pallas.block_spec<input, shape = [1024, 64], block = [128, 64], index_map = affine_map<(i) -> (i, 0)>>},
+                      %lse: !pallas.ref<1024xf32> {pallas.block_spec = #pallas.block_spec<input, shape = [1024], block = [1024], index_map = affine_map<(i) -> (0)>>},
+                      %dq: !pallas.ref<1024x64xf32> {pallas.block_spec = #pallas.block_spec<output, shape = [1024, 64], block = [1024, 64], index_map = affine_map<(i) -> (0, 0)>>},
+                      %dk: !pallas.ref<128x64xf32> {pallas.block_spec = #pallas.block_spec<output, shape = [1024, 64], block = [128, 64], index_map = affine_map<(i) -> (i, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "counted", grid = [8], num_warps = 8>} {
+  %kb = pallas.load %k[...] : !pallas.ref<128x64xbf16> -> tensor<128x64xbf16>
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %trips = arith.constant 16 : i32
+  %pid = pallas.program_id 0 : i32
+  %c2 = arith.constant 2 : i32
+  %lb = arith.muli %pid, %c2 : i32
+  %iota = pallas.iota 0 : tensor<64xi32>
+  %kpos0 = arith.muli %pid, %c64 : i32
+  %kpos1 = pallas.broadcast %kpos0 : i32 -> tensor<128xi32>
+  %iota128 = pallas.iota 0 : tensor<128xi32>
+  %kpos = arith.addi %kpos1, %iota128 : tensor<128xi32>
+  %acc:2 = scf.for %i = %lb to %trips step %c1 iter_args(%a = %zero, %n = %c0) -> (tensor<128x64xf32>, i32) : i32 {
+    %off = arith.muli %i, %c64 : i32
+    %qb = pallas.load %q[ds(%off, 64), :] : !pallas.ref<1024x64xbf16> -> tensor<64x64xbf16>
+    %s = pallas.dot %qb, %kb {transpose_rhs} : tensor<64x64xbf16>, tensor<128x64xbf16> -> tensor<64x128xf32>
+    %l = pallas.load %lse[ds(%off, 64)] : !pallas.ref<1024xf32> -> tensor<64xf32>
+    %lb2 = pallas.broadcast %l dims [0] : tensor<64xf32> -> tensor<64x128xf32>
+    %qpos0 = pallas.broadcast %off : i32 -> tensor<64xi32>
+    %qpos = arith.addi %qpos0, %iota : tensor<64xi32>
+    %qp = pallas.broadcast %qpos dims [0] : tensor<64xi32> -> tensor<64x128xi32>
+    %kp = pallas.broadcast %kpos dims [1] : tensor<128xi32> -> tensor<64x128xi32>
+    %keep = arith.cmpi sge, %qp, %kp : tensor<64x128xi32>
+    %fill = arith.constant dense<-1.0e30> : tensor<64x128xf32>
+    %sm = arith.select %keep, %s, %fill : tensor<64x128xi1>, tensor<64x128xf32>
+    %e0 = arith.subf %sm, %lb2 : tensor<64x128xf32>
+    %p = math.exp2 %e0 : tensor<64x128xf32>
+    %pb = arith.truncf %p : tensor<64x128xf32> to tensor<64x128xbf16>
+    %part = pallas.dot %pb, %kb : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xf32>
+    %old = pallas.atomic_rmw add %dq[ds(%off, 64), :], %part : !pallas.ref<1024x64xf32>, tensor<64x64xf32>
+    %dkp = pallas.dot %pb, %qb {transpose_lhs} : tensor<64x128xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+    %an = arith.addf %a, %dkp : tensor<128x64xf32>
+    %n1 = arith.addi %n, %c1 : i32
+    scf.yield %an, %n1 : tensor<128x64xf32>, i32
+  }
+  pallas.store %dk[...], %acc#0 : !pallas.ref<128x64xf32>, tensor<128x64xf32>
+  pallas.return
+}
