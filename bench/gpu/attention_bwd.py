@@ -72,11 +72,9 @@ def our_chain(drv, case_dir, build):
 
   def run_kernel(entry, operands):
     kdir = os.path.join(case_dir, build, entry["directory"])
-    # (A kernel pallasc rewrote or added has its spec beside its artifacts.)
-    spec_path = os.path.join(kdir, "spec.json")
-    if not os.path.exists(spec_path):
-      spec_path = os.path.join(case_dir, entry["directory"], "spec.json")
-    spec = json.load(open(spec_path))
+    spec = json.load(open(os.path.join(
+        chain.source_dir(case_dir, os.path.join(case_dir, build), entry["directory"]),
+        "spec.json")))
     ins = [t.contiguous() for t in operands]
     # An output aliased to an input is that input's buffer (JAX's
     # input_output_aliases), updated in place.

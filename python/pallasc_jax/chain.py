@@ -23,6 +23,17 @@ def load_constants(directory: str, manifest: dict) -> list:
           for c in manifest.get("constants", [])]
 
 
+def source_dir(exported: str, compiled: str, directory: str) -> str:
+  """Where kernel `directory` of a chain has its kernel.mlir and spec.json:
+  beside its artifacts in `compiled` (the chain pallasc compiled) where
+  pallasc rewrote or added it (scan fusion), else in `exported` (the chain
+  as exported)."""
+  rewritten = os.path.join(compiled, directory) if compiled else ""
+  if rewritten and os.path.exists(os.path.join(rewritten, "spec.json")):
+    return rewritten
+  return os.path.join(exported, directory)
+
+
 def run(manifest: dict, inputs: Sequence, cotangents: Sequence,
         run_kernel: Callable[[dict, list], list],
         roles: tuple[str, ...] = ("forward", "backward"),

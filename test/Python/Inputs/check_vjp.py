@@ -34,11 +34,7 @@ def npy(x):
 
 def host_runner(out_dir: str, compiled_dir: str = ""):
   def run_kernel(entry, operands):
-    kdir = os.path.join(out_dir, entry["directory"])
-    # A kernel pallasc rewrote or added: the sources it compiled.
-    if compiled_dir and os.path.exists(
-        os.path.join(compiled_dir, entry["directory"], "kernel.mlir")):
-      kdir = os.path.join(compiled_dir, entry["directory"])
+    kdir = chain.source_dir(out_dir, compiled_dir, entry["directory"])
     with open(os.path.join(kdir, "spec.json")) as f:
       import json
       outputs = json.load(f)["outputs"]
