@@ -14,6 +14,7 @@
 #include "pallas/Dialect/Pallas.h"
 #include "pallas/Passes/BlockDims.h"
 #include "pallas/Passes/Passes.h"
+#include "pallas/Passes/RefAccess.h"
 #include "pallas/Spec/LaunchAttributes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -68,6 +69,16 @@ int64_t knownMultiple(Value v, int depth = 0) {
 
 using DimMask = uint64_t;
 
+/// A store or an atomic read-modify-write: the writes a merged loop may
+/// make (a swap reads what it writes).
+std::optional<RefWrite> writeOf(Operation *op) {
+  if (auto store = dyn_cast<StoreOp>(op))
+    return RefWrite::of(store);
+  if (auto atomic = dyn_cast<AtomicRMWOp>(op))
+    return RefWrite::of(atomic);
+  return std::nullopt;
+}
+
 /// The step's rows through one loop: which dims of which tensors hold
 /// them. Fails (ok false) on anything whose meaning would change with
 /// twice the rows a trip.
@@ -87,7 +98,7 @@ public:
 private:
   void mark(Value v, DimMask m);
   bool visit(Operation *op);
-  bool accessDims(Operation *op, Value ref, ArrayRef<int64_t> encoded, Value value);
+  bool accessDims(Value ref, ArrayRef<int64_t> encoded, ValueRange indices, Value value);
   bool isOffset(Value v) const {
     auto mul = v.getDefiningOp<arith::MulIOp>();
     return mul && llvm::is_contained(offsets, mul);
@@ -103,7 +114,6 @@ private:
   int64_t mDots = 0;
   /// Carried values checked to be sums of dots contracting the rows.
   llvm::SmallSet<unsigned, 4> sums;
-  bool ok = true;
 };
 
 void StepRows::mark(Value v, DimMask m) {
@@ -116,14 +126,14 @@ void StepRows::mark(Value v, DimMask m) {
 
 /// A load, store or atomic: each marked dim of `value` must be a slice of
 /// the step's rows (`ds(i * B, B)`), and each such slice marks its dim.
-bool StepRows::accessDims(Operation *op, Value ref, ArrayRef<int64_t> encoded, Value value) {
+bool StepRows::accessDims(Value ref, ArrayRef<int64_t> encoded, ValueRange indices,
+                          Value value) {
   auto type = cast<RefType>(ref.getType());
   IndexerList list = IndexerList::decode(encoded).expandedFor(type.getRank());
   if (list.hasTensorIndexer())
     return !dimsOf(value);
   DimMask sliced = 0;
   unsigned out = 0, operand = 0;
-  ValueRange indices = op->getOperands().slice(1, list.numOperands());
   for (const Indexer &i : list.get()) {
     Value index = i.takesOperand() ? indices[operand++] : Value();
     if (index && isOffset(index)) {
@@ -178,7 +188,6 @@ bool StepRows::contractedUseOk(Value result, Value acc) {
 }
 
 bool StepRows::visit(Operation *op) {
-  auto tensorDims = [&](Value v) { return dimsOf(v); };
   if (isa<arith::ConstantOp, IotaOp>(op)) {
     auto dense = dyn_cast_or_null<DenseElementsAttr>(op->getAttr("value"));
     if (isa<arith::ConstantOp>(op) && isa<RankedTensorType>(op->getResult(0).getType()) &&
@@ -190,8 +199,8 @@ bool StepRows::visit(Operation *op) {
   }
   if (auto bc = dyn_cast<BroadcastOp>(op)) {
     SmallVector<int64_t> map = bc.getInputToResultDims();
-    DimMask in = isa<RankedTensorType>(bc.getInput().getType()) ? tensorDims(bc.getInput()) : 0;
-    DimMask res = tensorDims(bc.getResult()), toResult = 0, toInput = 0;
+    DimMask in = isa<RankedTensorType>(bc.getInput().getType()) ? dimsOf(bc.getInput()) : 0;
+    DimMask res = dimsOf(bc.getResult()), toResult = 0, toInput = 0;
     for (auto [i, r] : llvm::enumerate(map)) {
       if (in & (DimMask(1) << i))
         toResult |= DimMask(1) << r;
@@ -213,38 +222,33 @@ bool StepRows::visit(Operation *op) {
   if (!loop->isAncestor(op))
     return false; // (a load before the loop, an argument: cannot grow)
   if (auto load = dyn_cast<LoadOp>(op)) {
-    DimMask m = tensorDims(load.getResult());
+    DimMask m = dimsOf(load.getResult());
     for (Value v : {load.getMask(), load.getOther()})
       if (v && isa<RankedTensorType>(v.getType()))
-        m |= tensorDims(v);
+        m |= dimsOf(v);
     mark(load.getResult(), m);
-    if (!accessDims(op, load.getRef(), load.getIndexers(), load.getResult()))
+    if (!accessDims(load.getRef(), load.getIndexers(), load.getIndices(), load.getResult()))
       return false;
-    m = tensorDims(load.getResult());
+    m = dimsOf(load.getResult());
     for (Value v : {load.getMask(), load.getOther()})
       if (v && isa<RankedTensorType>(v.getType()))
         mark(v, m);
     return true;
   }
-  if (isa<StoreOp, AtomicRMWOp>(op)) {
-    auto store = dyn_cast<StoreOp>(op);
-    auto atomic = dyn_cast<AtomicRMWOp>(op);
-    Value value = store ? store.getValue() : atomic.getValue();
-    Value maskV = store ? store.getMask() : atomic.getMask();
-    Value ref = store ? store.getRef() : atomic.getRef();
-    if (atomic && !atomic.getResult().use_empty())
+  if (std::optional<RefWrite> w = writeOf(op)) {
+    if (w->returnsOld && !op->getResult(0).use_empty())
       return false;
-    DimMask m = tensorDims(value) | (maskV ? tensorDims(maskV) : 0);
-    mark(value, m);
-    if (!accessDims(op, ref, store ? store.getIndexers() : atomic.getIndexers(), value))
+    DimMask m = dimsOf(w->value) | (w->mask ? dimsOf(w->mask) : 0);
+    mark(w->value, m);
+    if (!accessDims(w->ref, w->indexers, w->indices, w->value))
       return false;
     // A write of the same elements on every trip would keep another trip's.
-    if (!tensorDims(value))
+    if (!dimsOf(w->value))
       return false;
-    if (maskV && isa<RankedTensorType>(maskV.getType()))
-      mark(maskV, tensorDims(value));
-    if (atomic)
-      mark(atomic.getResult(), tensorDims(value));
+    if (w->mask && isa<RankedTensorType>(w->mask.getType()))
+      mark(w->mask, dimsOf(w->value));
+    if (w->returnsOld)
+      mark(op->getResult(0), dimsOf(w->value));
     return true;
   }
   if (auto dot = dyn_cast<DotOp>(op)) {
@@ -253,8 +257,8 @@ bool StepRows::visit(Operation *op) {
     auto bit = [](DimMask m, unsigned d) { return (m >> d) & 1; };
     unsigned am = dot.getTransposeLhs() ? 1 : 0, ak = 1 - am;
     unsigned bk = dot.getTransposeRhs() ? 1 : 0, bn = 1 - bk;
-    DimMask a = tensorDims(dot.getLhs()), b = tensorDims(dot.getRhs());
-    DimMask r = tensorDims(dot.getResult()) | (dot.getAcc() ? tensorDims(dot.getAcc()) : 0);
+    DimMask a = dimsOf(dot.getLhs()), b = dimsOf(dot.getRhs());
+    DimMask r = dimsOf(dot.getResult()) | (dot.getAcc() ? dimsOf(dot.getAcc()) : 0);
     bool m = bit(a, am) || bit(r, 0), n = bit(b, bn) || bit(r, 1);
     bool k = bit(a, ak) || bit(b, bk);
     mark(dot.getLhs(), DimMask(m) << am | DimMask(k) << ak);
@@ -269,9 +273,9 @@ bool StepRows::visit(Operation *op) {
   if (auto reduce = dyn_cast<ReduceOp>(op)) {
     auto in = cast<RankedTensorType>(reduce.getInput().getType());
     ArrayRef<int64_t> axes = reduce.getAxes();
-    DimMask inM = tensorDims(reduce.getInput());
+    DimMask inM = dimsOf(reduce.getInput());
     DimMask outM = isa<RankedTensorType>(reduce.getResult().getType())
-                       ? tensorDims(reduce.getResult())
+                       ? dimsOf(reduce.getResult())
                        : 0;
     // The kept dims in order.
     DimMask toOut = 0, toIn = 0;
@@ -301,7 +305,7 @@ bool StepRows::visit(Operation *op) {
     for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
       if (isa<RankedTensorType>(v.getType())) {
         tensors.push_back(v);
-        m |= tensorDims(v);
+        m |= dimsOf(v);
       }
     for (Value v : tensors)
       mark(v, m);
@@ -322,20 +326,24 @@ bool StepRows::analyse() {
   }
   if (offsets.empty())
     return false;
-  // Seeds: the accesses slicing the step's rows.
+  // Seeds: the accesses slicing the step's rows. Nothing else writes or
+  // waits: a ref read and written in the loop, or a side effect of another
+  // kind, may see the trips' order.
+  DenseSet<Value> read, written;
   WalkResult seeded = loop.getBody()->walk([&](Operation *op) {
-    if (op->getNumRegions())
-      return WalkResult::interrupt();
-    bool fine = true;
-    if (auto load = dyn_cast<LoadOp>(op))
-      fine = accessDims(op, load.getRef(), load.getIndexers(), load.getResult());
-    else if (auto store = dyn_cast<StoreOp>(op))
-      fine = accessDims(op, store.getRef(), store.getIndexers(), store.getValue());
-    else if (auto atomic = dyn_cast<AtomicRMWOp>(op))
-      fine = accessDims(op, atomic.getRef(), atomic.getIndexers(), atomic.getValue());
+    bool fine = !op->getNumRegions();
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      read.insert(load.getRef());
+      fine &= accessDims(load.getRef(), load.getIndexers(), load.getIndices(), load.getResult());
+    } else if (std::optional<RefWrite> w = writeOf(op)) {
+      written.insert(w->ref);
+      fine &= accessDims(w->ref, w->indexers, w->indices, w->value);
+    } else {
+      fine &= isMemoryEffectFree(op) || isa<scf::YieldOp>(op);
+    }
     return fine ? WalkResult::advance() : WalkResult::interrupt();
   });
-  if (seeded.wasInterrupted())
+  if (seeded.wasInterrupted() || llvm::any_of(written, [&](Value r) { return read.count(r); }))
     return false;
   // Offsets: slice starts (checked above) or broadcast into positions.
   for (arith::MulIOp mul : offsets)
@@ -346,22 +354,9 @@ bool StepRows::analyse() {
           return false;
         worklist.push_back(bc.getResult()); // checked to be marked below
       }
-  // Nothing else writes or waits: a ref read and written in the loop, or
-  // a side effect of another kind, may see the trips' order.
-  DenseSet<Value> read, written;
-  WalkResult effects = loop.getBody()->walk([&](Operation *op) {
-    if (auto load = dyn_cast<LoadOp>(op))
-      read.insert(load.getRef());
-    else if (isa<StoreOp, AtomicRMWOp>(op))
-      written.insert(op->getOperand(0));
-    else if (!isMemoryEffectFree(op) && !isa<scf::YieldOp>(op))
-      return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  if (effects.wasInterrupted() || llvm::any_of(written, [&](Value r) { return read.count(r); }))
-    return false;
   // Every op taking or giving a marked value agrees (a fixpoint). A value
   // made before the loop is copied into it: only its uses there count.
+  bool ok = true;
   while (!worklist.empty() && ok) {
     Value v = worklist.pop_back_val();
     SmallVector<Operation *> ops;
@@ -380,8 +375,7 @@ bool StepRows::analyse() {
         ok &= !dimsOf(v);
         continue;
       }
-      if (!visit(op))
-        ok = false;
+      ok &= visit(op);
     }
   }
   if (!ok)
@@ -395,12 +389,8 @@ bool StepRows::analyse() {
   // Every write is of the step's rows (the same elements written on every
   // trip would keep another trip's).
   WalkResult writes = loop.getBody()->walk([&](Operation *op) {
-    Value value;
-    if (auto store = dyn_cast<StoreOp>(op))
-      value = store.getValue();
-    else if (auto atomic = dyn_cast<AtomicRMWOp>(op))
-      value = atomic.getValue();
-    return value && !dimsOf(value) ? WalkResult::interrupt() : WalkResult::advance();
+    std::optional<RefWrite> w = writeOf(op);
+    return w && !dimsOf(w->value) ? WalkResult::interrupt() : WalkResult::advance();
   });
   if (writes.wasInterrupted())
     return false;
@@ -491,14 +481,18 @@ struct MergeIterationsPass
     OpBuilder b(loop);
     Location loc = loop.getLoc();
     // Marked values made before the loop: a copy of each in the body.
+    // (The copies take the marks of what they replace.)
     IRMapping map;
+    DenseMap<Value, DimMask> copyMarks;
     b.setInsertionPointToStart(loop.getBody());
     for (Operation *op : step.hoisted()) {
       Operation *copy = b.clone(*op, map);
-      for (auto [from, to] : llvm::zip(op->getResults(), copy->getResults()))
+      for (auto [from, to] : llvm::zip(op->getResults(), copy->getResults())) {
+        copyMarks[to] = step.dimsOf(from);
         from.replaceUsesWithIf(to, [&](OpOperand &use) {
           return loop->isAncestor(use.getOwner()) && use.getOwner() != copy;
         });
+      }
     }
     auto grow = [&](Value v, DimMask m) {
       SmallVector<int64_t> shape(cast<RankedTensorType>(v.getType()).getShape());
@@ -507,18 +501,12 @@ struct MergeIterationsPass
           shape[d] *= 2;
       setShape(v, shape);
     };
-    // (The copies' results take the marks of what they replace.)
     DenseMap<Value, DimMask> marks;
     loop.getBody()->walk([&](Operation *op) {
       for (Value v : op->getResults())
-        if (isa<RankedTensorType>(v.getType())) {
-          DimMask m = step.dimsOf(v);
-          for (auto [from, to] : map.getValueMap())
-            if (to == v)
-              m |= step.dimsOf(from);
-          if (m)
+        if (isa<RankedTensorType>(v.getType()))
+          if (DimMask m = step.dimsOf(v) | copyMarks.lookup(v))
             marks[v] = m;
-        }
     });
     for (auto [v, m] : marks) {
       grow(v, m);
@@ -529,11 +517,10 @@ struct MergeIterationsPass
       }
     }
     // Slices of the step's rows: twice as long.
-    auto widen = [&](Operation *op, ArrayRef<int64_t> encoded, Value ref,
+    auto widen = [&](Value ref, ArrayRef<int64_t> encoded, ValueRange indices,
                      function_ref<void(ArrayRef<int64_t>)> set) {
       auto type = cast<RefType>(ref.getType());
       IndexerList list = IndexerList::decode(encoded).expandedFor(type.getRank());
-      ValueRange indices = op->getOperands().slice(1, list.numOperands());
       IndexerList out;
       unsigned operand = 0;
       bool changed = false;
@@ -551,13 +538,13 @@ struct MergeIterationsPass
     };
     loop.getBody()->walk([&](Operation *op) {
       if (auto load = dyn_cast<LoadOp>(op))
-        widen(op, load.getIndexers(), load.getRef(),
+        widen(load.getRef(), load.getIndexers(), load.getIndices(),
               [&](ArrayRef<int64_t> e) { load.setIndexers(e); });
       else if (auto store = dyn_cast<StoreOp>(op))
-        widen(op, store.getIndexers(), store.getRef(),
+        widen(store.getRef(), store.getIndexers(), store.getIndices(),
               [&](ArrayRef<int64_t> e) { store.setIndexers(e); });
       else if (auto atomic = dyn_cast<AtomicRMWOp>(op))
-        widen(op, atomic.getIndexers(), atomic.getRef(),
+        widen(atomic.getRef(), atomic.getIndexers(), atomic.getIndices(),
               [&](ArrayRef<int64_t> e) { atomic.setIndexers(e); });
     });
     // Offsets step by 2B; the bounds halve (both even).
