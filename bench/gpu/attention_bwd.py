@@ -94,6 +94,45 @@ def our_chain(drv, case_dir, build):
   return run_kernel, launchers
 
 
+def host_and_wall_ms(f, n=10):
+  """What a caller of f sees per call: the CPU time to issue it (the GPU
+  kept busy meanwhile, so nothing waits) and the wall time of f plus a
+  synchronize (median of n)."""
+  issue, wall = [], []
+  for _ in range(n):
+    torch.cuda.synchronize()
+    torch.cuda._sleep(int(20e-3 * 2.0e9))
+    t0 = time.perf_counter()
+    f()
+    issue.append(time.perf_counter() - t0)
+    torch.cuda.synchronize()
+  for _ in range(n):
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    f()
+    torch.cuda.synchronize()
+    wall.append(time.perf_counter() - t0)
+  return statistics.median(issue) * 1e3, statistics.median(wall) * 1e3
+
+
+def torch_op_function(case_dir):
+  """The chain built with --emit torch (CASE/sm_90a_torch/): its
+  FUNCTION_torch.py loaded, autograd registered; None where not built."""
+  d = os.path.join(case_dir, "sm_90a_torch")
+  modules = glob.glob(os.path.join(d, "*_torch.py"))
+  if not modules:
+    return None
+  name = f"chain_{os.path.basename(case_dir)}"
+  spec = importlib.util.spec_from_file_location(name, modules[0])
+  module = importlib.util.module_from_spec(spec)
+  sys.modules[name] = module  # (torch.compile looks its globals up by name)
+  spec.loader.exec_module(module)
+  module.load(d)
+  kinds = sorted({m.cuda_kernel for m in module._modules.values()})
+  print(f"  torch ops' CUDA kernels: {', '.join(kinds)}", flush=True)
+  return module.function
+
+
 def reference(q, k, v, do, causal, pairs, scale):
   """float64 dQ, dK, dV of plain attention for (batch, head) pairs."""
   out = []
@@ -172,6 +211,56 @@ def main():
         print(f"  {label}: {type(e).__name__}: {str(e)[:300]}", flush=True)
         ok &= not target.startswith("sm_90a")
 
+    # The same chain through its PyTorch op (--emit torch): the backward
+    # autograd runs for the forward op's output, as training calls it.
+    calls = {}
+    label = "ours through the torch op's autograd"
+    try:
+      function = torch_op_function(case_dir)
+      if function is None:
+        raise RuntimeError("not built")
+      qa, ka, va = (t.detach().requires_grad_() for t in (q, k, v))
+      o = function(qa, ka, va)
+      f = lambda: torch.autograd.grad(o, (qa, ka, va), do, retain_graph=True)
+      grads = f()
+      err = max(bench.normwise(grads[i][b, :, h, :], w[i])
+                for i in range(3) for (b, h), w in zip(pairs, want))
+      good = err <= 2e-2
+      ok &= good
+      print(f"  {label}: dQ dK dV max normwise error {err:.1e} vs float64 "
+            f"({'ok' if good else 'MISMATCH'})", flush=True)
+      report(times, label, bench.time_stream([f], 3))
+      calls[label] = host_and_wall_ms(f)
+      if os.environ.get("PROFILE_HOST"):
+        import cProfile
+        import pstats
+        profile = cProfile.Profile()
+        profile.enable()
+        for _ in range(20):
+          f()
+        profile.disable()
+        torch.cuda.synchronize()
+        pstats.Stats(profile).sort_stats("tottime").print_stats(25)
+      # torch.compile(fullgraph=True) of a loss over the op: its backward
+      # (the aliased accumulator functionalized) gives the same gradients.
+      if os.environ.get("TORCH_COMPILE", "1") == "1":
+        import torch._dynamo as dynamo
+        dynamo.reset()
+        loss = torch.compile(lambda a, b, c: (function(a, b, c).float() * do.float()).sum(),
+                             fullgraph=True)
+        for t in (qa, ka, va):
+          t.grad = None
+        loss(qa, ka, va).backward()
+        cerr = max(bench.normwise(t.grad[b, :, h, :], w[i])
+                   for i, t in enumerate((qa, ka, va)) for (b, h), w in zip(pairs, want))
+        ok &= cerr <= 2e-2
+        print(f"  {label} under torch.compile(fullgraph=True): max normwise error "
+              f"{cerr:.1e} ({'ok' if cerr <= 2e-2 else 'MISMATCH'})", flush=True)
+      del qa, ka, va, o, grads
+    except Exception as e:  # noqa: BLE001
+      print(f"  {label}: {type(e).__name__}: {str(e)[:300]}", flush=True)
+      ok &= str(e) == "not built"
+
     qt, kt, vt = (t.transpose(1, 2).detach().requires_grad_() for t in (q, k, v))
     dot = do.transpose(1, 2)
     for backend, name in [(SDPBackend.CUDNN_ATTENTION, "cuDNN"),
@@ -187,9 +276,13 @@ def main():
                     for i in range(3) for (b, h), w in zip(pairs, want))
           print(f"  {label}: max normwise error {err:.1e}", flush=True)
           report(times, label, bench.time_stream([f], 3))
+          calls[label] = host_and_wall_ms(f)
       except Exception as e:  # noqa: BLE001
         print(f"  {label}: {type(e).__name__}: {str(e)[:200]}", flush=True)
     del qt, kt, vt
+    for label, (issue, wall) in calls.items():
+      print(f"  per call, {label}: {issue:.3f} ms to issue, {wall:.3f} ms with a "
+            f"synchronize", flush=True)
 
     label = options["jax"]
     try:

@@ -6,7 +6,7 @@
 # the triton target (sm_90a alone for Pallas:MGPU), into
 # .device/attn_bwd/CASE/ (chain.json and KERNEL/ as exported; {sm_90a,triton}/:
 # the chain pallasc compiled; sm_90a_unfused/: without its scan fusion, where
-# that changed the chain).
+# that changed the chain; sm_90a_torch/: built with --emit torch).
 # Step 2, on the GPU machine with .device/attn_bwd carried:
 # python3 bench/gpu/attention_bwd.py
 #
@@ -36,6 +36,17 @@ print(d, o['dtype'], ' '.join(o['targets']))")
   # too, for the same run: CASE/sm_90a_unfused/.
   if ! cmp -s "$out/$c/chain.json" "$out/$c/sm_90a/chain.json"; then
     "$bin/pallasc" "$out/$c/chain.json" -t sm_90a --scan-fusion=never -o "$out/$c/sm_90a_unfused"
+  fi
+  # The chain's PyTorch op with autograd (--emit torch): CASE/sm_90a_torch/,
+  # its ops named after the case (every case's function is f), so that one
+  # process loads them all.
+  if [[ " $targets " == *" sm_90a "* && "${TORCH_OP:-1}" == 1 ]]; then
+    (cd "$root/bench/gpu" && PYTHONPATH="$root/python" python3 -m pallasc_jax \
+      "attention_train:$c" --vjp --arg "$arg" --arg "$arg" --arg "$arg" --name "$c" \
+      -o "$out/$c/torch_export")
+    "$bin/pallasc" "$out/$c/torch_export/chain.json" -t sm_90a --emit torch \
+      -o "$out/$c/sm_90a_torch"
+    rm -rf "$out/$c/torch_export"
   fi
 done
 "$bin/pallasc" --version >"$out/COMPILER"

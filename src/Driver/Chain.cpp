@@ -298,7 +298,7 @@ uint64_t elements(const json &shape) {
 /// operand's, and every reference to its outputs in range. The spec is
 /// `specText` where given (a rewritten kernel's), else `specFile`'s.
 LogicalResult checkAgainstSpec(const json &doc, size_t k, StringRef specFile,
-                               ChainErrors &error, StringRef specText = "") {
+                               ChainErrors &error, bool torch, StringRef specText = "") {
   std::unique_ptr<llvm::MemoryBuffer> read;
   if (specText.empty()) {
     auto buffer = llvm::MemoryBuffer::getFile(specFile, /*IsText=*/true);
@@ -312,6 +312,13 @@ LogicalResult checkAgainstSpec(const json &doc, size_t k, StringRef specFile,
     return failure();
   const json &kernel = doc["kernels"][k];
   std::string where = "kernels[" + std::to_string(k) + "]";
+  // The op autograd differentiates must be functional.
+  if (torch && kernel["role"] == "forward" && spec.contains("input_output_aliases") &&
+      !spec["input_output_aliases"].empty()) {
+    error(where, "--emit torch: the forward kernel's outputs alias its inputs "
+                 "(input_output_aliases): autograd needs a forward op that writes no input");
+    return failure();
+  }
   const json &operands = kernel["operands"];
   if (operands.size() != spec["inputs"].size()) {
     error(where + ".operands", std::to_string(operands.size()) + " operands for a kernel of " +
@@ -478,9 +485,7 @@ LogicalResult mlir::pallas::compileChain(CompileOptions options, StringRef chain
   StringRef chainDir = llvm::sys::path::parent_path(chainFile);
   std::map<std::string, KernelSource> sources;
   std::string chainText = text.str();
-  // (--emit torch: a fused kernel's accumulator is an output aliased to an
-  // input, which torch ops do not take yet; such chains compile as written.)
-  if (options.scanFusion != "never" && !torch &&
+  if (options.scanFusion != "never" &&
       fuseScans(doc, dirs, chainDir, options.scanFusion, options.target, sources))
     chainText = doc.dump(2) + "\n";
   std::vector<Artifact> collected;
@@ -504,7 +509,7 @@ LogicalResult mlir::pallas::compileChain(CompileOptions options, StringRef chain
     }
     // The op and the module FUNCTION_torch.py loads are named after the
     // kernel's artifacts (its spec's "name"): the manifest must say that name.
-    if (failed(checkAgainstSpec(doc, k, spec, error, options.specText)))
+    if (failed(checkAgainstSpec(doc, k, spec, error, torch, options.specText)))
       return failure();
     std::string name = doc["kernels"][k]["name"].get<std::string>();
     auto manifest = llvm::find_if(kernelArtifacts, [](const Artifact &a) { return a.kind == "manifest"; });

@@ -8,7 +8,10 @@
 // (torch.library.register_autograd), whose backward runs the backward
 // kernels as chain.json connects them. FUNCTION(...) calls the forward op
 // and returns the function's outputs (the forward kernel also returns
-// what its backward reads, such as attention's row statistics).
+// what its backward reads, such as attention's row statistics). A
+// backward kernel with an aliased output (a fused scan's dQ accumulator)
+// writes into its input in place: a tensor only it reads as it is, any
+// other a copy.
 //
 // The module is the same text for every chain but its name and the chain
 // it embeds: what it needs of each kernel, its op's own module says.
@@ -75,6 +78,23 @@ def _needed():
 _SAVED_OPERANDS, _SAVED_OUTPUTS = _needed()
 
 
+def _read_once():
+    """The backward kernels' outputs that exactly one operand or gradient
+    reads: a kernel writing one of them in place (an aliased output, such
+    as an accumulator another kernel zeroed) may take it as it is; any
+    other tensor it would write is copied first."""
+    reads = {}
+    for src in [s for e in _BACKWARD for s in e["operands"]] + CHAIN["gradients"]:
+        if src is not None and "kernel" in src:
+            key = (src["kernel"], src["output"])
+            reads[key] = reads.get(key, 0) + 1
+    backward = {e["directory"] for e in _BACKWARD}
+    return {key for key, n in reads.items() if n == 1 and key[0] in backward}
+
+
+_READ_ONCE = _read_once()
+
+
 def _setup_context(ctx, inputs, output):
     outputs = _as_tuple(output)
     ctx.operand_shapes = [tuple(t.shape) for t in inputs]
@@ -103,8 +123,18 @@ def _backward(ctx, *grads):
             g = torch.zeros(c["shape"], dtype=dtype, device=device)
         cotangents.append(g.reshape(c["shape"]).contiguous())
     for entry in _BACKWARD:
-        args = [_source(s, inputs, cotangents, results).contiguous() for s in entry["operands"]]
-        results[entry["directory"]] = _as_tuple(_op(entry["name"])(*args))
+        module = _modules[entry["directory"]]
+        written = set(module.ALIASES.values())
+        args = []
+        for i, s in enumerate(entry["operands"]):
+            x = _source(s, inputs, cotangents, results).contiguous()
+            if i in written and (s.get("kernel"), s.get("output")) not in _READ_ONCE:
+                x = x.clone()
+            args.append(x)
+        # A kernel without inputs (a fused scan's zeroed accumulator) takes
+        # the device to run on.
+        call = args or [cotangents[0].device]
+        results[entry["directory"]] = module.spec_outputs(args, _op(entry["name"])(*call))
     out = [None] * n
     for i, src in enumerate(CHAIN["gradients"]):
         if src is not None:

@@ -59,8 +59,9 @@ std::string mlir::pallas::torchCompiledOpText(const LaunchSpec &spec) {
      << "#include \"" << n << ".h\"\n\n"
      << "#include <ATen/ATen.h>\n#include <c10/cuda/CUDAGuard.h>\n"
      << "#include <c10/cuda/CUDAStream.h>\n#include <torch/library.h>\n\n"
-     << "namespace {\n\n"
-     << "void pallasc_check(const at::Tensor &t, const char *name, at::ScalarType type,\n"
+     << "namespace {\n\n";
+  if (!spec.inputs.empty())
+    os << "void pallasc_check(const at::Tensor &t, const char *name, at::ScalarType type,\n"
      << "                   at::IntArrayRef shape, const at::Tensor &first) {\n"
      << "  TORCH_CHECK_TYPE(t.scalar_type() == type && t.sizes() == shape, \"" << n
      << ": \", name,\n"
@@ -70,44 +71,66 @@ std::string mlir::pallas::torchCompiledOpText(const LaunchSpec &spec) {
      << "  TORCH_CHECK_VALUE(t.device() == first.device(), \"" << n
      << ": all inputs must be on one device, got \",\n"
      << "                    first.device(), \" and \", t.device());\n}\n\n";
-  std::string result = spec.outputs.size() == 1 ? "at::Tensor" : "std::tuple<";
-  if (spec.outputs.size() != 1) {
-    for (size_t i = 0; i < spec.outputs.size(); ++i)
+  // The op returns the outputs that alias no input (those are written into
+  // their inputs in place).
+  size_t returned = spec.outputs.size() - spec.aliases.size();
+  std::string result = returned == 0 ? "void" : returned == 1 ? "at::Tensor" : "std::tuple<";
+  if (returned > 1) {
+    for (size_t i = 0; i < returned; ++i)
       result += std::string(i ? ", " : "") + "at::Tensor";
     result += ">";
   }
-  const SpecOperand &first = spec.inputs.front();
+  // The device: the first input's, or for a kernel without inputs the op's
+  // one argument (its current CUDA device where it names no index).
+  std::string device = spec.inputs.empty() ? "pallasc_device" : spec.inputs.front().name + ".device()";
+  std::string options = spec.inputs.empty() ? "at::TensorOptions().device(pallasc_device)"
+                                            : spec.inputs.front().name + ".options()";
   os << result << " pallasc_run(";
+  if (spec.inputs.empty())
+    os << "c10::Device pallasc_device";
   for (auto [i, in] : llvm::enumerate(spec.inputs))
     os << (i ? ", " : "") << "const at::Tensor &" << in.name;
   os << ") {\n";
   for (const SpecOperand &in : spec.inputs)
     os << "  pallasc_check(" << in.name << ", \"" << in.name << "\", " << atenType(in.dtype) << ", "
-       << bindings::cxxList(in.shape) << ", " << first.name << ");\n";
-  os << "  TORCH_CHECK_VALUE(" << first.name << ".is_cuda(), \"" << n
-     << ": the inputs must be on a CUDA device\");\n"
-     << "  c10::cuda::CUDAGuard pallasc_guard(" << first.name << ".device());\n";
-  std::vector<std::string> outs;
+       << bindings::cxxList(in.shape) << ", " << spec.inputs.front().name << ");\n";
+  if (spec.inputs.empty())
+    os << "  TORCH_CHECK_VALUE(pallasc_device.is_cuda(), \"" << n
+       << ": the device must be a CUDA device\");\n"
+       << "  if (!pallasc_device.has_index())\n"
+       << "    pallasc_device = c10::Device(c10::kCUDA, c10::cuda::current_device());\n";
+  else
+    os << "  TORCH_CHECK_VALUE(" << device << ".is_cuda(), \"" << n
+       << ": the inputs must be on a CUDA device\");\n";
+  os << "  c10::cuda::CUDAGuard pallasc_guard(" << device << ");\n";
+  std::vector<std::string> outs, pointers;
   for (auto [i, out] : llvm::enumerate(spec.outputs)) {
+    if (std::optional<int64_t> in = spec.aliasedInput(i)) {
+      pointers.push_back(spec.inputs[*in].name);
+      continue;
+    }
     std::string var = "pallasc_" + out.name;
-    os << "  at::Tensor " << var << " = at::empty(" << bindings::cxxList(out.shape) << ", " << first.name
-       << ".options().dtype(" << atenType(out.dtype) << "));\n";
+    os << "  at::Tensor " << var << " = at::empty(" << bindings::cxxList(out.shape) << ", " << options
+       << ".dtype(" << atenType(out.dtype) << "));\n";
     outs.push_back(var);
+    pointers.push_back(var);
   }
-  os << "  CUresult pallasc_result = " << n << "(c10::cuda::getCurrentCUDAStream(" << first.name
-     << ".device().index()).stream()";
+  os << "  CUresult pallasc_result = " << n << "(c10::cuda::getCurrentCUDAStream(" << device
+     << ".index()).stream()";
   for (const SpecOperand &in : spec.inputs)
     os << ",\n      reinterpret_cast<CUdeviceptr>(" << in.name << ".data_ptr())";
-  for (const std::string &var : outs)
+  for (const std::string &var : pointers)
     os << ",\n      reinterpret_cast<CUdeviceptr>(" << var << ".data_ptr())";
   os << ");\n"
      << "  TORCH_CHECK(pallasc_result == CUDA_SUCCESS, \"" << n
      << ": the launch failed (CUresult \",\n"
-     << "              static_cast<int>(pallasc_result), \")\");\n"
-     << "  return ";
-  if (outs.size() == 1)
-    os << outs.front();
+     << "              static_cast<int>(pallasc_result), \")\");\n";
+  if (outs.empty())
+    os << "  return";
+  else if (outs.size() == 1)
+    os << "  return " << outs.front();
   else {
+    os << "  return ";
     os << "{";
     for (size_t i = 0; i < outs.size(); ++i)
       os << (i ? ", " : "") << outs[i];

@@ -54,7 +54,30 @@ def _check(args):
 
 
 def _outputs(device):
-    return [torch.empty(shape, dtype=dtype, device=device) for _, shape, dtype in OUTPUTS]
+    # The outputs the op returns: those not written into an input.
+    return [torch.empty(shape, dtype=dtype, device=device)
+            for n, (_, shape, dtype) in enumerate(OUTPUTS) if n not in ALIASES]
+
+
+def _result(outs):
+    return None if not outs else outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def _pointers(args, outs):
+    # Inputs, then every output: an aliased one at its input's memory.
+    returned = iter(outs)
+    return [t.data_ptr() for t in args] + [
+        args[ALIASES[n]].data_ptr() if n in ALIASES else next(returned).data_ptr()
+        for n in range(len(OUTPUTS))]
+
+
+def spec_outputs(args, result):
+    """Every output of the kernel in spec order, from the op's arguments and
+    what it returned: an aliased output is its input, written in place."""
+    returned = iter(() if result is None else result if isinstance(result, tuple)
+                    else (result,))
+    return tuple(args[ALIASES[n]] if n in ALIASES else next(returned)
+                 for n in range(len(OUTPUTS)))
 
 
 class _Parameters:
@@ -287,20 +310,31 @@ def load(directory):
         raise ValueError(f"{NAME}: a {kind!r} build cannot run under PyTorch")
 
 
+def _device_argument(args):
+    # A kernel without inputs: the op's one argument is the device it runs on.
+    if len(args) != 1 or not isinstance(args[0], torch.device):
+        raise TypeError(f"{NAME} takes the torch.device to run on (the kernel has no inputs)")
+    device = args[0]
+    if device.type == "cuda" and device.index is None:
+        device = torch.device("cuda", _current_device())
+    return device
+
+
 def _run(*args):
     # Every check, with its message: the path of calls the fast one declines.
-    device = _check(args)
+    device = _check(args) if INPUTS else _device_argument(args)
+    args = args if INPUTS else ()
     build = _builds.get(device.type)
     if build is None:
         raise RuntimeError(f"{NAME}: no build loaded for {device.type} tensors "
                            f"(load() a {'CUDA' if device.type == 'cuda' else 'host'} build)")
     outs = _outputs(device)
-    pointers = [t.data_ptr() for t in list(args) + outs]
+    pointers = _pointers(args, outs)
     if device.type == "cuda":
         build(device.index, pointers)
     else:
         build(pointers)
-    return outs[0] if len(outs) == 1 else tuple(outs)
+    return _result(outs)
 )PY";
 
 } // namespace
@@ -310,28 +344,37 @@ LogicalResult mlir::pallas::addTorchArtifacts(Location loc, const LaunchSpec &sp
   if (failed(bindings::checkBindable(loc, spec, kind, "--emit torch", "the op runs their builds",
                                      "PyTorch")))
     return failure();
-  if (spec.inputs.empty())
-    return emitError(loc) << "--emit torch needs a kernel with inputs (their device picks "
-                             "the implementation)",
-           failure();
-  if (!spec.aliases.empty())
-    return emitError(loc) << "--emit torch: outputs aliasing inputs "
-                             "(input_output_aliases) are not supported (the op would "
-                             "mutate its inputs)",
-           failure();
   const std::string &n = spec.name;
   auto torchDType = [](StringRef numpy) { return "torch." + numpy.str(); };
+  // An output aliasing an input (input_output_aliases) is written into that
+  // input in place: the schema marks the input mutable (`Tensor(a!)`, which
+  // torch.compile functionalizes) and the op returns the other outputs.
+  // A kernel without inputs takes the device to run on (torch's rule for ops
+  // without tensors; a BackendSelect kernel dispatches on it).
+  bool deviceArgument = spec.inputs.empty();
   std::string params, names, schemaArgs, schemaResult, pointers;
+  if (deviceArgument) {
+    params = "device: torch.device";
+    names = "device";
+    schemaArgs = "Device device";
+  }
+  unsigned aliasSets = 0;
   for (auto [i, in] : llvm::enumerate(spec.inputs)) {
     params += (i ? ", " : "") + in.name + ": torch.Tensor";
     names += (i ? ", " : "") + in.name;
-    schemaArgs += (i ? ", " : "") + std::string("Tensor ") + in.name;
+    std::string type = "Tensor";
+    if (spec.aliasedOutput(i)) {
+      unsigned set = aliasSets++;
+      type += "(" + (set < 26 ? std::string(1, char('a' + set)) : "a" + std::to_string(set)) + "!)";
+    }
+    schemaArgs += (i ? ", " : "") + type + " " + in.name;
     pointers += (i ? ", " : "") + in.name + ".data_ptr()";
   }
-  std::string result = spec.outputs.size() == 1 ? "torch.Tensor" : "tuple[";
-  schemaResult = spec.outputs.size() == 1 ? "Tensor" : "(";
-  if (spec.outputs.size() != 1) {
-    for (size_t i = 0; i < spec.outputs.size(); ++i) {
+  size_t returned = spec.outputs.size() - spec.aliases.size();
+  std::string result = returned == 0 ? "None" : returned == 1 ? "torch.Tensor" : "tuple[";
+  schemaResult = returned == 0 ? "()" : returned == 1 ? "Tensor" : "(";
+  if (returned > 1) {
+    for (size_t i = 0; i < returned; ++i) {
       result += std::string(i ? ", " : "") + "torch.Tensor";
       schemaResult += std::string(i ? ", " : "") + "Tensor";
     }
@@ -347,7 +390,8 @@ LogicalResult mlir::pallas::addTorchArtifacts(Location loc, const LaunchSpec &sp
      << "    " << n << "_torch.load(\"OUT_HOST\")   # and/or a host build\n"
      << "    outputs = torch.ops.pallasc." << n << "(" << names << ")\n\n"
      << "It runs on the device of its inputs (which must be contiguous, of the\n"
-     << "spec's dtypes and shapes), allocates its outputs, launches on the\n"
+     << "spec's dtypes and shapes), allocates its outputs (an output aliasing an\n"
+     << "input is written into that input in place, and not returned), launches on the\n"
      << "current stream (CUDA graphs capture it), and traces under torch.compile\n"
      << "(a fake implementation gives the outputs' shapes).\n\"\"\"\n"
      << "import concurrent.futures\nimport ctypes\nimport json\nimport os\nimport threading\n\n"
@@ -356,6 +400,10 @@ LogicalResult mlir::pallas::addTorchArtifacts(Location loc, const LaunchSpec &sp
      << "# (name, shape, dtype) of each input and output, in spec order.\n";
   bindings::writeOperandTable(os, "INPUTS", spec.inputs, torchDType);
   bindings::writeOperandTable(os, "OUTPUTS", spec.outputs, torchDType);
+  os << "# Output -> the input it is written into (input_output_aliases).\nALIASES = {";
+  for (auto [k, pair] : llvm::enumerate(spec.aliases))
+    os << (k ? ", " : "") << pair.second << ": " << pair.first;
+  os << "}\n";
   os << kRuntime << "\n\n"
      << "_library = torch.library.Library(\"pallasc\", \"FRAGMENT\")\n"
      << "_library.define(\"" << n << "(" << schemaArgs << ") -> " << schemaResult << "\")\n\n\n";
@@ -369,24 +417,33 @@ LogicalResult mlir::pallas::addTorchArtifacts(Location loc, const LaunchSpec &sp
     return base;
   };
   std::string build = local("build"), device = local("device");
-  const SpecOperand &first = spec.inputs.front();
+  const SpecOperand *first = deviceArgument ? nullptr : &spec.inputs.front();
   os << "def _cuda(" << names << "):\n"
-     << "    " << build << " = _cuda_build\n"
-     << "    " << device << " = " << first.name << ".get_device()\n"
-     << "    if (" << build << " is not None";
+     << "    " << build << " = _cuda_build\n";
+  if (deviceArgument)
+    os << "    index = device.index\n"
+       << "    if build is not None and index is not None:\n";
+  else
+    os << "    " << device << " = " << first->name << ".get_device()\n"
+       << "    if (" << build << " is not None";
   for (const SpecOperand &in : spec.inputs) {
     os << "\n            and " << in.name << ".dtype is "
        << torchDType(bindings::numpyDType(in.dtype)) << " and " << in.name
        << ".shape == " << bindings::pythonTuple(in.shape) << " and " << in.name
        << ".is_contiguous()";
-    if (&in != &first)
+    if (&in != first)
       os << " and " << in.name << ".get_device() == " << device;
   }
-  os << "):\n";
+  if (!deviceArgument)
+    os << "):\n";
   // Outputs: empty_like of an input of the same shape and dtype (torch's
   // cheapest allocation from Python), else new_empty.
   std::string outs;
   for (auto [i, out] : llvm::enumerate(spec.outputs)) {
+    if (std::optional<int64_t> in = spec.aliasedInput(i)) {
+      pointers += ", " + spec.inputs[*in].name + ".data_ptr()";
+      continue;
+    }
     std::string var = local("out" + std::to_string(i));
     const SpecOperand *twin = nullptr;
     for (const SpecOperand &in : spec.inputs)
@@ -394,22 +451,35 @@ LogicalResult mlir::pallas::addTorchArtifacts(Location loc, const LaunchSpec &sp
         twin = &in;
     if (twin)
       os << "        " << var << " = torch.empty_like(" << twin->name << ")\n";
+    else if (deviceArgument)
+      os << "        " << var << " = torch.empty(" << bindings::pythonTuple(out.shape)
+         << ", dtype=" << torchDType(bindings::numpyDType(out.dtype)) << ", device=device)\n";
     else
-      os << "        " << var << " = " << first.name << ".new_empty("
+      os << "        " << var << " = " << first->name << ".new_empty("
          << bindings::pythonTuple(out.shape)
          << ", dtype=" << torchDType(bindings::numpyDType(out.dtype)) << ")\n";
     pointers += ", " + var + ".data_ptr()";
-    outs += (i ? ", " : "") + var;
+    outs += (outs.empty() ? "" : ", ") + var;
   }
-  os << "        " << build << "(" << device << ", (" << pointers << "))\n"
-     << "        return " << outs << "\n"
+  if (pointers.rfind(", ", 0) == 0)
+    pointers = pointers.substr(2) + ",";
+  os << "        " << build << "(" << (deviceArgument ? "index" : device) << ", (" << pointers
+     << "))\n"
+     << "        return " << (outs.empty() ? "None" : outs) << "\n"
      << "    return _run(" << names << ")\n\n\n"
      << "_library.impl(\"" << n << "\", _run, \"CPU\")\n\n\n"
      << "@torch.library.register_fake(\"pallasc::" << n << "\")\n"
      << "def _(" << names << "):\n"
-     << "    outs = _outputs(" << first.name << ".device)\n"
-     << "    return outs[0] if len(outs) == 1 else tuple(outs)\n\n\n"
-     << "_overload = torch.ops.pallasc." << n << ".default\n\n\n"
+     << "    return _result(_outputs(" << (deviceArgument ? "device" : first->name + ".device")
+     << "))\n\n\n"
+     << "_overload = torch.ops.pallasc." << n << ".default\n\n\n";
+  if (deviceArgument)
+    os << "def _backend_select(keyset, device):\n"
+       << "    key = torch._C.DispatchKey.CUDA if device.type == \"cuda\" else "
+          "torch._C.DispatchKey.CPU\n"
+       << "    return _overload.redispatch(torch._C.DispatchKeySet(key), device)\n\n\n"
+       << "_library.impl(\"" << n << "\", _backend_select, \"BackendSelect\", with_keyset=True)\n\n\n";
+  os
      << "def " << n << "(" << params << ") -> " << result << ":\n"
      << "    \"\"\"torch.ops.pallasc." << n << " (its one overload, called directly)\"\"\"\n"
      << "    return _overload(" << names << ")\n";

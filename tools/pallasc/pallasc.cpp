@@ -137,8 +137,8 @@ int main(int argc, char **argv) {
                  "of it computes (JAX's flash attention dQ) takes that output from the other "
                  "scan's float32 atomic adds, with a kernel zeroing it before and one casting "
                  "it after: 'auto' (default) where that is faster on the target (CUDA: 8 "
-                 "warps and 8192 or more dQ elements a step), 'always', 'never' (every "
-                 "kernel as written); never with --emit torch")
+                 "warps and 4096 or more dQ elements a step), 'always', 'never' (every "
+                 "kernel as written)")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_option("--plgpu-schedule", options.plgpuSchedule,
                  "sm_90a, Pallas:MGPU kernels: 'kernel' keeps the kernel's own copies, "

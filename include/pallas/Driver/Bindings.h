@@ -22,8 +22,9 @@ namespace mlir::pallas {
 /// the kernel as the `torch.library` custom op `pallasc::NAME`, with a CUDA
 /// implementation over a CUDA build's cubins (the driver API, torch's
 /// current stream) and a CPU one over a host build's shared object, and a
-/// fake implementation for torch.compile. A located error for other
-/// targets and for kernels whose outputs alias inputs.
+/// fake implementation for torch.compile. An output aliasing an input is
+/// written into that input in place (a mutable `Tensor(a!)` argument) and
+/// not returned. A located error for other targets.
 LogicalResult addTorchArtifacts(Location loc, const LaunchSpec &spec, TargetKind kind,
                                 std::vector<Artifact> &artifacts);
 
