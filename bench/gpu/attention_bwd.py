@@ -240,7 +240,9 @@ def main():
           f()
         profile.disable()
         torch.cuda.synchronize()
-        pstats.Stats(profile).sort_stats("tottime").print_stats(25)
+        stats = pstats.Stats(profile)
+        stats.sort_stats("cumulative").print_stats(30)
+        stats.sort_stats("tottime").print_stats(15)
       # torch.compile(fullgraph=True) of a loss over the op: its backward
       # (the aliased accumulator functionalized) gives the same gradients.
       if os.environ.get("TORCH_COMPILE", "1") == "1":

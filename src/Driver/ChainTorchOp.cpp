@@ -122,19 +122,14 @@ def _backward(ctx, *grads):
             dtype, device = ctx.output_kinds[src["output"]]
             g = torch.zeros(c["shape"], dtype=dtype, device=device)
         cotangents.append(g.reshape(c["shape"]).contiguous())
-    for entry in _BACKWARD:
-        module = _modules[entry["directory"]]
-        written = set(module.ALIASES.values())
+    for directory, op, spec_outputs, operands in _PLAN:
         args = []
-        for i, s in enumerate(entry["operands"]):
-            x = _source(s, inputs, cotangents, results).contiguous()
-            if i in written and (s.get("kernel"), s.get("output")) not in _READ_ONCE:
-                x = x.clone()
-            args.append(x)
+        for s, copy in operands:
+            x = _source(s, inputs, cotangents, results)
+            args.append(x.clone() if copy else x if "kernel" in s else x.contiguous())
         # A kernel without inputs (a fused scan's zeroed accumulator) takes
         # the device to run on.
-        call = args or [cotangents[0].device]
-        results[entry["directory"]] = module.spec_outputs(args, _op(entry["name"])(*call))
+        results[directory] = spec_outputs(args, op(*(args or [cotangents[0].device])))
     out = [None] * n
     for i, src in enumerate(CHAIN["gradients"]):
         if src is not None:
@@ -143,6 +138,22 @@ def _backward(ctx, *grads):
     return tuple(out)
 
 
+def _plan():
+    """Per backward kernel, what its call needs, worked out once: its op,
+    how its outputs map to the spec's, and per operand where it comes from
+    and whether it is copied first (written in place, read elsewhere too).
+    Kernels' outputs are contiguous as they are."""
+    plan = []
+    for entry in _BACKWARD:
+        module = _modules[entry["directory"]]
+        written = set(module.ALIASES.values())
+        operands = [(s, i in written and (s.get("kernel"), s.get("output")) not in _READ_ONCE)
+                    for i, s in enumerate(entry["operands"])]
+        plan.append((entry["directory"], _op(entry["name"]), module.spec_outputs, operands))
+    return plan
+
+
+_PLAN = []
 _registered = False
 
 
@@ -158,6 +169,7 @@ def load(directory=None):
         if entry["directory"] not in _modules:
             _modules[entry["directory"]] = _kernel_module(kdir, entry["name"])
         _modules[entry["directory"]].load(kdir)
+    _PLAN[:] = _plan()
     if not _registered:
         torch.library.register_autograd(f"pallasc::{_FORWARD['name']}", _backward,
                                         setup_context=_setup_context)
