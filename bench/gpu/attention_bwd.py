@@ -15,7 +15,12 @@ every element finite (outputs start as NaN). Timed: our two backward
 kernels (preprocess + backward) as one step, SDPA's autograd backward
 (torch.autograd.grad of its output), JAX's jitted VJP minus nothing (its
 backward kernels and its XLA glue); bench.py's events around batches, L2
-flushed by the inputs' size. Work: 2.5x the forward's 4*B*H*S^2*D
+flushed by the inputs' size. Where CASE/sm_90a_torch holds the chain built
+with --emit torch, the same backward through the forward op's autograd
+(torch.autograd.grad, as SDPA's), checked the same way and under
+torch.compile(fullgraph=True) (TORCH_COMPILE=0: not), with what a call
+costs its caller: CPU time to issue it and wall time with a synchronize
+(PROFILE_HOST=1: where that CPU time goes, by cProfile). Work: 2.5x the forward's 4*B*H*S^2*D
 (half of it causal). Prints a markdown table; $OUT/attention_bwd.md.
 """
 import glob
