@@ -130,8 +130,7 @@ std::string mlir::pallas::torchCompiledOpText(const LaunchSpec &spec) {
   else if (outs.size() == 1)
     os << "  return " << outs.front();
   else {
-    os << "  return ";
-    os << "{";
+    os << "  return {";
     for (size_t i = 0; i < outs.size(); ++i)
       os << (i ? ", " : "") << outs[i];
     os << "}";

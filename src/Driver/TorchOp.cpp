@@ -63,14 +63,6 @@ def _result(outs):
     return None if not outs else outs[0] if len(outs) == 1 else tuple(outs)
 
 
-def _pointers(args, outs):
-    # Inputs, then every output: an aliased one at its input's memory.
-    returned = iter(outs)
-    return [t.data_ptr() for t in args] + [
-        args[ALIASES[n]].data_ptr() if n in ALIASES else next(returned).data_ptr()
-        for n in range(len(OUTPUTS))]
-
-
 def spec_outputs(args, result):
     """Every output of the kernel in spec order, from the op's arguments and
     what it returned: an aliased output is its input, written in place."""
@@ -329,7 +321,8 @@ def _run(*args):
         raise RuntimeError(f"{NAME}: no build loaded for {device.type} tensors "
                            f"(load() a {'CUDA' if device.type == 'cuda' else 'host'} build)")
     outs = _outputs(device)
-    pointers = _pointers(args, outs)
+    # Inputs, then every output: an aliased one at its input's memory.
+    pointers = [t.data_ptr() for t in (*args, *spec_outputs(args, tuple(outs)))]
     if device.type == "cuda":
         build(device.index, pointers)
     else:
@@ -352,7 +345,8 @@ LogicalResult mlir::pallas::addTorchArtifacts(Location loc, const LaunchSpec &sp
   // A kernel without inputs takes the device to run on (torch's rule for ops
   // without tensors; a BackendSelect kernel dispatches on it).
   bool deviceArgument = spec.inputs.empty();
-  std::string params, names, schemaArgs, schemaResult, pointers;
+  std::string params, names, schemaArgs, schemaResult;
+  std::vector<std::string> pointers;
   if (deviceArgument) {
     params = "device: torch.device";
     names = "device";
@@ -368,7 +362,7 @@ LogicalResult mlir::pallas::addTorchArtifacts(Location loc, const LaunchSpec &sp
       type += "(" + (set < 26 ? std::string(1, char('a' + set)) : "a" + std::to_string(set)) + "!)";
     }
     schemaArgs += (i ? ", " : "") + type + " " + in.name;
-    pointers += (i ? ", " : "") + in.name + ".data_ptr()";
+    pointers.push_back(in.name + ".data_ptr()");
   }
   size_t returned = spec.outputs.size() - spec.aliases.size();
   std::string result = returned == 0 ? "None" : returned == 1 ? "torch.Tensor" : "tuple[";
@@ -441,7 +435,7 @@ LogicalResult mlir::pallas::addTorchArtifacts(Location loc, const LaunchSpec &sp
   std::string outs;
   for (auto [i, out] : llvm::enumerate(spec.outputs)) {
     if (std::optional<int64_t> in = spec.aliasedInput(i)) {
-      pointers += ", " + spec.inputs[*in].name + ".data_ptr()";
+      pointers.push_back(spec.inputs[*in].name + ".data_ptr()");
       continue;
     }
     std::string var = local("out" + std::to_string(i));
@@ -458,13 +452,12 @@ LogicalResult mlir::pallas::addTorchArtifacts(Location loc, const LaunchSpec &sp
       os << "        " << var << " = " << first->name << ".new_empty("
          << bindings::pythonTuple(out.shape)
          << ", dtype=" << torchDType(bindings::numpyDType(out.dtype)) << ")\n";
-    pointers += ", " + var + ".data_ptr()";
+    pointers.push_back(var + ".data_ptr()");
     outs += (outs.empty() ? "" : ", ") + var;
   }
-  if (pointers.rfind(", ", 0) == 0)
-    pointers = pointers.substr(2) + ",";
-  os << "        " << build << "(" << (deviceArgument ? "index" : device) << ", (" << pointers
-     << "))\n"
+  // (A tuple of one needs its comma.)
+  os << "        " << build << "(" << (deviceArgument ? "index" : device) << ", ("
+     << llvm::join(pointers, ", ") << (pointers.size() == 1 ? ",))\n" : "))\n")
      << "        return " << (outs.empty() ? "None" : outs) << "\n"
      << "    return _run(" << names << ")\n\n\n"
      << "_library.impl(\"" << n << "\", _run, \"CPU\")\n\n\n"
