@@ -155,8 +155,6 @@ struct ProgramIdLowering : SimtPattern<tt::GetProgramIdOp> {
 
 // --- Elementwise ------------------------------------------------------------
 
-/// 2^x for each f32 of `x` (a vector or a scalar) by ex2.approx.ftz: a
-/// single MUFU.EX2, subnormal results flushed to zero.
 /// `one` on each element of `x` (f32 or a vector of f32).
 Value perElement(OpBuilder &b, Location loc, Value x, function_ref<Value(Value)> one) {
   auto vt = dyn_cast<VectorType>(x.getType());
@@ -168,6 +166,8 @@ Value perElement(OpBuilder &b, Location loc, Value x, function_ref<Value(Value)>
   return out;
 }
 
+/// 2^x for each f32 of `x` (a vector or a scalar) by ex2.approx.ftz: a
+/// single MUFU.EX2, subnormal results flushed to zero.
 Value flushingExp2(OpBuilder &b, Location loc, Value x) {
   return perElement(b, loc, x, [&](Value e) -> Value {
     return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
@@ -184,8 +184,43 @@ Value approxTanh(OpBuilder &b, Location loc, Value x) {
   });
 }
 
+/// erf of f32 `x` (a vector or a scalar) without branches: x P(x^2) /
+/// Q(x^2) on x clamped to [-4, 4] (|erf| rounds to 1 beyond), a rational
+/// minimax fit (within 6 ulp; libdevice's erff, within 2, branches around
+/// an ex2 per element, which in a GEMM epilogue's 128 elements a thread
+/// doubles the time LLVM and ptxas take). NaN stays NaN.
+Value rationalErf(OpBuilder &b, Location loc, Value x) {
+  static constexpr float kNumerator[] = {1.911061886517018e-08f, -1.942286417033756e-06f,
+                                         0.0001472843869123608f, 0.003990526776760817f,
+                                         0.05152478069067001f,   0.2071245312690735f,
+                                         1.1283791065216064f};
+  static constexpr float kDenominator[] = {0.0010210981126874685f, 0.01495799608528614f,
+                                           0.11797044426202774f, 0.5168905854225159f, 1.0f};
+  Type type = x.getType();
+  auto constant = [&](float v) -> Value {
+    TypedAttr attr = b.getF32FloatAttr(v);
+    if (auto vt = dyn_cast<VectorType>(type))
+      attr = DenseElementsAttr::get(vt, attr);
+    return arith::ConstantOp::create(b, loc, type, attr);
+  };
+  auto horner = [&](ArrayRef<float> coefficients, Value s) {
+    Value r = constant(coefficients.front());
+    for (float c : coefficients.drop_front())
+      r = math::FmaOp::create(b, loc, r, s, constant(c));
+    return r;
+  };
+  Value clamped = arith::MinimumFOp::create(
+      b, loc, arith::MaximumFOp::create(b, loc, x, constant(-4.0f)), constant(4.0f));
+  Value s = arith::MulFOp::create(b, loc, clamped, clamped);
+  Value numerator = arith::MulFOp::create(b, loc, clamped, horner(kNumerator, s));
+  auto flags = arith::FastMathFlagsAttr::get(
+      b.getContext(), arith::FastMathFlags::afn | arith::FastMathFlags::arcp);
+  return arith::DivFOp::create(b, loc, numerator, horner(kDenominator, s), flags);
+}
+
 /// f32 exp, exp2 and division as the GPU's approximate instructions
-/// (ex2.approx, div.approx; within 2 ulp); null for other ops.
+/// (ex2.approx, div.approx; within 2 ulp), erf as a rational function;
+/// null for other ops.
 Value fastMath(Operation *op, ArrayRef<Value> operands, TypeRange types,
                ConversionPatternRewriter &rw) {
   if (types.size() != 1 || !getElementTypeOrSelf(types[0]).isF32())
@@ -213,6 +248,8 @@ Value fastMath(Operation *op, ArrayRef<Value> operands, TypeRange types,
     return flushingExp2(rw, loc, operands[0]);
   if (isa<math::TanhOp>(op) && op->hasAttr(pgpu::kApproxTanhAttrName))
     return approxTanh(rw, loc, operands[0]);
+  if (isa<math::ErfOp>(op))
+    return rationalErf(rw, loc, operands[0]);
   return {};
 }
 

@@ -1,4 +1,4 @@
-// An elementwise erf: a libdevice call (__nv_erff) on CUDA targets.
+// An elementwise erf: on CUDA targets a rational function inline, no call.
 pallas.kernel @erf_kernel(%x: !pallas.ref<256xf32>, %o: !pallas.ref<256xf32>) {
   %v = pallas.load %x[...] : !pallas.ref<256xf32> -> tensor<256xf32>
   %e = math.erf %v : tensor<256xf32>
