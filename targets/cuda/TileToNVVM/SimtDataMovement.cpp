@@ -423,6 +423,21 @@ SmallVector<Value> butterfly(OpBuilder &b, Location loc, Region &combiner,
   return acc;
 }
 
+/// Combines `level` (values of each operand) pairwise, a tree of
+/// log2(size) levels rather than a chain of size - 1 dependent ops.
+SmallVector<Value> foldPairwise(OpBuilder &b, Location loc, Region &combiner,
+                                SmallVector<SmallVector<Value>> level) {
+  while (level.size() > 1) {
+    SmallVector<SmallVector<Value>> next;
+    for (size_t i = 0; i + 1 < level.size(); i += 2)
+      next.push_back(combine(b, loc, combiner, level[i], level[i + 1]));
+    if (level.size() % 2)
+      next.push_back(level.back());
+    level = std::move(next);
+  }
+  return level.front();
+}
+
 /// Byte offsets in the exchange area of one array of `count` elements of
 /// each of `types`, one after another from `start`, each 16-byte aligned;
 /// the area is reserved up to the last one's end.
@@ -573,15 +588,8 @@ struct ReduceLowering : SimtPattern<tt::ReduceOp> {
                 x.push_back(extractSlot(rw, loc, v, slot));
               level.push_back(x);
             }
-          while (level.size() > 1) {
-            SmallVector<SmallVector<Value>> next;
-            for (size_t i = 0; i + 1 < level.size(); i += 2)
-              next.push_back(combine(rw, loc, combiner, level[i], level[i + 1]));
-            if (level.size() % 2)
-              next.push_back(level.back());
-            level = std::move(next);
-          }
-          SmallVector<Value> acc = butterfly(rw, loc, combiner, level.front(), /*lanes=*/4);
+          SmallVector<Value> acc =
+              butterfly(rw, loc, combiner, foldPairwise(rw, loc, combiner, level), /*lanes=*/4);
           for (auto [i, v] : llvm::enumerate(acc))
             results[i].push_back(v);
         }
@@ -612,6 +620,47 @@ struct ReduceLowering : SimtPattern<tt::ReduceOp> {
       return success();
     }
 
+    // Each output this thread computed (outputIndex[j]: its row-major
+    // index, results[j]: its value per operand); the threads with `leader`
+    // set hand theirs to the output's layout below.
+    SmallVector<SmallVector<Value>> results;
+    SmallVector<Value> outputIndex;
+    Value leader;
+    int64_t chunksPerRow = len / layout.vec;
+    if (inner == 1 && shape.size() > 1 && len % layout.vec == 0 &&
+        llvm::isPowerOf2_64(chunksPerRow) && chunksPerRow <= 32 &&
+        threads % chunksPerRow == 0 && layout.chunks % threads == 0 &&
+        !hasMmaLayout(srcType) && !sliceParentOf(srcType)) {
+      // The last axis of a blocked layout whose rows are whole chunks on
+      // consecutive lanes of one warp: each thread folds its chunk of a row
+      // in registers (a tree), the chunksPerRow lanes sharing the row
+      // combine by shuffles, and only the row results go through shared
+      // memory. (Through the general case below, attention backward's
+      // delta = rowsum(dO * O) wrote its whole 128 x 128 product to shared
+      // memory and summed each row in one thread, 32 lanes on one bank.)
+      int64_t rounds = layout.perThread / layout.vec, rowsPerRound = threads / chunksPerRow;
+      Value rowBase = arith::DivUIOp::create(rw, loc, state.tid, constI32(rw, loc, chunksPerRow));
+      for (int64_t j = 0; j < rounds; ++j) {
+        SmallVector<SmallVector<Value>> level;
+        for (int64_t i = 0; i < layout.vec; ++i) {
+          SmallVector<Value> x;
+          for (Value v : srcs)
+            x.push_back(extractSlot(rw, loc, v, j * layout.vec + i));
+          level.push_back(x);
+        }
+        SmallVector<Value> acc = foldPairwise(rw, loc, combiner, level);
+        results.push_back(chunksPerRow > 1 ? butterfly(rw, loc, combiner, acc, chunksPerRow)
+                                           : acc);
+        outputIndex.push_back(
+            arith::AddIOp::create(rw, loc, rowBase, constI32(rw, loc, j * rowsPerRound)));
+      }
+      leader = arith::CmpIOp::create(
+          rw, loc, arith::CmpIPredicate::eq,
+          arith::RemUIOp::create(rw, loc, state.tid, constI32(rw, loc, chunksPerRow)),
+          constI32(rw, loc, 0));
+      return replaceWithOutputs(op, rw, srcs, outputs, results, outputIndex, leader);
+    }
+
     // The general case: operands in shared memory; `group` threads share
     // each output.
     SmallVector<int64_t> offsets;
@@ -625,8 +674,6 @@ struct ReduceLowering : SimtPattern<tt::ReduceOp> {
     int64_t perThread = std::max<int64_t>(1, outputs / groups);
     Value first = arith::DivUIOp::create(rw, loc, state.tid, constI32(rw, loc, group));
     Value q = arith::RemUIOp::create(rw, loc, state.tid, constI32(rw, loc, group));
-    SmallVector<SmallVector<Value>> results;
-    SmallVector<Value> outputIndex;
     for (int64_t j = 0; j < perThread; ++j) {
       Value p = arith::AddIOp::create(rw, loc, first, constI32(rw, loc, j * groups));
       p = arith::RemUIOp::create(rw, loc, p, constI32(rw, loc, outputs));
@@ -668,7 +715,19 @@ struct ReduceLowering : SimtPattern<tt::ReduceOp> {
       rw.replaceOp(op, results.front());
       return success();
     }
-    // Outputs to their blocked layout, through shared memory.
+    leader = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, q, constI32(rw, loc, 0));
+    return replaceWithOutputs(op, rw, srcs, outputs, results, outputIndex, leader);
+  }
+
+  /// Replaces `op` with its outputs in their blocked layout, through
+  /// shared memory: the threads with `leader` set write results[j] at
+  /// outputIndex[j].
+  LogicalResult replaceWithOutputs(tt::ReduceOp op, ConversionPatternRewriter &rw,
+                                   ValueRange srcs, int64_t outputs,
+                                   ArrayRef<SmallVector<Value>> results,
+                                   ArrayRef<Value> outputIndex, Value leader) const {
+    Location loc = op.getLoc();
+    int64_t perThread = results.size();
     SmallVector<Value> replacements;
     SmallVector<int64_t> outOffsets = exchangeArrays(
         state, llvm::map_to_vector(srcs, [](Value v) {
@@ -676,8 +735,6 @@ struct ReduceLowering : SimtPattern<tt::ReduceOp> {
         }),
         outputs);
     barrier(rw, loc);
-    Value leader = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, q,
-                                         constI32(rw, loc, 0));
     {
       auto ifOp = scf::IfOp::create(rw, loc, leader, false);
       OpBuilder::InsertionGuard g(rw);
