@@ -664,6 +664,28 @@ struct LoadLowering : SimtPattern<tt::LoadOp> {
   }
 };
 
+/// Whether a store's chunks of `vec` 32-bit elements (one 32-byte sector
+/// each, written as two 16-byte pieces) may trade halves with the
+/// neighbouring lane's chunk, so that each store instruction writes whole
+/// sectors: no mask, every thread owning its elements, and each lane
+/// pair's chunks one run of memory. (Written half a sector per
+/// instruction, L2 takes every sector in two partial writes: a zero fill
+/// of f32 blocks ran at half the bandwidth of torch's fill.)
+bool tradesHalfSectors(SimtState &state, tt::StoreOp op, Type elem, int64_t vec,
+                       int64_t piece, bool masked) {
+  if (masked || !(elem.isF32() || elem.isInteger(32)) || piece * 2 != vec || piece != 4)
+    return false;
+  auto type = cast<RankedTensorType>(op.getValue().getType());
+  if (type.getShape().back() % (2 * vec) || type.getNumElements() % (2 * vec * state.threads))
+    return false;
+  auto it = state.access.find(op);
+  if (it == state.access.end())
+    return false;
+  // (Whole sectors where the arrays are 32-byte aligned, as allocators
+  // give them; correct, 16-byte aligned pieces, either way.)
+  return it->second.first.contiguity >= 2 * vec;
+}
+
 struct StoreLowering : SimtPattern<tt::StoreOp> {
   using SimtPattern::SimtPattern;
   LogicalResult matchAndRewrite(tt::StoreOp op, OpAdaptor a,
@@ -704,6 +726,37 @@ struct StoreLowering : SimtPattern<tt::StoreOp> {
       b.setInsertionPointToStart(ifOp.thenBlock());
       body(b, l);
     };
+    if (plan.known && tradesHalfSectors(state, op, elem, layout.vec, piece,
+                                        a.getMask() || owner)) {
+      // Lane 2k's chunk is the sector the pair writes first, lane 2k+1's
+      // the second: each lane sends the half its neighbour writes.
+      Value odd = arith::CmpIOp::create(
+          rw, loc, arith::CmpIPredicate::ne,
+          arith::AndIOp::create(rw, loc, state.tid, constI32(rw, loc, 1)), constI32(rw, loc, 0));
+      auto pick = [&](Value cond, Value ifTrue, Value ifFalse) {
+        return arith::SelectOp::create(rw, loc, cond, ifTrue, ifFalse).getResult();
+      };
+      for (int64_t c = 0; c < layout.perThread; c += layout.vec) {
+        SmallVector<Value> first, second;
+        for (int64_t j = 0; j < piece; ++j) {
+          Value low = extractSlot(rw, loc, a.getValue(), c + j);
+          Value high = extractSlot(rw, loc, a.getValue(), c + piece + j);
+          Value got = gpu::ShuffleOp::create(rw, loc, pick(odd, low, high), constI32(rw, loc, 1),
+                                             constI32(rw, loc, 32), gpu::ShuffleMode::XOR)
+                          .getShuffleResult();
+          first.push_back(pick(odd, got, low));
+          second.push_back(pick(odd, high, got));
+        }
+        Value base = extractSlot(rw, loc, a.getPtr(), c);
+        auto offset = [&](int64_t bytes) {
+          return arith::AddIOp::create(rw, loc, base, constI64(rw, loc, bytes)).getResult();
+        };
+        vectorStore(rw, loc, first, pick(odd, offset(-16), base));
+        vectorStore(rw, loc, second, pick(odd, offset(16), offset(32)));
+      }
+      rw.eraseOp(op);
+      return success();
+    }
     for (int64_t c = 0; c < layout.perThread; c += piece) {
       SmallVector<Value> addrs, masks, vals;
       for (int64_t j = 0; j < piece; ++j) {
