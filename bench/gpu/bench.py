@@ -393,9 +393,9 @@ def main():
         print(f"cannot use libcuda through ctypes: {e}")
         drv = None
     # BENCH_ONLY=attention (a comma list of add, softmax, matmul, f8,
-    # attention, attention_f8) times only those sections.
+    # attention, attention_d256, attention_f8) times only those sections.
     sections = set(os.environ.get("BENCH_ONLY",
-                                  "add,softmax,matmul,f8,attention,attention_f8").split(","))
+                                  "add,softmax,matmul,f8,attention,attention_d256,attention_f8").split(","))
 
     if "add" in sections:
         # ---------------------------------------------------------------- (a)
@@ -571,6 +571,8 @@ def main():
         attention(drv, causal=True, dtype=torch.float16)
         attention(drv, L=8192)
         attention(drv, D=64)
+    if "attention_d256" in sections:
+        attention(drv, D=256)
     if "attention_f8" in sections:
         attention_f8(drv)
         attention_f8(drv, L=16384, BH=16)
@@ -905,7 +907,7 @@ def matmul_f8(drv, M=8192, N=8192, K=8192):
 
 def attention(drv, causal=False, dtype=torch.bfloat16, L=4096, D=128):
     """(d) flash attention forward: B*H = 64, S = L, D
-    (bench/kernels/flash_attention[_causal][_f16][_d64]_s4096 and
+    (bench/kernels/flash_attention[_causal][_f16][_d64|_d256]_s4096 and
     flash_attention_s8192, the plain Pallas formulation) against torch SDPA with each backend pinned, a Triton fused
     attention (tutorial style), JAX Pallas's attention (Triton backend) and
     its Mosaic GPU attention, and our Triton-target artifact where
@@ -1003,7 +1005,7 @@ def attention(drv, causal=False, dtype=torch.bfloat16, L=4096, D=128):
     del jin
 
     prefix = "flash_attention_" + ("causal_" if causal else "") + \
-        ("f16_" if dtype == torch.float16 else "") + ("d64_" if D == 64 else "") + f"s{L}"
+        ("f16_" if dtype == torch.float16 else "") + (f"d{D}_" if D != 128 else "") + f"s{L}"
     cases = sorted(c for c in os.listdir(GPU_DIR) if c.startswith(prefix))
     q3, k3, v3 = (t.reshape(B * H, L, D) for t in (q, k, v))
 

@@ -66,7 +66,7 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createPallasAssignLayouts({options.wgmma}));
   pm.addPass(createPallasAsyncCopies({options.sharedBytes, options.wgmma && options.tma}));
   if (options.wgmma && options.warpgroupTurns)
-    pm.addPass(createPallasWarpgroupTurns());
+    pm.addPass(createPallasWarpgroupTurns({options.sharedBytes}));
   if (options.wgmma)
     pm.addPass(createPallasAsyncDots());
   pm.addPass(createPallasUnrollLoadLoops());

@@ -187,8 +187,14 @@ def PallasWarpgroupTurns : Pass<"pallas-warpgroup-turns", "::mlir::ModuleOp"> {
     the CUDA cores. pallas-stage-loads hands such loops' ring slots over
     with mbarriers (the warpgroups must drift apart), convert-tile-to-nvvm
     lowers the turns to named barriers. A loop with a single dot (a GEMM's
-    K loop) has nothing to overlap and is left alone.
+    K loop) has nothing to overlap and is left alone; so is one whose dot
+    operands would not all fit pallas-stage-loads' two-buffer rings in
+    `shared-bytes` (the rest would reach wgmma through shared memory behind
+    a barrier of every consumer warp, which warpgroups staggered by turns
+    never meet together).
   }];
+  let options = [Option<"sharedBytes", "shared-bytes", "int64_t", "0",
+                        "shared memory a CTA may use, in bytes (0: no limit checked)">];
   let dependentDialects = ["::mlir::pallas::pgpu::PallasGpuDialect"];
 }
 

@@ -1193,6 +1193,45 @@ void hoistInvariantDotOperands(scf::ForOp loop) {
   }
 }
 
+/// The shared memory rings may take: the rest is for the kernel's
+/// scratch (reductions, layout exchanges, TMA stores' tiles).
+int64_t ringBudget(int64_t sharedBytes) { return sharedBytes * 3 / 4; }
+
+/// Whether a dot of `loop` reads a block loaded into registers (one the
+/// rings had no room for: D = 256 attention's K beside Q and V): wgmma
+/// takes it through shared memory, behind a barrier every consumer warp
+/// meets each iteration.
+bool readsOperandThroughRegisters(scf::ForOp loop) {
+  for (tt::DotOp dot : loop.getBody()->getOps<tt::DotOp>())
+    for (Value operand : {dot.getA(), dot.getB()}) {
+      if (auto trans = operand.getDefiningOp<tt::TransOp>())
+        operand = trans.getSrc();
+      if (operand.getDefiningOp<tt::LoadOp>())
+        return true;
+    }
+  return false;
+}
+
+/// Undoes pallas-warpgroup-turns on `loop`: warpgroups staggered by turns
+/// would meet that barrier at different points of their turns and wait
+/// for each other forever (the kernel hung).
+void dropTurns(scf::ForOp loop) {
+  for (tt::DotOp dot : loop.getBody()->getOps<tt::DotOp>()) {
+    dot->removeAttr(pgpu::kTurnTakeAttrName);
+    dot->removeAttr(pgpu::kTurnPassAttrName);
+  }
+  for (Operation *op = loop->getPrevNode(); op; op = op->getPrevNode())
+    if (isa<pgpu::TurnsBeginOp>(op)) {
+      op->erase();
+      break;
+    }
+  for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
+    if (isa<pgpu::TurnsEndOp>(op)) {
+      op->erase();
+      break;
+    }
+}
+
 /// Dot operands loaded before `loop` and read by a dot in every iteration
 /// (flash attention's Q) are copied once into a one-buffer ring, which the
 /// dot reads in place: no registers held across the loop, no copy into
@@ -1358,7 +1397,7 @@ struct StageLoadsPass : pallas::impl::PallasStageLoadsBase<StageLoadsPass> {
       // (A store only to arrays the loop does not read, as a sequential
       // grid axis's last program writes its output, lets loads move ahead.)
       if (!storesMayFeedLoads(loop)) {
-        int64_t budget = sharedBytes * 3 / 4;
+        int64_t budget = ringBudget(sharedBytes);
         hoistInvariantDotOperands(loop);
         budget -= stageInvariantOperands(loop, budget);
         // Warpgroups taking turns must not be held in step by CTA barriers.
@@ -1371,6 +1410,8 @@ struct StageLoadsPass : pallas::impl::PallasStageLoadsBase<StageLoadsPass> {
                                 slotBarriers, tma, producer,
                                 trips == maxTrips.end() ? std::nullopt
                                                         : std::optional(trips->second));
+        if (slotBarriers && readsOperandThroughRegisters(loop))
+          dropTurns(loop);
       }
       pipeline(loop, 32 * launch.getNumWarps(), /*registerBudget=*/200);
     }
@@ -1394,3 +1435,26 @@ struct StageLoadsPass : pallas::impl::PallasStageLoadsBase<StageLoadsPass> {
 };
 
 } // namespace
+
+bool cuda::dotBlocksFitRings(scf::ForOp loop, int64_t sharedBytes) {
+  // As stageInvariantOperands and stageDotOperands count them: blocks
+  // loaded before the loop once (up to half the budget), the loop's own
+  // in two buffers each.
+  int64_t budget = ringBudget(sharedBytes), invariant = 0, perIteration = 0;
+  DenseSet<Operation *> seen;
+  for (tt::DotOp dot : loop.getBody()->getOps<tt::DotOp>())
+    for (Value operand : {dot.getA(), dot.getB()}) {
+      if (auto trans = operand.getDefiningOp<tt::TransOp>())
+        operand = trans.getSrc();
+      auto load = operand.getDefiningOp<tt::LoadOp>();
+      if (!load || !seen.insert(load).second)
+        continue;
+      auto type = cast<RankedTensorType>(load.getType());
+      int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
+      if (!loop->isAncestor(load))
+        invariant += bytes <= budget / 2 - invariant ? bytes : 0;
+      else
+        perIteration += bytes;
+    }
+  return 2 * perIteration <= budget - invariant;
+}

@@ -55,6 +55,10 @@ std::optional<pgpu::TensorMapAttr> tmaView(Operation *access, RankedTensorType t
 std::optional<pgpu::TensorMapAttr> tmaViewOfPointers(Value ptr, RankedTensorType tile,
                                                      AxisInfoAnalysis &axis,
                                                      bool interiorRows = false);
+/// Whether the dot operand blocks of `loop` (loaded before it, read every
+/// iteration; loaded in it) would all fit pallas-stage-loads' rings of two
+/// buffers in `sharedBytes`, by its budget (3/4 of them).
+bool dotBlocksFitRings(scf::ForOp loop, int64_t sharedBytes);
 /// The CUtensorMapDataType a TMA store reducing `elem`s by `kind` ("add",
 /// "min", "max", "and", "or", "xor") names (CUDA's cuTensorMapEncodeTiled),
 /// where the TMA does that reduction; none where it does not.

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TileToNVVM/Patterns.h"
+#include "Transforms/StageLoads.h"
 #include "pallas/Cuda/CudaPasses.h"
 #include "pallas/Gpu/Gpu.h"
 #include "pallas/Tile/Tile.h"
@@ -97,12 +98,13 @@ SmallVector<SmallVector<tt::DotOp>> turnsOf(ArrayRef<tt::DotOp> dots) {
 }
 
 struct WarpgroupTurnsPass : pallas::impl::PallasWarpgroupTurnsBase<WarpgroupTurnsPass> {
+  using PallasWarpgroupTurnsBase::PallasWarpgroupTurnsBase;
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops) {
       SmallVector<tt::DotOp> dots = turnDots(loop);
-      if (dots.empty())
+      if (dots.empty() || (sharedBytes > 0 && !cuda::dotBlocksFitRings(loop, sharedBytes)))
         continue;
       for (ArrayRef<tt::DotOp> turn : turnsOf(dots)) {
         turn.front()->setAttr(pgpu::kTurnTakeAttrName, UnitAttr::get(&getContext()));
