@@ -731,7 +731,7 @@ static LogicalResult emitHost(const BackendInput &in, BackendResult &result) {
   TimingScope *timing = options.timing;
   auto stage = [timing](int id, const char *what) {
     return timing ? timing->nest(&timerIds[id], [what] { return std::string(what); })
-                          : TimingScope();
+                  : TimingScope();
   };
   // -O2, not -O3: O3's full unrolling of the kernels' constant-trip loops
   // doubles the time LLVM takes (decode_paged_s8192 1.5 s -> 0.6 s at O2)

@@ -184,6 +184,14 @@ Value approxTanh(OpBuilder &b, Location loc, Value x) {
   });
 }
 
+/// `v` as a constant of `type` (f32, or a vector of f32: every element).
+Value f32Constant(OpBuilder &b, Location loc, Type type, float v) {
+  TypedAttr attr = b.getF32FloatAttr(v);
+  if (auto vt = dyn_cast<VectorType>(type))
+    attr = DenseElementsAttr::get(vt, attr);
+  return arith::ConstantOp::create(b, loc, type, attr);
+}
+
 /// erf of f32 `x` (a vector or a scalar) without branches: x P(x^2) /
 /// Q(x^2) on x clamped to [-4, 4] (|erf| rounds to 1 beyond), a rational
 /// minimax fit (within 6 ulp; libdevice's erff, within 2, branches around
@@ -196,13 +204,7 @@ Value rationalErf(OpBuilder &b, Location loc, Value x) {
                                          1.1283791065216064f};
   static constexpr float kDenominator[] = {0.0010210981126874685f, 0.01495799608528614f,
                                            0.11797044426202774f, 0.5168905854225159f, 1.0f};
-  Type type = x.getType();
-  auto constant = [&](float v) -> Value {
-    TypedAttr attr = b.getF32FloatAttr(v);
-    if (auto vt = dyn_cast<VectorType>(type))
-      attr = DenseElementsAttr::get(vt, attr);
-    return arith::ConstantOp::create(b, loc, type, attr);
-  };
+  auto constant = [&](float v) { return f32Constant(b, loc, x.getType(), v); };
   auto horner = [&](ArrayRef<float> coefficients, Value s) {
     Value r = constant(coefficients.front());
     for (float c : coefficients.drop_front())
@@ -229,12 +231,7 @@ Value fastMath(Operation *op, ArrayRef<Value> operands, TypeRange types,
   auto flags = arith::FastMathFlagsAttr::get(
       rw.getContext(), arith::FastMathFlags::afn | arith::FastMathFlags::arcp);
   if (isa<math::ExpOp>(op)) {
-    Value log2e = arith::ConstantOp::create(
-        rw, loc, types[0],
-        isa<VectorType>(types[0])
-            ? (TypedAttr)DenseElementsAttr::get(cast<ShapedType>(types[0]),
-                                                rw.getF32FloatAttr(1.4426950408889634f))
-            : rw.getF32FloatAttr(1.4426950408889634f));
+    Value log2e = f32Constant(rw, loc, types[0], 1.4426950408889634f);
     Value x = arith::MulFOp::create(rw, loc, operands[0], log2e);
     return math::Exp2Op::create(rw, loc, x, flags);
   }

@@ -1197,20 +1197,27 @@ void hoistInvariantDotOperands(scf::ForOp loop) {
 /// scratch (reductions, layout exchanges, TMA stores' tiles).
 int64_t ringBudget(int64_t sharedBytes) { return sharedBytes * 3 / 4; }
 
-/// Whether a dot of `loop` reads a block loaded into registers (one the
-/// rings had no room for: D = 256 attention's K beside Q and V): wgmma
-/// takes it through shared memory, behind a barrier every consumer warp
-/// meets each iteration.
-bool readsOperandThroughRegisters(scf::ForOp loop) {
+/// The loads whose blocks the dots of `loop`'s body read as operand A or
+/// B (through a transpose), each once, in the dots' order.
+SmallVector<tt::LoadOp> dotOperandLoads(scf::ForOp loop) {
+  SmallVector<tt::LoadOp> loads;
+  DenseSet<Operation *> seen;
   for (tt::DotOp dot : loop.getBody()->getOps<tt::DotOp>())
     for (Value operand : {dot.getA(), dot.getB()}) {
       if (auto trans = operand.getDefiningOp<tt::TransOp>())
         operand = trans.getSrc();
-      if (operand.getDefiningOp<tt::LoadOp>())
-        return true;
+      auto load = operand.getDefiningOp<tt::LoadOp>();
+      if (load && seen.insert(load).second)
+        loads.push_back(load);
     }
-  return false;
+  return loads;
 }
+
+/// Whether a dot of `loop` reads a block loaded into registers (one the
+/// rings had no room for: D = 256 attention's K beside Q and V): wgmma
+/// takes it through shared memory, behind a barrier every consumer warp
+/// meets each iteration.
+bool readsOperandThroughRegisters(scf::ForOp loop) { return !dotOperandLoads(loop).empty(); }
 
 /// Undoes pallas-warpgroup-turns on `loop`: warpgroups staggered by turns
 /// would meet that barrier at different points of their turns and wait
@@ -1238,22 +1245,14 @@ void dropTurns(scf::ForOp loop) {
 /// shared memory per iteration. Returns the shared-memory bytes taken.
 int64_t stageInvariantOperands(scf::ForOp loop, int64_t smemBudget) {
   SmallVector<std::pair<tt::LoadOp, pgpu::SharedLayoutKind>> loads;
-  DenseSet<Operation *> seen;
   int64_t bytes = 0;
-  for (tt::DotOp dot : loop.getBody()->getOps<tt::DotOp>())
-    for (Value operand : {dot.getA(), dot.getB()}) {
-      if (auto trans = operand.getDefiningOp<tt::TransOp>())
-        operand = trans.getSrc();
-      auto load = operand.getDefiningOp<tt::LoadOp>();
-      if (!load || !seen.insert(load).second)
+  for (tt::LoadOp load : dotOperandLoads(loop))
+    if (std::optional<pgpu::SharedLayoutKind> kind = invariantStagedLayout(load, loop)) {
+      int64_t size = operandSmemLayout(cast<RankedTensorType>(load.getType()), *kind).bytes;
+      if (bytes + size > smemBudget / 2)
         continue;
-      if (std::optional<pgpu::SharedLayoutKind> kind = invariantStagedLayout(load, loop)) {
-        int64_t size = operandSmemLayout(cast<RankedTensorType>(load.getType()), *kind).bytes;
-        if (bytes + size > smemBudget / 2)
-          continue;
-        bytes += size;
-        loads.push_back({load, *kind});
-      }
+      bytes += size;
+      loads.push_back({load, *kind});
     }
   if (loads.empty())
     return 0;
@@ -1441,20 +1440,13 @@ bool cuda::dotBlocksFitRings(scf::ForOp loop, int64_t sharedBytes) {
   // loaded before the loop once (up to half the budget), the loop's own
   // in two buffers each.
   int64_t budget = ringBudget(sharedBytes), invariant = 0, perIteration = 0;
-  DenseSet<Operation *> seen;
-  for (tt::DotOp dot : loop.getBody()->getOps<tt::DotOp>())
-    for (Value operand : {dot.getA(), dot.getB()}) {
-      if (auto trans = operand.getDefiningOp<tt::TransOp>())
-        operand = trans.getSrc();
-      auto load = operand.getDefiningOp<tt::LoadOp>();
-      if (!load || !seen.insert(load).second)
-        continue;
-      auto type = cast<RankedTensorType>(load.getType());
-      int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
-      if (!loop->isAncestor(load))
-        invariant += bytes <= budget / 2 - invariant ? bytes : 0;
-      else
-        perIteration += bytes;
-    }
+  for (tt::LoadOp load : dotOperandLoads(loop)) {
+    auto type = cast<RankedTensorType>(load.getType());
+    int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
+    if (!loop->isAncestor(load))
+      invariant += bytes <= budget / 2 - invariant ? bytes : 0;
+    else
+      perIteration += bytes;
+  }
   return 2 * perIteration <= budget - invariant;
 }
