@@ -24,3 +24,14 @@
 // WRITES-SAME: iter_args(%{{[^,]*}}) -> (tensor<128xf32>)
 // WRITES: tt.load
 // WRITES: tt.store
+
+// A loop that may run no trip (program 0's upper bound is 0): the block
+// loaded before it is masked by lb < ub, so that no address past the
+// iteration space is read; a loop that surely runs keeps its load plain.
+// RUN: pallas-opt %S/Inputs/stream_loop_maybe_empty.mlir --pallas-stage-loads | FileCheck %s --check-prefix=EMPTY
+// EMPTY: %[[N:.*]] = tt.get_program_id x : i32
+// EMPTY: %[[RUNS:.*]] = arith.cmpi slt, %c0_i32, %[[N]] : i32
+// EMPTY: %[[ALL:.*]] = tt.splat %[[RUNS]] : i1 -> tensor<128xi1>
+// EMPTY: %[[FIRST:.*]] = tt.load %{{.*}}, %[[ALL]] : tensor<128x!tt.ptr<f32>>
+// EMPTY: scf.for %{{.*}} = %c0_i32 to %[[N]] {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %[[FIRST]])
+// CHECK-NOT: tt.splat %{{.*}} : i1

@@ -31,7 +31,7 @@
 //
 // Other loads are issued one iteration ahead into registers:
 //
-//   a0 = load(p(lb))
+//   a0 = load(p(lb))      (masked by lb < ub where the loop may run no trip)
 //   for k (a = a0): a' = load(p(min(k + step, last))); ... use(a); yield a'
 //
 // Only loads whose addresses and masks depend on the induction variable
@@ -1285,7 +1285,15 @@ int64_t stageInvariantOperands(scf::ForOp loop, int64_t smemBudget) {
   return bytes;
 }
 
-void pipeline(scf::ForOp loop, int64_t threads, int64_t registerBudget) {
+/// Whether `loop` runs at least once: constant bounds, or bounds integer
+/// range analysis keeps apart.
+bool runsOnce(DataFlowSolver &solver, scf::ForOp loop) {
+  std::optional<ConstantIntRanges> lb = knownRange(solver, loop.getLowerBound()),
+                                   ub = knownRange(solver, loop.getUpperBound());
+  return lb && ub && lb->smax().slt(ub->smin());
+}
+
+void pipeline(scf::ForOp loop, int64_t threads, int64_t registerBudget, bool mayBeEmpty) {
   // A loop that writes memory may write what a later iteration reads:
   // loading that early would read the old value.
   if (storesMayFeedLoads(loop))
@@ -1324,7 +1332,26 @@ void pipeline(scf::ForOp loop, int64_t threads, int64_t registerBudget) {
   OpBuilder b(loop);
   Location loc = loop.getLoc();
   Value lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
+  Value runs = mayBeEmpty ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub)
+                          : Value();
   SmallVector<Value> initial = cloneLoads(b, loads, ordered, loop, lb);
+  // A loop that may run no trip may have no block in range to read
+  // first: the first loads then read nothing.
+  if (runs) {
+    OpBuilder m(b.getContext());
+    for (Value v : initial) {
+      auto load = v.getDefiningOp<tt::LoadOp>();
+      auto ptrType = dyn_cast<RankedTensorType>(load.getPtr().getType());
+      if (!ptrType)
+        continue;
+      m.setInsertionPoint(load);
+      Value all = tt::SplatOp::create(
+          m, loc, RankedTensorType::get(ptrType.getShape(), m.getI1Type(), ptrType.getEncoding()),
+          runs);
+      Value mask = load.getMask() ? arith::AndIOp::create(m, loc, load.getMask(), all) : all;
+      load.getMaskMutable().assign(mask);
+    }
+  }
 
   SmallVector<Value> inits(loop.getInitArgs());
   inits.append(initial);
@@ -1380,10 +1407,15 @@ struct StageLoadsPass : pallas::impl::PallasStageLoadsBase<StageLoadsPass> {
     if (failed(runIntegerRangeAnalysis(solver, getOperation())))
       return signalPassFailure();
     DenseMap<Operation *, int64_t> maxTrips;
-    for (scf::ForOp loop : loops)
+    DenseSet<Operation *> mayBeEmpty;
+    for (scf::ForOp loop : loops) {
       if (std::optional<int64_t> n = maxTripCount(solver, loop))
         maxTrips[loop] = *n;
+      if (!runsOnce(solver, loop))
+        mayBeEmpty.insert(loop);
+    }
     for (scf::ForOp loop : loops) {
+      bool empty = mayBeEmpty.contains(loop);
       LaunchAttr launch = launchOf(loop);
       if (!launch) {
         loop.emitOpError("is in a function without a pallas.launch (its num_warps "
@@ -1412,7 +1444,7 @@ struct StageLoadsPass : pallas::impl::PallasStageLoadsBase<StageLoadsPass> {
         if (slotBarriers && readsOperandThroughRegisters(loop))
           dropTurns(loop);
       }
-      pipeline(loop, 32 * launch.getNumWarps(), /*registerBudget=*/200);
+      pipeline(loop, 32 * launch.getNumWarps(), /*registerBudget=*/200, empty);
     }
     // A dot left in flight past its wait must read rings whose refills
     // know it (stageDotOperands); any other is waited for at once.
