@@ -57,6 +57,8 @@ int64_t knownMultiple(Value v, int depth = 0) {
     return std::min(of(mul.getLhs()) * of(mul.getRhs()), kAny);
   if (auto add = dyn_cast<arith::AddIOp>(op))
     return std::gcd(of(add.getLhs()), of(add.getRhs()));
+  if (isa<arith::MinSIOp, arith::MaxSIOp>(op))
+    return std::gcd(of(op->getOperand(0)), of(op->getOperand(1)));
   if (isa<arith::DivSIOp, arith::DivUIOp>(op)) {
     std::optional<int64_t> d = constantOf(op->getOperand(1));
     int64_t m = of(op->getOperand(0));
@@ -94,6 +96,8 @@ public:
   ArrayRef<Operation *> hoisted() const { return outside; }
   /// Dots whose result dim 0 (M) holds the step's rows.
   int64_t rowDots() const { return mDots; }
+  /// Dots whose result dim 1 (N) holds the step's rows.
+  int64_t columnDots() const { return nDots; }
 
 private:
   void mark(Value v, DimMask m);
@@ -111,7 +115,7 @@ private:
   SmallVector<Value> worklist;
   SmallVector<arith::MulIOp> offsets;
   SmallVector<Operation *> outside;
-  int64_t mDots = 0;
+  int64_t mDots = 0, nDots = 0;
   /// Carried values checked to be sums of dots contracting the rows.
   llvm::SmallSet<unsigned, 4> sums;
 };
@@ -404,6 +408,8 @@ bool StepRows::analyse() {
   loop.getBody()->walk([&](DotOp dot) {
     if (dimsOf(dot.getResult()) & 1)
       ++mDots;
+    if (dimsOf(dot.getResult()) & 2)
+      ++nDots;
   });
   // Copied in program order: each before the loop in its block.
   llvm::sort(outside);
@@ -472,7 +478,8 @@ struct MergeIterationsPass
     if (!rows || *rows * 2 != 64 * groups)
       return;
     StepRows analysis(loop, *rows);
-    if (!analysis.analyse() || !analysis.rowDots() || !fits(loop, analysis))
+    if (!analysis.analyse() || !(analysis.rowDots() || (columns && analysis.columnDots())) ||
+        !fits(loop, analysis))
       return;
     rewrite(loop, analysis, *rows);
   }

@@ -10,6 +10,13 @@
 // blocks 2b and 2b + 1 did). JAX's flash attention backward defaults to
 // 32-row blocks on one warpgroup, half of a wgmma m64 block.
 //
+// With bounded-loops, a loop whose bounds come from the program id (a
+// causal scan) runs, in the merged program, the trips of both programs in
+// order: those both run
+// as one unguarded loop, from an even trip to an even trip (which
+// pallas-merge-iterations may pair), and those before and after in loops
+// whose trips keep the carried values of a program that has no such trip.
+//
 // pallas-merge-iterations follows the same rows through one loop's trips;
 // here they are the program's, so every value of the kernel may hold them.
 //
@@ -24,11 +31,15 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <functional>
 
 namespace mlir::pallas {
 #define GEN_PASS_DEF_PALLASMERGEROWPROGRAMS
@@ -281,15 +292,12 @@ bool ProgramRows::analyse(ArrayRef<std::pair<BlockArgument, unsigned>> refs,
   });
   if (seeded.wasInterrupted())
     return false;
-  // Offsets are slice starts (checked above) or broadcast into positions.
+  // Offsets are slice starts (checked above), broadcast into positions,
+  // or parts of loop bounds (which the caller checked).
   for (arith::MulIOp mul : offsetOps)
     for (Operation *user : mul->getUsers())
-      if (!isa<LoadOp, StoreOp>(user)) {
-        auto bc = dyn_cast<BroadcastOp>(user);
-        if (!bc)
-          return false;
+      if (auto bc = dyn_cast<BroadcastOp>(user))
         worklist.push_back(bc.getResult()); // checked to be marked below
-      }
   // Every op taking or giving a marked value agrees (a fixpoint).
   while (!worklist.empty()) {
     Value v = worklist.pop_back_val();
@@ -333,34 +341,84 @@ struct MergeRowProgramsPass
         tryMerge(kernel, launch);
   }
 
-  /// The kernel axis whose program id the kernel reads, times `rows`
-  /// each time: the offsets. None where another read or axis is found.
-  static std::optional<unsigned> rowAxis(KernelOp kernel, int64_t rows,
-                                         SmallVectorImpl<arith::MulIOp> &offsets) {
+  /// Scalar arithmetic a loop bound may be made of.
+  static bool isBoundArith(Operation *op) {
+    return isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivSIOp, arith::DivUIOp,
+               arith::CeilDivSIOp, arith::FloorDivSIOp, arith::MinSIOp, arith::MaxSIOp,
+               arith::IndexCastOp>(op) &&
+           op->getNumResults() == 1 && op->getResult(0).getType().isIntOrIndex();
+  }
+
+  /// Whether `use` of a value computed from the program id goes, through
+  /// scalar arithmetic (collected in `derived`), only into the bounds of
+  /// loops of the kernel's body (collected in `loops`).
+  static bool boundUse(OpOperand &use, Block &body, SetVector<Operation *> &derived,
+                       SetVector<scf::ForOp> &loops, int depth = 0) {
+    Operation *user = use.getOwner();
+    if (auto loop = dyn_cast<scf::ForOp>(user)) {
+      if (loop->getBlock() != &body || (use.get() != loop.getLowerBound() &&
+                                        use.get() != loop.getUpperBound()) ||
+          use.get() == loop.getStep() || llvm::is_contained(loop.getInitArgs(), use.get()))
+        return false;
+      loops.insert(loop);
+      return true;
+    }
+    if (!isBoundArith(user) || depth > 16)
+      return false;
+    derived.insert(user);
+    for (OpOperand &next : user->getResult(0).getUses())
+      if (!boundUse(next, body, derived, loops, depth + 1))
+        return false;
+    return true;
+  }
+
+  /// How a kernel reads its program id along one axis: as offsets (the id
+  /// times `rows`: slice starts and positions) and in loop bounds.
+  struct AxisReads {
+    unsigned axis;
+    SmallVector<ProgramIdOp> pids;
+    SmallVector<arith::MulIOp> offsets;
+    /// Ops computing bounds from the id (offsets among them where a bound
+    /// uses one), and the loops whose bounds they are.
+    SetVector<Operation *> derived;
+    SetVector<scf::ForOp> boundedLoops;
+  };
+
+  /// The one kernel axis whose program id the kernel reads, and how.
+  static std::optional<AxisReads> rowAxis(KernelOp kernel, int64_t rows) {
+    AxisReads reads;
     std::optional<unsigned> axis;
     bool ok = true;
+    Block &body = kernel.getBody().front();
     kernel.walk([&](ProgramIdOp pid) {
       if (axis && *axis != pid.getAxis())
         ok = false;
       axis = pid.getAxis();
-      for (Operation *user : pid->getUsers()) {
-        auto mul = dyn_cast<arith::MulIOp>(user);
-        Value other = mul ? (mul.getLhs() == pid.getResult() ? mul.getRhs() : mul.getLhs())
-                          : Value();
-        if (!mul || constantOf(other) != rows)
-          ok = false;
-        else
-          offsets.push_back(mul);
+      reads.pids.push_back(pid);
+      for (OpOperand &use : pid->getUses()) {
+        auto mul = dyn_cast<arith::MulIOp>(use.getOwner());
+        Value other = mul ? mul->getOperand(1 - use.getOperandNumber()) : Value();
+        if (!mul || constantOf(other) != rows) {
+          ok &= boundUse(use, body, reads.derived, reads.boundedLoops);
+          continue;
+        }
+        reads.offsets.push_back(mul);
+        for (OpOperand &offsetUse : mul->getUses())
+          if (!isa<LoadOp, StoreOp, BroadcastOp>(offsetUse.getOwner())) {
+            reads.derived.insert(mul);
+            ok &= boundUse(offsetUse, body, reads.derived, reads.boundedLoops);
+          }
       }
     });
-    if (!ok || !axis)
+    if (!ok || !axis || reads.offsets.empty())
       return std::nullopt;
     WalkResult counted = kernel.walk([&](NumProgramsOp np) {
       return np.getAxis() == *axis ? WalkResult::interrupt() : WalkResult::advance();
     });
     if (counted.wasInterrupted())
       return std::nullopt;
-    return axis;
+    reads.axis = *axis;
+    return reads;
   }
 
   /// Each pure op with several uses gets a copy per use, so that each
@@ -385,11 +443,10 @@ struct MergeRowProgramsPass
   }
 
   void tryMerge(KernelOp original, LaunchAttr launch) {
-    SmallVector<arith::MulIOp> probe;
-    std::optional<unsigned> kernelAxis = rowAxis(original, rows, probe);
-    if (!kernelAxis)
+    std::optional<AxisReads> probe = rowAxis(original, rows);
+    if (!probe || (!boundedLoops && !probe->boundedLoops.empty()))
       return;
-    unsigned axis = *kernelAxis + launch.getBatchAxes();
+    unsigned axis = probe->axis + launch.getBatchAxes();
     ArrayRef<int64_t> grid = launch.getGrid();
     if (axis >= launch.numLeadingParallelAxes() || grid[axis] % 2)
       return;
@@ -429,22 +486,38 @@ struct MergeRowProgramsPass
     auto kernel = cast<KernelOp>(b.clone(*original));
     auto drop = [&] { kernel->erase(); };
     untie(kernel);
-    SmallVector<arith::MulIOp> offsets;
-    rowAxis(kernel, rows, offsets);
+    std::optional<AxisReads> reads = rowAxis(kernel, rows);
     Block &body = kernel.getBody().front();
     SmallVector<std::pair<BlockArgument, unsigned>> refs;
     for (auto [i, d] : picked)
       refs.push_back({body.getArgument(i), d});
     ProgramRows analysis(kernel, rows);
-    if (!analysis.analyse(refs, offsets) || !fits(kernel, analysis))
+    if (!reads || !analysis.analyse(refs, reads->offsets) || !fits(kernel, analysis) ||
+        !guardable(*reads, analysis))
       return drop();
-    rewrite(kernel, analysis, offsets, launch, axis);
+    rewrite(kernel, analysis, *reads, launch, axis);
     kernel->moveBefore(original);
     original->erase();
     // The copies made for the analysis that still agree become one again.
     IRRewriter rewriter(kernel.getContext());
     DominanceInfo dominance(kernel);
     eliminateCommonSubExpressions(rewriter, dominance, kernel);
+  }
+
+  /// A loop whose bounds come from the program id runs, merged, the trips
+  /// of both programs; each trip only one of them ran keeps the other's
+  /// carried values (a select on the rows). So each carried value holds
+  /// the rows in one dim, and the loop writes nothing.
+  static bool guardable(const AxisReads &reads, const ProgramRows &analysis) {
+    for (scf::ForOp loop : reads.boundedLoops) {
+      for (Value v : loop.getResults())
+        if (llvm::popcount(analysis.dimsOf(v)) != 1)
+          return false;
+      WalkResult writes = loop.getBody()->walk([](StoreOp) { return WalkResult::interrupt(); });
+      if (writes.wasInterrupted())
+        return false;
+    }
+    return true;
   }
 
   /// Every tensor of twice the rows holds at most 128 elements a thread.
@@ -457,9 +530,158 @@ struct MergeRowProgramsPass
     return true;
   }
 
-  void rewrite(KernelOp kernel, const ProgramRows &analysis, ArrayRef<arith::MulIOp> offsets,
+  /// A loop's bounds for each program of the pair, computed before it.
+  struct PairBounds {
+    Value lower[2], upper[2];
+  };
+
+  /// The bounds of `loop` in program 2p + r: its bound expressions copied
+  /// with the program id replaced.
+  static PairBounds boundsPerProgram(scf::ForOp loop, const AxisReads &reads) {
+    OpBuilder b(loop);
+    Location loc = loop.getLoc();
+    PairBounds bounds;
+    Value pid = ProgramIdOp::create(b, loc, b.getI32Type(), reads.axis);
+    Value two = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(2));
+    Value first = arith::MulIOp::create(b, loc, pid, two);
+    for (int r = 0; r < 2; ++r) {
+      Value program = r ? arith::AddIOp::create(
+                              b, loc, first, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1)))
+                        : first;
+      IRMapping map;
+      for (ProgramIdOp p : reads.pids)
+        map.map(p.getResult(), program);
+      std::function<Value(Value)> remap = [&](Value v) -> Value {
+        if (Value m = map.lookupOrNull(v))
+          return m;
+        Operation *def = v.getDefiningOp();
+        if (!def || !reads.derived.contains(def))
+          return v;
+        for (Value x : def->getOperands())
+          remap(x);
+        return b.clone(*def, map)->getResult(0);
+      };
+      bounds.lower[r] = remap(loop.getLowerBound());
+      bounds.upper[r] = remap(loop.getUpperBound());
+    }
+    return bounds;
+  }
+
+  /// Splits `loop` (retyped, its bounds per program in `bounds`) into
+  /// three running its trips in order: a prefix and a suffix where one
+  /// program of the pair may have no trip (guarded: each program's rows
+  /// keep their carried values there), and between them, from an even
+  /// trip to an even trip, the trips both programs run, unguarded (which
+  /// pallas-merge-iterations may then merge pairwise).
+  static void splitBoundedLoop(scf::ForOp loop, const PairBounds &bounds,
+                               const ProgramRows &analysis) {
+    OpBuilder b(loop);
+    Location loc = loop.getLoc();
+    bool lowerVaries = bounds.lower[0] != bounds.lower[1];
+    bool upperVaries = bounds.upper[0] != bounds.upper[1];
+    auto c = [&](int64_t v) {
+      return arith::ConstantOp::create(b, loc, b.getIntegerAttr(loop.getLowerBound().getType(), v));
+    };
+    Value lowerMin = bounds.lower[0], lowerMax = bounds.lower[0];
+    Value upperMin = bounds.upper[0], upperMax = bounds.upper[0];
+    if (lowerVaries) {
+      lowerMin = arith::MinSIOp::create(b, loc, bounds.lower[0], bounds.lower[1]);
+      lowerMax = arith::MaxSIOp::create(b, loc, bounds.lower[0], bounds.lower[1]);
+    }
+    if (upperVaries) {
+      upperMin = arith::MinSIOp::create(b, loc, bounds.upper[0], bounds.upper[1]);
+      upperMax = arith::MaxSIOp::create(b, loc, bounds.upper[0], bounds.upper[1]);
+    }
+    Value mainLower = lowerVaries ? arith::MulIOp::create(
+                                        b, loc, arith::CeilDivSIOp::create(b, loc, lowerMax, c(2)), c(2))
+                                  : lowerMin;
+    Value mainUpper = upperVaries
+                          ? arith::MaxSIOp::create(
+                                b, loc, mainLower,
+                                arith::MulIOp::create(
+                                    b, loc, arith::FloorDivSIOp::create(b, loc, upperMin, c(2)), c(2)))
+                          : upperMin;
+    Value prefixEnd = lowerVaries ? arith::MinSIOp::create(b, loc, mainLower, upperMax) : Value();
+    Value suffixStart =
+        upperVaries ? (lowerVaries ? arith::MaxSIOp::create(b, loc, prefixEnd, mainUpper).getResult()
+                                   : mainUpper)
+                    : Value();
+
+    // A copy of the loop over [from, to) whose trips keep, in the rows of
+    // a program that has no such trip, what the rows carried.
+    auto guarded = [&](Value from, Value to, ValueRange inits) {
+      auto copy = cast<scf::ForOp>(b.clone(*loop));
+      copy.getLowerBoundMutable().assign(from);
+      copy.getUpperBoundMutable().assign(to);
+      copy.getInitArgsMutable().assign(inits);
+      auto yield = cast<scf::YieldOp>(copy.getBody()->getTerminator());
+      // (The masks first: the sums' selects go before their adds.)
+      OpBuilder g = OpBuilder::atBlockBegin(copy.getBody());
+      Value iv = copy.getInductionVar();
+      Value runs[2];
+      for (int r = 0; r < 2; ++r)
+        runs[r] = arith::AndIOp::create(
+            g, loc, arith::CmpIOp::create(g, loc, arith::CmpIPredicate::sle, bounds.lower[r], iv),
+            arith::CmpIOp::create(g, loc, arith::CmpIPredicate::slt, iv, bounds.upper[r]));
+      for (unsigned j = 0; j < copy.getNumResults(); ++j) {
+        auto type = cast<RankedTensorType>(copy.getResult(j).getType());
+        unsigned dim = llvm::countr_zero(analysis.dimsOf(loop.getResult(j)));
+        int64_t n = type.getDimSize(dim);
+        auto rowsType = RankedTensorType::get({n}, g.getI32Type());
+        auto flagType = RankedTensorType::get({n}, g.getI1Type());
+        Value iota = IotaOp::create(g, loc, rowsType, 0);
+        Value half = arith::ConstantOp::create(
+            g, loc, DenseElementsAttr::get(rowsType, g.getI32IntegerAttr(n / 2).getValue()));
+        Value firstProgram = arith::CmpIOp::create(g, loc, arith::CmpIPredicate::slt, iota, half);
+        Value row = arith::SelectOp::create(g, loc, firstProgram,
+                                            BroadcastOp::create(g, loc, flagType, runs[0], nullptr),
+                                            BroadcastOp::create(g, loc, flagType, runs[1], nullptr));
+        Value keep = BroadcastOp::create(
+            g, loc, RankedTensorType::get(type.getShape(), g.getI1Type()), row,
+            g.getDenseI64ArrayAttr({static_cast<int64_t>(dim)}));
+        // A sum (carried + increment) keeps its value by adding zero
+        // instead: the old value need not live beside the new one (a dot
+        // accumulating in place).
+        Value carried = copy.getRegionIterArgs()[j], next = yield.getOperand(j);
+        auto add = next.getDefiningOp<arith::AddFOp>();
+        if (add && (add.getLhs() == carried || add.getRhs() == carried)) {
+          Value increment = add.getLhs() == carried ? add.getRhs() : add.getLhs();
+          OpBuilder a(add);
+          Value zero = arith::ConstantOp::create(
+              a, loc, DenseElementsAttr::get(type, a.getZeroAttr(type.getElementType())));
+          Value kept = arith::SelectOp::create(a, loc, keep, increment, zero);
+          add->setOperand(add.getLhs() == carried ? 1 : 0, kept);
+          continue;
+        }
+        OpBuilder y(yield);
+        yield->setOperand(j, arith::SelectOp::create(y, loc, keep, next, carried));
+      }
+      return copy;
+    };
+    SmallVector<Value> inits(loop.getInitArgs());
+    if (lowerVaries) {
+      scf::ForOp prefix = guarded(lowerMin, prefixEnd, inits);
+      loop.getInitArgsMutable().assign(prefix.getResults());
+    }
+    loop.getLowerBoundMutable().assign(mainLower);
+    loop.getUpperBoundMutable().assign(mainUpper);
+    if (upperVaries) {
+      b.setInsertionPointAfter(loop);
+      SmallVector<Value> results(loop.getResults());
+      scf::ForOp suffix = guarded(suffixStart, upperMax, results);
+      for (auto [from, to] : llvm::zip(results, suffix.getResults()))
+        from.replaceAllUsesExcept(to, suffix);
+    }
+  }
+
+  void rewrite(KernelOp kernel, const ProgramRows &analysis, const AxisReads &reads,
                LaunchAttr launch, unsigned axis) {
     MLIRContext *ctx = kernel.getContext();
+    ArrayRef<arith::MulIOp> offsets = reads.offsets;
+    // Bounds per program first, while the offsets still count one program.
+    SmallVector<std::pair<scf::ForOp, PairBounds>> bounded;
+    for (scf::ForOp loop : reads.boundedLoops)
+      bounded.push_back({loop, boundsPerProgram(loop, reads)});
     auto grow = [&](Value v) {
       DimMask m = analysis.dimsOf(v);
       if (!m)
@@ -527,6 +749,12 @@ struct MergeRowProgramsPass
       bool pidLeft = mul.getLhs().getDefiningOp<ProgramIdOp>() != nullptr;
       mul->setOperand(pidLeft ? 1 : 0, twice);
     }
+    for (auto &[loop, bounds] : bounded)
+      splitBoundedLoop(loop, bounds, analysis);
+    // The bounds as written (of one program) are left unused.
+    for (Operation *op : llvm::reverse(reads.derived))
+      if (op->use_empty())
+        op->erase();
     SmallVector<int64_t> newGrid(launch.getGrid());
     newGrid[axis] /= 2;
     setLaunch(kernel, launch.withGrid(newGrid, launch.getDimensionSemantics()));

@@ -18,6 +18,11 @@ void mlir::pallas::addProgramShaping(OpPassManager &pm, int64_t maxElements,
   // a CTA's share of the SM.
   if (mergeGemmTiles) {
     pm.addPass(createPallasMergePrograms());
+    // Programs of 32 rows on one warpgroup run in pairs, and loops over
+    // 32-row blocks there step 64 rows: a wgmma m64 block, or n64 where
+    // the rows are the columns.
+    pm.addPass(createPallasMergeRowPrograms());
+    pm.addPass(createPallasMergeIterations({/*warps=*/4, /*maxRegisters=*/192, /*columns=*/true}));
     // Loops over 64-row blocks on two warpgroups step 128 rows: a wgmma
     // m64 block each.
     pm.addPass(createPallasMergeIterations());

@@ -23,6 +23,19 @@ def _mha(causal, head_dim, dkv, dq, num_warps=None):
   return f
 
 
+def _mha_default(causal, head_dim):
+  """mha as called with no block sizes: JAX's defaults (128 x 128 forward,
+  32 x 32 blocks in both backward scans, 4 warps)."""
+  def f(q, k, v):
+    return attention.mha(q, k, v, None, sm_scale=1 / math.sqrt(head_dim),
+                         causal=causal)
+  return f
+
+
+# JAX's defaults.
+d128_default = _mha_default(False, 128)
+d64_default = _mha_default(False, 64)
+d128_default_causal = _mha_default(True, 128)
 # 64 x 64 blocks in both backward scans (JAX picks 4 warps).
 d128_b64 = _mha(False, 128, (64, 64), (64, 64))
 d128_b64_causal = _mha(True, 128, (64, 64), (64, 64))
@@ -89,6 +102,9 @@ MGPU = {"dtype": "f16", "scale": 1.0, "targets": ("sm_90a",),
 
 # name -> (function, head dim, causal[, what differs from bf16 mha])
 CASES = {
+    "d128_default": (d128_default, 128, False),
+    "d64_default": (d64_default, 64, False),
+    "d128_default_causal": (d128_default_causal, 128, True),
     "d128_b64": (d128_b64, 128, False),
     "d128_b64_causal": (d128_b64_causal, 128, True),
     "d64_b64": (d64_b64, 64, False),

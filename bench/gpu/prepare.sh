@@ -12,6 +12,8 @@
 #
 #   PALLAS_BUILD_DIR   pallasc's build directory (default: build/)
 #   PALLAS_SHARED_DIR  where conformance/ lives (default: ../shared)
+#   ONLY               compile only these cases (space-separated), and none
+#                      of the extras (FFI, torch, TMA, JAX exports, selftest)
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 bin="${PALLAS_BUILD_DIR:-$root/build}/bin"
@@ -38,6 +40,7 @@ git -C "$root" rev-parse HEAD >>"$out/COMPILER" 2>/dev/null
 
 compile() { # case dir spec
   local case=$1 dir=$2 spec=$3 t
+  [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $case "* ]] && return 0
   mkdir -p "$out/$case"
   cp "$dir/kernel.mlir" "$out/$case/kernel.mlir"
   cp "$dir/$spec" "$out/$case/spec.json"
@@ -77,6 +80,11 @@ for d in "$root"/examples/*/ "$root"/bench/kernels/*/; do
   d=${d%/}
   [ -f "$d/kernel.mlir" ] && [ -f "$d/spec.json" ] && compile "$(basename "$d")" "$d" spec.json
 done
+
+if [ -n "${ONLY:-}" ]; then
+  echo "wrote $out (only: $ONLY)"
+  exit 0
+fi
 
 # XLA FFI bindings (--emit xla-ffi) and PyTorch ops (--emit torch) of two
 # kernels for sm_90a: run.sh builds the handlers and calls them under

@@ -484,3 +484,44 @@ pallas.kernel @counted(%q: !pallas.ref<1024x64xbf16> {pallas.block_spec = #palla
   pallas.store %dk[...], %acc#0 : !pallas.ref<128x64xf32>, tensor<128x64xf32>
   pallas.return
 }
+
+// -----
+
+// The dQ scan of attention backward on one warpgroup: the step's key rows
+// are only the scores' columns (N), so by default the loop is left; with
+// `columns` two 32-row trips become one over 64 key rows (n64 scores, a
+// k64 dQ dot), the bounds halved.
+// RUN: pallas-opt %s -pallas-merge-iterations=warps=4 -split-input-file | FileCheck %s --check-prefix=ROWS
+// RUN: pallas-opt %s -pallas-merge-iterations="warps=4 columns=true" -split-input-file | FileCheck %s --check-prefix=COLUMNS
+// ROWS-LABEL: pallas.kernel @key_columns
+// ROWS: pallas.load %arg1[ds(%{{.*}}, 32), :]
+// COLUMNS-LABEL: pallas.kernel @key_columns
+// COLUMNS: %[[LB:.*]] = arith.divsi %{{.*}}, %c2_i32{{.*}} : i32
+// COLUMNS: %[[UB:.*]] = arith.divsi %{{.*}}, %c2_i32{{.*}} : i32
+// COLUMNS: scf.for %{{.*}} = %[[LB]] to %[[UB]]
+// COLUMNS: pallas.load %arg1[ds(%{{.*}}, 64), :] : !pallas.ref<1024x64xbf16> -> tensor<64x64xbf16>
+// COLUMNS: pallas.dot %{{.*}}, %{{.*}} {transpose_rhs} : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+// COLUMNS: pallas.dot %{{.*}}, %{{.*}} : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+pallas.kernel @key_columns(%q: !pallas.ref<64x64xbf16> {pallas.block_spec = #pallas.block_spec<input, shape = [1024, 64], block = [64, 64], index_map = affine_map<(i) -> (i, 0)>>},
+                           %k: !pallas.ref<1024x64xbf16> {pallas.block_spec = #pallas.block_spec<input, shape = [1024, 64], block = [1024, 64], index_map = affine_map<(i) -> (0, 0)>>},
+                           %dq: !pallas.ref<64x64xf32> {pallas.block_spec = #pallas.block_spec<output, shape = [1024, 64], block = [64, 64], index_map = affine_map<(i) -> (i, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "key_columns", grid = [16], num_warps = 4>} {
+  %qb = pallas.load %q[...] : !pallas.ref<64x64xbf16> -> tensor<64x64xbf16>
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c32 = arith.constant 32 : i32
+  %trips = arith.constant 32 : i32
+  %acc = scf.for %i = %c0 to %trips step %c1 iter_args(%a = %zero) -> (tensor<64x64xf32>) : i32 {
+    %off = arith.muli %i, %c32 : i32
+    %kb = pallas.load %k[ds(%off, 32), :] : !pallas.ref<1024x64xbf16> -> tensor<32x64xbf16>
+    %s = pallas.dot %qb, %kb {transpose_rhs} : tensor<64x64xbf16>, tensor<32x64xbf16> -> tensor<64x32xf32>
+    %p = math.exp2 %s : tensor<64x32xf32>
+    %pb = arith.truncf %p : tensor<64x32xf32> to tensor<64x32xbf16>
+    %g = pallas.dot %pb, %kb : tensor<64x32xbf16>, tensor<32x64xbf16> -> tensor<64x64xf32>
+    %next = arith.addf %a, %g : tensor<64x64xf32>
+    scf.yield %next : tensor<64x64xf32>
+  }
+  pallas.store %dq[...], %acc : !pallas.ref<64x64xf32>, tensor<64x64xf32>
+  pallas.return
+}

@@ -1,4 +1,5 @@
-// RUN: pallas-opt %s -pallas-merge-row-programs -split-input-file | FileCheck %s
+// RUN: pallas-opt %s -pallas-merge-row-programs=bounded-loops=true -split-input-file | FileCheck %s
+// RUN: pallas-opt %s -pallas-merge-row-programs -split-input-file | FileCheck %s --check-prefix=DEFAULT
 
 // JAX's attention backward on its default 32-row blocks, scaled down: each
 // program takes the key rows [32 p, 32 p + 32) (K and V sliced from whole
@@ -91,11 +92,59 @@ pallas.kernel @attention_bwd(
 
 // -----
 
-// A causal scan whose lower bound comes from the program id: the two
-// programs' trips differ. Left as written.
+// A causal scan whose lower bound comes from the program id (JAX's dK/dV
+// scan starts at the key block's diagonal) and one whose upper bound does
+// (the dQ scan ends there): the merged program p runs programs 2p and
+// 2p + 1's trips in order. The bounds of each are the bound expressions
+// with the id replaced; the trips both run (from an even trip to an even
+// trip) as one loop, as written; before and after it, a loop whose trips
+// keep, in the rows of a program that has no such trip, the carried value
+// (rows [0, 32) are program 2p's, [32, 64) 2p + 1's): a sum adds zero
+// there.
+// By default such kernels are left.
+// DEFAULT-LABEL: pallas.kernel @bound_from_program
+// DEFAULT-SAME: grid = [8]
+// DEFAULT-LABEL: pallas.kernel @upper_from_program
+// DEFAULT-SAME: grid = [8]
 // CHECK-LABEL: pallas.kernel @bound_from_program
-// CHECK-SAME: grid = [8]
-// CHECK: pallas.load %arg1[ds(%{{.*}}, 32), :]
+// CHECK-SAME: grid = [4]
+// CHECK: %[[PID:.*]] = pallas.program_id 0 : i32
+// CHECK: %[[P0:.*]] = arith.muli %[[PID]], %c2_i32 : i32
+// CHECK: %[[P1:.*]] = arith.addi %[[P0]], %c1_i32 : i32
+// CHECK: %[[S1:.*]] = arith.muli %[[P1]], %c32_i32 : i32
+// CHECK: %[[LB1:.*]] = arith.divsi %[[S1]], %c32_i32 : i32
+// CHECK: %[[LO:.*]] = arith.minsi %[[LB0:.*]], %[[LB1]] : i32
+// CHECK: %[[HI:.*]] = arith.maxsi %[[LB0]], %[[LB1]] : i32
+// CHECK: %[[HALF:.*]] = arith.ceildivsi %[[HI]], %c2_i32{{.*}} : i32
+// CHECK: %[[MAIN:.*]] = arith.muli %[[HALF]], %c2_i32{{.*}} : i32
+// CHECK: %[[END:.*]] = arith.minsi %[[MAIN]], %c8_i32 : i32
+// CHECK: %[[PRE:.*]] = scf.for %[[I:.*]] = %[[LO]] to %[[END]] step %c1_i32 iter_args(%[[A:.*]] = %{{.*}}) -> (tensor<64x64xf32>)
+// CHECK: %[[R1:.*]] = arith.cmpi sle, %[[LB1]], %[[I]] : i32
+// CHECK: %[[RUNS1:.*]] = arith.andi %[[R1]], %{{.*}} : i1
+// CHECK: %[[ROWS:.*]] = pallas.iota 0 : tensor<64xi32>
+// CHECK: %[[FIRST:.*]] = arith.cmpi slt, %[[ROWS]], %cst{{.*}} : tensor<64xi32>
+// CHECK: %[[B1:.*]] = pallas.broadcast %[[RUNS1]] : i1 -> tensor<64xi1>
+// CHECK: %[[ROW:.*]] = arith.select %[[FIRST]], %{{.*}}, %[[B1]] : tensor<64xi1>, tensor<64xi1>
+// CHECK: %[[KEEP:.*]] = pallas.broadcast %[[ROW]] dims [0] : tensor<64xi1> -> tensor<64x64xi1>
+// CHECK: %[[INC:.*]] = pallas.dot {{.*}} -> tensor<64x64xf32>
+// CHECK: %[[KEPT:.*]] = arith.select %[[KEEP]], %[[INC]], %cst : tensor<64x64xi1>, tensor<64x64xf32>
+// CHECK: %[[NEXT:.*]] = arith.addf %[[A]], %[[KEPT]] : tensor<64x64xf32>
+// CHECK: scf.yield %[[NEXT]]
+// CHECK: scf.for %{{.*}} = %[[MAIN]] to %c8_i32 step %c1_i32 iter_args(%{{.*}} = %[[PRE]]) -> (tensor<64x64xf32>)
+// CHECK-NOT: arith.select
+// CHECK: scf.yield
+// CHECK-LABEL: pallas.kernel @upper_from_program
+// CHECK-SAME: grid = [4]
+// CHECK: %[[UMIN:.*]] = arith.minsi
+// CHECK: %[[UMAX:.*]] = arith.maxsi
+// CHECK: %[[FLOOR:.*]] = arith.floordivsi %[[UMIN]], %c2_i32{{.*}} : i32
+// CHECK: %[[EVEN:.*]] = arith.muli %[[FLOOR]], %c2_i32{{.*}} : i32
+// CHECK: %[[MAINUB:.*]] = arith.maxsi %c0_i32, %[[EVEN]] : i32
+// CHECK: %[[MAINLOOP:.*]] = scf.for %{{.*}} = %c0_i32 to %[[MAINUB]] step %c1_i32
+// CHECK-NOT: arith.select
+// CHECK: scf.yield
+// CHECK: scf.for %{{.*}} = %[[MAINUB]] to %[[UMAX]] step %c1_i32 iter_args(%{{.*}} = %[[MAINLOOP]])
+// CHECK: arith.select
 pallas.kernel @bound_from_program(
     %q: !pallas.ref<256x64xbf16> {pallas.block_spec = #pallas.block_spec<input, shape = [256, 64], block = [256, 64], index_map = affine_map<(p) -> (0, 0)>>},
     %k: !pallas.ref<256x64xbf16> {pallas.block_spec = #pallas.block_spec<input, shape = [256, 64], block = [256, 64], index_map = affine_map<(p) -> (0, 0)>>},
@@ -119,6 +168,36 @@ pallas.kernel @bound_from_program(
     scf.yield %next : tensor<32x64xf32>
   }
   pallas.store %dk[...], %acc : !pallas.ref<32x64xf32>, tensor<32x64xf32>
+  pallas.return
+}
+
+pallas.kernel @upper_from_program(
+    %q: !pallas.ref<256x64xbf16> {pallas.block_spec = #pallas.block_spec<input, shape = [256, 64], block = [256, 64], index_map = affine_map<(p) -> (0, 0)>>},
+    %k: !pallas.ref<256x64xbf16> {pallas.block_spec = #pallas.block_spec<input, shape = [256, 64], block = [256, 64], index_map = affine_map<(p) -> (0, 0)>>},
+    %dq: !pallas.ref<32x64xf32> {pallas.block_spec = #pallas.block_spec<output, shape = [256, 64], block = [32, 64], index_map = affine_map<(p) -> (p, 0)>>})
+    attributes {pallas.launch = #pallas.launch<symbol = "upper_from_program", grid = [8], num_warps = 4>} {
+  %pid = pallas.program_id 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c31 = arith.constant 31 : i32
+  %c32 = arith.constant 32 : i32
+  %start = arith.muli %pid, %c32 : i32
+  %next = arith.addi %pid, %c1 : i32
+  %end = arith.muli %next, %c32 : i32
+  %round = arith.addi %end, %c31 : i32
+  %ub = arith.divsi %round, %c32 : i32
+  %zero = arith.constant dense<0.0> : tensor<32x64xf32>
+  %qb = pallas.load %q[ds(%start, 32), :] : !pallas.ref<256x64xbf16> -> tensor<32x64xbf16>
+  %c0 = arith.constant 0 : i32
+  %acc = scf.for %j = %c0 to %ub step %c1 iter_args(%a = %zero) -> (tensor<32x64xf32>) : i32 {
+    %koff = arith.muli %j, %c32 : i32
+    %kb = pallas.load %k[ds(%koff, 32), :] : !pallas.ref<256x64xbf16> -> tensor<32x64xbf16>
+    %s = pallas.dot %qb, %kb {transpose_rhs} : tensor<32x64xbf16>, tensor<32x64xbf16> -> tensor<32x32xf32>
+    %sb = arith.truncf %s : tensor<32x32xf32> to tensor<32x32xbf16>
+    %g = pallas.dot %sb, %kb : tensor<32x32xbf16>, tensor<32x64xbf16> -> tensor<32x64xf32>
+    %sum = arith.addf %a, %g : tensor<32x64xf32>
+    scf.yield %sum : tensor<32x64xf32>
+  }
+  pallas.store %dq[...], %acc : !pallas.ref<32x64xf32>, tensor<32x64xf32>
   pallas.return
 }
 

@@ -95,6 +95,42 @@ def PallasMergePrograms : Pass<"pallas-merge-programs", "::mlir::ModuleOp"> {
                         "the num_warps a kernel must have to be merged">];
 }
 
+def PallasMergeRowPrograms : Pass<"pallas-merge-row-programs", "::mlir::ModuleOp"> {
+  let summary = "run pairs of programs that each walk their own rows as one over twice the rows";
+  let description = [{
+    Runs on kernels with launch attributes, before pallas-expand-grid, for
+    the sm_90a pipeline: a dot of 32 rows on one warpgroup fills half a
+    wgmma m64 block. A kernel whose programs along a parallel grid axis
+    each work on their own `rows` rows - reading them as `ds(p * rows,
+    rows)` of whole refs (p the axis's program id, read only to make such
+    offsets), writing them as the axis's blocks, and turning them into
+    positions (iota plus p * rows) - and never reduce, contract or
+    otherwise mix those rows, computes the same as half as many programs
+    of twice the rows: every tensor holding them doubles along them, the
+    offsets step by 2 rows, the blocks the axis picks double, the axis's
+    extent halves. JAX's flash attention backward with its default 32-row
+    blocks is such a kernel. With `bounded-loops`, a loop whose bounds are
+    computed from the program id (a causal scan) runs the trips of both
+    programs in order: the trips both run, from an even trip to an even
+    trip, as written; the trips before and after, where one program may
+    have none, with each carried value kept in that program's rows (a
+    select; not where the loop writes or carries a value that does not
+    hold the rows in one dim). Off by default: on sm_90a those guarded
+    trips hold a second accumulator and spill (JAX's causal attention
+    backward: 1.3 KB). Not where the kernel has side effects other than
+    loads and stores, reads a scratch ref or the axis's program count, or
+    a tensor of twice the rows would hold more than 128 elements a thread.
+  }];
+  let options = [Option<"warps", "warps", "int64_t", "4",
+                        "the num_warps a kernel must have">,
+                 Option<"rows", "rows", "int64_t", "32",
+                        "the rows a program must walk">,
+                 Option<"boundedLoops", "bounded-loops", "bool", "false",
+                        "also merge kernels with loops whose bounds come from "
+                        "the program id">];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def PallasMergeIterations : Pass<"pallas-merge-iterations", "::mlir::ModuleOp"> {
   let summary = "run two trips of a loop over row blocks as one over twice the rows";
   let description = [{
@@ -110,13 +146,17 @@ def PallasMergeIterations : Pass<"pallas-merge-iterations", "::mlir::ModuleOp"> 
     max, a sum), a ref is both read and written in the loop, a write is
     not of the step's rows, nothing the loop does is a dot of the step's
     rows (M), or the carried values and the two largest f32 tensors of
-    twice the rows would pass `max-registers` a thread.
+    twice the rows would pass `max-registers` a thread. With `columns`, a
+    loop whose dots hold the step's rows only as N merges too.
   }];
   let options = [Option<"warps", "warps", "int64_t", "8",
                         "the num_warps a kernel must have">,
                  Option<"maxRegisters", "max-registers", "int64_t", "192",
                         "f32 elements a thread may hold: the carried values and "
-                        "the two largest tensors of the merged step">];
+                        "the two largest tensors of the merged step">,
+                 Option<"columns", "columns", "bool", "false",
+                        "also merge where the step's rows are only dots' N dims "
+                        "(half as many trips, each a wgmma twice as wide)">];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
