@@ -435,6 +435,8 @@ struct MergeRowProgramsPass
       SmallVector<OpOperand *> uses;
       for (OpOperand &use : op->getResult(0).getUses())
         uses.push_back(&use);
+      if (uses.size() < 2)
+        continue;
       OpBuilder b(op->getContext());
       b.setInsertionPointAfter(op);
       for (OpOperand *use : llvm::drop_begin(uses))

@@ -9,7 +9,8 @@
 // step by 64, the slices and the blocks the axis picks double, every
 // tensor holding the rows doubles along them (the scores along their
 // columns: the key rows are the dot's N), the axis's extent halves.
-// Tensors of other rows (the query trips, the feature masks) stay.
+// Tensors of other rows (the query trips, the feature masks) stay; an
+// unused value is no trouble.
 // CHECK-LABEL: pallas.kernel @attention_bwd
 // CHECK-SAME: %arg3: !pallas.ref<64x64xbf16> {pallas.block_spec = #pallas.block_spec<output "dk", shape = [2, 256, 64], block = [1, 64, 64], squeezed = [0]
 // CHECK-SAME: %arg4: !pallas.ref<64x64xbf16> {pallas.block_spec = #pallas.block_spec<output "dq", shape = [2, 256, 64], block = [1, 64, 64], squeezed = [0]
@@ -40,6 +41,7 @@ pallas.kernel @attention_bwd(
   %c32 = arith.constant 32 : i32
   %start = arith.muli %pid, %c32 : i32
   %zero = arith.constant dense<0.0> : tensor<32x64xf32>
+  %unused = arith.constant dense<1.0> : tensor<32x64xf32>
   %feat = pallas.iota 0 : tensor<64xi32>
   %d = arith.constant dense<64> : tensor<64xi32>
   %fin = arith.cmpi slt, %feat, %d : tensor<64xi32>
