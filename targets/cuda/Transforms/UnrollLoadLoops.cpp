@@ -54,8 +54,9 @@ std::optional<APInt> constantUpperBound(scf::ForOp loop) {
   return std::nullopt;
 }
 
-/// The factor to unroll `loop` by, or 0 where it is not worth unrolling.
-int64_t unrollFactor(scf::ForOp loop) {
+/// The factor to unroll `loop` (of constant upper bound `ub`, where it
+/// has one: constantUpperBound) by, or 0 where it is not worth unrolling.
+int64_t unrollFactor(scf::ForOp loop, const std::optional<APInt> &ub) {
   LaunchAttr launch = launchOf(loop);
   if (!launch)
     return 0;
@@ -85,7 +86,6 @@ int64_t unrollFactor(scf::ForOp loop) {
   while (factor < kMaxFactor && factor * bytes < kBytesInFlightPerThread)
     factor *= 2;
   APInt lb, step;
-  std::optional<APInt> ub = constantUpperBound(loop);
   bool constantTrips = matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) && ub &&
                        matchPattern(loop.getStep(), m_ConstantInt(&step));
   if (!constantTrips || !step.isStrictlyPositive())
@@ -105,12 +105,13 @@ int64_t unrollFactor(scf::ForOp loop) {
 
 struct UnrollLoadLoopsPass : pallas::impl::PallasUnrollLoadLoopsBase<UnrollLoadLoopsPass> {
   void runOnOperation() override {
-    SmallVector<std::pair<scf::ForOp, int64_t>> loops;
+    SmallVector<std::tuple<scf::ForOp, int64_t, APInt>> loops;
     getOperation().walk([&](scf::ForOp loop) {
-      if (int64_t factor = unrollFactor(loop))
-        loops.push_back({loop, factor});
+      std::optional<APInt> ub = constantUpperBound(loop);
+      if (int64_t factor = unrollFactor(loop, ub))
+        loops.push_back({loop, factor, *ub});
     });
-    for (auto [loop, factor] : loops) {
+    for (auto [loop, factor, ub] : loops) {
       // A loop its program may skip is unrolled over its constant bound
       // (whole unrolled trips, no remainder), then given the choice back:
       // all trips or none. (Left rolled, JAX's layer_norm backward's dw/db
@@ -123,7 +124,7 @@ struct UnrollLoadLoopsPass : pallas::impl::PallasUnrollLoadLoopsBase<UnrollLoadL
       }
       OpBuilder b(loop);
       Value constant = arith::ConstantOp::create(
-          b, loop.getLoc(), b.getIntegerAttr(bound.getType(), *constantUpperBound(loop)));
+          b, loop.getLoc(), b.getIntegerAttr(bound.getType(), ub));
       loop.setUpperBound(constant);
       (void)loopUnrollByFactor(loop, factor);
       loop.setUpperBound(bound);
