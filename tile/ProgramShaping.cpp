@@ -10,8 +10,13 @@ using namespace mlir::pallas;
 
 void mlir::pallas::addProgramShaping(OpPassManager &pm, int64_t maxElements,
                                      bool keepSequentialDots, bool unbatchDots,
-                                     bool mergeGemmTiles) {
+                                     bool mergeGemmTiles, bool twoWarpgroups) {
   pm.addPass(createInlinerPass());
+  // 4-warp programs whose loops 128 threads' registers cannot hold run on
+  // 8 warps (before plgpu kernels, whose warpgroups are their own, become
+  // pallas kernels).
+  if (twoWarpgroups)
+    pm.addPass(createPallasTwoWarpgroups());
   // plgpu kernels of one warpgroup, in program order, as pallas ops.
   pm.addPass(createConvertPlgpuToPallas());
   // 128 x 128 GEMM tiles run as 128 x 256 where a producer warpgroup takes

@@ -42,7 +42,8 @@ void mlir::pallas::buildCudaPipeline(OpPassManager &pm,
   // program, as a 2-D dot on the tensor cores.
   addProgramShaping(pm, /*maxElements=*/16384, /*keepSequentialDots=*/true,
                     /*unbatchDots=*/true,
-                    /*mergeGemmTiles=*/options.wgmma && options.tma && options.producer);
+                    /*mergeGemmTiles=*/options.wgmma && options.tma && options.producer,
+                    /*twoWarpgroups=*/true);
   pm.addPass(createConvertPallasToTile({/*tritonDotLimits=*/false,
                                         /*logicalProgramIds=*/true}));
   pm.addPass(createCanonicalizerPass());

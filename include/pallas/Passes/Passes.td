@@ -95,6 +95,27 @@ def PallasMergePrograms : Pass<"pallas-merge-programs", "::mlir::ModuleOp"> {
                         "the num_warps a kernel must have to be merged">];
 }
 
+def PallasTwoWarpgroups : Pass<"pallas-two-warpgroups", "::mlir::ModuleOp"> {
+  let summary = "run 4-warp programs too big for one warpgroup's registers on two";
+  let description = [{
+    Runs on kernels with launch attributes, before convert-plgpu-to-pallas,
+    for the CUDA pipelines: num_warps is the program's thread count, not
+    part of what it computes; on sm_90a a program of 4 warps is one
+    consumer warpgroup. Where a loop of such a program would hold more f32
+    values a thread than its registers (`max-registers`: the carried
+    values and the loop's two largest f32 tensors, as
+    pallas-merge-iterations counts them, a dot added into a carried value
+    counted as accumulating in place) and every dot's rows (M) are a
+    multiple of 128, the program runs on 8 warps: on sm_90a each
+    warpgroup takes half the rows, whole m64 blocks, and the blocks they
+    both read are loaded once. JAX's mha forward at D <= 64 (128 x 128
+    blocks on 4 warps: the scores alone are 128 values a thread) is such a
+    program. Not plgpu kernels (their warpgroups are the kernel's own).
+  }];
+  let options = [Option<"maxRegisters", "max-registers", "int64_t", "240",
+                        "f32 elements a thread of one warpgroup may hold in a loop">];
+}
+
 def PallasMergeRowPrograms : Pass<"pallas-merge-row-programs", "::mlir::ModuleOp"> {
   let summary = "run pairs of programs that each walk their own rows as one over twice the rows";
   let description = [{

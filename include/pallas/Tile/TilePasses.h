@@ -26,7 +26,7 @@ namespace mlir::pallas {
 /// (pallas-merge-programs).
 void addProgramShaping(OpPassManager &pm, int64_t maxElements,
                        bool keepSequentialDots = false, bool unbatchDots = false,
-                       bool mergeGemmTiles = false);
+                       bool mergeGemmTiles = false, bool twoWarpgroups = false);
 
 } // namespace mlir::pallas
 
