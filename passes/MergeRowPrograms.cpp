@@ -569,6 +569,24 @@ struct MergeRowProgramsPass
     return bounds;
   }
 
+  /// A mask of `type`'s shape: along `dim`, the first half of the rows
+  /// (program 2p's) `runs[0]`, the second half `runs[1]`.
+  static Value programRows(OpBuilder &g, Location loc, RankedTensorType type, unsigned dim,
+                           Value runs[2]) {
+    int64_t n = type.getDimSize(dim);
+    auto rowsType = RankedTensorType::get({n}, g.getI32Type());
+    auto flagType = RankedTensorType::get({n}, g.getI1Type());
+    Value iota = IotaOp::create(g, loc, rowsType, 0);
+    Value half = arith::ConstantOp::create(
+        g, loc, DenseElementsAttr::get(rowsType, g.getI32IntegerAttr(n / 2).getValue()));
+    Value firstProgram = arith::CmpIOp::create(g, loc, arith::CmpIPredicate::slt, iota, half);
+    Value row = arith::SelectOp::create(g, loc, firstProgram,
+                                        BroadcastOp::create(g, loc, flagType, runs[0], nullptr),
+                                        BroadcastOp::create(g, loc, flagType, runs[1], nullptr));
+    return BroadcastOp::create(g, loc, RankedTensorType::get(type.getShape(), g.getI1Type()), row,
+                               g.getDenseI64ArrayAttr({static_cast<int64_t>(dim)}));
+  }
+
   /// Splits `loop` (retyped, its bounds per program in `bounds`) into
   /// three running its trips in order: a prefix and a suffix where one
   /// program of the pair may have no trip (guarded: each program's rows
@@ -628,19 +646,7 @@ struct MergeRowProgramsPass
       for (unsigned j = 0; j < copy.getNumResults(); ++j) {
         auto type = cast<RankedTensorType>(copy.getResult(j).getType());
         unsigned dim = llvm::countr_zero(analysis.dimsOf(loop.getResult(j)));
-        int64_t n = type.getDimSize(dim);
-        auto rowsType = RankedTensorType::get({n}, g.getI32Type());
-        auto flagType = RankedTensorType::get({n}, g.getI1Type());
-        Value iota = IotaOp::create(g, loc, rowsType, 0);
-        Value half = arith::ConstantOp::create(
-            g, loc, DenseElementsAttr::get(rowsType, g.getI32IntegerAttr(n / 2).getValue()));
-        Value firstProgram = arith::CmpIOp::create(g, loc, arith::CmpIPredicate::slt, iota, half);
-        Value row = arith::SelectOp::create(g, loc, firstProgram,
-                                            BroadcastOp::create(g, loc, flagType, runs[0], nullptr),
-                                            BroadcastOp::create(g, loc, flagType, runs[1], nullptr));
-        Value keep = BroadcastOp::create(
-            g, loc, RankedTensorType::get(type.getShape(), g.getI1Type()), row,
-            g.getDenseI64ArrayAttr({static_cast<int64_t>(dim)}));
+        Value keep = programRows(g, loc, type, dim, runs);
         // A sum (carried + increment) keeps its value by adding zero
         // instead: the old value need not live beside the new one (a dot
         // accumulating in place).
@@ -661,6 +667,46 @@ struct MergeRowProgramsPass
       return copy;
     };
     SmallVector<Value> inits(loop.getInitArgs());
+    // Only the lower bound varies and the carried values start as
+    // constants (JAX's dK/dV scan from the diagonal): the trips before the
+    // later lower bound run unguarded, only the program with the earlier
+    // one has them; the other's rows then get their constant back. So no
+    // trip holds a second copy of the carried values.
+    bool constantInits = llvm::all_of(loop.getInitArgs(), [](Value v) {
+      DenseElementsAttr splat;
+      return matchPattern(v, m_Constant(&splat)) && splat.isSplat();
+    });
+    if (lowerVaries && !upperVaries && constantInits) {
+      auto plain = [&](Value from, Value to, ValueRange starts) {
+        auto copy = cast<scf::ForOp>(b.clone(*loop));
+        copy.getLowerBoundMutable().assign(from);
+        copy.getUpperBoundMutable().assign(to);
+        copy.getInitArgsMutable().assign(starts);
+        return copy;
+      };
+      Value end = arith::MinSIOp::create(b, loc, lowerMax, upperMin);
+      scf::ForOp first = plain(lowerMin, end, inits);
+      b.setInsertionPointAfter(first);
+      Value runs[2];
+      for (int r = 0; r < 2; ++r)
+        runs[r] = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, bounds.lower[r], lowerMin);
+      SmallVector<Value> kept;
+      for (unsigned j = 0; j < first.getNumResults(); ++j) {
+        auto type = cast<RankedTensorType>(first.getResult(j).getType());
+        unsigned dim = llvm::countr_zero(analysis.dimsOf(loop.getResult(j)));
+        kept.push_back(arith::SelectOp::create(b, loc, programRows(b, loc, type, dim, runs),
+                                               first.getResult(j), inits[j]));
+      }
+      // Both run the trips from the later lower bound; those before an
+      // even trip (or the upper bound) on their own, the rest as written.
+      Value evenStart = arith::MinSIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, arith::CeilDivSIOp::create(b, loc, lowerMax, c(2)), c(2)),
+          upperMin);
+      scf::ForOp odd = plain(lowerMax, evenStart, kept);
+      loop.getInitArgsMutable().assign(odd.getResults());
+      loop.getLowerBoundMutable().assign(evenStart);
+      return;
+    }
     if (lowerVaries) {
       scf::ForOp prefix = guarded(lowerMin, prefixEnd, inits);
       loop.getInitArgsMutable().assign(prefix.getResults());

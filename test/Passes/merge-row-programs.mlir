@@ -97,12 +97,15 @@ pallas.kernel @attention_bwd(
 // A causal scan whose lower bound comes from the program id (JAX's dK/dV
 // scan starts at the key block's diagonal) and one whose upper bound does
 // (the dQ scan ends there): the merged program p runs programs 2p and
-// 2p + 1's trips in order. The bounds of each are the bound expressions
-// with the id replaced; the trips both run (from an even trip to an even
-// trip) as one loop, as written; before and after it, a loop whose trips
-// keep, in the rows of a program that has no such trip, the carried value
-// (rows [0, 32) are program 2p's, [32, 64) 2p + 1's): a sum adds zero
-// there.
+// 2p + 1's trips in order, the bounds of each the bound expressions with
+// the id replaced. The trips both run, from an even trip, as one loop as
+// written. The lower bound varying and the sum starting at a constant:
+// the trips before the later lower bound run unguarded, then the rows of
+// the program that has no such trip get the constant back (rows [0, 32)
+// are program 2p's, [32, 64) 2p + 1's); the trips up to an even one, as
+// written. The upper bound varying: after the even trip, a loop whose
+// trips keep, in the rows of a program that has no such trip, the carried
+// value (a sum adds zero there).
 // By default such kernels are left.
 // DEFAULT-LABEL: pallas.kernel @bound_from_program
 // DEFAULT-SAME: grid = [8]
@@ -118,21 +121,25 @@ pallas.kernel @attention_bwd(
 // CHECK: %[[LO:.*]] = arith.minsi %[[LB0:.*]], %[[LB1]] : i32
 // CHECK: %[[HI:.*]] = arith.maxsi %[[LB0]], %[[LB1]] : i32
 // CHECK: %[[HALF:.*]] = arith.ceildivsi %[[HI]], %c2_i32{{.*}} : i32
-// CHECK: %[[MAIN:.*]] = arith.muli %[[HALF]], %c2_i32{{.*}} : i32
-// CHECK: %[[END:.*]] = arith.minsi %[[MAIN]], %c8_i32 : i32
-// CHECK: %[[PRE:.*]] = scf.for %[[I:.*]] = %[[LO]] to %[[END]] step %c1_i32 iter_args(%[[A:.*]] = %{{.*}}) -> (tensor<64x64xf32>)
-// CHECK: %[[R1:.*]] = arith.cmpi sle, %[[LB1]], %[[I]] : i32
-// CHECK: %[[RUNS1:.*]] = arith.andi %[[R1]], %{{.*}} : i1
+// CHECK: %[[EVEN:.*]] = arith.muli %[[HALF]], %c2_i32{{.*}} : i32
+// CHECK: %[[END:.*]] = arith.minsi %[[HI]], %c8_i32 : i32
+// CHECK: %[[FIRST:.*]] = scf.for %{{.*}} = %[[LO]] to %[[END]] step %c1_i32 iter_args(%{{.*}} = %[[ZERO:.*]]) -> (tensor<64x64xf32>)
+// CHECK-NOT: arith.select
+// CHECK: scf.yield
+// CHECK: %[[RUNS0:.*]] = arith.cmpi eq, %[[LB0]], %[[LO]] : i32
+// CHECK: %[[RUNS1:.*]] = arith.cmpi eq, %[[LB1]], %[[LO]] : i32
 // CHECK: %[[ROWS:.*]] = pallas.iota 0 : tensor<64xi32>
-// CHECK: %[[FIRST:.*]] = arith.cmpi slt, %[[ROWS]], %cst{{.*}} : tensor<64xi32>
+// CHECK: %[[HALFROWS:.*]] = arith.cmpi slt, %[[ROWS]], %cst{{.*}} : tensor<64xi32>
+// CHECK: %[[B0:.*]] = pallas.broadcast %[[RUNS0]] : i1 -> tensor<64xi1>
 // CHECK: %[[B1:.*]] = pallas.broadcast %[[RUNS1]] : i1 -> tensor<64xi1>
-// CHECK: %[[ROW:.*]] = arith.select %[[FIRST]], %{{.*}}, %[[B1]] : tensor<64xi1>, tensor<64xi1>
+// CHECK: %[[ROW:.*]] = arith.select %[[HALFROWS]], %[[B0]], %[[B1]] : tensor<64xi1>, tensor<64xi1>
 // CHECK: %[[KEEP:.*]] = pallas.broadcast %[[ROW]] dims [0] : tensor<64xi1> -> tensor<64x64xi1>
-// CHECK: %[[INC:.*]] = pallas.dot {{.*}} -> tensor<64x64xf32>
-// CHECK: %[[KEPT:.*]] = arith.select %[[KEEP]], %[[INC]], %cst : tensor<64x64xi1>, tensor<64x64xf32>
-// CHECK: %[[NEXT:.*]] = arith.addf %[[A]], %[[KEPT]] : tensor<64x64xf32>
-// CHECK: scf.yield %[[NEXT]]
-// CHECK: scf.for %{{.*}} = %[[MAIN]] to %c8_i32 step %c1_i32 iter_args(%{{.*}} = %[[PRE]]) -> (tensor<64x64xf32>)
+// CHECK: %[[KEPT:.*]] = arith.select %[[KEEP]], %[[FIRST]], %[[ZERO]] : tensor<64x64xi1>, tensor<64x64xf32>
+// CHECK: %[[MAIN:.*]] = arith.minsi %[[EVEN]], %c8_i32 : i32
+// CHECK: %[[ODD:.*]] = scf.for %{{.*}} = %[[HI]] to %[[MAIN]] step %c1_i32 iter_args(%{{.*}} = %[[KEPT]])
+// CHECK-NOT: arith.select
+// CHECK: scf.yield
+// CHECK: scf.for %{{.*}} = %[[MAIN]] to %c8_i32 step %c1_i32 iter_args(%{{.*}} = %[[ODD]]) -> (tensor<64x64xf32>)
 // CHECK-NOT: arith.select
 // CHECK: scf.yield
 // CHECK-LABEL: pallas.kernel @upper_from_program
