@@ -10,12 +10,13 @@
 // blocks 2b and 2b + 1 did). JAX's flash attention backward defaults to
 // 32-row blocks on one warpgroup, half of a wgmma m64 block.
 //
-// With bounded-loops, a loop whose bounds come from the program id (a
-// causal scan) runs, in the merged program, the trips of both programs in
-// order: those both run
-// as one unguarded loop, from an even trip to an even trip (which
-// pallas-merge-iterations may pair), and those before and after in loops
-// whose trips keep the carried values of a program that has no such trip.
+// With bounded-loops (the default), a loop whose bounds come from the
+// program id (a causal scan) runs, in the merged program, the trips of
+// both programs in order: those both run as one unguarded loop, from an
+// even trip to an even trip (which pallas-merge-iterations may pair), and
+// those before and after in loops whose trips keep the carried values of
+// a program that has no such trip. The blocks every part reads alike (K
+// and V) are staged once for all of them (pallas-stage-loads).
 //
 // pallas-merge-iterations follows the same rows through one loop's trips;
 // here they are the program's, so every value of the kernel may hold them.

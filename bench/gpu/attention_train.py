@@ -36,6 +36,7 @@ def _mha_default(causal, head_dim):
 d128_default = _mha_default(False, 128)
 d64_default = _mha_default(False, 64)
 d128_default_causal = _mha_default(True, 128)
+d64_default_causal = _mha_default(True, 64)
 # 64 x 64 blocks in both backward scans (JAX picks 4 warps).
 d128_b64 = _mha(False, 128, (64, 64), (64, 64))
 d128_b64_causal = _mha(True, 128, (64, 64), (64, 64))
@@ -105,6 +106,7 @@ CASES = {
     "d128_default": (d128_default, 128, False),
     "d64_default": (d64_default, 64, False),
     "d128_default_causal": (d128_default_causal, 128, True),
+    "d64_default_causal": (d64_default_causal, 64, True),
     "d128_b64": (d128_b64, 128, False),
     "d128_b64_causal": (d128_b64_causal, 128, True),
     "d64_b64": (d64_b64, 64, False),

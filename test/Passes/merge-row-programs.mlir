@@ -1,5 +1,6 @@
 // RUN: pallas-opt %s -pallas-merge-row-programs=bounded-loops=true -split-input-file | FileCheck %s
-// RUN: pallas-opt %s -pallas-merge-row-programs -split-input-file | FileCheck %s --check-prefix=DEFAULT
+// RUN: pallas-opt %s -pallas-merge-row-programs=bounded-loops=false -split-input-file | FileCheck %s --check-prefix=UNBOUNDED
+// RUN: pallas-opt %s -pallas-merge-row-programs -split-input-file | FileCheck %s
 
 // JAX's attention backward on its default 32-row blocks, scaled down: each
 // program takes the key rows [32 p, 32 p + 32) (K and V sliced from whole
@@ -106,11 +107,11 @@ pallas.kernel @attention_bwd(
 // written. The upper bound varying: after the even trip, a loop whose
 // trips keep, in the rows of a program that has no such trip, the carried
 // value (a sum adds zero there).
-// By default such kernels are left.
-// DEFAULT-LABEL: pallas.kernel @bound_from_program
-// DEFAULT-SAME: grid = [8]
-// DEFAULT-LABEL: pallas.kernel @upper_from_program
-// DEFAULT-SAME: grid = [8]
+// Without bounded-loops (on by default) such kernels are left.
+// UNBOUNDED-LABEL: pallas.kernel @bound_from_program
+// UNBOUNDED-SAME: grid = [8]
+// UNBOUNDED-LABEL: pallas.kernel @upper_from_program
+// UNBOUNDED-SAME: grid = [8]
 // CHECK-LABEL: pallas.kernel @bound_from_program
 // CHECK-SAME: grid = [4]
 // CHECK: %[[PID:.*]] = pallas.program_id 0 : i32

@@ -130,17 +130,16 @@ def PallasMergeRowPrograms : Pass<"pallas-merge-row-programs", "::mlir::ModuleOp
     of twice the rows: every tensor holding them doubles along them, the
     offsets step by 2 rows, the blocks the axis picks double, the axis's
     extent halves. JAX's flash attention backward with its default 32-row
-    blocks is such a kernel. With `bounded-loops`, a loop whose bounds are
-    computed from the program id (a causal scan) runs the trips of both
-    programs in order: the trips both run, from an even trip to an even
-    trip, as written; the trips before and after, where one program may
-    have none, with each carried value kept in that program's rows (a
-    select; where only the lower bound varies and the carried values
-    start as constants, the leading trips unguarded and the constants put
-    back after them; not where the loop writes or carries a value that
-    does not hold the rows in one dim). Off by default: JAX's causal
-    attention backward merged this way still spills 212 bytes on sm_90a
-    and its five loops pass the CUDA kernel-wide size bound. Not where the
+    blocks is such a kernel. With `bounded-loops` (on by default), a loop
+    whose bounds are computed from the program id (a causal scan) runs
+    the trips of both programs in order: the trips both run, from an even
+    trip to an even trip, as written; the trips before and after, where
+    one program may have none, with each carried value kept in that
+    program's rows (a select; where only the lower bound varies and the
+    carried values start as constants, the leading trips unguarded and
+    the constants put back after them; not where the loop writes or
+    carries a value that does not hold the rows in one dim). JAX's causal
+    attention backward on 32-row blocks is such a kernel. Not where the
     kernel has side effects other than loads and stores, reads a scratch
     ref or the axis's program count, or a tensor of twice the rows would
     hold more than 128 elements a thread.
@@ -149,7 +148,7 @@ def PallasMergeRowPrograms : Pass<"pallas-merge-row-programs", "::mlir::ModuleOp
                         "the num_warps a kernel must have">,
                  Option<"rows", "rows", "int64_t", "32",
                         "the rows a program must walk">,
-                 Option<"boundedLoops", "bounded-loops", "bool", "false",
+                 Option<"boundedLoops", "bounded-loops", "bool", "true",
                         "also merge kernels with loops whose bounds come from "
                         "the program id">];
   let dependentDialects = ["::mlir::arith::ArithDialect"];

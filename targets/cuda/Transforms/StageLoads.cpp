@@ -365,8 +365,10 @@ std::optional<pgpu::SharedLayoutKind> stagedLayout(tt::LoadOp load, scf::ForOp l
 }
 
 /// How a block loaded before `loop` is staged once for the dots reading
-/// it: one in `loop`'s body, others before the loop (the first iteration's
-/// dot pallas-defer-last-dot peels), all in the same layout. None otherwise.
+/// it: one in `loop`'s body, others in the bodies of loops beside it (a
+/// scan split into parts: the trips before a bound, the rest) or in their
+/// block (the first iteration's dot pallas-defer-last-dot peels), all in
+/// the same layout. None otherwise.
 std::optional<pgpu::SharedLayoutKind> invariantStagedLayout(tt::LoadOp load, scf::ForOp loop) {
   if (!stageableLoad(load) || load->getBlock() != loop->getBlock())
     return std::nullopt;
@@ -379,8 +381,11 @@ std::optional<pgpu::SharedLayoutKind> invariantStagedLayout(tt::LoadOp load, scf
     if (isa<tt::TransOp>(user) && user->hasOneUse())
       reader = *user->getUsers().begin();
     bool inBody = reader->getBlock() == loop.getBody();
-    if (!inBody && !(user->getBlock() == loop->getBlock() && user->isBeforeInBlock(loop) &&
-                     reader->getBlock() == loop->getBlock()))
+    auto sibling = dyn_cast<scf::ForOp>(reader->getParentOp());
+    bool inSibling = sibling && sibling->getBlock() == loop->getBlock() &&
+                     (user->getBlock() == sibling.getBody() || user->getBlock() == loop->getBlock());
+    if (!inBody && !inSibling &&
+        !(user->getBlock() == loop->getBlock() && reader->getBlock() == loop->getBlock()))
       return std::nullopt;
     std::optional<pgpu::SharedLayoutKind> k = stagedLayoutForUse(use, reader->getBlock());
     if (!k || (kind && *kind != *k))
