@@ -2,7 +2,7 @@
 // scan's trips before a bound and after it, as pallas-merge-row-programs
 // writes it), read by the dots of both, is copied into one one-buffer ring
 // before the first and read in place by both: not held in registers across
-// them.
+// them. Each loop's own ring is set up after the loop before it is done.
 // RUN: pallas-opt %s --pallas-assign-layouts=wgmma=true --pallas-stage-loads="shared-bytes=232448" --canonicalize | FileCheck %s
 
 // CHECK: %[[RB:.*]] = pallas_gpu.alloc_ring : <1, tensor<32x64xbf16, #pallas_gpu.shared<swizzle_128b>>>
@@ -12,6 +12,12 @@
 // CHECK-NOT: tt.load %{{.*}} : tensor<32x64x
 // CHECK: pallas_gpu.ring_read %[[RB]][%c0_i32]
 // CHECK: scf.yield
+// The second loop's own ring is set up after the wait for the first loop's
+// copies, not hoisted above it: from there on it may take the first ring's
+// memory (one ring's worth of shared memory, not two).
+// CHECK: } {pallas_gpu.pipelined}
+// CHECK-NEXT: pallas_gpu.async_wait 0
+// CHECK-NEXT: pallas_gpu.alloc_ring : <2, tensor<64x32xbf16
 // CHECK: scf.for
 // CHECK-NOT: tt.load %{{.*}} : tensor<32x64x
 // CHECK: pallas_gpu.ring_read %[[RB]][%c0_i32]

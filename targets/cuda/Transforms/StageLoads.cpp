@@ -483,7 +483,8 @@ bool prologueMayPass(Operation *op) {
 /// than after the work in between, and are in flight while it runs. Pure
 /// ops it needs from in between (the loop's bounds) move with it. The
 /// wait's pending count grows by the prologue's groups: they are newer
-/// than the ones it waits for.
+/// than the ones it waits for. Not past the wait after an earlier loop
+/// (its rings' memory is free for this loop's from there on).
 void hoistPrologue(Operation *first, scf::ForOp loop) {
   if (!first || first == loop.getOperation())
     return;
@@ -521,12 +522,20 @@ void hoistPrologue(Operation *first, scf::ForOp loop) {
   // The earliest wait with nothing after it the prologue may not pass.
   pgpu::AsyncWaitOp wait;
   SetVector<Operation *> moving;
-  for (Operation *op = first->getPrevNode(); op && prologueMayPass(op); op = op->getPrevNode())
+  for (Operation *op = first->getPrevNode(); op && prologueMayPass(op); op = op->getPrevNode()) {
+    // Not above the wait that ends an earlier loop: until it, that loop's
+    // last copies may still land in its rings, which this ring could
+    // otherwise reuse (placeRings). JAX's causal attention backward,
+    // merged into five loops: 180 KB of shared memory and one CTA an SM
+    // with the prologues moved up, 112 KB and two without, 1.4x faster.
+    if (isa<pgpu::AsyncWaitOp>(op) && isa_and_nonnull<scf::ForOp>(op->getPrevNode()))
+      break;
     if (auto w = dyn_cast<pgpu::AsyncWaitOp>(op))
       if (std::optional<SetVector<Operation *>> m = opsToMove(w)) {
         wait = w;
         moving = std::move(*m);
       }
+  }
   if (!wait)
     return;
   SmallVector<Operation *> ordered(moving.begin(), moving.end());

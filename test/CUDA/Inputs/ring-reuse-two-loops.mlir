@@ -1,5 +1,5 @@
-// (test/CUDA/ring-reuse.test) Two K loops staged by cp.async, the first with a store, so that
-// the second's prologue copies come after it but before its trailing wait.
+// (test/CUDA/ring-reuse.test) Two K loops staged by cp.async, one after
+// the other: the second's rings may take the first's memory.
 // A K loop feeding a bf16 dot: x[64, 128] times y[128, 64], 32 of K per
 // iteration (tile IR, as convert-pallas-to-tile writes it).
 module {
