@@ -13,6 +13,7 @@
 #include "pallas/Dialect/Indexers.h"
 #include "pallas/Dialect/Pallas.h"
 #include "pallas/Passes/BlockDims.h"
+#include "pallas/Passes/LoopFootprint.h"
 #include "pallas/Passes/Passes.h"
 #include "pallas/Passes/RefAccess.h"
 #include "pallas/Spec/LaunchAttributes.h"
@@ -436,26 +437,17 @@ struct MergeIterationsPass
     }
   }
 
-  /// f32 elements a thread would hold: the carried values and the two
-  /// largest tensors of the step's rows, at twice the rows.
+  /// Whether a thread's share of what the loop holds at twice the rows
+  /// (loopHeldElements: the carried values and the two largest tensors of
+  /// the step's rows, 32-bit or wider) fits `max-registers`.
   bool fits(scf::ForOp loop, const StepRows &step) {
-    int64_t carried = 0;
-    for (Value v : loop.getRegionIterArgs())
-      if (auto t = dyn_cast<RankedTensorType>(v.getType()))
-        carried += t.getNumElements();
-    int64_t first = 0, second = 0;
-    loop.getBody()->walk([&](Operation *op) {
-      for (Value v : op->getResults()) {
-        auto t = dyn_cast<RankedTensorType>(v.getType());
-        if (!t || !step.dimsOf(v) || t.getElementTypeBitWidth() < 32)
-          continue;
-        int64_t n = t.getNumElements() * 2;
-        if (n > first)
-          std::swap(n, first);
-        second = std::max(second, n);
-      }
+    int64_t held = loopHeldElements(loop, [&](Value v) -> int64_t {
+      auto t = cast<RankedTensorType>(v.getType());
+      if (!step.dimsOf(v) || t.getElementTypeBitWidth() < 32)
+        return 0;
+      return t.getNumElements() * 2;
     });
-    return carried + first + second <= maxRegisters * 32 * warps;
+    return held <= maxRegisters * 32 * warps;
   }
 
   void merge(scf::ForOp loop) {

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pallas/Dialect/Pallas.h"
+#include "pallas/Passes/LoopFootprint.h"
 #include "pallas/Passes/Passes.h"
 #include "pallas/Spec/LaunchAttributes.h"
 
@@ -70,29 +71,19 @@ struct TwoWarpgroupsPass : public pallas::impl::PallasTwoWarpgroupsBase<TwoWarpg
   }
 
   /// Some loop's carried values and two largest f32 tensors (not counting
-  /// dots accumulated in place) pass `max-registers` a thread of one
-  /// warpgroup.
+  /// dots accumulated in place; loopHeldElements) pass `max-registers` a
+  /// thread of one warpgroup.
   bool tooBig(KernelOp kernel) {
     constexpr int64_t threads = 128;
     bool big = false;
     kernel.walk([&](scf::ForOp loop) {
-      int64_t carried = 0;
-      for (Value v : loop.getRegionIterArgs())
-        if (auto t = dyn_cast<RankedTensorType>(v.getType()))
-          carried += t.getNumElements();
-      int64_t first = 0, second = 0;
-      loop.getBody()->walk([&](Operation *op) {
-        for (Value v : op->getResults()) {
-          auto t = dyn_cast<RankedTensorType>(v.getType());
-          if (!t || !t.getElementType().isF32() || accumulatedInPlace(v))
-            continue;
-          int64_t n = t.getNumElements();
-          if (n > first)
-            std::swap(n, first);
-          second = std::max(second, n);
-        }
+      int64_t held = loopHeldElements(loop, [](Value v) -> int64_t {
+        auto t = cast<RankedTensorType>(v.getType());
+        if (!t.getElementType().isF32() || accumulatedInPlace(v))
+          return 0;
+        return t.getNumElements();
       });
-      big |= carried + first + second > maxRegisters * threads;
+      big |= held > maxRegisters * threads;
     });
     return big;
   }
