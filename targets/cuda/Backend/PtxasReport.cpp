@@ -62,7 +62,7 @@ bool mlir::pallas::cuda::setmaxnregIgnored(const PtxasReport &report) {
   return false;
 }
 
-std::string mlir::pallas::cuda::pinEntryRegisterCount(const std::string &ptx) {
+std::string mlir::pallas::cuda::withMinCtasPerSm(const std::string &ptx, int64_t ctas) {
   std::string out;
   out.reserve(ptx.size() + 32);
   llvm::StringRef rest(ptx);
@@ -72,8 +72,19 @@ std::string mlir::pallas::cuda::pinEntryRegisterCount(const std::string &ptx) {
     if (rest.size() > line.size())
       out += '\n';
     if (line.starts_with(".maxntid") && !next.starts_with(".minnctapersm"))
-      out += ".minnctapersm 1\n";
+      out += ".minnctapersm " + std::to_string(ctas) + "\n";
     rest = next;
   }
   return out;
+}
+
+std::string mlir::pallas::cuda::pinEntryRegisterCount(const std::string &ptx) {
+  return withMinCtasPerSm(ptx, 1);
+}
+
+int64_t mlir::pallas::cuda::ctasByRegisters(int64_t registers, int64_t threads,
+                                            int64_t registersPerSm) {
+  int64_t warps = (threads + 31) / 32;
+  int64_t perWarp = (std::max<int64_t>(registers, 1) * 32 + 255) / 256 * 256;
+  return registersPerSm / (perWarp * warps);
 }
