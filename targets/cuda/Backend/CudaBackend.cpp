@@ -261,6 +261,8 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
     CompileOptions passOptions = options;
     passOptions.irDumpChip = t.name;
     int64_t limit = t.getInt("shared_memory_per_block", 49152);
+    const cuda::SmLimits smLimits{t.getInt("sm_count"), t.getInt("shared_memory_per_sm"), limit,
+                                  t.getInt("max_threads_per_sm", 2048)};
     // Lowers a copy of the kernel; `ringBytes` is the shared memory
     // pallas-stage-loads may stage blocks in.
     // Persistent CTAs (one per SM, looping over the programs) where the
@@ -399,10 +401,8 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
     if (kernelFn->hasAttr(pgpu::kMemoryBoundAttrName)) {
       kernelFn->removeAttr(pgpu::kMemoryBoundAttrName);
       if (!out.persistent && out.cluster == 1 && !spec.hasSymbolicSizes()) {
-        cuda::SmLimits sm{t.getInt("sm_count"), t.getInt("shared_memory_per_sm"), limit,
-                          t.getInt("max_threads_per_sm", 2048)};
-        out.sharedBytes = cuda::sharedBytesForWaves(shared, out.threads,
-                                                    out.grid[0] * out.grid[1] * out.grid[2], sm);
+        out.sharedBytes = cuda::sharedBytesForWaves(
+            shared, out.threads, out.grid[0] * out.grid[1] * out.grid[2], smLimits);
       }
     }
     // A cluster the spec asks for, on a chip that has them, and why not.
@@ -606,13 +606,11 @@ static LogicalResult emitCuda(const BackendInput &in, BackendResult &result) {
         // 0.80x -> 0.91x of cuDNN.
         int64_t byRegisters = cuda::ctasByRegisters(img.ptxas.registers, out.threads,
                                                     t.getInt("registers_per_sm", 65536));
-        int64_t bySharedMemory =
-            t.getInt("shared_memory_per_sm", 0) / (std::max<int64_t>(out.sharedBytes, 1) + 1024);
-        int64_t byThreads = t.getInt("max_threads_per_sm", 2048) / out.threads;
         // (Only where registers leave an SM one or two CTAs: past that, a
         // CTA more adds little, and ptxas rarely fits the smaller share.)
         if (byRegisters >= 1 && byRegisters <= 2 &&
-            byRegisters < std::min(bySharedMemory, byThreads)) {
+            byRegisters <
+                cuda::ctasBySharedMemoryAndThreads(out.sharedBytes, out.threads, smLimits)) {
           CudaImage more = img;
           more.ptx = cuda::withMinCtasPerSm(img.ptx, byRegisters + 1);
           // (ptxas refuses a share too small for a wgmma's registers: C7602.)

@@ -81,10 +81,3 @@ std::string mlir::pallas::cuda::withMinCtasPerSm(const std::string &ptx, int64_t
 std::string mlir::pallas::cuda::pinEntryRegisterCount(const std::string &ptx) {
   return withMinCtasPerSm(ptx, 1);
 }
-
-int64_t mlir::pallas::cuda::ctasByRegisters(int64_t registers, int64_t threads,
-                                            int64_t registersPerSm) {
-  int64_t warps = (threads + 31) / 32;
-  int64_t perWarp = (std::max<int64_t>(registers, 1) * 32 + 255) / 256 * 256;
-  return registersPerSm / (perWarp * warps);
-}

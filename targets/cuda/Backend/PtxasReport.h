@@ -48,10 +48,6 @@ std::string pinEntryRegisterCount(const std::string &ptx);
 /// then holds each thread to the registers that many CTAs an SM leave it.
 std::string withMinCtasPerSm(const std::string &ptx, int64_t ctas);
 
-/// CTAs of `threads` threads using `registers` each that an SM's
-/// `registersPerSm` hold (registers allocated per warp in units of 256).
-int64_t ctasByRegisters(int64_t registers, int64_t threads, int64_t registersPerSm);
-
 } // namespace mlir::pallas::cuda
 
 #endif

@@ -15,11 +15,23 @@ static double gridTime(int64_t ctas, int64_t sms, int64_t perSm) {
   return full * wave(perSm) + (rest ? wave((rest + sms - 1) / sms) : 0.0);
 }
 
+int64_t mlir::pallas::cuda::ctasBySharedMemoryAndThreads(int64_t bytes, int64_t threads,
+                                                         const SmLimits &sm) {
+  return std::min(sm.sharedPerSm / (bytes + kReservedPerCta), sm.threadsPerSm / threads);
+}
+
+int64_t mlir::pallas::cuda::ctasByRegisters(int64_t registers, int64_t threads,
+                                            int64_t registersPerSm) {
+  int64_t warps = (threads + 31) / 32;
+  int64_t perWarp = (std::max<int64_t>(registers, 1) * 32 + 255) / 256 * 256;
+  return registersPerSm / (perWarp * warps);
+}
+
 int64_t mlir::pallas::cuda::sharedBytesForWaves(int64_t bytes, int64_t threads, int64_t ctas,
                                                 const SmLimits &sm) {
   if (sm.sms <= 0 || sm.sharedPerSm <= 0 || threads <= 0 || ctas <= 0)
     return bytes;
-  int64_t most = std::min(sm.sharedPerSm / (bytes + kReservedPerCta), sm.threadsPerSm / threads);
+  int64_t most = ctasBySharedMemoryAndThreads(bytes, threads, sm);
   if (most < 2)
     return bytes;
   int64_t best = most;

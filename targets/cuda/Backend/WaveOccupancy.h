@@ -24,6 +24,15 @@ struct SmLimits {
   int64_t threadsPerSm = 2048;
 };
 
+/// CTAs of `threads` threads needing `bytes` of shared memory each that an
+/// SM holds by its shared memory (the driver reserves 1 KB more a CTA)
+/// and its threads.
+int64_t ctasBySharedMemoryAndThreads(int64_t bytes, int64_t threads, const SmLimits &sm);
+
+/// CTAs of `threads` threads using `registers` each that `registersPerSm`
+/// hold (registers allocated per warp in units of 256).
+int64_t ctasByRegisters(int64_t registers, int64_t threads, int64_t registersPerSm);
+
 /// The dynamic shared memory to launch `ctas` CTAs of `threads` threads
 /// that need `bytes` each with: `bytes`, or more where fewer CTAs per SM
 /// let the grid end sooner. Time model: a wave's time is its busiest SM's
